@@ -1,0 +1,35 @@
+# EnergyLab: the two quick-start targets are `reproduce` and `test`.
+SWIFT ?= swift
+RELEASE_BIN := .build/release/energylab
+DEBUG_BIN := .build/debug/energylab
+
+.PHONY: deps build release reproduce test lint format clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product energylab
+
+# Build in release mode and run every notebook in Notebooks/ into Reports/.
+reproduce: release
+	$(RELEASE_BIN) run --reproducible
+
+# Unit, golden-file and end-to-end tests (the end-to-end tests run the built
+# binary, so it is built first).
+test: deps
+	$(SWIFT) build
+	ENERGYLAB_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
+	$(MAKE) --no-print-directory lint
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+clean:
+	rm -rf .build

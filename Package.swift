@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One library target per pipeline stage; dependencies point one way only:
+// Ingest, Tracks, EnergyModels and Evaluation see EnergyLabCore alone, only
+// Store sees SQLite (through GRDB) and only the executable sees
+// ArgumentParser.
+let package = Package(
+  name: "EnergyLab",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "energylab", targets: ["energylab"]),
+    .library(
+      name: "EnergyLab",
+      targets: [
+        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Store", "Reporting",
+        "Pipeline",
+      ]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+  ],
+  targets: [
+    .target(name: "EnergyLabCore"),
+    .systemLibrary(
+      name: "CLibCSV",
+      pkgConfig: nil,
+      providers: [.apt(["libcsv-dev"])]),
+    .target(name: "Ingest", dependencies: ["EnergyLabCore", "CLibCSV"]),
+    .target(name: "Tracks", dependencies: ["EnergyLabCore"]),
+    .target(name: "EnergyModels", dependencies: ["EnergyLabCore"]),
+    .target(name: "Evaluation", dependencies: ["EnergyLabCore"]),
+    .target(
+      name: "Store",
+      dependencies: ["EnergyLabCore", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(name: "Reporting", dependencies: ["EnergyLabCore", "CLibCSV"]),
+    .target(
+      name: "Pipeline",
+      dependencies: [
+        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Store", "Reporting",
+      ]),
+    .executableTarget(
+      name: "energylab",
+      dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
+    .testTarget(name: "IngestTests", dependencies: ["Ingest"], exclude: ["Fixtures"]),
+    .testTarget(name: "TracksTests", dependencies: ["Tracks", "Ingest"]),
+    .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
+    .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
+    .testTarget(name: "StoreTests", dependencies: ["Store"]),
+    .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["energylab"]),
+  ]
+)

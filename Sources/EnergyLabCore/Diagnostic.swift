@@ -1,0 +1,28 @@
+/// Something readable but imperfect about an input or a result (missing
+/// elevation, a time gap, a value outside a model's valid range). It is
+/// attached to the result and listed in reports; it never stops a run.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
+  public enum Severity: String, Sendable, Hashable, Codable {
+    case note
+    case warning
+  }
+
+  /// A stable kebab-case identifier, such as `speed-outside-valid-range`.
+  public var code: String
+  public var severity: Severity
+  public var message: String
+  /// Where it was seen, as `file` or `file:line`, when it concerns an input.
+  public var location: String?
+
+  public init(code: String, severity: Severity = .warning, message: String, location: String? = nil) {
+    self.code = code
+    self.severity = severity
+    self.message = message
+    self.location = location
+  }
+
+  public var description: String {
+    if let location { return "\(location): \(severity.rawValue): \(message) [\(code)]" }
+    return "\(severity.rawValue): \(message) [\(code)]"
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The one number formatter of reports, tables and golden files: fixed
+/// precision, `.` as decimal separator whatever the locale, no grouping,
+/// and no negative zero.
+public enum Fixed {
+  /// `value` with exactly `digits` digits after the decimal point
+  /// (`Fixed.format(1.2345, digits: 2)` is `"1.23"`); NaN and infinities
+  /// print as `nan`, `inf` and `-inf`.
+  public static func format(_ value: Double, digits: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+    let text = String(format: "%.\(max(0, digits))f", locale: nil, value)
+    if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
+      return String(text.dropFirst())
+    }
+    return text
+  }
+
+  /// The shortest text that reads back as the same Double (`0.1`, `14.0697`);
+  /// integers print without a fraction (`600`, not `600.0`).
+  public static func shortest(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+    if value == value.rounded(), abs(value) < 1e15 {
+      let integer = Int64(value)
+      return integer == 0 ? "0" : String(integer)
+    }
+    return "\(value)"
+  }
+}

@@ -1,0 +1,44 @@
+import EnergyLabCore
+
+/// Cameron walking equation: energy proportional to body weight and distance.
+///
+/// ```
+/// C (kcal) = W (lb) x 0.53 x D (miles)
+/// kcal/min = W (lb) x 0.53 x speed (mph) / 60
+/// ```
+/// Independent of speed per mile walked; kcal/min needs the speed. Defines
+/// no VO2. As printed in the PEM thesis (L715-723), citing Cameron et al.,
+/// "Energy expenditure of walking and running", Medicine & Science in Sports
+/// & Exercise, Dec 2004.
+public struct CameronWalking: EnergyModel {
+  public init() {}
+
+  /// kcal per pound of body weight per mile walked.
+  public static let kilocaloriesPerPoundMile = 0.53
+
+  public let info = ModelInfo(
+    id: "cameron-walking", name: "Cameron walking equation",
+    equation: "C = W(lb) * 0.53 * D(miles) (kcal); kcal/min = W(lb) * 0.53 * mph / 60",
+    inputs: ["body mass W (lb)", "distance D (miles) or speed (mph) and duration"],
+    validRange: "walking; no range is stated",
+    citation: "Cameron et al., Med Sci Sports Exerc, Dec 2004; PEM thesis L715-723")
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let pounds = Units.pounds(
+      fromKilograms: try input.required(input.bodyMassKilograms, "--mass", for: info.id))
+    var perMinute: Double?
+    if let speed = input.speedMetersPerSecond {
+      perMinute = pounds * Self.kilocaloriesPerPoundMile * Units.milesPerHour(fromMetersPerSecond: speed) / 60
+    }
+    var energy: Double?
+    if let distance = input.distanceMeters {
+      energy = pounds * Self.kilocaloriesPerPoundMile * Units.miles(fromMeters: distance)
+    } else if let perMinute, let duration = input.durationSeconds {
+      energy = perMinute * duration / 60
+    }
+    guard perMinute != nil || energy != nil else {
+      throw UsageError("model \(info.id) needs --speed or --distance")
+    }
+    return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+  }
+}

@@ -1,0 +1,137 @@
+import EnergyLabCore
+
+/// Biological sex, as the equations that depend on it define it.
+public enum Sex: String, Sendable, Hashable, CaseIterable {
+  case male
+  case female
+}
+
+/// The inputs an energy model may use, each in the unit its name states.
+/// A model reads the ones it needs and reports the ones it lacks.
+public struct ModelInput: Sendable, Hashable {
+  public var speedMetersPerSecond: Double?
+  public var gradeFraction: Double?
+  public var bodyMassKilograms: Double?
+  public var heartRateBeatsPerMinute: Double?
+  public var ageYears: Double?
+  public var sex: Sex?
+  public var vo2MaxMillilitersPerKilogramPerMinute: Double?
+  public var steps: Double?
+  public var durationSeconds: Double?
+  public var distanceMeters: Double?
+  public var loadKilograms: Double?
+  public var terrainFactor: Double?
+
+  public init(
+    speedMetersPerSecond: Double? = nil, gradeFraction: Double? = nil, bodyMassKilograms: Double? = nil,
+    heartRateBeatsPerMinute: Double? = nil, ageYears: Double? = nil, sex: Sex? = nil,
+    vo2MaxMillilitersPerKilogramPerMinute: Double? = nil, steps: Double? = nil,
+    durationSeconds: Double? = nil,
+    distanceMeters: Double? = nil, loadKilograms: Double? = nil, terrainFactor: Double? = nil
+  ) {
+    self.speedMetersPerSecond = speedMetersPerSecond
+    self.gradeFraction = gradeFraction
+    self.bodyMassKilograms = bodyMassKilograms
+    self.heartRateBeatsPerMinute = heartRateBeatsPerMinute
+    self.ageYears = ageYears
+    self.sex = sex
+    self.vo2MaxMillilitersPerKilogramPerMinute = vo2MaxMillilitersPerKilogramPerMinute
+    self.steps = steps
+    self.durationSeconds = durationSeconds
+    self.distanceMeters = distanceMeters
+    self.loadKilograms = loadKilograms
+    self.terrainFactor = terrainFactor
+  }
+
+  /// The duration given, or the one implied by distance over speed.
+  public var effectiveDurationSeconds: Double? {
+    if let durationSeconds { return durationSeconds }
+    if let distanceMeters, let speedMetersPerSecond, speedMetersPerSecond > 0 {
+      return distanceMeters / speedMetersPerSecond
+    }
+    return nil
+  }
+}
+
+/// What a model predicts.
+public struct ModelOutput: Sendable, Hashable {
+  /// Gross oxygen uptake, mL/kg/min; nil for models that do not define it.
+  public var vo2MillilitersPerKilogramPerMinute: Double?
+  public var kilocaloriesPerMinute: Double?
+  /// Total energy, when a duration or distance was given.
+  public var energyKilocalories: Double?
+  public var diagnostics: [Diagnostic]
+
+  public init(
+    vo2MillilitersPerKilogramPerMinute: Double? = nil, kilocaloriesPerMinute: Double? = nil,
+    energyKilocalories: Double? = nil, diagnostics: [Diagnostic] = []
+  ) {
+    self.vo2MillilitersPerKilogramPerMinute = vo2MillilitersPerKilogramPerMinute
+    self.kilocaloriesPerMinute = kilocaloriesPerMinute
+    self.energyKilocalories = energyKilocalories
+    self.diagnostics = diagnostics
+  }
+}
+
+/// What `models list` and `models explain` say of a model.
+public struct ModelInfo: Sendable, Hashable {
+  /// Stable kebab-case identifier used by the command line, the database
+  /// and file names.
+  public var id: String
+  public var name: String
+  /// The equation in plain text.
+  public var equation: String
+  /// Inputs with their units, as `speed (m/min)`.
+  public var inputs: [String]
+  /// Where the equation is valid.
+  public var validRange: String
+  public var citation: String
+  /// Caveats a user should know.
+  public var notes: String
+
+  public init(
+    id: String, name: String, equation: String, inputs: [String], validRange: String, citation: String,
+    notes: String = ""
+  ) {
+    self.id = id
+    self.name = name
+    self.equation = equation
+    self.inputs = inputs
+    self.validRange = validRange
+    self.citation = citation
+    self.notes = notes
+  }
+}
+
+/// An energy-expenditure model implemented from its published equation.
+public protocol EnergyModel: Sendable {
+  var info: ModelInfo { get }
+  /// Predicts energy use; throws `UsageError` when a required input is
+  /// missing, and reports inputs outside the valid range as diagnostics.
+  func evaluate(_ input: ModelInput) throws -> ModelOutput
+}
+
+/// Conversions shared by the oxygen-uptake models.
+public enum Oxygen {
+  /// kcal released per litre of oxygen consumed: 5 kcal/L, the value of the
+  /// ACSM metabolic calculations used by the PEM thesis (L872-874).
+  public static let kilocaloriesPerLiter = 5.0
+  /// Resting oxygen uptake, 3.5 mL/kg/min (1 MET; PEM thesis L812).
+  public static let restingMillilitersPerKilogramPerMinute = 3.5
+
+  /// kcal/min = VO2 (mL/kg/min) x body mass (kg) / 1000 x 5 kcal/L.
+  public static func kilocaloriesPerMinute(
+    vo2MillilitersPerKilogramPerMinute vo2: Double, bodyMassKilograms: Double
+  )
+    -> Double
+  {
+    vo2 * bodyMassKilograms / 1000 * kilocaloriesPerLiter
+  }
+}
+
+extension ModelInput {
+  func required<T>(_ value: T?, _ option: String, for model: String) throws -> T {
+    guard let value else { throw UsageError("model \(model) needs \(option)") }
+    return value
+  }
+}

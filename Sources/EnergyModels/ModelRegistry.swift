@@ -1,0 +1,15 @@
+import EnergyLabCore
+
+/// Every model EnergyLab ships, by identifier; the source of `models list`
+/// and of the README's models table.
+public enum ModelRegistry {
+  public static let all: [any EnergyModel] = [ACSMWalking(), ACSMRunning(), CameronWalking()]
+
+  public static func model(id: String) throws -> any EnergyModel {
+    guard let model = all.first(where: { $0.info.id == id }) else {
+      throw UsageError(
+        "unknown model \"\(id)\"; expected one of \(all.map(\.info.id).joined(separator: ", "))")
+    }
+    return model
+  }
+}

@@ -1,0 +1,81 @@
+import CLibCSV
+import EnergyLabCore
+import Foundation
+
+/// An RFC 4180 CSV row with the 1-based line it starts on.
+public struct CSVRow: Sendable, Hashable {
+  public var line: Int
+  public var fields: [String]
+}
+
+/// Splits CSV text into rows with libcsv (strict mode: a stray quote is an
+/// error), keeping the line number of every row for error messages.
+public enum CSVTokenizer {
+  /// Tokenises `text`; `firstLine` is the line number of its first line in
+  /// the file (so that a caller who stripped a header can still report real
+  /// line numbers).
+  public static func rows(_ text: String, source: String, firstLine: Int = 1) throws -> [CSVRow] {
+    var parser = csv_parser()
+    guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
+      throw RuntimeError("libcsv could not be initialised")
+    }
+    defer { csv_free(&parser) }
+    let state = TokenizerState(firstLine: firstLine)
+    let context = Unmanaged.passUnretained(state).toOpaque()
+    let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
+      field, length, data in
+      let state = Unmanaged<TokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      if state.fields.isEmpty { state.rowLine = state.currentLine }
+      if let field, length > 0 {
+        let buffer = UnsafeRawBufferPointer(start: field, count: length)
+        state.fields.append(String(decoding: buffer, as: UTF8.self))
+      } else {
+        state.fields.append("")
+      }
+    }
+    let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, data in
+      let state = Unmanaged<TokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      state.rows.append(CSVRow(line: state.rowLine, fields: state.fields))
+      state.fields.removeAll(keepingCapacity: true)
+    }
+    // Feed one physical line at a time so every row knows its line.
+    var utf8 = Array(text.utf8)
+    if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
+    try utf8.withUnsafeBufferPointer { buffer in
+      var start = 0
+      while start < buffer.count {
+        var end = start
+        while end < buffer.count, buffer[end] != 0x0A { end += 1 }
+        if end < buffer.count { end += 1 }
+        let length = end - start
+        let consumed = csv_parse(
+          &parser, buffer.baseAddress! + start, length, fieldCallback, rowCallback, context)
+        if consumed != length {
+          throw InputError(
+            SourceLocation(file: source, line: state.currentLine),
+            "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
+            expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
+        }
+        state.currentLine += 1
+        start = end
+      }
+    }
+    if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
+      throw InputError(
+        SourceLocation(file: source, line: state.rowLine), "file ends inside a quoted field",
+        expected: "a closing quote")
+    }
+    return state.rows
+  }
+}
+
+private final class TokenizerState {
+  var rows: [CSVRow] = []
+  var fields: [String] = []
+  var currentLine: Int
+  var rowLine: Int
+  init(firstLine: Int) {
+    currentLine = firstLine
+    rowLine = firstLine
+  }
+}

@@ -1,0 +1,106 @@
+import EnergyLabCore
+import Foundation
+import Reporting
+
+/// What a run used: inputs with their digests, parameters, commands and
+/// diagnostics. Reports end with it; the store records it.
+public struct Provenance: Sendable, Hashable {
+  public var commands: [String] = []
+  public var inputs: [InputFingerprint] = []
+  public var parameters: [NamedParameter] = []
+  public var diagnostics: [Diagnostic] = []
+  public var skipped: [String] = []
+
+  public init() {}
+
+  mutating func addInput(_ input: InputFingerprint) {
+    if !inputs.contains(input) { inputs.append(input) }
+  }
+
+  mutating func addParameters(_ list: [NamedParameter]) {
+    for p in list where !parameters.contains(p) { parameters.append(p) }
+  }
+}
+
+/// Where a command's results go: printed text in one format, and, when run
+/// from a notebook, figures, data tables and a results database beside the
+/// report. Every command is a library call on a context, so commands can be
+/// tested without spawning a process.
+public final class CommandContext: @unchecked Sendable {
+  /// The format used when a command is not given `--format`.
+  public var defaultFormat: OutputFormat
+  /// Folder for charts; nil means charts are not drawn unless a command is
+  /// given a folder of its own.
+  public var figuresDirectory: String?
+  /// How Markdown output links to the figures folder (`figures/`).
+  public var figuresLink: String
+  /// Results database for commands that store their runs.
+  public var databasePath: String?
+  /// No wall-clock times, stable ordering, fixed number formatting.
+  public var reproducible: Bool
+  public var provenance = Provenance()
+  /// Every table emitted, for `data/` CSV files.
+  public private(set) var emittedTables: [ResultTable] = []
+  private let sink: (String) -> Void
+
+  public init(
+    defaultFormat: OutputFormat = .table, figuresDirectory: String? = nil, figuresLink: String = "",
+    databasePath: String? = nil, reproducible: Bool = false, sink: @escaping (String) -> Void
+  ) {
+    self.defaultFormat = defaultFormat
+    self.figuresDirectory = figuresDirectory
+    self.figuresLink = figuresLink
+    self.databasePath = databasePath
+    self.reproducible = reproducible
+    self.sink = sink
+  }
+
+  /// A context that collects its output in memory (tests, notebooks).
+  public static func buffered(defaultFormat: OutputFormat = .table) -> (CommandContext, OutputBuffer) {
+    let buffer = OutputBuffer()
+    return (CommandContext(defaultFormat: defaultFormat, sink: { buffer.text += $0 }), buffer)
+  }
+
+  public func write(_ text: String) { sink(text) }
+
+  /// Prints a table in `format` (or the default) and keeps it for `data/`.
+  public func emit(_ table: ResultTable, format: OutputFormat?) {
+    emittedTables.append(table)
+    write(ResultRenderer.render(table, as: format ?? defaultFormat))
+  }
+
+  /// Fingerprints an input and records it.
+  public func recordInput(_ path: String) throws -> InputFingerprint {
+    let fingerprint = try InputFingerprint.of(path: path)
+    provenance.addInput(fingerprint)
+    return fingerprint
+  }
+
+  /// Draws a chart into `folder` (or the figures folder); in Markdown
+  /// output, links the image and its script and data.
+  public func draw(_ chart: GnuplotChart, folder: String?, format: OutputFormat?) throws {
+    guard let target = folder ?? figuresDirectory else { return }
+    let rendered = try GnuplotRenderer.render(chart, into: target)
+    let stem = GnuplotChart.safeFileStem(chart.name)
+    if let reason = rendered.skippedReason { provenance.skipped.append(reason) }
+    if (format ?? defaultFormat) == .markdown {
+      let link = folder == nil ? figuresLink : ""
+      if rendered.skippedReason == nil {
+        write("\n![\(Markdown.escapeInline(chart.title))](\(link)\(stem).png)\n")
+      }
+      write(
+        "\n*Chart: [\(stem).gp](\(link)\(stem).gp) (gnuplot script), [\(stem).dat](\(link)\(stem).dat) (data).*\n"
+      )
+    }
+  }
+
+  /// The current time as ISO-8601 UTC, or nil in reproducible mode.
+  public var timestamp: String? {
+    reproducible ? nil : ISO8601.formatUTC(Date().timeIntervalSince1970)
+  }
+}
+
+/// Text collected by a buffered context.
+public final class OutputBuffer: @unchecked Sendable {
+  public var text = ""
+}

@@ -1,0 +1,363 @@
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Reporting
+import Store
+
+/// An input a reference table does not state, given explicitly as
+/// `speed=3mph` or `grade=0`.
+public struct Assumption: Sendable, Hashable {
+  public var name: String
+  public var text: String
+
+  public static let names = ["speed", "grade", "heart-rate", "age", "sex", "vo2max", "load", "terrain"]
+
+  public init(parsing text: String) throws {
+    let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard parts.count == 2, !parts[1].isEmpty else {
+      throw UsageError("cannot read --assume \"\(text)\"; expected NAME=VALUE, as speed=3mph")
+    }
+    guard Self.names.contains(parts[0]) else {
+      throw UsageError(
+        "unknown assumption \"\(parts[0])\"; expected one of \(Self.names.joined(separator: ", "))")
+    }
+    name = parts[0]
+    self.text = parts[1]
+  }
+
+  func apply(to input: inout ModelInput) throws {
+    switch name {
+    case "speed": input.speedMetersPerSecond = try QuantityParser.speedMetersPerSecond(text)
+    case "grade": input.gradeFraction = try QuantityParser.gradeFraction(text)
+    case "heart-rate": input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(text)
+    case "age": input.ageYears = try number()
+    case "vo2max": input.vo2MaxMillilitersPerKilogramPerMinute = try number()
+    case "load": input.loadKilograms = try QuantityParser.massKilograms(text)
+    case "terrain": input.terrainFactor = try number()
+    case "sex":
+      guard let sex = Sex(rawValue: text) else {
+        throw UsageError("cannot read sex=\(text); expected male or female")
+      }
+      input.sex = sex
+    default: break
+    }
+  }
+
+  private func number() throws -> Double {
+    guard let value = Double(text), value.isFinite else {
+      throw UsageError("cannot read \(name)=\(text); expected a number")
+    }
+    return value
+  }
+}
+
+/// Finds reference tables by name in `Datasets/reference/` or by path.
+public enum ReferenceLocator {
+  public static func path(for nameOrPath: String, datasetsDirectory: String = "Datasets") throws -> String {
+    if nameOrPath.hasSuffix(".csv") || nameOrPath.contains("/") { return nameOrPath }
+    let candidate = "\(datasetsDirectory)/reference/\(nameOrPath).csv"
+    guard FileManager.default.fileExists(atPath: candidate) else {
+      let known =
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(datasetsDirectory)/reference")) ?? [])
+        .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
+      throw UsageError(
+        "no reference table \"\(nameOrPath)\" in \(datasetsDirectory)/reference; expected one of: \(known.isEmpty ? "(none)" : known.joined(separator: ", "))"
+      )
+    }
+    return candidate
+  }
+}
+
+/// `evaluate --models A,B --reference NAME --assume ...`: every cell of a
+/// reference table predicted by each model, with error statistics, charts
+/// and a stored run.
+public enum EvaluateCommand {
+  public struct Options: Sendable {
+    public var modelIDs: [String]
+    public var reference: String
+    public var assumptions: [Assumption]
+    public var printCells: Bool
+    public var chartsDirectory: String?
+    public var databasePath: String?
+    public var format: OutputFormat?
+
+    public init(
+      modelIDs: [String], reference: String, assumptions: [Assumption], printCells: Bool = false,
+      chartsDirectory: String? = nil, databasePath: String? = nil, format: OutputFormat? = nil
+    ) {
+      self.modelIDs = modelIDs
+      self.reference = reference
+      self.assumptions = assumptions
+      self.printCells = printCells
+      self.chartsDirectory = chartsDirectory
+      self.databasePath = databasePath
+      self.format = format
+    }
+  }
+
+  /// Sets a table's row or column key into the model input according to the
+  /// variable's name and unit suffix.
+  static func apply(variable: String, key: Double, to input: inout ModelInput, source: String) throws {
+    switch variable {
+    case "body_mass_lb": input.bodyMassKilograms = Units.kilograms(fromPounds: key)
+    case "body_mass_kg": input.bodyMassKilograms = key
+    case "duration_min": input.durationSeconds = key * 60
+    case "duration_s": input.durationSeconds = key
+    case "speed_mph": input.speedMetersPerSecond = Units.metersPerSecond(fromMilesPerHour: key)
+    case "speed_mps": input.speedMetersPerSecond = key
+    case "speed_kmh": input.speedMetersPerSecond = Units.metersPerSecond(fromKilometersPerHour: key)
+    case "grade_pct": input.gradeFraction = key / 100
+    default:
+      throw InputError(
+        SourceLocation(file: source), "unknown table variable \"\(variable)\"",
+        expected:
+          "body_mass_lb, body_mass_kg, duration_min, duration_s, speed_mph, speed_mps, speed_kmh or grade_pct"
+      )
+    }
+  }
+
+  /// The value a model predicts for a table's value variable.
+  static func predictedValue(_ output: ModelOutput, variable: String, modelID: String) throws -> Double {
+    switch variable {
+    case "energy_kcal":
+      guard let value = output.energyKilocalories else {
+        throw UsageError(
+          "model \(modelID) gives no total energy here; the table needs a duration or distance")
+      }
+      return value
+    case "energy_kcal_per_min":
+      guard let value = output.kilocaloriesPerMinute else {
+        throw UsageError("model \(modelID) gives no kcal/min here")
+      }
+      return value
+    default:
+      throw UsageError(
+        "cannot compare a model with table values of \"\(variable)\"; expected energy_kcal or energy_kcal_per_min"
+      )
+    }
+  }
+
+  public static func comparisons(table: ReferenceTable, modelIDs: [String], assumptions: [Assumption]) throws
+    -> [ReferenceComparison]
+  {
+    var base = ModelInput()
+    for a in assumptions { try a.apply(to: &base) }
+    return try modelIDs.map { id in
+      let model = try ModelRegistry.model(id: id)
+      return try ReferenceComparison(modelID: id, table: table) { rowKey, columnKey in
+        var input = base
+        try apply(variable: table.rowVariable, key: rowKey, to: &input, source: table.source)
+        try apply(variable: table.columnVariable, key: columnKey, to: &input, source: table.source)
+        do {
+          return try predictedValue(model.evaluate(input), variable: table.valueVariable, modelID: id)
+        } catch let error as UsageError {
+          let stated = [table.rowVariable, table.columnVariable].joined(separator: " and ")
+          throw UsageError(
+            "\(error.message); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
+          )
+        }
+      }
+    }
+  }
+
+  public static func statisticsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+    let s = comparison.accumulator.statistics()
+    return ResultRecord([
+      "model": .string(comparison.modelID), "reference": .string(comparison.tableName),
+      "n": .integer(s.count),
+      "mean_predicted_\(unit)": .number(s.meanPredicted, 2),
+      "mean_reference_\(unit)": .number(s.meanReference, 2),
+      "bias_\(unit)": .number(s.bias, 2), "sd_diff_\(unit)": .number(s.sdDifference, 2),
+      "mae_\(unit)": .number(s.meanAbsoluteError, 2), "rmse_\(unit)": .number(s.rootMeanSquareError, 2),
+      "mape_pct": .number(s.meanAbsolutePercentageError, 1),
+      "max_abs_error_\(unit)": .number(s.maximumAbsoluteError, 2),
+      "pearson_r": .number(s.pearsonR, 4), "ccc": .number(s.concordanceCorrelation, 4),
+      "loa_lower_\(unit)": .number(s.limitsOfAgreementLower, 2),
+      "loa_upper_\(unit)": .number(s.limitsOfAgreementUpper, 2),
+      "within_20pct_share": .number(s.withinToleranceShare, 3),
+    ])
+  }
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    guard !options.modelIDs.isEmpty else {
+      throw UsageError("evaluate needs --models (as acsm-walking,cameron-walking)")
+    }
+    let path = try ReferenceLocator.path(for: options.reference)
+    let table = try ReferenceTableReader.read(path: path)
+    let fingerprint = try context.recordInput(path)
+    let comparisons = try comparisons(
+      table: table, modelIDs: options.modelIDs, assumptions: options.assumptions)
+    let unit = table.valueVariable.replacingOccurrences(of: "energy_", with: "")
+    let format = options.format
+
+    let assumed = options.assumptions.map { "\($0.name)=\($0.text)" }
+    let parameters =
+      [
+        NamedParameter(name: "reference", value: table.name, meaning: table.provenanceValue("source") ?? ""),
+        NamedParameter(
+          name: "models", value: options.modelIDs.joined(separator: ","), meaning: "models evaluated"),
+        NamedParameter(
+          name: "relative_tolerance", value: "0.2", meaning: "share within +-20 % (PEM thesis L515)"),
+        NamedParameter(
+          name: "loa_multiplier", value: "1.96", meaning: "Bland-Altman limits = bias +- 1.96 SD"),
+      ]
+      + options.assumptions.map {
+        NamedParameter(
+          name: "assume_\($0.name)", value: $0.text,
+          meaning: "stated by the user; the table does not state it")
+      }
+    context.provenance.addParameters(parameters)
+
+    if (format ?? context.defaultFormat) == .markdown {
+      context.write(
+        "Assumed (the table does not state them): \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")).\n\n"
+      )
+    } else if (format ?? context.defaultFormat) == .table {
+      context.write("assumed: \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n")
+    }
+    let statistics = ResultTable(
+      name: "evaluation-statistics", rows: comparisons.map { statisticsRecord($0, unit: unit) })
+    let cells = ResultTable(
+      name: "evaluation-cells",
+      rows: comparisons.flatMap { comparison in
+        comparison.cells.map { cell in
+          ResultRecord([
+            "model": .string(comparison.modelID), table.rowVariable: .number(cell.rowKey, 0),
+            table.columnVariable: .number(cell.columnKey, 0), "predicted_\(unit)": .number(cell.predicted, 2),
+            "reference_\(unit)": .number(cell.reference, 2),
+            "difference_\(unit)": .number(cell.difference, 2),
+            "relative_difference_pct": .number(cell.relativeDifference.map { $0 * 100 }, 1),
+          ])
+        }
+      })
+    if (format ?? context.defaultFormat) == .json {
+      // One object: the assumptions, the statistics and, when asked, the cells.
+      var record = ResultRecord([
+        "reference": .string(table.name),
+        "assumptions": .record(
+          options.assumptions.reduce(into: ResultRecord()) { $0[$1.name] = .string($1.text) }),
+        "statistics": .array(statistics.rows.map { .record($0) }),
+      ])
+      if options.printCells { record["cells"] = .array(cells.rows.map { .record($0) }) }
+      context.emit(ResultTable(name: "evaluation", rows: [record], isSingleObject: true), format: format)
+    } else {
+      context.emit(statistics, format: format)
+      if options.printCells {
+        context.write("\n")
+        context.emit(cells, format: format)
+      }
+    }
+    try drawCharts(comparisons: comparisons, table: table, unit: unit, options: options, context: context)
+
+    if let dbPath = options.databasePath ?? context.databasePath {
+      var predictions: [PredictionRow] = []
+      var summaries: [ErrorSummaryRow] = []
+      for c in comparisons {
+        for cell in c.cells {
+          predictions.append(
+            PredictionRow(
+              model: c.modelID, reference: table.name,
+              caseKey:
+                "\(table.rowVariable)=\(Fixed.shortest(cell.rowKey)) \(table.columnVariable)=\(Fixed.shortest(cell.columnKey))",
+              predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
+        }
+        for field in statisticsRecord(c, unit: unit).fields {
+          if case .number(let value, _) = field.value {
+            summaries.append(
+              ErrorSummaryRow(model: c.modelID, reference: table.name, statistic: field.key, value: value))
+          } else if case .integer(let value) = field.value {
+            summaries.append(
+              ErrorSummaryRow(
+                model: c.modelID, reference: table.name, statistic: field.key, value: Double(value)))
+          }
+        }
+      }
+      let run = RunRecord(
+        command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
+          + assumed.map { "--assume \($0)" }.joined(separator: " "),
+        recordedAt: context.timestamp, inputs: [fingerprint], parameters: parameters,
+        predictions: predictions,
+        errorSummaries: summaries)
+      try ResultsStore(path: dbPath).record(run)
+    }
+  }
+
+  /// `body_mass_lb` as `body mass (lb)`.
+  static func axisLabel(_ variable: String) -> String {
+    var words = variable.split(separator: "_").map(String.init)
+    guard words.count > 1, let unit = words.popLast() else { return variable }
+    return "\(words.joined(separator: " ")) (\(unit))"
+  }
+
+  static func drawCharts(
+    comparisons: [ReferenceComparison], table: ReferenceTable, unit: String, options: Options,
+    context: CommandContext
+  ) throws {
+    guard options.chartsDirectory != nil || context.figuresDirectory != nil else { return }
+    let styles: [GnuplotChart.Style] = [.points, .points, .points, .points]
+    var scatter = GnuplotChart(
+      name: "\(table.name)-predicted-vs-reference",
+      title: "Models against \(table.name) (every cell)",
+      xLabel: "reference energy (\(unit))", yLabel: "predicted energy (\(unit))",
+      series: comparisons.enumerated().map { i, c in
+        GnuplotChart.Series(
+          title: c.modelID, style: styles[i % styles.count],
+          points: c.cells.map { .init($0.reference, $0.predicted) })
+      })
+    scatter.identityLine = true
+    try context.draw(scatter, folder: options.chartsDirectory, format: options.format)
+
+    // kcal/min against body mass: the table's rate (from its longest
+    // duration, the least rounded) beside each model's.
+    if table.rowVariable.hasPrefix("body_mass"), let longest = table.columnKeys.last, longest > 0,
+      table.columnVariable == "duration_min"
+    {
+      var series = [
+        GnuplotChart.Series(
+          title: "\(table.name) (\(Fixed.shortest(longest)) min column / \(Fixed.shortest(longest)))",
+          style: .linesPoints,
+          points: table.rowKeys.enumerated().map {
+            .init($0.element, table.values[$0.offset].last! / longest)
+          })
+      ]
+      for c in comparisons {
+        series.append(
+          GnuplotChart.Series(
+            title: c.modelID, style: .linesPoints,
+            points: c.cells.filter { $0.columnKey == longest }.map {
+              .init($0.rowKey, $0.predicted / longest)
+            }))
+      }
+      let rate = GnuplotChart(
+        name: "\(table.name)-rate-by-mass", title: "Energy rate by body mass",
+        xLabel: axisLabel(table.rowVariable), yLabel: "energy rate (kcal/min)",
+        series: series)
+      try context.draw(rate, folder: options.chartsDirectory, format: options.format)
+    }
+
+    for c in comparisons {
+      let s = c.accumulator.statistics()
+      var blandAltman = GnuplotChart(
+        name: "\(table.name)-\(c.modelID)-bland-altman",
+        title: "Bland-Altman: \(c.modelID) against \(table.name)",
+        xLabel: "mean of predicted and reference (\(unit))", yLabel: "predicted minus reference (\(unit))",
+        series: [
+          GnuplotChart.Series(
+            title: "cells", style: .points,
+            points: c.cells.map { .init(($0.predicted + $0.reference) / 2, $0.difference) })
+        ])
+      blandAltman.horizontalLines = [
+        .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 1))"),
+        .init(
+          y: s.limitsOfAgreementLower,
+          title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 1))"),
+        .init(
+          y: s.limitsOfAgreementUpper,
+          title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 1))"),
+      ]
+      try context.draw(blandAltman, folder: options.chartsDirectory, format: options.format)
+    }
+  }
+}

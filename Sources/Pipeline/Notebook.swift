@@ -1,0 +1,198 @@
+import EnergyLabCore
+import Foundation
+
+/// A literate pipeline: Markdown prose with fenced `energylab` blocks of
+/// commands, and parameters declared once in an `energylab-parameters`
+/// block (`name = value` lines) and used in commands as `${name}`.
+public struct Notebook: Sendable, Hashable {
+  public enum Part: Sendable, Hashable {
+    case prose(String)
+    case commands([Command])
+    case parameters([NamedParameter])
+  }
+
+  /// One command of a block: its arguments (after `energylab`) and the line
+  /// it starts on in the notebook.
+  public struct Command: Sendable, Hashable {
+    public var arguments: [String]
+    public var line: Int
+    /// The command as written, parameters substituted.
+    public var text: String { (["energylab"] + arguments.map(Notebook.shellQuoted)).joined(separator: " ") }
+  }
+
+  public var path: String
+  public var name: String
+  public var parts: [Part]
+
+  public static func read(path: String) throws -> Notebook {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw InputError(
+        SourceLocation(file: path), "cannot read notebook", expected: "a readable Markdown file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 Markdown notebook")
+    }
+    return try parse(text, path: path)
+  }
+
+  public static func parse(_ text: String, path: String) throws -> Notebook {
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    let lines = text.components(separatedBy: "\n")
+    var parts: [Part] = []
+    var prose: [String] = []
+    var parameters: [String: String] = [:]
+    var i = 0
+    func flushProse() {
+      if !prose.isEmpty {
+        parts.append(.prose(prose.joined(separator: "\n")))
+        prose = []
+      }
+    }
+    while i < lines.count {
+      let line = lines[i]
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard trimmed == "```energylab" || trimmed == "```energylab-parameters" else {
+        prose.append(line)
+        i += 1
+        continue
+      }
+      let openLine = i + 1
+      var body: [(Int, String)] = []
+      i += 1
+      while i < lines.count, lines[i].trimmingCharacters(in: .whitespaces) != "```" {
+        body.append((i + 1, lines[i]))
+        i += 1
+      }
+      guard i < lines.count else {
+        throw InputError(
+          SourceLocation(file: path, line: openLine), "unclosed ``` block", expected: "a closing ```")
+      }
+      i += 1
+      flushProse()
+      if trimmed == "```energylab-parameters" {
+        var declared: [NamedParameter] = []
+        for (number, raw) in body {
+          let entry = raw.trimmingCharacters(in: .whitespaces)
+          if entry.isEmpty || entry.hasPrefix("#") { continue }
+          guard let eq = entry.firstIndex(of: "=") else {
+            throw InputError(
+              SourceLocation(file: path, line: number), "parameter line without '='", expected: "name = value"
+            )
+          }
+          let key = entry[..<eq].trimmingCharacters(in: .whitespaces)
+          let value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+          parameters[key] = value
+          declared.append(NamedParameter(name: key, value: value, meaning: "notebook parameter"))
+        }
+        parts.append(.parameters(declared))
+      } else {
+        parts.append(.commands(try commands(body, parameters: parameters, path: path)))
+      }
+    }
+    flushProse()
+    return Notebook(path: path, name: name, parts: parts)
+  }
+
+  /// Joins `\` continuations, substitutes `${name}` and splits each command
+  /// into arguments with shell-like quoting.
+  static func commands(_ body: [(Int, String)], parameters: [String: String], path: String) throws
+    -> [Command]
+  {
+    var commands: [Command] = []
+    var pending = ""
+    var pendingLine = 0
+    for (number, raw) in body {
+      var line = raw
+      if pending.isEmpty {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+        pendingLine = number
+      }
+      let continues = line.hasSuffix("\\")
+      if continues { line.removeLast() }
+      pending += line + " "
+      if continues { continue }
+      var words = try split(
+        try substitute(pending, parameters: parameters, path: path, line: pendingLine), path: path,
+        line: pendingLine)
+      if words.first == "energylab" { words.removeFirst() }
+      if words.first == "$" { words.removeFirst() }
+      guard !words.isEmpty else {
+        throw InputError(
+          SourceLocation(file: path, line: pendingLine), "empty command", expected: "an energylab command")
+      }
+      commands.append(Command(arguments: words, line: pendingLine))
+      pending = ""
+    }
+    if !pending.isEmpty {
+      throw InputError(
+        SourceLocation(file: path, line: pendingLine), "command continues past the block",
+        expected: "a last line without '\\'")
+    }
+    return commands
+  }
+
+  static func substitute(_ text: String, parameters: [String: String], path: String, line: Int) throws
+    -> String
+  {
+    var out = ""
+    var rest = Substring(text)
+    while let start = rest.range(of: "${") {
+      out += rest[..<start.lowerBound]
+      guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+        throw InputError(SourceLocation(file: path, line: line), "unclosed ${", expected: "${name}")
+      }
+      let key = String(rest[start.upperBound..<end])
+      guard let value = parameters[key] else {
+        throw InputError(
+          SourceLocation(file: path, line: line), "unknown parameter ${\(key)}",
+          expected: "a name declared in an energylab-parameters block above")
+      }
+      out += value
+      rest = rest[rest.index(after: end)...]
+    }
+    return out + rest
+  }
+
+  /// Splits a command line into words: whitespace separates, single and
+  /// double quotes group, backslash escapes the next character.
+  static func split(_ text: String, path: String, line: Int) throws -> [String] {
+    var words: [String] = []
+    var word = ""
+    var inWord = false
+    var quote: Character?
+    var escaped = false
+    for c in text {
+      if escaped {
+        word.append(c)
+        escaped = false
+        continue
+      }
+      if let q = quote {
+        if c == q { quote = nil } else if c == "\\" && q == "\"" { escaped = true } else { word.append(c) }
+        continue
+      }
+      switch c {
+      case "\\": escaped = true; inWord = true
+      case "'", "\"": quote = c; inWord = true
+      case " ", "\t":
+        if inWord { words.append(word) }
+        word = ""
+        inWord = false
+      default:
+        word.append(c)
+        inWord = true
+      }
+    }
+    if quote != nil {
+      throw InputError(SourceLocation(file: path, line: line), "unclosed quote", expected: "a closing quote")
+    }
+    if inWord { words.append(word) }
+    return words
+  }
+
+  static func shellQuoted(_ word: String) -> String {
+    let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=,:%+@".contains($0) }
+    return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

@@ -1,0 +1,175 @@
+import EnergyLabCore
+import Foundation
+import Reporting
+
+/// Runs one parsed command of a notebook in a context; supplied by the
+/// command-line layer, which owns argument parsing.
+public typealias CommandExecutor = (_ arguments: [String], _ context: CommandContext) throws -> Void
+
+/// Executes notebooks into `Reports/<name>/`: report.md (prose with each
+/// block's output inline), figures/ (PNG, SVG, .gp, .dat), data/ (a CSV of
+/// every table) and results.sqlite. The report is built in a temporary
+/// folder and swapped in only when every block succeeded, so a failed run
+/// leaves the previous report as it was.
+public struct NotebookRunner {
+  public var reportsDirectory: String
+  public var reproducible: Bool
+  public var executor: CommandExecutor
+  /// Called with a line of progress for each block (stderr in the CLI).
+  public var progress: (String) -> Void
+
+  public init(
+    reportsDirectory: String = "Reports", reproducible: Bool, executor: @escaping CommandExecutor,
+    progress: @escaping (String) -> Void = { _ in }
+  ) {
+    self.reportsDirectory = reportsDirectory
+    self.reproducible = reproducible
+    self.executor = executor
+    self.progress = progress
+  }
+
+  /// The notebooks of a folder, by name.
+  public static func notebooks(in folder: String) throws -> [String] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      throw InputError(
+        SourceLocation(file: folder), "cannot list folder", expected: "a folder of .md notebooks")
+    }
+    return names.filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted().map { "\(folder)/\($0)" }
+  }
+
+  /// Runs a notebook; returns the report folder.
+  @discardableResult
+  public func run(notebookAt path: String) throws -> String {
+    let notebook = try Notebook.read(path: path)
+    let fm = FileManager.default
+    let final = "\(reportsDirectory)/\(notebook.name)"
+    let pid = ProcessInfo.processInfo.processIdentifier
+    let temporary = "\(reportsDirectory)/.\(notebook.name).tmp-\(pid)"
+    try? fm.removeItem(atPath: temporary)
+    do {
+      try fm.createDirectory(atPath: "\(temporary)/figures", withIntermediateDirectories: true)
+      try fm.createDirectory(atPath: "\(temporary)/data", withIntermediateDirectories: true)
+    } catch {
+      throw RuntimeError(
+        "\(temporary): cannot create report folder (\((error as NSError).localizedDescription))")
+    }
+    do {
+      try build(notebook, into: temporary)
+    } catch {
+      try? fm.removeItem(atPath: temporary)
+      throw error
+    }
+    let previous = "\(reportsDirectory)/.\(notebook.name).old-\(pid)"
+    if fm.fileExists(atPath: final) { try fm.moveItem(atPath: final, toPath: previous) }
+    do {
+      try fm.moveItem(atPath: temporary, toPath: final)
+    } catch {
+      if fm.fileExists(atPath: previous) { try? fm.moveItem(atPath: previous, toPath: final) }
+      throw RuntimeError(
+        "\(final): cannot move the new report into place (\((error as NSError).localizedDescription))")
+    }
+    try? fm.removeItem(atPath: previous)
+    return final
+  }
+
+  private func build(_ notebook: Notebook, into folder: String) throws {
+    let report = OutputBuffer()
+    let context = CommandContext(
+      defaultFormat: .markdown, figuresDirectory: "\(folder)/figures", figuresLink: "figures/",
+      databasePath: "\(folder)/results.sqlite", reproducible: reproducible, sink: { report.text += $0 })
+    var commandNumber = 0
+    var writtenTables = 0
+    context.provenance.addInput(try InputFingerprint.of(path: notebook.path))
+    for part in notebook.parts {
+      switch part {
+      case .prose(let text):
+        report.text += text + "\n"
+      case .parameters(let list):
+        context.provenance.addParameters(list)
+        report.text += "Parameters of this notebook:\n\n| name | value |\n| --- | --- |\n"
+        for p in list {
+          report.text += "| \(Markdown.escapeTableCell(p.name)) | \(Markdown.escapeTableCell(p.value)) |\n"
+        }
+        report.text += "\n"
+      case .commands(let commands):
+        for command in commands {
+          commandNumber += 1
+          progress("\(notebook.name): [\(commandNumber)] \(command.text)")
+          context.provenance.commands.append(command.text)
+          report.text += "```sh\n$ \(command.text)\n```\n\n"
+          do {
+            try executor(command.arguments, context)
+          } catch let error as InputError {
+            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+          } catch let error as UsageError {
+            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+          } catch let error as RuntimeError {
+            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+          }
+          report.text += "\n"
+          for table in context.emittedTables.dropFirst(writtenTables) {
+            let file = String(format: "%02d", commandNumber) + "-\(GnuplotChart.safeFileStem(table.name)).csv"
+            try AtomicFile.write(ResultRenderer.csv(table), to: "\(folder)/data/\(file)")
+          }
+          writtenTables = context.emittedTables.count
+        }
+      }
+    }
+    report.text += provenanceSection(context.provenance)
+    try AtomicFile.write(normalized(report.text), to: "\(folder)/report.md")
+  }
+
+  /// Collapses runs of blank lines left between prose and outputs.
+  private func normalized(_ text: String) -> String {
+    var out = text.replacingOccurrences(of: "\n{3,}", with: "\n\n", options: .regularExpression)
+    while out.hasSuffix("\n\n") { out.removeLast() }
+    return out
+  }
+
+  private func provenanceSection(_ p: Provenance) -> String {
+    var out = "\n## Provenance\n\n"
+    out += "- EnergyLab \(EnergyLabVersion.current)"
+    if !reproducible {
+      out +=
+        ", commit \(Self.gitCommit() ?? "unknown"), run at \(ISO8601.formatUTC(Date().timeIntervalSince1970))"
+    } else {
+      out += " (reproducible mode: no commit or wall-clock time recorded)"
+    }
+    out += "\n- Commands, in order:\n\n```sh\n" + p.commands.joined(separator: "\n") + "\n```\n\n"
+    out += "Inputs:\n\n| file | bytes | sha256 |\n| --- | ---: | --- |\n"
+    for input in p.inputs {
+      out += "| \(Markdown.escapeTableCell(input.path)) | \(input.sizeBytes) | `\(input.sha256)` |\n"
+    }
+    out += "\nParameters and defaults used:\n\n| name | value | meaning |\n| --- | --- | --- |\n"
+    var seen = Set<String>()
+    for parameter in p.parameters where seen.insert("\(parameter.name)=\(parameter.value)").inserted {
+      out +=
+        "| \(Markdown.escapeTableCell(parameter.name)) | \(Markdown.escapeTableCell(parameter.value)) | \(Markdown.escapeTableCell(parameter.meaning)) |\n"
+    }
+    out += "\nDiagnostics:\n\n"
+    var diagnostics: [String] = []
+    for d in p.diagnostics where !diagnostics.contains(d.description) { diagnostics.append(d.description) }
+    out +=
+      diagnostics.isEmpty
+      ? "- none\n" : diagnostics.map { "- " + Markdown.escapeInline($0) }.joined(separator: "\n") + "\n"
+    if !p.skipped.isEmpty {
+      out +=
+        "\nSkipped:\n\n" + p.skipped.map { "- " + Markdown.escapeInline($0) }.joined(separator: "\n") + "\n"
+    }
+    return out
+  }
+
+  static func gitCommit() -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "rev-parse", "--short=12", "HEAD"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

@@ -1,0 +1,91 @@
+import EnergyLabCore
+import EnergyModels
+import Tracks
+
+/// A model applied to every step of a track.
+public struct TrackEnergy: Sendable, Hashable {
+  public var source: String
+  public var modelID: String
+  public var bodyMassKilograms: Double
+  /// Time covered by steps with a usable time, s.
+  public var durationSeconds: Double
+  public var distanceMeters: Double
+  public var energyKilocalories: Double
+  /// Time-weighted mean of the steps' VO2, mL/kg/min; nil when the model
+  /// defines no VO2.
+  public var meanVO2MillilitersPerKilogramPerMinute: Double?
+  public var meanGradeFraction: Double?
+  public var diagnostics: [Diagnostic]
+
+  public var kilocaloriesPerMinute: Double? {
+    durationSeconds > 0 ? energyKilocalories / (durationSeconds / 60) : nil
+  }
+  public var meanSpeedMetersPerSecond: Double? {
+    durationSeconds > 0 ? distanceMeters / durationSeconds : nil
+  }
+
+  /// Applies `model` to each step between fixes: speed from distance over
+  /// time, grade from the step's fixed-distance window; energy is the sum
+  /// of kcal/min x minutes. Model diagnostics are counted per code rather
+  /// than repeated for every step.
+  public init(
+    track: Track, model: any EnergyModel, subject: ModelInput, analysis: TrackAnalysis = TrackAnalysis()
+  ) throws {
+    let (steps, stepDiagnostics) = analysis.steps(of: track)
+    source = track.source
+    modelID = model.info.id
+    bodyMassKilograms = subject.bodyMassKilograms ?? .nan
+    var duration = 0.0
+    var distance = 0.0
+    var energy = 0.0
+    var vo2Time = 0.0
+    var gradeTime = 0.0
+    var sawVO2 = false
+    var sawGrade = false
+    var counts: [String: (count: Int, example: Diagnostic)] = [:]
+    var order: [String] = []
+    for step in steps {
+      guard let dt = step.durationSeconds, let speed = step.speedMetersPerSecond else { continue }
+      var input = subject
+      input.speedMetersPerSecond = speed
+      input.gradeFraction = step.gradeFraction ?? 0
+      input.durationSeconds = dt
+      input.distanceMeters = nil
+      let output = try model.evaluate(input)
+      guard let perMinute = output.kilocaloriesPerMinute else { continue }
+      duration += dt
+      distance += step.distance2DMeters
+      energy += perMinute * dt / 60
+      if let vo2 = output.vo2MillilitersPerKilogramPerMinute {
+        vo2Time += vo2 * dt
+        sawVO2 = true
+      }
+      if let grade = step.gradeFraction {
+        gradeTime += grade * dt
+        sawGrade = true
+      }
+      for d in output.diagnostics {
+        if let existing = counts[d.code] {
+          counts[d.code] = (existing.count + 1, existing.example)
+        } else {
+          counts[d.code] = (1, d)
+          order.append(d.code)
+        }
+      }
+    }
+    durationSeconds = duration
+    distanceMeters = distance
+    energyKilocalories = energy
+    meanVO2MillilitersPerKilogramPerMinute = sawVO2 && duration > 0 ? vo2Time / duration : nil
+    meanGradeFraction = sawGrade && duration > 0 ? gradeTime / duration : nil
+    var diagnostics = track.diagnostics + stepDiagnostics
+    for code in order {
+      let (count, example) = counts[code]!
+      diagnostics.append(
+        Diagnostic(
+          code: code, severity: example.severity,
+          message: "\(count) of \(steps.count) steps: \(example.message)", location: track.source))
+    }
+    self.diagnostics = diagnostics
+  }
+}

@@ -1,0 +1,201 @@
+import EnergyLabCore
+import Foundation
+
+/// A chart written as an editable gnuplot script (`NAME.gp`) plus its data
+/// (`NAME.dat`), rendered to `NAME.png` (pngcairo) and `NAME.svg` when
+/// gnuplot is installed.
+///
+/// Text from data (titles, series names, labels) is written in gnuplot's
+/// single-quoted strings, where backquoted text is not run as a shell
+/// command, and with `noenhanced` so that `^`, `_` and `@` print as they are.
+public struct GnuplotChart: Sendable, Hashable {
+  public enum Style: String, Sendable, Hashable {
+    case points
+    case lines
+    case linesPoints = "linespoints"
+    case boxes
+  }
+
+  public struct Series: Sendable, Hashable {
+    public var title: String
+    public var style: Style
+    public var points: [Point]
+    public init(title: String, style: Style, points: [Point]) {
+      self.title = title
+      self.style = style
+      self.points = points
+    }
+  }
+
+  public struct Point: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(_ x: Double, _ y: Double) {
+      self.x = x
+      self.y = y
+    }
+  }
+
+  /// A horizontal reference line (a mean, a limit of agreement).
+  public struct HorizontalLine: Sendable, Hashable {
+    public var y: Double
+    public var title: String
+    public init(y: Double, title: String) {
+      self.y = y
+      self.title = title
+    }
+  }
+
+  /// File stem, made safe for file names.
+  public var name: String
+  public var title: String
+  public var xLabel: String
+  public var yLabel: String
+  public var series: [Series]
+  public var horizontalLines: [HorizontalLine] = []
+  /// Draws y = x, for predicted-against-reference charts.
+  public var identityLine = false
+
+  public init(name: String, title: String, xLabel: String, yLabel: String, series: [Series]) {
+    self.name = name
+    self.title = title
+    self.xLabel = xLabel
+    self.yLabel = yLabel
+    self.series = series
+  }
+
+  /// The data file: one block per series, blocks separated by two blank
+  /// lines (gnuplot's `index`).
+  public func dataText() -> String {
+    var out = "# \(sanitizedComment(title))\n"
+    for (i, s) in series.enumerated() {
+      if i > 0 { out += "\n\n" }
+      out += "# series \(i): \(sanitizedComment(s.title))\n# x y\n"
+      for p in s.points { out += "\(Fixed.shortest(p.x)) \(Fixed.shortest(p.y))\n" }
+    }
+    return out
+  }
+
+  /// The gnuplot script; it reads `NAME.dat` and writes `NAME.png` and
+  /// `NAME.svg` in its own folder.
+  public func scriptText() -> String {
+    let stem = GnuplotChart.safeFileStem(name)
+    var plots: [String] = []
+    for (i, s) in series.enumerated() {
+      let style = s.style == .boxes ? "boxes fill solid 0.6 border -1" : s.style.rawValue
+      plots.append(
+        "'\(stem).dat' index \(i) using 1:2 with \(style) ls \(i + 1) title \(Self.quote(s.title))")
+    }
+    for (k, line) in horizontalLines.enumerated() {
+      plots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
+    }
+    if identityLine { plots.append("x with lines ls 20 title 'y = x'") }
+    return """
+      # EnergyLab chart: \(sanitizedComment(title))
+      # Edit and run with: gnuplot \(stem).gp
+      set encoding utf8
+      set title \(Self.quote(title)) noenhanced
+      set xlabel \(Self.quote(xLabel)) noenhanced
+      set ylabel \(Self.quote(yLabel)) noenhanced
+      set key below box noenhanced maxrows 2
+      set bmargin 7
+      set grid lc rgb '#dddddd'
+      set border 3
+      set tics nomirror
+      set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+      set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+      set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+      set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+      set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+      set style line 10 lc rgb '#333333' dt 1 lw 1.5
+      set style line 11 lc rgb '#777777' dt 2 lw 1.5
+      set style line 12 lc rgb '#777777' dt 2 lw 1.5
+      set style line 20 lc rgb '#999999' dt 3 lw 1.5
+      set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+      set output '\(stem).png'
+      plot \(plots.joined(separator: ", \\\n     "))
+      set terminal svg size 900,560 dynamic font 'Sans,11'
+      set output '\(stem).svg'
+      replot
+      unset output
+
+      """
+  }
+
+  /// A gnuplot single-quoted string: `'` doubled, line breaks folded.
+  public static func quote(_ text: String) -> String {
+    let folded = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+      .replacingOccurrences(of: "\r", with: " ")
+    return "'" + folded.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// Letters, digits, `-` and `_` only.
+  public static func safeFileStem(_ text: String) -> String {
+    let mapped = text.lowercased().map { c -> Character in
+      c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_") ? c : "-"
+    }
+    let stem = String(mapped)
+    return stem.isEmpty ? "chart" : stem
+  }
+
+  private func sanitizedComment(_ text: String) -> String {
+    text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+  }
+}
+
+/// What rendering a chart produced.
+public struct RenderedChart: Sendable, Hashable {
+  /// Paths of the files written, relative to the folder given.
+  public var files: [String]
+  /// Set when the images could not be made (gnuplot missing or failing);
+  /// the script and data are written all the same.
+  public var skippedReason: String?
+  public var pngFile: String
+}
+
+/// Writes charts and drives gnuplot without a shell.
+public enum GnuplotRenderer {
+  /// The gnuplot executable on PATH, if any.
+  public static func gnuplotPath() -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/gnuplot"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Writes `NAME.gp` and `NAME.dat` into `folder`, then runs gnuplot on
+  /// the script there.
+  public static func render(_ chart: GnuplotChart, into folder: String) throws -> RenderedChart {
+    let stem = GnuplotChart.safeFileStem(chart.name)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try AtomicFile.write(chart.dataText(), to: "\(folder)/\(stem).dat")
+    try AtomicFile.write(chart.scriptText(), to: "\(folder)/\(stem).gp")
+    var files = ["\(stem).gp", "\(stem).dat"]
+    guard let gnuplot = gnuplotPath() else {
+      return RenderedChart(
+        files: files, skippedReason: "gnuplot not installed; wrote \(stem).gp and \(stem).dat only",
+        pngFile: "\(stem).png")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: gnuplot)
+    process.arguments = ["\(stem).gp"]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      return RenderedChart(
+        files: files,
+        skippedReason: "gnuplot failed on \(stem).gp: \(message.split(separator: "\n").last ?? "")",
+        pngFile: "\(stem).png")
+    }
+    files += ["\(stem).png", "\(stem).svg"]
+    return RenderedChart(files: files, skippedReason: nil, pngFile: "\(stem).png")
+  }
+}

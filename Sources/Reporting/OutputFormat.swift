@@ -1,0 +1,183 @@
+import CLibCSV
+import EnergyLabCore
+import Foundation
+
+/// The formats every command that prints results accepts.
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+  case table
+  case csv
+  case json
+  case markdown
+}
+
+/// Renders a `ResultTable` in any `OutputFormat`.
+public enum ResultRenderer {
+  public static func render(_ table: ResultTable, as format: OutputFormat) -> String {
+    switch format {
+    case .table: return plainTable(table)
+    case .csv: return csv(table)
+    case .json: return json(table)
+    case .markdown: return markdown(table)
+    }
+  }
+
+  /// Aligned columns for a terminal: numbers right-aligned.
+  static func plainTable(_ table: ResultTable) -> String {
+    let columns = table.columns
+    let cells = table.rows.map { row in columns.map { text(row[$0] ?? .null, fixed: true) } }
+    let numeric = columns.indices.map { c in
+      table.rows.allSatisfy { row in
+        switch row[columns[c]] ?? .null {
+        case .number, .integer, .null: return true
+        default: return false
+        }
+      }
+    }
+    let widths = columns.indices.map { c in
+      max(columns[c].count, cells.map { $0[c].count }.max() ?? 0)
+    }
+    func line(_ values: [String]) -> String {
+      values.indices.map { c in
+        let padding = String(repeating: " ", count: widths[c] - values[c].count)
+        return numeric[c] ? padding + values[c] : values[c] + padding
+      }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+    }
+    var out = line(columns) + "\n"
+    out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+    for row in cells { out += line(row) + "\n" }
+    return out
+  }
+
+  /// RFC 4180 CSV (fields quoted by libcsv where needed); numbers in their
+  /// shortest exact form.
+  public static func csv(_ table: ResultTable) -> String {
+    let columns = table.columns
+    var out = columns.map(csvField).joined(separator: ",") + "\n"
+    for row in table.rows {
+      out += columns.map { csvField(text(row[$0] ?? .null, fixed: false)) }.joined(separator: ",") + "\n"
+    }
+    return out
+  }
+
+  static func csvField(_ field: String) -> String {
+    guard
+      field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || field.hasPrefix(" ")
+    else { return field }
+    let source = Array(field.utf8)
+    var buffer = [UInt8](repeating: 0, count: source.count * 2 + 2)
+    let written = buffer.withUnsafeMutableBytes { dest in
+      source.withUnsafeBytes { src in csv_write(dest.baseAddress, dest.count, src.baseAddress, src.count) }
+    }
+    return String(decoding: buffer[0..<written], as: UTF8.self)
+  }
+
+  /// JSON: an array of objects, or one object for single-result commands;
+  /// keys in their record order.
+  public static func json(_ table: ResultTable) -> String {
+    if table.isSingleObject, let row = table.rows.first {
+      return JSONText.encode(.record(row)) + "\n"
+    }
+    return JSONText.encode(.array(table.rows.map { .record($0) })) + "\n"
+  }
+
+  /// A Markdown pipe table with data-derived text escaped.
+  public static func markdown(_ table: ResultTable) -> String {
+    let columns = table.columns
+    var out = "| " + columns.map(Markdown.escapeTableCell).joined(separator: " | ") + " |\n"
+    out += "|" + columns.map { _ in " --- |" }.joined() + "\n"
+    for row in table.rows {
+      out +=
+        "| "
+        + columns.map { Markdown.escapeTableCell(text(row[$0] ?? .null, fixed: true)) }.joined(
+          separator: " | ") + " |\n"
+    }
+    return out
+  }
+
+  /// The text of a value in a cell: fixed digits for display, shortest
+  /// exact form for data.
+  public static func text(_ value: ResultValue, fixed: Bool) -> String {
+    switch value {
+    case .null: return ""
+    case .bool(let b): return b ? "true" : "false"
+    case .integer(let i): return String(i)
+    case .number(let x, let digits): return fixed ? Fixed.format(x, digits: digits) : Fixed.shortest(x)
+    case .string(let s): return s
+    case .array(let items): return items.map { text($0, fixed: fixed) }.joined(separator: "; ")
+    case .record(let record):
+      return record.fields.map { "\($0.key)=\(text($0.value, fixed: fixed))" }.joined(separator: " ")
+    }
+  }
+}
+
+/// A small JSON writer that keeps key order (Foundation's does not).
+public enum JSONText {
+  public static func encode(_ value: ResultValue, indent: String = "") -> String {
+    let inner = indent + "  "
+    switch value {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .integer(let i): return String(i)
+    case .number(let x, _): return x.isFinite ? Fixed.shortest(x) : "null"
+    case .string(let s): return quote(s)
+    case .array(let items):
+      if items.isEmpty { return "[]" }
+      return "[\n" + items.map { inner + encode($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent
+        + "]"
+    case .record(let record):
+      if record.fields.isEmpty { return "{}" }
+      return "{\n"
+        + record.fields.map { inner + quote($0.key) + ": " + encode($0.value, indent: inner) }.joined(
+          separator: ",\n")
+        + "\n" + indent + "}"
+    }
+  }
+
+  public static func quote(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// Markdown escaping of text that comes from data.
+public enum Markdown {
+  /// Escapes characters with meaning in Markdown or HTML and folds line
+  /// breaks, so that a data value stays one inert table cell.
+  public static func escapeTableCell(_ text: String) -> String {
+    var out = ""
+    let characters = Array(text)
+    for (i, c) in characters.enumerated() {
+      switch c {
+      case "|", "\\", "`", "*", "[", "]", "~": out += "\\\(c)"
+      case "_":
+        // Inside a word (vo2_ml_kg_min) an underscore cannot open emphasis.
+        let inWord =
+          i > 0 && i + 1 < characters.count && (characters[i - 1].isLetter || characters[i - 1].isNumber)
+          && (characters[i + 1].isLetter || characters[i + 1].isNumber)
+        out += inWord ? "_" : "\\_"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "&": out += "&amp;"
+      case "\n", "\r", "\r\n": out += " "
+      default: out.append(c)
+      }
+    }
+    return out
+  }
+
+  /// Escapes inline text (outside tables) the same way.
+  public static func escapeInline(_ text: String) -> String { escapeTableCell(text) }
+}

@@ -1,0 +1,279 @@
+import EnergyLabCore
+import Foundation
+import GRDB
+
+/// A run as the store records it.
+public struct RunRecord: Sendable, Hashable {
+  /// Identifies a run by what determines its results: the command, the
+  /// inputs' sha256 and the parameters. Storing a run with a key already
+  /// present replaces that run, so re-running adds no duplicate rows.
+  public var runKey: String
+  public var command: String
+  public var energyLabVersion: String
+  /// ISO-8601 UTC; nil in reproducible mode.
+  public var recordedAt: String?
+  public var inputs: [InputFingerprint]
+  public var parameters: [NamedParameter]
+  public var results: [ResultRow]
+  public var predictions: [PredictionRow]
+  public var errorSummaries: [ErrorSummaryRow]
+
+  public init(
+    command: String, energyLabVersion: String = EnergyLabVersion.current, recordedAt: String?,
+    inputs: [InputFingerprint], parameters: [NamedParameter], results: [ResultRow] = [],
+    predictions: [PredictionRow] = [], errorSummaries: [ErrorSummaryRow] = []
+  ) {
+    self.command = command
+    self.energyLabVersion = energyLabVersion
+    self.recordedAt = recordedAt
+    self.inputs = inputs
+    self.parameters = parameters
+    self.results = results
+    self.predictions = predictions
+    self.errorSummaries = errorSummaries
+    var key = "\(command)\n"
+    for input in inputs { key += "input \(input.path) \(input.sha256)\n" }
+    for parameter in parameters { key += "param \(parameter.name)=\(parameter.value)\n" }
+    runKey = SHA256.hex(Array(key.utf8))
+  }
+}
+
+/// A number a run produced, for a subject (a file, an activity, a model).
+public struct ResultRow: Sendable, Hashable {
+  public var subject: String
+  public var metric: String
+  public var value: Double?
+  public var unit: String
+  public init(subject: String, metric: String, value: Double?, unit: String) {
+    self.subject = subject
+    self.metric = metric
+    self.value = value
+    self.unit = unit
+  }
+}
+
+/// A model's prediction for one case of a reference table.
+public struct PredictionRow: Sendable, Hashable {
+  public var model: String
+  public var reference: String
+  public var caseKey: String
+  public var predicted: Double
+  public var referenceValue: Double
+  public var unit: String
+  public init(
+    model: String, reference: String, caseKey: String, predicted: Double, referenceValue: Double, unit: String
+  ) {
+    self.model = model
+    self.reference = reference
+    self.caseKey = caseKey
+    self.predicted = predicted
+    self.referenceValue = referenceValue
+    self.unit = unit
+  }
+}
+
+/// One statistic of a model against a reference.
+public struct ErrorSummaryRow: Sendable, Hashable {
+  public var model: String
+  public var reference: String
+  public var statistic: String
+  public var value: Double?
+  public init(model: String, reference: String, statistic: String, value: Double?) {
+    self.model = model
+    self.reference = reference
+    self.statistic = statistic
+    self.value = value
+  }
+}
+
+/// Counts of rows per table, for `db info`.
+public struct StoreInfo: Sendable, Hashable {
+  public var path: String
+  public var schemaMigrations: [String]
+  public var rowCounts: [(table: String, rows: Int)]
+
+  public static func == (lhs: StoreInfo, rhs: StoreInfo) -> Bool {
+    lhs.path == rhs.path && lhs.schemaMigrations == rhs.schemaMigrations
+      && lhs.rowCounts.map(\.table) == rhs.rowCounts.map(\.table)
+      && lhs.rowCounts.map(\.rows) == rhs.rowCounts.map(\.rows)
+  }
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(path)
+    hasher.combine(schemaMigrations)
+  }
+}
+
+/// The SQLite results store. Every run is written in one transaction:
+/// a failed or killed run leaves the previous contents intact.
+public final class ResultsStore: Sendable {
+  public let path: String
+  private let queue: DatabaseQueue
+
+  public static let tables = ["runs", "inputs", "parameters", "results", "predictions", "error_summaries"]
+
+  public init(path: String) throws {
+    self.path = path
+    do {
+      var configuration = Configuration()
+      configuration.foreignKeysEnabled = true
+      configuration.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+      try Self.migrator.migrate(queue)
+    } catch let error as DatabaseError {
+      throw RuntimeError("\(path): cannot open results database: \(error.message ?? "\(error)")")
+    }
+  }
+
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1-runs-inputs-results") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            run_key TEXT NOT NULL UNIQUE,
+            command TEXT NOT NULL,
+            energylab_version TEXT NOT NULL,
+            recorded_at TEXT
+          );
+          CREATE TABLE inputs (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            size_bytes INTEGER NOT NULL,
+            sha256 TEXT NOT NULL
+          );
+          CREATE TABLE parameters (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            meaning TEXT NOT NULL
+          );
+          CREATE TABLE results (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            subject TEXT NOT NULL,
+            metric TEXT NOT NULL,
+            value REAL,
+            unit TEXT NOT NULL
+          );
+          CREATE TABLE predictions (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            reference TEXT NOT NULL,
+            case_key TEXT NOT NULL,
+            predicted REAL NOT NULL,
+            reference_value REAL NOT NULL,
+            unit TEXT NOT NULL
+          );
+          CREATE TABLE error_summaries (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            reference TEXT NOT NULL,
+            statistic TEXT NOT NULL,
+            value REAL
+          );
+          CREATE INDEX inputs_run ON inputs(run_id);
+          CREATE INDEX parameters_run ON parameters(run_id);
+          CREATE INDEX results_run ON results(run_id);
+          CREATE INDEX predictions_run ON predictions(run_id);
+          CREATE INDEX error_summaries_run ON error_summaries(run_id);
+          """)
+    }
+    return migrator
+  }
+
+  /// Stores a run, replacing an earlier run with the same key, in one
+  /// transaction. Returns the run's row id.
+  @discardableResult
+  public func record(_ run: RunRecord) throws -> Int64 {
+    do {
+      return try queue.write { db in
+        try db.execute(sql: "DELETE FROM runs WHERE run_key = ?", arguments: [run.runKey])
+        try db.execute(
+          sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)",
+          arguments: [run.runKey, run.command, run.energyLabVersion, run.recordedAt])
+        let id = db.lastInsertedRowID
+        for input in run.inputs {
+          try db.execute(
+            sql: "INSERT INTO inputs (run_id, path, size_bytes, sha256) VALUES (?, ?, ?, ?)",
+            arguments: [id, input.path, input.sizeBytes, input.sha256])
+        }
+        for parameter in run.parameters {
+          try db.execute(
+            sql: "INSERT INTO parameters (run_id, name, value, meaning) VALUES (?, ?, ?, ?)",
+            arguments: [id, parameter.name, parameter.value, parameter.meaning])
+        }
+        for row in run.results {
+          try db.execute(
+            sql: "INSERT INTO results (run_id, subject, metric, value, unit) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, row.subject, row.metric, row.value.flatMap { $0.isFinite ? $0 : nil }, row.unit])
+        }
+        for row in run.predictions {
+          try db.execute(
+            sql: """
+              INSERT INTO predictions (run_id, model, reference, case_key, predicted, reference_value, unit)
+              VALUES (?, ?, ?, ?, ?, ?, ?)
+              """,
+            arguments: [
+              id, row.model, row.reference, row.caseKey, row.predicted, row.referenceValue, row.unit,
+            ])
+        }
+        for row in run.errorSummaries {
+          try db.execute(
+            sql:
+              "INSERT INTO error_summaries (run_id, model, reference, statistic, value) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+              id, row.model, row.reference, row.statistic, row.value.flatMap { $0.isFinite ? $0 : nil },
+            ])
+        }
+        return id
+      }
+    } catch let error as DatabaseError {
+      throw RuntimeError(
+        "\(path): cannot store run: \(error.message ?? "\(error)") (SQL: \(error.sql ?? "-"))")
+    }
+  }
+
+  /// Row counts per table and the applied migrations.
+  public func info() throws -> StoreInfo {
+    try queue.read { db in
+      let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+      var counts: [(String, Int)] = []
+      for table in Self.tables {
+        counts.append((table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0))
+      }
+      return StoreInfo(path: path, schemaMigrations: migrations, rowCounts: counts)
+    }
+  }
+
+  /// Every row of `table` as column name -> value text (nil for NULL), in
+  /// insertion order.
+  public func rows(of table: String) throws -> (columns: [String], rows: [[String?]]) {
+    guard Self.tables.contains(table) else {
+      throw UsageError("unknown table \"\(table)\"; expected one of \(Self.tables.joined(separator: ", "))")
+    }
+    return try queue.read { db in
+      let columns = try db.columns(in: table).map(\.name)
+      let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
+        columns.map { column -> String? in
+          let value: DatabaseValue = row[column]
+          switch value.storage {
+          case .null: return nil
+          case .int64(let i): return String(i)
+          case .double(let d): return Fixed.shortest(d)
+          case .string(let s): return s
+          case .blob(let b): return "<\(b.count) bytes>"
+          }
+        }
+      }
+      return (columns, rows)
+    }
+  }
+
+  /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
+  public func integrityCheck() throws -> String {
+    try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+  }
+}

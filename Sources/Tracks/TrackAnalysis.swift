@@ -1,0 +1,269 @@
+import EnergyLabCore
+import Foundation
+
+/// The named parameters of track analysis; every one is recorded with a run
+/// and printed in reports.
+public struct TrackAnalysisParameters: Sendable, Hashable {
+  /// How distances between fixes are computed. Default: geodesic.
+  public var distanceMethod: Geodesy.DistanceMethod = .geodesic
+  /// Horizontal length of the windows over which grade is computed, metres.
+  /// Default 20 m, the PEM thesis's grade step (Fig 6.13).
+  public var gradeWindowMeters: Double = 20
+  /// Steps slower than this count as stopped, m/s. Default 0.3 m/s, below
+  /// any walking pace (ACSM's walking range starts at 1.9 mph = 0.85 m/s).
+  public var stopSpeedMetersPerSecond: Double = 0.3
+
+  public init() {}
+
+  /// Name, value and meaning of each parameter, for provenance.
+  public var described: [NamedParameter] {
+    [
+      NamedParameter(
+        name: "distance_method", value: distanceMethod.rawValue,
+        meaning: "geodesic (WGS-84, Vincenty) or haversine"),
+      NamedParameter(
+        name: "grade_window_m", value: Fixed.shortest(gradeWindowMeters),
+        meaning: "horizontal run over which grade is computed (PEM thesis Fig 6.13)"),
+      NamedParameter(
+        name: "stop_speed_mps", value: Fixed.shortest(stopSpeedMetersPerSecond),
+        meaning: "steps slower than this are not moving time"),
+    ]
+  }
+}
+
+/// The movement between two consecutive fixes.
+public struct TrackStep: Sendable, Hashable {
+  public var startSecondsSince1970: Double?
+  public var durationSeconds: Double?
+  public var distance2DMeters: Double
+  public var distance3DMeters: Double
+  public var elevationChangeMeters: Double?
+  /// Horizontal speed, m/s; nil without usable times.
+  public var speedMetersPerSecond: Double?
+  /// Grade of the fixed-distance window holding the step's midpoint.
+  public var gradeFraction: Double?
+  public var heartRateBeatsPerMinute: Double?
+}
+
+/// What `track summary` reports for one track.
+public struct TrackSummary: Sendable, Hashable {
+  public var source: String
+  public var points: Int
+  public var startSecondsSince1970: Double?
+  public var endSecondsSince1970: Double?
+  public var durationSeconds: Double?
+  public var movingTimeSeconds: Double?
+  public var distance2DMeters: Double
+  public var distance3DMeters: Double
+  /// Sum of positive elevation changes between fixes, unsmoothed.
+  public var elevationGainMeters: Double?
+  /// Sum of negative elevation changes between fixes (positive number).
+  public var elevationLossMeters: Double?
+  /// 2D distance over duration.
+  public var averageSpeedMetersPerSecond: Double?
+  /// Largest step speed, unsmoothed.
+  public var maxSpeedMetersPerSecond: Double?
+  public var gradeMeanFraction: Double?
+  public var gradeMinFraction: Double?
+  public var gradeMaxFraction: Double?
+  public var heartRateMeanBeatsPerMinute: Double?
+  public var heartRateMaxBeatsPerMinute: Double?
+  public var diagnostics: [Diagnostic]
+}
+
+/// Track metrics computed from the fixes as they are: no smoothing.
+public struct TrackAnalysis: Sendable {
+  public var parameters: TrackAnalysisParameters
+
+  public init(parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
+    self.parameters = parameters
+  }
+
+  /// The steps between consecutive fixes, each with its speed and the grade
+  /// of its window, plus diagnostics for times that repeat or go backwards.
+  public func steps(of track: Track) -> (steps: [TrackStep], diagnostics: [Diagnostic]) {
+    let points = track.points
+    guard points.count >= 2 else { return ([], []) }
+    var diagnostics: [Diagnostic] = []
+    var cumulative = [0.0]
+    cumulative.reserveCapacity(points.count)
+    var steps: [TrackStep] = []
+    steps.reserveCapacity(points.count - 1)
+    var backwards = 0
+    var repeated = 0
+    var firstBadLine: Int?
+    for i in 1..<points.count {
+      let a = points[i - 1]
+      let b = points[i]
+      let d2 = Geodesy.distanceMeters(
+        fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+        longitude: b.longitudeDegrees, method: parameters.distanceMethod)
+      var dz: Double?
+      if let za = a.elevationMeters, let zb = b.elevationMeters { dz = zb - za }
+      let d3 = dz.map { sqrt(d2 * d2 + $0 * $0) } ?? d2
+      var dt: Double?
+      var speed: Double?
+      if let ta = a.timeSecondsSince1970, let tb = b.timeSecondsSince1970 {
+        let delta = tb - ta
+        if delta > 0 {
+          dt = delta
+          speed = d2 / delta
+        } else {
+          if delta < 0 { backwards += 1 } else { repeated += 1 }
+          if firstBadLine == nil { firstBadLine = b.sourceLine }
+        }
+      }
+      var hr: Double?
+      if let ha = a.heartRateBeatsPerMinute, let hb = b.heartRateBeatsPerMinute { hr = (ha + hb) / 2 }
+      steps.append(
+        TrackStep(
+          startSecondsSince1970: a.timeSecondsSince1970, durationSeconds: dt, distance2DMeters: d2,
+          distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
+          heartRateBeatsPerMinute: hr))
+      cumulative.append(cumulative[i - 1] + d2)
+    }
+    let location = firstBadLine.map { "\(track.source):\($0)" } ?? track.source
+    if backwards > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "time-backwards",
+          message: "\(backwards) fixes have a time before the previous fix; their steps have no speed",
+          location: location))
+    }
+    if repeated > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "time-repeated",
+          message: "\(repeated) fixes repeat the previous time; their steps have no speed", location: location
+        ))
+    }
+    let windows = gradeWindows(points: points, cumulative: cumulative)
+    if windows.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-elevation", message: "fixes carry no elevation; grade is unknown", location: track.source)
+      )
+    } else {
+      for i in steps.indices {
+        let middle = (cumulative[i] + cumulative[i + 1]) / 2
+        steps[i].gradeFraction =
+          windows.first(where: { middle <= $0.endMeters })?.gradeFraction ?? windows.last?.gradeFraction
+      }
+    }
+    return (steps, diagnostics)
+  }
+
+  /// A fixed-distance window and its grade (rise over horizontal run).
+  public struct GradeWindow: Sendable, Hashable {
+    public var startMeters: Double
+    public var endMeters: Double
+    public var gradeFraction: Double
+  }
+
+  /// Grade over consecutive windows of `gradeWindowMeters` of horizontal
+  /// distance, elevation interpolated linearly at the window edges; a last
+  /// window shorter than half the length joins the one before it.
+  public func gradeWindows(of track: Track) -> [GradeWindow] {
+    var cumulative = [0.0]
+    for i in track.points.indices.dropFirst() {
+      let a = track.points[i - 1]
+      let b = track.points[i]
+      cumulative.append(
+        cumulative[i - 1]
+          + Geodesy.distanceMeters(
+            fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+            longitude: b.longitudeDegrees, method: parameters.distanceMethod))
+    }
+    return gradeWindows(points: track.points, cumulative: cumulative)
+  }
+
+  private func gradeWindows(points: [TrackPoint], cumulative: [Double]) -> [GradeWindow] {
+    let withElevation = points.indices.compactMap { i in points[i].elevationMeters.map { (cumulative[i], $0) }
+    }
+    guard withElevation.count >= 2, let total = cumulative.last, total > 0 else { return [] }
+    func elevation(at x: Double) -> Double {
+      var lo = 0
+      var hi = withElevation.count - 1
+      if x <= withElevation[lo].0 { return withElevation[lo].1 }
+      if x >= withElevation[hi].0 { return withElevation[hi].1 }
+      while hi - lo > 1 {
+        let mid = (lo + hi) / 2
+        if withElevation[mid].0 <= x { lo = mid } else { hi = mid }
+      }
+      let (x0, z0) = withElevation[lo]
+      let (x1, z1) = withElevation[hi]
+      return x1 > x0 ? z0 + (z1 - z0) * (x - x0) / (x1 - x0) : z1
+    }
+    let length = parameters.gradeWindowMeters
+    var edges: [Double] = [0]
+    while edges.last! + length <= total + 1e-9 { edges.append(edges.last! + length) }
+    if let last = edges.last, total - last > 1e-9 {
+      if total - last >= length / 2 || edges.count == 1 {
+        edges.append(total)
+      } else {
+        edges[edges.count - 1] = total
+      }
+    }
+    var windows: [GradeWindow] = []
+    for k in 1..<edges.count {
+      let run = edges[k] - edges[k - 1]
+      guard run > 0 else { continue }
+      windows.append(
+        GradeWindow(
+          startMeters: edges[k - 1], endMeters: edges[k],
+          gradeFraction: (elevation(at: edges[k]) - elevation(at: edges[k - 1])) / run))
+    }
+    return windows
+  }
+
+  /// Summary metrics of a track.
+  public func summary(of track: Track) -> TrackSummary {
+    let (steps, stepDiagnostics) = steps(of: track)
+    let times = track.points.compactMap(\.timeSecondsSince1970)
+    let start = times.min()
+    let end = times.max()
+    let duration: Double? = if let start, let end { end - start } else { nil }
+    var diagnostics = track.diagnostics + stepDiagnostics
+    if track.points.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-points", message: "the file holds no track, route or waypoints", location: track.source))
+    } else if times.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-times", message: "fixes carry no time; speeds and durations are unknown",
+          location: track.source))
+    }
+    let distance2D = steps.reduce(0) { $0 + $1.distance2DMeters }
+    let distance3D = steps.reduce(0) { $0 + $1.distance3DMeters }
+    let changes = steps.compactMap(\.elevationChangeMeters)
+    let gain = changes.isEmpty ? nil : changes.filter { $0 > 0 }.reduce(0, +)
+    let loss = changes.isEmpty ? nil : -changes.filter { $0 < 0 }.reduce(0, +)
+    let moving = steps.reduce(into: 0.0) { total, step in
+      if let dt = step.durationSeconds, let v = step.speedMetersPerSecond,
+        v >= parameters.stopSpeedMetersPerSecond
+      {
+        total += dt
+      }
+    }
+    let speeds = steps.compactMap(\.speedMetersPerSecond)
+    let windows = gradeWindows(of: track)
+    let heartRates = track.points.compactMap(\.heartRateBeatsPerMinute)
+    let windowRun = windows.reduce(0) { $0 + ($1.endMeters - $1.startMeters) }
+    return TrackSummary(
+      source: track.source, points: track.points.count, startSecondsSince1970: start,
+      endSecondsSince1970: end,
+      durationSeconds: duration, movingTimeSeconds: times.isEmpty ? nil : moving,
+      distance2DMeters: distance2D,
+      distance3DMeters: distance3D, elevationGainMeters: gain, elevationLossMeters: loss,
+      averageSpeedMetersPerSecond: duration.flatMap { $0 > 0 ? distance2D / $0 : nil },
+      maxSpeedMetersPerSecond: speeds.max(),
+      gradeMeanFraction: windowRun > 0
+        ? windows.reduce(0) { $0 + $1.gradeFraction * ($1.endMeters - $1.startMeters) } / windowRun : nil,
+      gradeMinFraction: windows.map(\.gradeFraction).min(),
+      gradeMaxFraction: windows.map(\.gradeFraction).max(),
+      heartRateMeanBeatsPerMinute: heartRates.isEmpty
+        ? nil : heartRates.reduce(0, +) / Double(heartRates.count),
+      heartRateMaxBeatsPerMinute: heartRates.max(), diagnostics: diagnostics)
+  }
+}

@@ -1,0 +1,252 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Foundation
+import Pipeline
+import Reporting
+import Tracks
+
+/// Options that describe the subject and the activity, shared by
+/// `energy` and `models eval`. Values take units: 65kg, 154lb, 3mph, 5%.
+struct SubjectOptions: ParsableArguments {
+  @Option(help: "Body mass, as 65kg or 143lb.") var mass: String?
+  @Option(help: "Age in years.") var age: Double?
+  @Option(help: "Sex: male or female.") var sex: String?
+  @Option(help: "Heart rate, as 150bpm.") var heartRate: String?
+  @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
+  @Option(help: "Carried load, as 10kg.") var load: String?
+  @Option(help: "Terrain factor (Pandolf), 1.0 for a treadmill.") var terrain: Double?
+
+  func modelInput() throws -> ModelInput {
+    var input = ModelInput()
+    input.bodyMassKilograms = try mass.map(QuantityParser.massKilograms)
+    input.ageYears = age
+    if let sex {
+      guard let value = Sex(rawValue: sex.lowercased()) else {
+        throw UsageError("cannot read --sex \"\(sex)\"; expected male or female")
+      }
+      input.sex = value
+    }
+    input.heartRateBeatsPerMinute = try heartRate.map(QuantityParser.heartRateBeatsPerMinute)
+    input.vo2MaxMillilitersPerKilogramPerMinute = vo2max
+    input.loadKilograms = try load.map(QuantityParser.massKilograms)
+    input.terrainFactor = terrain
+    if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
+      throw UsageError("--mass \(mass ?? "") is not a human body mass; expected 1-500 kg")
+    }
+    return input
+  }
+}
+
+extension Geodesy.DistanceMethod: ExpressibleByArgument {}
+
+/// Track analysis parameters on the command line.
+struct TrackOptions: ParsableArguments {
+  @Option(help: "Distance between fixes: geodesic (WGS-84) or haversine.")
+  var distanceMethod: Geodesy.DistanceMethod = .geodesic
+  @Option(help: "Horizontal window for grade, metres (PEM thesis: 20).")
+  var gradeWindow: Double = 20
+  @Option(help: "Speed below which a step is a stop, m/s.")
+  var stopSpeed: Double = 0.3
+
+  var parameters: TrackAnalysisParameters {
+    var p = TrackAnalysisParameters()
+    p.distanceMethod = distanceMethod
+    p.gradeWindowMeters = gradeWindow
+    p.stopSpeedMetersPerSecond = stopSpeed
+    return p
+  }
+
+  func validate() throws {
+    guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
+    guard stopSpeed >= 0 else { throw ValidationError("--stop-speed must not be negative") }
+  }
+}
+
+struct EnergyCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "energy", abstract: "Energy of tracks under a model, per file and in total.")
+
+  @Argument(help: "GPX files.") var files: [String]
+  @Option(help: "Model identifier (see `energylab models list`).") var model = "acsm-walking"
+  @OptionGroup var subject: SubjectOptions
+  @OptionGroup var track: TrackOptions
+  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    try EnergyCommand.run(
+      files: files, modelID: model, subject: try subject.modelInput(), parameters: track.parameters,
+      format: output.format, databasePath: db, context: context)
+  }
+}
+
+struct EvaluateCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "evaluate",
+    abstract: "Evaluate models against every cell of a reference table.",
+    discussion: """
+      Inputs the table does not state (the Stanford walking table states no
+      speed) must be given with --assume and are printed with the results.
+      """)
+
+  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(help: "Reference table name in Datasets/reference/ or a CSV path.") var reference: String
+  @Option(parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.") var assume: [String] = []
+  @Flag(help: "Also print every cell.") var cells = false
+  @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try EvaluateCommand.run(
+      .init(
+        modelIDs: ids, reference: reference, assumptions: try assume.map(Assumption.init(parsing:)),
+        printCells: cells,
+        chartsDirectory: charts, databasePath: db, format: output.format), context: context)
+  }
+}
+
+struct ModelsCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "models", abstract: "List, explain and evaluate energy models.",
+    subcommands: [List.self, Explain.self, Eval.self])
+
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Every model with its equation, inputs, range and citation.")
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      ModelsCommands.list(format: output.format, context: context)
+    }
+  }
+
+  struct Explain: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "A model's equation, units, valid range and citation.")
+    @Argument(help: "Model identifier.") var id: String
+    func execute(in context: CommandContext) throws { try ModelsCommands.explain(id: id, context: context) }
+  }
+
+  struct Eval: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Evaluate a model on inputs given as options.",
+      discussion: "Example: energylab models eval acsm-walking --speed 2.9mph --grade 2% --mass 65kg")
+    @Argument(help: "Model identifier.") var id: String
+    @Option(help: "Speed, as 1.34mps, 4.8kmh, 3mph or 80m/min.") var speed: String?
+    @Option(help: "Grade, as 0.05 or 5%.") var grade: String?
+    @OptionGroup var subject: SubjectOptions
+    @Option(help: "Step count.") var steps: Double?
+    @Option(help: "Duration in minutes.") var minutes: Double?
+    @Option(help: "Distance, as 1mi, 1.6km or 1600m.") var distance: String?
+    @Option(help: "A published value to set beside EnergyLab's, as kcal_per_min=4.55 (repeatable).")
+    var published: [String] = []
+    @Option(help: "Where the published values come from.") var publishedSource: String?
+    @OptionGroup var output: FormatOption
+
+    func execute(in context: CommandContext) throws {
+      var input = try subject.modelInput()
+      input.speedMetersPerSecond = try speed.map(QuantityParser.speedMetersPerSecond)
+      input.gradeFraction = try grade.map(QuantityParser.gradeFraction)
+      input.steps = steps
+      input.durationSeconds = minutes.map { $0 * 60 }
+      input.distanceMeters = try distance.map(QuantityParser.distanceMeters)
+      try ModelsCommands.eval(
+        id: id, input: input, published: try published.map(ModelsCommands.PublishedValue.init(parsing:)),
+        publishedSource: publishedSource, format: output.format, context: context)
+    }
+  }
+}
+
+struct TrackCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "track", abstract: "Synthesise and summarise tracks.",
+    subcommands: [Synth.self, Summary.self])
+
+  struct Synth: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write a synthetic walk as GPX: a straight geodesic at constant speed and grade.")
+    @Option(name: .shortAndLong, help: "Output GPX file.") var output: String
+    @Option(help: "Horizontal speed, as 1.2mps or 2.9mph.") var speed = "1.2mps"
+    @Option(help: "Grade, as 0.02 or 2%.") var grade = "0"
+    @Option(help: "Duration, as 600s or 10min.") var duration = "10min"
+    @Option(help: "Seconds between fixes.") var interval: Double = 1
+    @Option(help: "Start latitude, degrees.") var latitude: Double = 50.8671
+    @Option(help: "Start longitude, degrees.") var longitude: Double = -0.0873
+    @Option(help: "Start elevation, metres.") var elevation: Double = 50
+    @Option(help: "Direction, degrees clockwise from north.") var azimuth: Double = 45
+    @Option(help: "Start time, ISO-8601.") var start = "2012-05-08T09:00:00Z"
+    @Option(help: "Standard deviation of horizontal position noise, metres.") var noise: Double = 0
+    @Option(help: "Seed of the noise.") var seed: UInt64 = 1
+    @Option(help: "Track name.") var name = "synthetic walk"
+
+    func validate() throws {
+      guard interval > 0 else { throw ValidationError("--interval must be positive") }
+      guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+        throw ValidationError("--latitude must be within -90..90 and --longitude within -180..180")
+      }
+      guard noise >= 0 else { throw ValidationError("--noise must not be negative") }
+    }
+
+    func execute(in context: CommandContext) throws {
+      var spec = SyntheticTrackSpec()
+      spec.speedMetersPerSecond = try QuantityParser.speedMetersPerSecond(speed)
+      spec.gradeFraction = try QuantityParser.gradeFraction(grade)
+      spec.durationSeconds = try QuantityParser.durationSeconds(duration)
+      spec.sampleIntervalSeconds = interval
+      spec.startLatitudeDegrees = latitude
+      spec.startLongitudeDegrees = longitude
+      spec.startElevationMeters = elevation
+      spec.azimuthDegrees = azimuth
+      guard let t = ISO8601.parse(start) else {
+        throw UsageError("cannot read --start \"\(start)\"; expected ISO-8601")
+      }
+      spec.startSecondsSince1970 = t.secondsSince1970
+      spec.horizontalNoiseMeters = noise
+      spec.seed = seed
+      spec.name = name
+      try TrackCommands.synth(spec, outputPath: output, context: context)
+    }
+  }
+
+  struct Summary: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Distance, duration, speed, elevation and grade of tracks.")
+    @Argument(help: "GPX files.") var files: [String]
+    @OptionGroup var track: TrackOptions
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try TrackCommands.summary(
+        files: files, parameters: track.parameters, format: output.format, context: context)
+    }
+  }
+}
+
+struct DatabaseCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "db", abstract: "Inspect and export the results store.",
+    subcommands: [Info.self, Export.self])
+
+  struct Info: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Applied migrations and rows per table.")
+    @Option(help: "Database file.") var db: String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.info(path: db, format: output.format, context: context)
+    }
+  }
+
+  struct Export: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a table of the store.")
+    @Option(help: "Database file.") var db: String
+    @Option(help: "Table: runs, inputs, parameters, results, predictions or error_summaries.") var table:
+      String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.export(path: db, table: table, format: output.format, context: context)
+    }
+  }
+}

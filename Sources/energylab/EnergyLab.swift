@@ -1,0 +1,141 @@
+import ArgumentParser
+import EnergyLabCore
+import Foundation
+import Pipeline
+import Reporting
+
+@main
+struct EnergyLabMain {
+  static func main() {
+    // A closed pipe (energylab ... | head) must end the program quietly.
+    signal(SIGPIPE, SIG_IGN)
+    do {
+      var command = try EnergyLab.parseAsRoot()
+      try command.run()
+      Terminal.finish()
+    } catch {
+      Terminal.fail(error)
+    }
+  }
+}
+
+/// The root command: subcommands only.
+struct EnergyLab: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "energylab",
+    abstract: "Energy expenditure and transport carbon from mobile sensing data.",
+    discussion: """
+      Reads GPX tracks and reference tables, applies published energy models,
+      compares them with reference tables, and writes reports, charts and a
+      SQLite results store. Exit codes: 0 success, 1 failure, 64 usage error.
+      """,
+    version: EnergyLabVersion.current,
+    subcommands: [
+      RunCommand.self, EnergyCLI.self, EvaluateCLI.self, ModelsCLI.self, TrackCLI.self, DatabaseCLI.self,
+    ])
+}
+
+/// A command that runs against a `CommandContext`, so the same code serves
+/// the terminal and notebooks.
+protocol ContextCommand: ParsableCommand {
+  func execute(in context: CommandContext) throws
+}
+
+extension ContextCommand {
+  func run() throws {
+    try execute(in: Terminal.context)
+  }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `--format` for every command that prints results.
+struct FormatOption: ParsableArguments {
+  @Option(
+    name: .long, help: "Output format: table, csv, json or markdown (default: table; markdown in notebooks).")
+  var format: OutputFormat?
+}
+
+/// Standard output, error and exit codes.
+enum Terminal {
+  static let context = CommandContext(defaultFormat: .table, sink: { write($0) })
+
+  static func write(_ text: String) {
+    do {
+      try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    } catch {
+      exit(0)  // broken pipe: the reader has gone
+    }
+  }
+
+  static func writeError(_ text: String) {
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+  }
+
+  static func finish() {
+    exit(0)
+  }
+
+  static func fail(_ error: Error) -> Never {
+    switch error {
+    case let e as InputError:
+      writeError("energylab: \(e)\n")
+      exit(1)
+    case let e as RuntimeError:
+      writeError("energylab: \(e)\n")
+      exit(1)
+    case let e as UsageError:
+      writeError("energylab: \(e)\n")
+      exit(64)
+    default:
+      EnergyLab.exit(withError: error)
+    }
+  }
+
+  /// Parses and runs a notebook command in `context`.
+  static func execute(_ arguments: [String], in context: CommandContext) throws {
+    let parsed: ParsableCommand
+    do {
+      parsed = try EnergyLab.parseAsRoot(arguments)
+    } catch {
+      throw UsageError(EnergyLab.message(for: error))
+    }
+    guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
+      throw UsageError("\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
+    }
+    try command.execute(in: context)
+  }
+}
+
+struct RunCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run notebooks into reports (every notebook in Notebooks/ when none is named).")
+
+  @Argument(help: "Notebooks to run.")
+  var notebooks: [String] = []
+
+  @Option(help: "Folder of notebooks run when none is named.")
+  var notebooksDir = "Notebooks"
+
+  @Option(help: "Folder that receives one report folder per notebook.")
+  var reportsDir = "Reports"
+
+  @Flag(help: "Byte-identical output for identical inputs: no wall-clock time or commit in reports.")
+  var reproducible = false
+
+  @Flag(help: "Print no progress lines.")
+  var quiet = false
+
+  func execute(in context: CommandContext) throws {
+    let paths = notebooks.isEmpty ? try NotebookRunner.notebooks(in: notebooksDir) : notebooks
+    let quiet = quiet
+    let runner = NotebookRunner(
+      reportsDirectory: reportsDir, reproducible: reproducible, executor: Terminal.execute,
+      progress: { line in if !quiet { Terminal.writeError(line + "\n") } })
+    for path in paths {
+      let folder = try runner.run(notebookAt: path)
+      context.write("wrote \(folder)/report.md\n")
+    }
+  }
+}

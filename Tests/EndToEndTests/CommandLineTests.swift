@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().path
+
+/// The built `energylab`, run as a user would: ENERGYLAB_BIN or the debug build.
+let binary = ProcessInfo.processInfo.environment["ENERGYLAB_BIN"] ?? "\(packageRoot)/.build/debug/energylab"
+
+struct Outcome {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+func energylab(_ arguments: [String], in folder: String) throws -> Outcome {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: binary)
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: folder)
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  let stdout = out.fileHandleForReading.readDataToEndOfFile()
+  let stderr = err.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return Outcome(
+    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+    stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+func scratchFolder() throws -> String {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "energylab-e2e-\(UUID().uuidString)"
+  ).path
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  return folder
+}
+
+struct CommandLineTests {
+  @Test func binaryExists() {
+    #expect(FileManager.default.isExecutableFile(atPath: binary), "build energylab first (make test does)")
+  }
+
+  @Test func helpVersionAndUsageErrors() throws {
+    let folder = try scratchFolder()
+    let version = try energylab(["--version"], in: folder)
+    #expect(version.status == 0)
+    #expect(version.stdout == "0.1.0\n")
+    #expect(try energylab(["--help"], in: folder).stdout.contains("SUBCOMMANDS"))
+    #expect(try energylab(["models", "eval", "--help"], in: folder).stdout.contains("--speed"))
+    #expect(try energylab(["no-such-command"], in: folder).status == 64)
+    #expect(try energylab(["models", "eval", "acsm-walking", "--format", "yaml"], in: folder).status == 64)
+    let unknown = try energylab(["models", "eval", "nope", "--speed", "3mph", "--mass", "70kg"], in: folder)
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("unknown model \"nope\""))
+  }
+
+  /// Synthesise the PEM worked-example walk, then energy under ACSM:
+  /// 14.0788 mL/kg/min at exactly 2.9 mph (77.785 m/min) and 2 %, x 65 kg x 5
+  /// / 1000 = 4.5756 kcal/min, 45.76 kcal over 10 min.
+  @Test func synthThenEnergyAsJSON() throws {
+    let folder = try scratchFolder()
+    let synth = try energylab(
+      ["track", "synth", "-o", "walk.gpx", "--speed", "2.9mph", "--grade", "2%", "--duration", "10min"],
+      in: folder)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let result = try energylab(
+      [
+        "energy", "walk.gpx", "--model", "acsm-walking", "--mass", "65kg", "--format", "json", "--db",
+        "r.sqlite",
+      ], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 1)
+    let row = rows[0]
+    #expect(abs((row["vo2_ml_kg_min"] as? Double ?? 0) - 14.0788) < 0.002)
+    #expect(abs((row["kcal_per_min"] as? Double ?? 0) - 4.5756) < 0.001)
+    #expect(abs((row["energy_kcal"] as? Double ?? 0) - 45.756) < 0.01)
+    #expect(abs((row["duration_s"] as? Double ?? 0) - 600) < 1e-9)
+    #expect(abs((row["distance_m"] as? Double ?? 0) - 777.85) < 0.01)
+    let info = try energylab(["db", "info", "--db", "r.sqlite", "--format", "json"], in: folder)
+    #expect(info.stdout.contains("\"table\": \"runs\",\n    \"rows\": 1"))
+    let inputs = try energylab(
+      ["db", "export", "--db", "r.sqlite", "--table", "inputs", "--format", "csv"], in: folder)
+    #expect(inputs.stdout.hasPrefix("run_id,path,size_bytes,sha256\n1,walk.gpx,"))
+  }
+
+  @Test func missingFileAndNonXMLAreOneLineErrorsWithExitOne() throws {
+    let folder = try scratchFolder()
+    let missing = try energylab(["energy", "nothere.gpx", "--mass", "60kg"], in: folder)
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "energylab: nothere.gpx: no such file; expected a readable GPX file\n")
+    try "lat,lon\n1,2\n".write(toFile: "\(folder)/bad.gpx", atomically: true, encoding: .utf8)
+    let bad = try energylab(["energy", "bad.gpx", "--mass", "60kg"], in: folder)
+    #expect(bad.status == 1)
+    #expect(bad.stderr.hasPrefix("energylab: bad.gpx:1:1: not XML"))
+    #expect(bad.stderr.contains("; expected a GPX document"))
+    #expect(bad.stderr.split(separator: "\n").count == 1)
+    #expect(bad.stdout.isEmpty)
+  }
+
+  /// A notebook over a bad file fails with exit 1 and leaves the earlier
+  /// report exactly as it was, with no temporary folders behind.
+  @Test func notebookRunIsAtomic() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "walk.gpx", "--speed", "1.2mps", "--duration", "2min"], in: folder)
+    try FileManager.default.createDirectory(atPath: "\(folder)/Notebooks", withIntermediateDirectories: true)
+    try "# W\n\n```energylab\nenergy walk.gpx --mass 70kg\n```\n".write(
+      toFile: "\(folder)/Notebooks/w.md", atomically: true, encoding: .utf8)
+    let first = try energylab(["run", "--reproducible"], in: folder)
+    #expect(first.status == 0, "\(first.stderr)")
+    let report = try String(contentsOfFile: "\(folder)/Reports/w/report.md", encoding: .utf8)
+    #expect(report.contains("| walk.gpx | acsm-walking | 70.0 | 120.0 |"))
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/Reports/w/results.sqlite"))
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/Reports/w/data/01-energy.csv"))
+
+    try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".write(
+      toFile: "\(folder)/walk.gpx", atomically: true, encoding: .utf8)
+    let second = try energylab(["run", "--reproducible"], in: folder)
+    #expect(second.status == 1)
+    #expect(second.stderr.contains("Notebooks/w.md:4: command failed: walk.gpx:1:"))
+    #expect(try String(contentsOfFile: "\(folder)/Reports/w/report.md", encoding: .utf8) == report)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/Reports") == ["w"])
+  }
+
+  @Test func brokenPipeExitsQuietly() throws {
+    let folder = try scratchFolder()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c", "'\(binary)' models list --format json | head -c 1 >/dev/null; echo ${PIPESTATUS:-0}",
+    ]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(!stderr.contains("Fatal error"))
+    #expect(!stderr.contains("Broken pipe"))
+  }
+}
+
+/// The curated reports in Reports/ are what the notebooks produce now:
+/// every notebook is rerun into a scratch folder and its text outputs
+/// (report, data, chart scripts and data) compared byte for byte. Images
+/// depend on the installed gnuplot and are not compared.
+struct CuratedReportsTests {
+  @Test func committedReportsAreCurrent() throws {
+    let scratch = try scratchFolder()
+    let run = try energylab(
+      ["run", "--reproducible", "--quiet", "--reports-dir", scratch], in: packageRoot)
+    #expect(run.status == 0, "\(run.stderr)")
+    let fm = FileManager.default
+    let notebooks = try fm.contentsOfDirectory(atPath: "\(packageRoot)/Notebooks").filter {
+      $0.hasSuffix(".md")
+    }
+    #expect(!notebooks.isEmpty)
+    for notebook in notebooks {
+      let name = String(notebook.dropLast(3))
+      let fresh = "\(scratch)/\(name)"
+      let committed = "\(packageRoot)/Reports/\(name)"
+      let files = try #require(fm.subpathsOfDirectory(atPath: fresh) as [String]?)
+        .filter { $0.hasSuffix(".md") || $0.hasSuffix(".csv") || $0.hasSuffix(".gp") || $0.hasSuffix(".dat") }
+      #expect(files.contains("report.md"))
+      for file in files.sorted() {
+        let expected = try? String(contentsOfFile: "\(committed)/\(file)", encoding: .utf8)
+        let actual = try String(contentsOfFile: "\(fresh)/\(file)", encoding: .utf8)
+        #expect(expected == actual, "Reports/\(name)/\(file) is stale: run `make reproduce` and commit")
+      }
+    }
+  }
+}

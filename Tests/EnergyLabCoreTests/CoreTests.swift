@@ -1,0 +1,89 @@
+import EnergyLabCore
+import Testing
+
+struct SHA256Tests {
+  /// FIPS 180-4 example vectors (NIST "SHA256.pdf" examples, and the empty message).
+  @Test(arguments: [
+    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    (
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+  ])
+  func fipsVectors(message: String, digest: String) {
+    #expect(SHA256.hex(Array(message.utf8)) == digest)
+  }
+
+  /// One million 'a' (FIPS 180-4 long-message example), fed in uneven chunks.
+  @Test func millionA() {
+    var hasher = SHA256()
+    let chunk = [UInt8](repeating: 0x61, count: 999)
+    var fed = 0
+    while fed + 999 <= 1_000_000 {
+      hasher.update(chunk)
+      fed += 999
+    }
+    hasher.update([UInt8](repeating: 0x61, count: 1_000_000 - fed))
+    #expect(hasher.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+}
+
+struct UnitsTests {
+  /// Exact definitions: 1 mile = 1609.344 m, 1 lb = 0.45359237 kg.
+  @Test func exactConversions() {
+    #expect(abs(Units.metersPerSecond(fromMilesPerHour: 1) - 0.44704) < 1e-15)
+    #expect(abs(Units.kilograms(fromPounds: 145) - 65.77089365) < 1e-9)
+    // PEM thesis: 2.9 mph "x 26.8 = 77.72 m/min"; the exact factor is 26.8224.
+    #expect(
+      abs(Units.metersPerMinute(fromMetersPerSecond: Units.metersPerSecond(fromMilesPerHour: 2.9)) - 77.78496)
+        < 1e-9)
+  }
+
+  @Test(arguments: [
+    ("1.34mps", 1.34), ("1.34 m/s", 1.34), ("4.8kmh", 4.8 / 3.6), ("4.8km/h", 4.8 / 3.6), ("3mph", 1.34112),
+    ("80m/min", 80.0 / 60), ("2", 2.0),
+  ])
+  func speeds(text: String, metersPerSecond: Double) throws {
+    #expect(abs(try QuantityParser.speedMetersPerSecond(text) - metersPerSecond) < 1e-12)
+  }
+
+  @Test func gradesMassesDistances() throws {
+    #expect(try QuantityParser.gradeFraction("5%") == 0.05)
+    #expect(try QuantityParser.gradeFraction("0.05") == 0.05)
+    #expect(abs(try QuantityParser.massKilograms("154lb") - 69.85322498) < 1e-8)
+    #expect(try QuantityParser.massKilograms("70kg") == 70)
+    #expect(try QuantityParser.distanceMeters("1mi") == 1609.344)
+    #expect(try QuantityParser.distanceMeters("1.6km") == 1600)
+    #expect(try QuantityParser.durationSeconds("10min") == 600)
+  }
+
+  @Test(arguments: ["fast", "3furlongs", "", "mph", "72,5kg"])
+  func rejectsUnreadable(text: String) {
+    #expect(throws: UsageError.self) { try QuantityParser.massKilograms(text) }
+  }
+}
+
+struct FixedFormattingTests {
+  @Test(arguments: [
+    (1.2345, 2, "1.23"), (1.235, 0, "1"), (-0.0001, 2, "0.00"), (14.06992, 2, "14.07"),
+    (1234567.5, 1, "1234567.5"),
+    (Double.nan, 2, "nan"), (-Double.infinity, 1, "-inf"),
+  ])
+  func fixedDigits(value: Double, digits: Int, text: String) {
+    #expect(Fixed.format(value, digits: digits) == text)
+  }
+
+  @Test func shortestRoundTrips() {
+    #expect(Fixed.shortest(600) == "600")
+    #expect(Fixed.shortest(0.1) == "0.1")
+    #expect(Fixed.shortest(-0.0) == "0")
+    #expect(Double(Fixed.shortest(14.06992)) == 14.06992)
+  }
+
+  @Test func errorsNameWhereAndWhat() {
+    let error = InputError(
+      SourceLocation(file: "walk-03.gpx", line: 118, column: 7), "unclosed <trkpt>", expected: "</trkpt>")
+    #expect(error.description == "walk-03.gpx:118:7: unclosed <trkpt>; expected </trkpt>")
+  }
+}

@@ -1,0 +1,131 @@
+import EnergyLabCore
+import Foundation
+import Reporting
+import Testing
+
+let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+  "Snapshots"
+).path
+
+/// Compares text with a golden file. With RECORD_SNAPSHOTS=1 the file is
+/// rewritten and the test fails, so a new baseline is never a silent pass.
+func assertSnapshot(
+  _ text: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws {
+  let path = "\(snapshots)/\(name)"
+  if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    Issue.record("recorded \(name); run again without RECORD_SNAPSHOTS", sourceLocation: sourceLocation)
+    return
+  }
+  let expected = try String(contentsOfFile: path, encoding: .utf8)
+  #expect(text == expected, "\(name) differs from its snapshot", sourceLocation: sourceLocation)
+}
+
+struct RenderingTests {
+  let hostile = "`touch /tmp/pwned` | <b>x</b> *y* 'q' \"dq\"\nnext, line"
+
+  var table: ResultTable {
+    ResultTable(
+      name: "t",
+      rows: [
+        ResultRecord(["file": .string(hostile), "distance_m": .number(777.8496, digits: 1), "hr": .null]),
+        ResultRecord([
+          "file": .string("b.gpx"), "distance_m": .number(-0.0001, digits: 1), "hr": .integer(120),
+        ]),
+      ])
+  }
+
+  @Test func csvQuotesPerRFC4180() {
+    let csv = ResultRenderer.csv(table)
+    let lines = csv.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[0] == "file,distance_m,hr")
+    #expect(csv.contains("\"`touch /tmp/pwned` | <b>x</b> *y* 'q' \"\"dq\"\"\nnext, line\",777.8496,"))
+    #expect(csv.hasSuffix("b.gpx,-0.0001,120\n"))
+  }
+
+  @Test func jsonKeepsKeyOrderAndEscapes() {
+    let json = ResultRenderer.json(table)
+    #expect(
+      json.hasPrefix(
+        "[\n  {\n    \"file\": \"`touch /tmp/pwned` | <b>x</b> *y* 'q' \\\"dq\\\"\\nnext, line\",\n    \"distance_m\": 777.8496,\n    \"hr\": null\n"
+      ))
+    let decoded = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+    #expect(decoded?.first?["file"] as? String == hostile)
+  }
+
+  @Test func markdownCellsStayInert() {
+    let md = ResultRenderer.markdown(table)
+    let lines = md.split(separator: "\n")
+    #expect(lines.count == 4)
+    #expect(
+      lines[2]
+        == "| \\`touch /tmp/pwned\\` \\| &lt;b&gt;x&lt;/b&gt; \\*y\\* 'q' \"dq\" next, line | 777.8 |  |")
+    #expect(lines[3] == "| b.gpx | 0.0 | 120 |")
+  }
+
+  @Test func plainTableAlignsNumbersRight() {
+    let text = ResultRenderer.render(
+      ResultTable(
+        name: "t",
+        rows: [
+          ResultRecord(["a": .string("x"), "n": .number(5, digits: 1)]),
+          ResultRecord(["a": .string("long"), "n": .number(12.25, digits: 2)]),
+        ]),
+      as: .table)
+    // Widths 4 and 5; text left-aligned, numbers right-aligned, two spaces between.
+    #expect(text == "a         n\n----  -----\nx       5.0\nlong  12.25\n")
+  }
+}
+
+struct GnuplotChartTests {
+  var chart: GnuplotChart {
+    var chart = GnuplotChart(
+      name: "Models vs table", title: "It's `touch /tmp/energylab-gnuplot-injection` time",
+      xLabel: "reference (kcal)", yLabel: "predicted (kcal)",
+      series: [
+        .init(title: "acsm-walking", style: .points, points: [.init(25, 15.5), .init(50, 31)]),
+        .init(title: "a_b^c", style: .lines, points: [.init(1, 2)]),
+      ])
+    chart.identityLine = true
+    chart.horizontalLines = [.init(y: -2.5, title: "bias")]
+    return chart
+  }
+
+  @Test func dataTextHasOneBlockPerSeries() throws {
+    try assertSnapshot(chart.dataText(), named: "chart.dat")
+  }
+
+  @Test func scriptQuotesDataTextSafely() throws {
+    let script = chart.scriptText()
+    // Single-quoted, quote doubled: gnuplot runs no backquotes there.
+    #expect(script.contains("set title 'It''s `touch /tmp/energylab-gnuplot-injection` time' noenhanced"))
+    #expect(!script.contains("\"`"))
+    try assertSnapshot(script, named: "chart.gp")
+  }
+
+  @Test(arguments: [("a'b", "'a''b'"), ("x\ny", "'x y'"), ("`id`", "'`id`'")])
+  func quoting(text: String, quoted: String) {
+    #expect(GnuplotChart.quote(text) == quoted)
+  }
+
+  @Test func renderingWritesScriptDataAndImages() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-chart-\(UUID().uuidString)"
+    ).path
+    try? FileManager.default.removeItem(atPath: "/tmp/energylab-gnuplot-injection")
+    let rendered = try GnuplotRenderer.render(chart, into: folder)
+    // The backquoted command in the title must not have run.
+    #expect(!FileManager.default.fileExists(atPath: "/tmp/energylab-gnuplot-injection"))
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/models-vs-table.gp"))
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/models-vs-table.dat"))
+    if GnuplotRenderer.gnuplotPath() != nil {
+      #expect(rendered.skippedReason == nil, "\(rendered.skippedReason ?? "")")
+      let png = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/models-vs-table.png"))
+      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      #expect(FileManager.default.fileExists(atPath: "\(folder)/models-vs-table.svg"))
+    } else {
+      #expect(rendered.skippedReason?.contains("gnuplot not installed") == true)
+    }
+  }
+}

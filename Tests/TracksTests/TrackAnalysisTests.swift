@@ -1,0 +1,70 @@
+import EnergyLabCore
+import Foundation
+import Ingest
+import Testing
+import Tracks
+
+/// Tracks with answers known by construction: a 10-minute walk at 2.9 mph
+/// (1.296416 m/s) on a 2 % grade.
+struct TrackAnalysisTests {
+  static func walk(noise: Double = 0) -> Track {
+    var spec = SyntheticTrackSpec()
+    spec.speedMetersPerSecond = Units.metersPerSecond(fromMilesPerHour: 2.9)
+    spec.gradeFraction = 0.02
+    spec.durationSeconds = 600
+    spec.horizontalNoiseMeters = noise
+    return TrackSynthesizer.track(spec)
+  }
+
+  @Test func syntheticWalkSummaryMatchesConstruction() throws {
+    let summary = TrackAnalysis().summary(of: Self.walk())
+    let distance = 2.9 * 1609.344 / 3600 * 600  // 777.8496 m
+    #expect(summary.points == 601)
+    #expect(summary.durationSeconds == 600)
+    #expect(summary.movingTimeSeconds == 600)
+    #expect(abs(summary.distance2DMeters - distance) < 1e-3)
+    // 3D: each 1 s step rises 2 % of its run: sqrt(1 + 0.02^2) longer.
+    #expect(abs(summary.distance3DMeters - distance * sqrt(1 + 0.0004)) < 1e-3)
+    #expect(abs(try #require(summary.elevationGainMeters) - 0.02 * distance) < 1e-6)
+    #expect(summary.elevationLossMeters == 0)
+    #expect(abs(try #require(summary.averageSpeedMetersPerSecond) - 1.29641600) < 1e-6)
+    #expect(abs(try #require(summary.gradeMeanFraction) - 0.02) < 1e-9)
+    #expect(abs(try #require(summary.gradeMinFraction) - 0.02) < 1e-9)
+    #expect(summary.heartRateMeanBeatsPerMinute == nil)
+  }
+
+  @Test func gpxRoundTripKeepsTheAnswers() throws {
+    let text = GPXWriter.gpx(Self.walk(), creator: "test")
+    let track = try GPXReader().read(data: Data(text.utf8), source: "walk.gpx")
+    let summary = TrackAnalysis().summary(of: track)
+    // 8 decimal places of a degree are ~1 mm; elevation is written to 1 mm.
+    #expect(abs(summary.distance2DMeters - 777.8496) < 0.01)
+    #expect(abs(try #require(summary.gradeMeanFraction) - 0.02) < 1e-4)
+  }
+
+  /// 20 m windows (PEM thesis Fig 6.13): 777.85 m gives 38 full windows and a
+  /// 17.85 m rest, longer than half a window, so 39 windows.
+  @Test func gradeWindowsOfTwentyMetres() {
+    let windows = TrackAnalysis().gradeWindows(of: Self.walk())
+    #expect(windows.count == 39)
+    #expect(abs(windows[0].endMeters - 20) < 1e-9)
+    #expect(windows.allSatisfy { abs($0.gradeFraction - 0.02) < 1e-9 })
+  }
+
+  @Test func timesBackwardsAndRepeatedBecomeDiagnostics() {
+    var track = Self.walk()
+    track.points[10].timeSecondsSince1970 = track.points[9].timeSecondsSince1970
+    track.points[20].timeSecondsSince1970 = track.points[19].timeSecondsSince1970! - 5
+    let summary = TrackAnalysis().summary(of: track)
+    let codes = Set(summary.diagnostics.map(\.code))
+    #expect(codes.contains("time-backwards"))
+    #expect(codes.contains("time-repeated"))
+  }
+
+  @Test func seededNoiseIsReproducibleAndBounded() {
+    let a = Self.walk(noise: 2)
+    let b = Self.walk(noise: 2)
+    #expect(a == b)
+    #expect(a != Self.walk())
+  }
+}
