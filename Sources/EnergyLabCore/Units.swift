@@ -90,6 +90,23 @@ public enum QuantityParser {
     }
   }
 
+  /// Parses a length into metres (`m`, `cm`); a bare number is metres.
+  public static func lengthMeters(_ text: String) throws -> Double {
+    let (value, unit) = try split(text, kind: "length")
+    switch unit {
+    case "", "m": return value
+    case "cm": return value / 100
+    default: throw unknownUnit(text, kind: "length", expected: "m or cm")
+    }
+  }
+
+  /// Parses a power into watts (`W`); a bare number is watts.
+  public static func powerWatts(_ text: String) throws -> Double {
+    let (value, unit) = try split(text, kind: "power")
+    guard unit == "" || unit == "w" else { throw unknownUnit(text, kind: "power", expected: "W") }
+    return value
+  }
+
   /// Parses a heart rate in beats per minute (`150` or `150bpm`).
   public static func heartRateBeatsPerMinute(_ text: String) throws -> Double {
     let (value, unit) = try split(text, kind: "heart rate")

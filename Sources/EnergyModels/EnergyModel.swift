@@ -1,11 +1,5 @@
 import EnergyLabCore
 
-/// Biological sex, as the equations that depend on it define it.
-public enum Sex: String, Sendable, Hashable, CaseIterable {
-  case male
-  case female
-}
-
 /// The inputs an energy model may use, each in the unit its name states.
 /// A model reads the ones it needs and reports the ones it lacks.
 public struct ModelInput: Sendable, Hashable {
@@ -21,13 +15,32 @@ public struct ModelInput: Sendable, Hashable {
   public var distanceMeters: Double?
   public var loadKilograms: Double?
   public var terrainFactor: Double?
+  /// Mechanical power on an ergometer, W.
+  public var powerWatts: Double?
+  /// Stepping rate on a bench, steps/min.
+  public var stepRatePerMinute: Double?
+  /// Bench step height, m.
+  public var stepHeightMeters: Double?
+  /// Speed at the start of the interval, m/s (kinetic model); 0 when absent.
+  public var previousSpeedMetersPerSecond: Double?
+  /// Energy per step for per-step models, kcal.
+  public var kilocaloriesPerStep: Double?
+  /// Stride (step) length, m.
+  public var strideMeters: Double?
+  /// Body height, m.
+  public var heightMeters: Double?
+  /// Metabolic equivalent of the activity, MET.
+  public var metabolicEquivalent: Double?
 
   public init(
     speedMetersPerSecond: Double? = nil, gradeFraction: Double? = nil, bodyMassKilograms: Double? = nil,
     heartRateBeatsPerMinute: Double? = nil, ageYears: Double? = nil, sex: Sex? = nil,
     vo2MaxMillilitersPerKilogramPerMinute: Double? = nil, steps: Double? = nil,
     durationSeconds: Double? = nil,
-    distanceMeters: Double? = nil, loadKilograms: Double? = nil, terrainFactor: Double? = nil
+    distanceMeters: Double? = nil, loadKilograms: Double? = nil, terrainFactor: Double? = nil,
+    powerWatts: Double? = nil, stepRatePerMinute: Double? = nil, stepHeightMeters: Double? = nil,
+    kilocaloriesPerStep: Double? = nil, strideMeters: Double? = nil, heightMeters: Double? = nil,
+    metabolicEquivalent: Double? = nil
   ) {
     self.speedMetersPerSecond = speedMetersPerSecond
     self.gradeFraction = gradeFraction
@@ -41,6 +54,13 @@ public struct ModelInput: Sendable, Hashable {
     self.distanceMeters = distanceMeters
     self.loadKilograms = loadKilograms
     self.terrainFactor = terrainFactor
+    self.powerWatts = powerWatts
+    self.stepRatePerMinute = stepRatePerMinute
+    self.stepHeightMeters = stepHeightMeters
+    self.kilocaloriesPerStep = kilocaloriesPerStep
+    self.strideMeters = strideMeters
+    self.heightMeters = heightMeters
+    self.metabolicEquivalent = metabolicEquivalent
   }
 
   /// The duration given, or the one implied by distance over speed.

@@ -3,7 +3,13 @@ import EnergyLabCore
 /// Every model EnergyLab ships, by identifier; the source of `models list`
 /// and of the README's models table.
 public enum ModelRegistry {
-  public static let all: [any EnergyModel] = [ACSMWalking(), ACSMRunning(), CameronWalking()]
+  public static let all: [any EnergyModel] = [
+    ACSMWalking(), ACSMRunning(), ACSMByGait(), ACSMLegCycling(), ACSMArmErgometry(), ACSMStepping(),
+    CameronWalking(), Keytel2005(), Keytel2005Pounds(), METModel(), PerStep.stepMyHealth,
+    PerStep.birdsley2005, PerStep.configurable,
+    StrideWalking(), Resting(), KineticEnergy(), Pandolf1977(), Minetti2002(gait: .walking),
+    Minetti2002(gait: .running), Looney2019(),
+  ]
 
   public static func model(id: String) throws -> any EnergyModel {
     guard let model = all.first(where: { $0.info.id == id }) else {

@@ -44,18 +44,25 @@ public struct TrackEnergy: Sendable, Hashable {
     var sawGrade = false
     var counts: [String: (count: Int, example: Diagnostic)] = [:]
     var order: [String] = []
+    var previousSpeed = 0.0
     for step in steps {
       guard let dt = step.durationSeconds, let speed = step.speedMetersPerSecond else { continue }
       var input = subject
       input.speedMetersPerSecond = speed
+      input.previousSpeedMetersPerSecond = previousSpeed
+      previousSpeed = speed
       input.gradeFraction = step.gradeFraction ?? 0
       input.durationSeconds = dt
       input.distanceMeters = nil
+      if let hr = step.heartRateBeatsPerMinute { input.heartRateBeatsPerMinute = hr }
       let output = try model.evaluate(input)
-      guard let perMinute = output.kilocaloriesPerMinute else { continue }
+      guard let stepEnergy = output.energyKilocalories ?? output.kilocaloriesPerMinute.map({ $0 * dt / 60 })
+      else {
+        continue
+      }
       duration += dt
       distance += step.distance2DMeters
-      energy += perMinute * dt / 60
+      energy += stepEnergy
       if let vo2 = output.vo2MillilitersPerKilogramPerMinute {
         vo2Time += vo2 * dt
         sawVO2 = true

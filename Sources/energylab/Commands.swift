@@ -2,6 +2,7 @@ import ArgumentParser
 import EnergyLabCore
 import EnergyModels
 import Foundation
+import Ingest
 import Pipeline
 import Reporting
 import Tracks
@@ -12,27 +13,64 @@ struct SubjectOptions: ParsableArguments {
   @Option(help: "Body mass, as 65kg or 143lb.") var mass: String?
   @Option(help: "Age in years.") var age: Double?
   @Option(help: "Sex: male or female.") var sex: String?
+  @Option(help: "Body height, as 1.75 (m) or 175cm.") var height: String?
   @Option(help: "Heart rate, as 150bpm.") var heartRate: String?
   @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
   @Option(help: "Carried load, as 10kg.") var load: String?
-  @Option(help: "Terrain factor (Pandolf), 1.0 for a treadmill.") var terrain: Double?
+  @Option(help: "Terrain factor (Pandolf), 1.0 for a treadmill or blacktop.") var terrain: Double?
+  @Option(help: "Ergometer power, as 100W.") var power: String?
+  @Option(help: "Bench stepping rate, steps/min.") var stepRate: Double?
+  @Option(help: "Bench step height, as 0.2m or 20cm.") var stepHeight: String?
+  @Option(help: "Energy per step, kcal (steps-fixed).") var kcalPerStep: Double?
+  @Option(help: "Stride (step) length, as 0.7m or 70cm.") var stride: String?
+  @Option(help: "MET value of the activity (model met).") var met: Double?
+  @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
+    String?
+  @Option(help: "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min).") var subjects:
+    String?
+  @Option(help: "Subject id in --subjects.") var subject: String?
 
+  /// The model input from the subject's file row, then the flags (flags win).
   func modelInput() throws -> ModelInput {
     var input = ModelInput()
-    input.bodyMassKilograms = try mass.map(QuantityParser.massKilograms)
-    input.ageYears = age
+    if let subjects {
+      guard let id = subject else { throw UsageError("--subjects needs --subject ID") }
+      let all = try SubjectsReader.read(path: subjects)
+      guard let row = all.first(where: { $0.id == id }) else {
+        throw UsageError(
+          "no subject \"\(id)\" in \(subjects); it lists \(all.map(\.id).joined(separator: ", "))")
+      }
+      input.bodyMassKilograms = row.bodyMassKilograms
+      input.ageYears = row.ageYears
+      input.sex = row.sex
+      input.heightMeters = row.heightMeters
+      input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
+    } else if subject != nil {
+      throw UsageError("--subject needs --subjects FILE")
+    }
+    if let mass { input.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
+    if let age { input.ageYears = age }
     if let sex {
       guard let value = Sex(rawValue: sex.lowercased()) else {
         throw UsageError("cannot read --sex \"\(sex)\"; expected male or female")
       }
       input.sex = value
     }
-    input.heartRateBeatsPerMinute = try heartRate.map(QuantityParser.heartRateBeatsPerMinute)
-    input.vo2MaxMillilitersPerKilogramPerMinute = vo2max
-    input.loadKilograms = try load.map(QuantityParser.massKilograms)
-    input.terrainFactor = terrain
+    if let height { input.heightMeters = try QuantityParser.lengthMeters(height) }
+    if let heartRate { input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(heartRate) }
+    if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
+    if let load { input.loadKilograms = try QuantityParser.massKilograms(load) }
+    if let terrain { input.terrainFactor = terrain }
+    if let power { input.powerWatts = try QuantityParser.powerWatts(power) }
+    if let stepRate { input.stepRatePerMinute = stepRate }
+    if let stepHeight { input.stepHeightMeters = try QuantityParser.lengthMeters(stepHeight) }
+    if let kcalPerStep { input.kilocaloriesPerStep = kcalPerStep }
+    if let stride { input.strideMeters = try QuantityParser.lengthMeters(stride) }
+    if let met { input.metabolicEquivalent = met }
+    if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
     if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
-      throw UsageError("--mass \(mass ?? "") is not a human body mass; expected 1-500 kg")
+      throw UsageError(
+        "body mass \(Fixed.format(m, digits: 1)) kg is not a human body mass; expected 1-500 kg")
     }
     return input
   }

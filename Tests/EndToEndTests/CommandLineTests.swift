@@ -176,3 +176,59 @@ struct CuratedReportsTests {
     }
   }
 }
+
+struct ModelsCommandLineTests {
+  /// `models list --format json` is an array of objects with `id`.
+  @Test func listAsJSON() throws {
+    let out = try energylab(["models", "list", "--format", "json"], in: packageRoot)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    let ids = rows.compactMap { $0["id"] as? String }
+    #expect(ids.contains("acsm-walking"))
+    #expect(ids.contains("keytel-2005"))
+    #expect(ids.count == rows.count)
+  }
+
+  /// Units on the command line: 154lb = 69.853 kg, 3mph = 80.4672 m/min.
+  /// ACSM walking: 0.1 x 80.4672 + 3.5 = 11.54672 mL/kg/min; x 69.853 x 5/1000
+  /// = 4.0329 kcal/min; over 1 mi at 3 mph (20 min) 80.66 kcal.
+  @Test func evalWithUnits() throws {
+    let out = try energylab(
+      [
+        "models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0%", "--mass", "154lb", "--distance",
+        "1mi", "--format", "json",
+      ],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    #expect(abs((object["vo2_ml_kg_min"] as? Double ?? 0) - 11.54672) < 1e-9)
+    let perMinute = 11.54672 * 154 * 0.45359237 * 5 / 1000
+    #expect(abs((object["kcal_per_min"] as? Double ?? 0) - perMinute) < 1e-9)
+    #expect(abs((object["energy_kcal"] as? Double ?? 0) - perMinute * 20) < 1e-6)
+  }
+
+  /// A model without VO2 prints null; the MET table is found by activity code.
+  @Test func metByActivityHasVO2AndHeartRateModelHasNone() throws {
+    let met = try energylab(
+      [
+        "models", "eval", "met", "--activity", "17190", "--mass", "70kg", "--minutes", "30", "--format",
+        "json",
+      ], in: packageRoot)
+    let metObject = try #require(JSONSerialization.jsonObject(with: Data(met.stdout.utf8)) as? [String: Any])
+    #expect(abs((metObject["energy_kcal"] as? Double ?? 0) - 122.5) < 1e-9)
+    let hr = try energylab(
+      [
+        "models", "eval", "keytel-2005", "--heart-rate", "140bpm", "--mass", "65kg", "--age", "30", "--sex",
+        "female", "--minutes", "30", "--format", "json",
+      ],
+      in: packageRoot)
+    let hrObject = try #require(JSONSerialization.jsonObject(with: Data(hr.stdout.utf8)) as? [String: Any])
+    #expect(hrObject["vo2_ml_kg_min"] is NSNull)
+    #expect(abs((hrObject["energy_kcal"] as? Double ?? 0) - 259.68) < 0.01)
+  }
+
+  @Test func missingInputIsAUsageError() throws {
+    let out = try energylab(["models", "eval", "keytel-2005", "--mass", "65kg"], in: packageRoot)
+    #expect(out.status == 64)
+    #expect(out.stderr == "energylab: model keytel-2005 needs --heart-rate\n")
+  }
+}

@@ -1,0 +1,132 @@
+import EnergyLabCore
+
+/// Keytel et al. 2005 energy expenditure from heart rate.
+///
+/// Without VO2max (kJ/min):
+/// ```
+/// male:   EE = -55.0969 + 0.6309 HR + 0.1988 W + 0.2017 A
+/// female: EE = -20.4022 + 0.4472 HR - 0.1263 W + 0.074 A
+/// ```
+/// With VO2max (mL/kg/min):
+/// ```
+/// male:   EE = -95.7735 + 0.634 HR + 0.404 VO2max + 0.394 W + 0.271 A
+/// female: EE = -59.3954 + 0.45 HR + 0.380 VO2max + 0.103 W + 0.274 A
+/// ```
+/// kcal/min = EE / 4.184. HR in beats/min, W body mass (kg), A age (years).
+/// Derived from 115 adults (18-45 y, 47-120 kg) at steady states of 57-90 %
+/// of maximal heart rate; a heart rate outside that band (HRmax = 208 - 0.7
+/// x age, Tanaka et al. 2001) gives a diagnostic. The female weight term is
+/// negative: tools that add it overestimate women's energy.
+/// Keytel LR, Goedecke JH, Noakes TD, et al. Prediction of energy expenditure
+/// from heart rate monitoring during submaximal exercise. J Sports Sci
+/// 2005;23(3):289-297.
+public struct Keytel2005: EnergyModel {
+  public init() {}
+
+  /// The band of maximal heart rate the equations were derived over
+  /// (57-90 %, Keytel et al. 2005 abstract).
+  public static let validFractionOfMaximum = 0.57...0.90
+
+  /// Age-predicted maximal heart rate, bpm: 208 - 0.7 x age (Tanaka, Monahan
+  /// and Seals, J Am Coll Cardiol 2001;37:153-156).
+  public static func maximumHeartRate(ageYears: Double) -> Double { 208 - 0.7 * ageYears }
+
+  public let info = ModelInfo(
+    id: "keytel-2005", name: "Keytel heart-rate equation",
+    equation:
+      "kJ/min: male -55.0969 + 0.6309*HR + 0.1988*W + 0.2017*A; female -20.4022 + 0.4472*HR - 0.1263*W + 0.074*A; with VO2max: male -95.7735 + 0.634*HR + 0.404*VO2max + 0.394*W + 0.271*A, female -59.3954 + 0.45*HR + 0.380*VO2max + 0.103*W + 0.274*A; kcal = kJ/4.184",
+    inputs: [
+      "heart rate HR (bpm)", "body mass W (kg)", "age A (years)", "sex", "VO2max (mL/kg/min, optional)",
+    ],
+    validRange: "steady submaximal exercise at 57-90 % of HRmax (208 - 0.7*age); adults 18-45 y",
+    citation: "Keytel et al., J Sports Sci 2005;23(3):289-297")
+
+  /// Energy expenditure in kJ/min.
+  public static func kilojoulesPerMinute(
+    heartRate hr: Double, bodyMassKilograms w: Double, ageYears a: Double, sex: Sex, vo2Max: Double?
+  ) -> Double {
+    switch (sex, vo2Max) {
+    case (.male, nil): return -55.0969 + 0.6309 * hr + 0.1988 * w + 0.2017 * a
+    case (.female, nil): return -20.4022 + 0.4472 * hr - 0.1263 * w + 0.074 * a
+    case (.male, let v?): return -95.7735 + 0.634 * hr + 0.404 * v + 0.394 * w + 0.271 * a
+    case (.female, let v?): return -59.3954 + 0.45 * hr + 0.380 * v + 0.103 * w + 0.274 * a
+    }
+  }
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let hr = try input.required(input.heartRateBeatsPerMinute, "--heart-rate", for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let age = try input.required(input.ageYears, "--age", for: info.id)
+    let sex = try input.required(input.sex, "--sex", for: info.id)
+    let perMinute =
+      Self.kilojoulesPerMinute(
+        heartRate: hr, bodyMassKilograms: mass, ageYears: age, sex: sex,
+        vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute) / Units.kilojoulesPerKilocalorie
+    return ModelOutput(
+      kilocaloriesPerMinute: perMinute,
+      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
+      diagnostics: HeartRateChecks.diagnostics(heartRate: hr, ageYears: age, perMinute: perMinute))
+  }
+}
+
+/// The pound form of Keytel et al. 2005 (male, without VO2max) as printed in
+/// the PEM thesis (L727-739), citing LIVESTRONG:
+/// ```
+/// C = (0.6309 H + 0.09036 W + 0.2017 A - 55.0969) x T / 4.184
+/// ```
+/// H heart rate (bpm), W body weight (lb), A age (years), T minutes. 0.09036
+/// is 0.1988 / 2.2, so it agrees with the kilogram form to 0.2 % of the
+/// weight term. The female form: 0.4472 H - 0.05741 W + 0.074 A - 20.4022,
+/// with 0.05741 = 0.1263 / 2.2.
+public struct Keytel2005Pounds: EnergyModel {
+  public init() {}
+
+  public let info = ModelInfo(
+    id: "keytel-2005-lb", name: "Keytel heart-rate equation, pound form (PEM thesis)",
+    equation:
+      "kcal/min = (0.6309*H + 0.09036*W(lb) + 0.2017*A - 55.0969) / 4.184 (male); (0.4472*H - 0.05741*W(lb) + 0.074*A - 20.4022) / 4.184 (female)",
+    inputs: [
+      "heart rate H (bpm)", "body weight W (lb)", "age A (years)",
+      "sex (default male, the form the thesis prints)",
+    ],
+    validRange: "as keytel-2005",
+    citation: "Keytel et al. 2005 as printed in the PEM thesis L727-739 (LIVESTRONG)")
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let hr = try input.required(input.heartRateBeatsPerMinute, "--heart-rate", for: info.id)
+    let pounds = Units.pounds(
+      fromKilograms: try input.required(input.bodyMassKilograms, "--mass", for: info.id))
+    let age = try input.required(input.ageYears, "--age", for: info.id)
+    let kilojoules: Double
+    switch input.sex ?? .male {
+    case .male: kilojoules = 0.6309 * hr + 0.09036 * pounds + 0.2017 * age - 55.0969
+    case .female: kilojoules = 0.4472 * hr - 0.05741 * pounds + 0.074 * age - 20.4022
+    }
+    let perMinute = kilojoules / Units.kilojoulesPerKilocalorie
+    return ModelOutput(
+      kilocaloriesPerMinute: perMinute,
+      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
+      diagnostics: HeartRateChecks.diagnostics(heartRate: hr, ageYears: age, perMinute: perMinute))
+  }
+}
+
+enum HeartRateChecks {
+  static func diagnostics(heartRate: Double, ageYears: Double, perMinute: Double) -> [Diagnostic] {
+    var out: [Diagnostic] = []
+    let maximum = Keytel2005.maximumHeartRate(ageYears: ageYears)
+    let band = Keytel2005.validFractionOfMaximum
+    if !band.contains(heartRate / maximum) {
+      out.append(
+        Diagnostic(
+          code: "heart-rate-outside-valid-range",
+          message:
+            "\(Fixed.format(heartRate, digits: 0)) bpm is \(Fixed.format(100 * heartRate / maximum, digits: 0)) % of the age-predicted maximum \(Fixed.format(maximum, digits: 0)) bpm; the equations cover 57-90 %"
+        ))
+    }
+    if perMinute < 0 {
+      out.append(
+        Diagnostic(code: "negative-energy", message: "the equation gives negative energy at this heart rate"))
+    }
+    return out
+  }
+}

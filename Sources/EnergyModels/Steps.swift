@@ -1,0 +1,139 @@
+import EnergyLabCore
+
+/// Energy from a step count at a fixed energy per step.
+///
+/// ```
+/// kcal = steps x kcal per step
+/// ```
+/// The StepMyHealth thesis uses 0.4 kcal per step (L553-554), about eight
+/// times the 0.0507 kcal per step measured by indirect calorimetry in 38
+/// adults walking at their own pace (507 kcal per 10,000 steps; Birdsley,
+/// M.S. thesis, Oregon State University, 2005); `steps-fixed` takes any
+/// value with `--kcal-per-step`.
+public struct PerStep: EnergyModel {
+  public let id: String
+  public let defaultKilocaloriesPerStep: Double?
+
+  /// The StepMyHealth thesis rule: 0.4 kcal per step.
+  public static let stepMyHealth = PerStep(id: "steps-stepmyhealth", defaultKilocaloriesPerStep: 0.4)
+  /// Birdsley 2005: 507 kcal per 10,000 steps.
+  public static let birdsley2005 = PerStep(id: "steps-birdsley-2005", defaultKilocaloriesPerStep: 0.0507)
+  /// A configurable energy per step.
+  public static let configurable = PerStep(id: "steps-fixed", defaultKilocaloriesPerStep: nil)
+
+  public init(id: String, defaultKilocaloriesPerStep: Double?) {
+    self.id = id
+    self.defaultKilocaloriesPerStep = defaultKilocaloriesPerStep
+  }
+
+  public var info: ModelInfo {
+    if let value = defaultKilocaloriesPerStep, id == Self.stepMyHealth.id {
+      return ModelInfo(
+        id: id, name: "StepMyHealth per-step rule",
+        equation: "kcal = steps * \(Fixed.shortest(value))", inputs: ["steps"],
+        validRange: "walking; the value is about eight times the measured 0.05 kcal/step",
+        citation: "StepMyHealth thesis (QMUL 2020) L553-554")
+    }
+    if let value = defaultKilocaloriesPerStep {
+      return ModelInfo(
+        id: id, name: "Measured energy per step (Birdsley 2005)",
+        equation: "kcal = steps * \(Fixed.shortest(value))", inputs: ["steps"],
+        validRange: "adults walking at a self-selected pace (76.8 m/min)",
+        citation:
+          "Birdsley KL, Estimation of the energy cost of walking 10,000 steps, M.S. thesis, Oregon State University, 2005"
+      )
+    }
+    return ModelInfo(
+      id: id, name: "Fixed energy per step", equation: "kcal = steps * kcal_per_step",
+      inputs: ["steps", "kcal per step"], validRange: "walking",
+      citation: "any published per-step value, given with --kcal-per-step")
+  }
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let steps = try input.required(input.steps, "--steps", for: id)
+    let perStep = try input.required(
+      input.kilocaloriesPerStep ?? defaultKilocaloriesPerStep, "--kcal-per-step", for: id)
+    let energy = steps * perStep
+    let perMinute = input.durationSeconds.flatMap { $0 > 0 ? energy / ($0 / 60) : nil }
+    return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+  }
+}
+
+/// Steps to distance by stride length, then the ACSM walking equation.
+///
+/// ```
+/// distance = steps x stride;  speed = distance / duration
+/// energy = acsm-walking(speed, grade, mass) x duration
+/// ```
+/// Stride from `--stride`, else 0.415 x height (a common pedometer rule for
+/// step length); needs a duration to give a speed.
+public struct StrideWalking: EnergyModel {
+  public init() {}
+
+  /// Step length as a fraction of body height when no stride is given.
+  public static let strideFractionOfHeight = 0.415
+
+  public let info = ModelInfo(
+    id: "steps-stride", name: "Steps by stride length to ACSM walking",
+    equation: "d = steps*stride; v = d/t; ACSM walking at v",
+    inputs: ["steps", "stride (m) or height (m)", "duration (min)", "body mass (kg)"],
+    validRange: "as acsm-walking", citation: "ACSM walking equation; stride = 0.415 x height (pedometer rule)"
+  )
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let steps = try input.required(input.steps, "--steps", for: info.id)
+    let stride: Double
+    if let given = input.strideMeters {
+      stride = given
+    } else {
+      stride =
+        try input.required(input.heightMeters, "--stride or --height", for: info.id)
+        * Self.strideFractionOfHeight
+    }
+    let duration = try input.required(input.durationSeconds, "--minutes", for: info.id)
+    guard duration > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
+    var walking = input
+    walking.distanceMeters = nil
+    walking.speedMetersPerSecond = steps * stride / duration
+    return try ACSMWalking().evaluate(walking)
+  }
+}
+
+/// Kinetic energy of speeding up, after Hay et al.: energy is spent when a
+/// body of mass m gains kinetic energy.
+///
+/// ```
+/// E (J) = max(0, 1/2 m (v^2 - v0^2)) / efficiency
+/// ```
+/// m body mass (kg), v0 and v the speeds (m/s) at the start and end of the
+/// interval. Slowing down costs nothing. `efficiency` (default 1: mechanical
+/// energy only, as the PEM thesis states the model) converts mechanical work
+/// into metabolic energy; about 0.25 is the usual muscle efficiency.
+/// As printed in the PEM thesis (L745-751), which cites Hay, Rassia,
+/// Beresford and Baker, "Movement dynamics in office environments" (not
+/// located; see also S. Hay, A model personal energy meter, Cambridge
+/// UCAM-CL-TR-805, 2011).
+public struct KineticEnergy: EnergyModel {
+  public var efficiency: Double
+
+  public init(efficiency: Double = 1) { self.efficiency = efficiency }
+
+  public var info: ModelInfo {
+    ModelInfo(
+      id: "kinetic-hay", name: "Kinetic energy of speed changes (Hay et al.)",
+      equation: "E (J) = max(0, 1/2*m*(v^2 - v0^2)) / efficiency; efficiency = \(Fixed.shortest(efficiency))",
+      inputs: ["body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)"],
+      validRange: "any; counts only the energy of acceleration",
+      citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)")
+  }
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let v = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let v0 = input.previousSpeedMetersPerSecond ?? 0
+    let joules = max(0, 0.5 * mass * (v * v - v0 * v0)) / efficiency
+    let energy = Units.kilocalories(fromJoules: joules)
+    let perMinute = input.durationSeconds.flatMap { $0 > 0 ? energy / ($0 / 60) : nil }
+    return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+  }
+}

@@ -1,0 +1,67 @@
+import EnergyLabCore
+import Foundation
+
+/// Reads a MET table: `#` provenance lines (source and licence required),
+/// then a header `code,met,speed_mph,group,activity` and one activity per
+/// row.
+public enum METTableReader {
+  public static func read(path: String) throws -> [METActivity] {
+    let data = try FileInput.read(path, expected: "a MET table CSV")
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+    }
+    return try parse(text, source: path)
+  }
+
+  public static func parse(_ text: String, source: String) throws -> [METActivity] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var headerLines = 0
+    var keys = Set<String>()
+    while let first = lines.first, first.hasPrefix("#") {
+      if let colon = first.firstIndex(of: ":") {
+        keys.insert(first.dropFirst()[..<colon].trimmingCharacters(in: .whitespaces))
+      }
+      lines.removeFirst()
+      headerLines += 1
+    }
+    for key in ["source", "licence"] where !keys.contains(key) {
+      throw InputError(
+        SourceLocation(file: source, line: max(1, headerLines)), "provenance header lacks \"\(key)\"",
+        expected: "a line \"# \(key): ...\"")
+    }
+    let rows = try CSVTokenizer.rows(
+      lines.joined(separator: "\n"), source: source, firstLine: headerLines + 1
+    )
+    .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
+    let expected = ["code", "met", "speed_mph", "group", "activity"]
+    guard let header = rows.first, header.fields == expected else {
+      throw InputError(
+        SourceLocation(file: source, line: headerLines + 1), "unexpected header",
+        expected: expected.joined(separator: ","))
+    }
+    return try rows.dropFirst().map { row in
+      guard row.fields.count == expected.count else {
+        throw InputError(
+          SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+          expected: "5 fields")
+      }
+      guard let met = Double(row.fields[1]), met > 0 else {
+        throw InputError(
+          SourceLocation(file: source, line: row.line, column: 2), "cannot read MET \"\(row.fields[1])\"",
+          expected: "a positive number")
+      }
+      var speed: Double?
+      if !row.fields[2].isEmpty {
+        guard let value = Double(row.fields[2]), value > 0 else {
+          throw InputError(
+            SourceLocation(file: source, line: row.line, column: 3), "cannot read speed \"\(row.fields[2])\"",
+            expected: "a speed in mph or an empty cell")
+        }
+        speed = value
+      }
+      return METActivity(
+        code: row.fields[0], metabolicEquivalent: met, speedMilesPerHour: speed, group: row.fields[3],
+        activity: row.fields[4])
+    }
+  }
+}
