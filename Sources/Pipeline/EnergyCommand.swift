@@ -5,75 +5,186 @@ import Reporting
 import Store
 import Tracks
 
-/// `energy FILE... --model ID --mass M`: a model over tracks, per file and
-/// in total, stored as a run when a database is given.
+/// `energy FILE... --model ID --mass M`: a model over tracks, per file (or
+/// per activity with `--by-mode`, or per fix with `--per-fix`) and in total,
+/// stored as a run when a database is given.
 public enum EnergyCommand {
-  public static func run(
-    files: [String], modelID: String, subject: ModelInput, parameters: TrackAnalysisParameters,
-    format: OutputFormat?, databasePath: String?, context: CommandContext
-  ) throws {
-    let model = try ModelRegistry.model(id: modelID)
-    guard subject.bodyMassKilograms != nil else { throw UsageError("energy needs --mass (as 65kg or 143lb)") }
-    let analysis = TrackAnalysis(parameters: parameters)
-    var results: [TrackEnergy] = []
+  public struct Options: Sendable {
+    public var files: [String]
+    public var modelID: String
+    public var subject: ModelInput
+    public var track = TrackAnalysisParameters()
+    /// Split tracks into activities by speed band and apply each mode's model.
+    public var byMode = false
+    public var modes = SpeedBandParameters()
+    /// Model per mode; modes not named use `defaultModelForMode`.
+    public var modelForMode: [TransportMode: String] = [:]
+    /// MET used for cycling when its model is `met` and no MET is given:
+    /// 7.5, "bicycling, general" (Compendium 2011, code 01015).
+    public var cyclingMET = 7.5
+    public var perFix = false
+    public var databasePath: String?
+    public var format: OutputFormat?
+
+    public init(files: [String], modelID: String, subject: ModelInput) {
+      self.files = files
+      self.modelID = modelID
+      self.subject = subject
+    }
+  }
+
+  /// Models used per mode unless told otherwise: the ACSM equations on foot,
+  /// MET for cycling, and resting VO2 for passive travel (PEM thesis L812).
+  public static let defaultModelForMode: [TransportMode: String] = [
+    .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
+    .train: "resting",
+  ]
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let mainModel = try ModelRegistry.model(id: options.modelID)
+    guard options.subject.bodyMassKilograms != nil else {
+      throw UsageError("energy needs --mass (as 65kg or 143lb)")
+    }
+    var modeModels: [TransportMode: any EnergyModel] = [:]
+    if options.byMode {
+      for mode in TransportMode.allCases {
+        modeModels[mode] = try ModelRegistry.model(
+          id: options.modelForMode[mode] ?? defaultModelForMode[mode]!)
+      }
+    }
+    let analysis = TrackAnalysis(parameters: options.track)
+    let classifier = SpeedBandClassifier(parameters: options.modes)
+    var rows: [ResultRecord] = []
+    var fixRows: [ResultRecord] = []
     var inputs: [InputFingerprint] = []
-    for file in files {
+    var stored: [ResultRow] = []
+    var grandDuration = 0.0
+    var grandEnergy = 0.0
+    var grandDistance = 0.0
+    var resultsCount = 0
+    for file in options.files {
       let track = try TrackCommands.readTrack(file)
       inputs.append(try context.recordInput(file))
-      results.append(try TrackEnergy(track: track, model: model, subject: subject, analysis: analysis))
-    }
-    var rows = results.map { r in
-      ResultRecord([
-        "file": .string(r.source), "model": .string(r.modelID),
-        "body_mass_kg": .number(r.bodyMassKilograms, 1),
-        "duration_s": .number(r.durationSeconds, 1), "distance_m": .number(r.distanceMeters, 1),
-        "speed_mps": .number(r.meanSpeedMetersPerSecond, 3),
-        "grade_pct": .number(r.meanGradeFraction.map { $0 * 100 }, 2),
-        "vo2_ml_kg_min": .number(r.meanVO2MillilitersPerKilogramPerMinute, 2),
-        "kcal_per_min": .number(r.kilocaloriesPerMinute, 3), "energy_kcal": .number(r.energyKilocalories, 2),
-        "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
-      ])
-    }
-    if results.count > 1 {
-      let duration = results.reduce(0) { $0 + $1.durationSeconds }
-      let energy = results.reduce(0) { $0 + $1.energyKilocalories }
-      rows.append(
-        ResultRecord([
-          "file": .string("total"), "model": .string(modelID),
-          "body_mass_kg": .number(subject.bodyMassKilograms, 1),
-          "duration_s": .number(duration, 1),
-          "distance_m": .number(results.reduce(0) { $0 + $1.distanceMeters }, 1),
-          "kcal_per_min": .number(duration > 0 ? energy / (duration / 60) : nil, 3),
-          "energy_kcal": .number(energy, 2),
-        ]))
-    }
-    let parameterList =
-      parameters.described + [
-        NamedParameter(name: "model", value: modelID, meaning: model.info.name),
-        NamedParameter(
-          name: "body_mass_kg", value: Fixed.shortest(subject.bodyMassKilograms!),
-          meaning: "subject body mass"),
-      ]
-    context.provenance.addParameters(parameterList)
-    for r in results { context.provenance.diagnostics += r.diagnostics }
-    context.emit(ResultTable(name: "energy", rows: rows), format: format)
-    if let path = databasePath ?? context.databasePath {
-      var stored: [ResultRow] = []
-      for r in results {
+      let (steps, stepDiagnostics) = analysis.steps(of: track)
+      let inherited = track.diagnostics + stepDiagnostics
+      var pieces: [(activity: Activity?, model: any EnergyModel, subject: ModelInput)] = []
+      if options.byMode {
+        for activity in classifier.activities(of: steps) {
+          var subject = options.subject
+          let model = modeModels[activity.mode]!
+          if model.info.id == "met" && subject.metabolicEquivalent == nil && activity.mode == .cycle {
+            subject.metabolicEquivalent = options.cyclingMET
+          }
+          pieces.append((activity, model, subject))
+        }
+      } else {
+        pieces.append((nil, mainModel, options.subject))
+      }
+      var cumulative = 0.0
+      for (index, piece) in pieces.enumerated() {
+        let range = piece.activity?.stepRange ?? steps.indices
+        let result = try TrackEnergy(
+          source: file, steps: steps[range], model: piece.model, subject: piece.subject,
+          diagnostics: index == 0 ? inherited : [],
+          perStep: options.perFix
+            ? { step, output, energy in
+              cumulative += energy
+              fixRows.append(
+                ResultRecord([
+                  "file": .string(file),
+                  "time": step.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
+                  "mode": .string(piece.activity?.mode.rawValue ?? ""), "model": .string(piece.model.info.id),
+                  "distance_m": .number(step.distance2DMeters, 2),
+                  "duration_s": .number(step.durationSeconds, 1),
+                  "speed_mps": .number(step.speedMetersPerSecond, 3),
+                  "grade_pct": .number(step.gradeFraction.map { $0 * 100 }, 2),
+                  "vo2_ml_kg_min": .number(output.vo2MillilitersPerKilogramPerMinute, 2),
+                  "kcal_per_min": .number(output.kilocaloriesPerMinute, 3), "energy_kcal": .number(energy, 4),
+                  "cumulative_kcal": .number(cumulative, 3),
+                ]))
+            } : nil)
+        resultsCount += 1
+        grandDuration += result.durationSeconds
+        grandEnergy += result.energyKilocalories
+        grandDistance += result.distanceMeters
+        context.provenance.diagnostics += result.diagnostics
+        var record = ResultRecord(["file": .string(file)])
+        if let activity = piece.activity {
+          record["activity"] = .integer(index + 1)
+          record["mode"] = .string(activity.mode.rawValue)
+          record["start_time"] =
+            activity.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
+          record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
+        }
+        record["model"] = .string(piece.model.info.id)
+        record["body_mass_kg"] = .number(options.subject.bodyMassKilograms, 1)
+        record["duration_s"] = .number(result.durationSeconds, 1)
+        record["distance_m"] = .number(result.distanceMeters, 1)
+        record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
+        record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
+        record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
+        record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
+        record["energy_kcal"] = .number(result.energyKilocalories, 2)
+        record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
+        rows.append(record)
+        let subject = piece.activity.map { "\(file)#\(index + 1) \($0.mode.rawValue)" } ?? file
         stored += [
-          ResultRow(subject: r.source, metric: "duration", value: r.durationSeconds, unit: "s"),
-          ResultRow(subject: r.source, metric: "distance", value: r.distanceMeters, unit: "m"),
+          ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
+          ResultRow(subject: subject, metric: "distance", value: result.distanceMeters, unit: "m"),
           ResultRow(
-            subject: r.source, metric: "vo2", value: r.meanVO2MillilitersPerKilogramPerMinute,
+            subject: subject, metric: "vo2", value: result.meanVO2MillilitersPerKilogramPerMinute,
             unit: "mL/kg/min"),
           ResultRow(
-            subject: r.source, metric: "energy_rate", value: r.kilocaloriesPerMinute, unit: "kcal/min"),
-          ResultRow(subject: r.source, metric: "energy", value: r.energyKilocalories, unit: "kcal"),
+            subject: subject, metric: "energy_rate", value: result.kilocaloriesPerMinute, unit: "kcal/min"),
+          ResultRow(subject: subject, metric: "energy", value: result.energyKilocalories, unit: "kcal"),
         ]
       }
+    }
+    if resultsCount > 1 {
+      rows.append(
+        ResultRecord([
+          "file": .string("total"), "model": .string(options.byMode ? "by mode" : options.modelID),
+          "body_mass_kg": .number(options.subject.bodyMassKilograms, 1),
+          "duration_s": .number(grandDuration, 1),
+          "distance_m": .number(grandDistance, 1),
+          "kcal_per_min": .number(grandDuration > 0 ? grandEnergy / (grandDuration / 60) : nil, 3),
+          "energy_kcal": .number(grandEnergy, 2),
+        ]))
+    }
+    var parameterList = options.track.described
+    if options.byMode {
+      parameterList += options.modes.described
+      for mode in TransportMode.allCases {
+        parameterList.append(
+          NamedParameter(
+            name: "model_\(mode.rawValue)", value: modeModels[mode]!.info.id,
+            meaning: "model for \(mode.rawValue) activities"))
+      }
+      parameterList.append(
+        NamedParameter(
+          name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
+          meaning: "MET of cycling (Compendium 2011, 01015)"))
+    } else {
+      parameterList.append(
+        NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
+    }
+    parameterList.append(
+      NamedParameter(
+        name: "body_mass_kg", value: Fixed.shortest(options.subject.bodyMassKilograms!),
+        meaning: "subject body mass"))
+    context.provenance.addParameters(parameterList)
+    if options.perFix {
+      context.emit(ResultTable(name: "energy-per-fix", rows: fixRows), format: options.format)
+    } else {
+      context.emit(
+        ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows),
+        format: options.format)
+    }
+    if let path = options.databasePath ?? context.databasePath {
       let run = RunRecord(
-        command: "energy --model \(modelID)", recordedAt: context.timestamp, inputs: inputs,
-        parameters: parameterList, results: stored)
+        command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
+        recordedAt: context.timestamp,
+        inputs: inputs, parameters: parameterList, results: stored)
       try ResultsStore(path: path).record(run)
     }
   }

@@ -12,9 +12,11 @@ public enum TrackCommands {
     let track = TrackSynthesizer.track(spec)
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
+    let legs = spec.effectiveLegs.map {
+      "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
+    }
     context.write(
-      "wrote \(outputPath): \(track.points.count) fixes, \(Fixed.format(spec.durationSeconds, digits: 0)) s at "
-        + "\(Fixed.shortest(spec.speedMetersPerSecond)) m/s, grade \(Fixed.shortest(spec.gradeFraction)), seed \(spec.seed)\n"
+      "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
     )
   }
 

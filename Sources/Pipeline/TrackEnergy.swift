@@ -32,7 +32,17 @@ public struct TrackEnergy: Sendable, Hashable {
     track: Track, model: any EnergyModel, subject: ModelInput, analysis: TrackAnalysis = TrackAnalysis()
   ) throws {
     let (steps, stepDiagnostics) = analysis.steps(of: track)
-    source = track.source
+    try self.init(
+      source: track.source, steps: steps[...], model: model, subject: subject,
+      diagnostics: track.diagnostics + stepDiagnostics)
+  }
+
+  /// Applies `model` to a run of steps (one activity of a track).
+  public init(
+    source: String, steps: ArraySlice<TrackStep>, model: any EnergyModel, subject: ModelInput,
+    diagnostics inherited: [Diagnostic] = [], perStep: ((TrackStep, ModelOutput, Double) -> Void)? = nil
+  ) throws {
+    self.source = source
     modelID = model.info.id
     bodyMassKilograms = subject.bodyMassKilograms ?? .nan
     var duration = 0.0
@@ -60,6 +70,7 @@ public struct TrackEnergy: Sendable, Hashable {
       else {
         continue
       }
+      perStep?(step, output, stepEnergy)
       duration += dt
       distance += step.distance2DMeters
       energy += stepEnergy
@@ -85,13 +96,13 @@ public struct TrackEnergy: Sendable, Hashable {
     energyKilocalories = energy
     meanVO2MillilitersPerKilogramPerMinute = sawVO2 && duration > 0 ? vo2Time / duration : nil
     meanGradeFraction = sawGrade && duration > 0 ? gradeTime / duration : nil
-    var diagnostics = track.diagnostics + stepDiagnostics
+    var diagnostics = inherited
     for code in order {
       let (count, example) = counts[code]!
       diagnostics.append(
         Diagnostic(
           code: code, severity: example.severity,
-          message: "\(count) of \(steps.count) steps: \(example.message)", location: track.source))
+          message: "\(count) of \(steps.count) steps: \(example.message)", location: source))
     }
     self.diagnostics = diagnostics
   }

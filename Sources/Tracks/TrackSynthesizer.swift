@@ -23,6 +23,32 @@ public struct SyntheticTrackSpec: Sendable, Hashable {
   /// file.
   public var seed: UInt64 = 1
   public var name: String = "synthetic walk"
+  /// Consecutive legs of constant speed and grade; when empty, one leg of
+  /// `speedMetersPerSecond`, `gradeFraction` and `durationSeconds`.
+  public var legs: [Leg] = []
+
+  /// A stretch at constant horizontal speed and grade.
+  public struct Leg: Sendable, Hashable {
+    public var speedMetersPerSecond: Double
+    public var gradeFraction: Double
+    public var durationSeconds: Double
+    public init(speedMetersPerSecond: Double, gradeFraction: Double, durationSeconds: Double) {
+      self.speedMetersPerSecond = speedMetersPerSecond
+      self.gradeFraction = gradeFraction
+      self.durationSeconds = durationSeconds
+    }
+  }
+
+  /// The legs to generate.
+  public var effectiveLegs: [Leg] {
+    legs.isEmpty
+      ? [
+        Leg(
+          speedMetersPerSecond: speedMetersPerSecond, gradeFraction: gradeFraction,
+          durationSeconds: durationSeconds)
+      ]
+      : legs
+  }
 
   public init() {}
 }
@@ -32,12 +58,28 @@ public struct SyntheticTrackSpec: Sendable, Hashable {
 public enum TrackSynthesizer {
   public static func track(_ spec: SyntheticTrackSpec) -> Track {
     var random = SplitMix64(seed: spec.seed)
-    let count = Int((spec.durationSeconds / spec.sampleIntervalSeconds).rounded(.down)) + 1
+    let legs = spec.effectiveLegs
+    let total = legs.reduce(0) { $0 + $1.durationSeconds }
+    let count = Int((total / spec.sampleIntervalSeconds + 1e-9).rounded(.down)) + 1
     var points: [TrackPoint] = []
     points.reserveCapacity(count)
+    /// Distance and rise after `t` seconds, leg by leg.
+    func position(at t: Double) -> (distance: Double, rise: Double) {
+      var distance = 0.0
+      var rise = 0.0
+      var remaining = t
+      for leg in legs {
+        let dt = min(remaining, leg.durationSeconds)
+        distance += leg.speedMetersPerSecond * dt
+        rise += leg.speedMetersPerSecond * dt * leg.gradeFraction
+        remaining -= dt
+        if remaining <= 0 { break }
+      }
+      return (distance, rise)
+    }
     for k in 0..<count {
       let t = Double(k) * spec.sampleIntervalSeconds
-      let distance = spec.speedMetersPerSecond * t
+      let (distance, rise) = position(at: t)
       var position = Geodesy.destination(
         fromLatitude: spec.startLatitudeDegrees, longitude: spec.startLongitudeDegrees,
         azimuthDegrees: spec.azimuthDegrees, distanceMeters: distance)
@@ -53,7 +95,7 @@ public enum TrackSynthesizer {
       points.append(
         TrackPoint(
           latitudeDegrees: position.latitudeDegrees, longitudeDegrees: position.longitudeDegrees,
-          elevationMeters: spec.startElevationMeters + spec.gradeFraction * distance,
+          elevationMeters: spec.startElevationMeters + rise,
           timeSecondsSince1970: spec.startSecondsSince1970 + t, sourceLine: 0))
     }
     return Track(name: spec.name, source: "synthetic", points: points)

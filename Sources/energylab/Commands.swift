@@ -101,21 +101,47 @@ struct TrackOptions: ParsableArguments {
   }
 }
 
+extension TransportMode: ExpressibleByArgument {}
+
 struct EnergyCLI: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "energy", abstract: "Energy of tracks under a model, per file and in total.")
+    commandName: "energy",
+    abstract: "Energy of tracks under a model, per file, activity or fix, and in total.",
+    discussion: """
+      With --by-mode, tracks are split into walk, run, cycle, bus, car and train
+      activities by bands of median speed, and each mode has its own model
+      (defaults: acsm-walking, acsm-running, met at 7.5 MET for cycling, and
+      resting for passive travel; change with --model-for cycle=acsm-cycling).
+      """)
 
   @Argument(help: "GPX files.") var files: [String]
   @Option(help: "Model identifier (see `energylab models list`).") var model = "acsm-walking"
+  @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
+  @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).") var modelFor: [String] = []
+  @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
   @Option(help: "Store the run in this SQLite database.") var db: String?
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
-    try EnergyCommand.run(
-      files: files, modelID: model, subject: try subject.modelInput(), parameters: track.parameters,
-      format: output.format, databasePath: db, context: context)
+    var options = EnergyCommand.Options(files: files, modelID: model, subject: try subject.modelInput())
+    options.track = track.parameters
+    options.byMode = byMode
+    options.perFix = perFix
+    options.databasePath = db
+    options.format = output.format
+    for entry in modelFor {
+      let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]) else {
+        throw UsageError(
+          "cannot read --model-for \"\(entry)\"; expected MODE=MODEL with MODE one of \(TransportMode.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      options.modelForMode[mode] = parts[1]
+    }
+    if !modelFor.isEmpty && !byMode { throw UsageError("--model-for needs --by-mode") }
+    try EnergyCommand.run(options, context: context)
   }
 }
 
@@ -220,6 +246,8 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Standard deviation of horizontal position noise, metres.") var noise: Double = 0
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
     @Option(help: "Track name.") var name = "synthetic walk"
+    @Option(help: "A leg as SPEED,GRADE,DURATION (as 1.3mps,0,10min); repeat for a multi-leg track.")
+    var leg: [String] = []
 
     func validate() throws {
       guard interval > 0 else { throw ValidationError("--interval must be positive") }
@@ -246,6 +274,16 @@ struct TrackCLI: ParsableCommand {
       spec.horizontalNoiseMeters = noise
       spec.seed = seed
       spec.name = name
+      spec.legs = try leg.map { text in
+        let parts = text.split(separator: ",").map(String.init)
+        guard parts.count == 3 else {
+          throw UsageError("cannot read --leg \"\(text)\"; expected SPEED,GRADE,DURATION")
+        }
+        return SyntheticTrackSpec.Leg(
+          speedMetersPerSecond: try QuantityParser.speedMetersPerSecond(parts[0]),
+          gradeFraction: try QuantityParser.gradeFraction(parts[1]),
+          durationSeconds: try QuantityParser.durationSeconds(parts[2]))
+      }
       try TrackCommands.synth(spec, outputPath: output, context: context)
     }
   }

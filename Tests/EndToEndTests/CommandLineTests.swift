@@ -232,3 +232,45 @@ struct ModelsCommandLineTests {
     #expect(out.stderr == "energylab: model keytel-2005 needs --heart-rate\n")
   }
 }
+
+/// `energy --by-mode` on a walk, bus ride and walk, 65 kg. By hand:
+/// walking 1.3 m/s = 78 m/min: ACSM 0.1 x 78 + 3.5 = 11.3 mL/kg/min,
+/// x 65 x 5 / 1000 = 3.6725 kcal/min, x 15 min = 55.0875 kcal; the ride at
+/// VO2rest 3.5: 1.1375 kcal/min x 10 min = 11.375 kcal; total 66.4625 kcal.
+struct EnergyByModeTests {
+  @Test func walkBusWalk() throws {
+    let folder = try scratchFolder()
+    let synth = try energylab(
+      [
+        "track", "synth", "-o", "j.gpx", "--leg", "1.3mps,0,10min", "--leg", "10mps,0,10min", "--leg",
+        "1.3mps,0,5min",
+      ],
+      in: folder)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let out = try energylab(
+      ["energy", "j.gpx", "--by-mode", "--mass", "65kg", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["mode"] as? String } == ["walk", "bus", "walk"])
+    #expect(
+      rows.compactMap { $0["model"] as? String } == ["acsm-walking", "resting", "acsm-walking", "by mode"])
+    let total = try #require(rows.last)
+    // Coordinates are written to 1e-8 degrees, so speeds are good to about 1e-3 m/s.
+    #expect(abs((total["energy_kcal"] as? Double ?? 0) - 66.4625) < 0.05)
+    #expect(abs((rows[1]["energy_kcal"] as? Double ?? 0) - 11.375) < 1e-6)
+  }
+
+  @Test func perFixRowsSumToTheTotal() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "w.gpx", "--speed", "1.3mps", "--duration", "2min"], in: folder)
+    let out = try energylab(
+      ["energy", "w.gpx", "--per-fix", "--mass", "65kg", "--format", "json"], in: folder)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 120)
+    let sum = rows.reduce(0.0) { $0 + ($1["energy_kcal"] as? Double ?? 0) }
+    // 3.6725 kcal/min x 2 min.
+    #expect(abs(sum - 7.345) < 0.01)
+    #expect(abs((rows.last?["cumulative_kcal"] as? Double ?? 0) - sum) < 1e-9)
+  }
+}

@@ -68,3 +68,46 @@ struct TrackAnalysisTests {
     #expect(a != Self.walk())
   }
 }
+
+/// Walk 10 min at 1.3 m/s, ride 10 min at 10 m/s, walk 5 min: the speed
+/// bands must find walk, bus, walk with boundaries at 600 s and 1200 s.
+struct SpeedBandClassifierTests {
+  static func journey() -> Track {
+    var spec = SyntheticTrackSpec()
+    spec.legs = [
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 600),
+      .init(speedMetersPerSecond: 10, gradeFraction: 0, durationSeconds: 600),
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 300),
+    ]
+    return TrackSynthesizer.track(spec)
+  }
+
+  @Test func findsTheLegs() throws {
+    let (steps, _) = TrackAnalysis().steps(of: Self.journey())
+    let activities = SpeedBandClassifier().activities(of: steps)
+    #expect(activities.map(\.mode) == [.walk, .bus, .walk])
+    #expect(activities.map(\.durationSeconds) == [600, 600, 300])
+    #expect(abs(activities[1].distanceMeters - 6000) < 0.01)
+  }
+
+  /// A 20 s burst of running inside a walk is shorter than the 60 s minimum
+  /// and is absorbed; at 90 s it stands as its own activity.
+  @Test(arguments: [(20.0, [TransportMode.walk]), (90, [.walk, .run, .walk])])
+  func shortActivitiesJoinANeighbour(burstSeconds: Double, expected: [TransportMode]) {
+    var spec = SyntheticTrackSpec()
+    spec.legs = [
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 300),
+      .init(speedMetersPerSecond: 3.0, gradeFraction: 0, durationSeconds: burstSeconds),
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 300),
+    ]
+    let (steps, _) = TrackAnalysis().steps(of: TrackSynthesizer.track(spec))
+    #expect(SpeedBandClassifier().activities(of: steps).map(\.mode) == expected)
+  }
+
+  /// The multi-leg generator puts every leg where its speed says.
+  @Test func legsAddUp() {
+    let summary = TrackAnalysis().summary(of: Self.journey())
+    #expect(summary.durationSeconds == 1500)
+    #expect(abs(summary.distance2DMeters - (780 + 6000 + 390)) < 0.01)
+  }
+}

@@ -1,0 +1,170 @@
+import EnergyLabCore
+import Foundation
+
+/// Ways of travelling, as the theses' activity domains name them (PEM
+/// thesis: Walk, Run, Car, Bus, Train; plus cycling).
+public enum TransportMode: String, Sendable, Hashable, CaseIterable {
+  case walk
+  case run
+  case cycle
+  case bus
+  case car
+  case train
+}
+
+/// Named parameters of the speed-band classifier; every one is reported.
+///
+/// Bands are on the median speed of a sliding window of fixes. The defaults
+/// are deliberately simple, documented guesses for urban travel: walking
+/// below 2.0 m/s (7.2 km/h, near the walk-run transition), running to 3.5 m/s
+/// (12.6 km/h), cycling to 7.0 m/s (25 km/h), bus to 12 m/s (43 km/h, urban
+/// average with stops), car to 30 m/s (108 km/h), train above. Speed alone
+/// cannot tell a bus in traffic from a car: where modes matter, use the
+/// Alter Eco classifier with stations, or label activities by hand.
+public struct SpeedBandParameters: Sendable, Hashable {
+  /// Upper speed of each band, m/s, in the order walk, run, cycle, bus, car.
+  public var walkMaxMetersPerSecond = 2.0
+  public var runMaxMetersPerSecond = 3.5
+  public var cycleMaxMetersPerSecond = 7.0
+  public var busMaxMetersPerSecond = 12.0
+  public var carMaxMetersPerSecond = 30.0
+  /// Fixes in the running-median window that smooths step speeds.
+  public var medianWindowFixes = 5
+  /// Activities shorter than this are absorbed by a neighbour, s.
+  public var minimumActivitySeconds = 60.0
+
+  public init() {}
+
+  public var described: [NamedParameter] {
+    [
+      NamedParameter(
+        name: "mode_walk_max_mps", value: Fixed.shortest(walkMaxMetersPerSecond),
+        meaning: "median speed below which a fix is walking"),
+      NamedParameter(
+        name: "mode_run_max_mps", value: Fixed.shortest(runMaxMetersPerSecond),
+        meaning: "upper speed of running"),
+      NamedParameter(
+        name: "mode_cycle_max_mps", value: Fixed.shortest(cycleMaxMetersPerSecond),
+        meaning: "upper speed of cycling"),
+      NamedParameter(
+        name: "mode_bus_max_mps", value: Fixed.shortest(busMaxMetersPerSecond), meaning: "upper speed of bus"),
+      NamedParameter(
+        name: "mode_car_max_mps", value: Fixed.shortest(carMaxMetersPerSecond),
+        meaning: "upper speed of car; faster is train"),
+      NamedParameter(
+        name: "mode_median_window_fixes", value: String(medianWindowFixes),
+        meaning: "running-median window of step speeds"),
+      NamedParameter(
+        name: "mode_min_activity_s", value: Fixed.shortest(minimumActivitySeconds),
+        meaning: "shorter activities join a neighbour"),
+    ]
+  }
+
+  func mode(forSpeed speed: Double) -> TransportMode {
+    if speed < walkMaxMetersPerSecond { return .walk }
+    if speed < runMaxMetersPerSecond { return .run }
+    if speed < cycleMaxMetersPerSecond { return .cycle }
+    if speed < busMaxMetersPerSecond { return .bus }
+    if speed < carMaxMetersPerSecond { return .car }
+    return .train
+  }
+}
+
+/// A stretch of a track travelled one way: steps `stepRange` of the track's
+/// steps.
+public struct Activity: Sendable, Hashable {
+  public var mode: TransportMode
+  public var stepRange: Range<Int>
+  public var startSecondsSince1970: Double?
+  public var endSecondsSince1970: Double?
+  public var distanceMeters: Double
+  public var durationSeconds: Double
+}
+
+/// Splits a track's steps into activities by bands of smoothed speed.
+public struct SpeedBandClassifier: Sendable {
+  public var parameters: SpeedBandParameters
+
+  public init(parameters: SpeedBandParameters = SpeedBandParameters()) {
+    self.parameters = parameters
+  }
+
+  /// The mode of every step: the band of the running median of step speeds
+  /// (steps without a speed take their predecessor's mode).
+  public func modes(of steps: [TrackStep]) -> [TransportMode] {
+    let half = max(0, parameters.medianWindowFixes / 2)
+    var modes: [TransportMode] = []
+    modes.reserveCapacity(steps.count)
+    var window: [Double] = []
+    for i in steps.indices {
+      window.removeAll(keepingCapacity: true)
+      for j in max(0, i - half)...min(steps.count - 1, i + half) {
+        if let v = steps[j].speedMetersPerSecond { window.append(v) }
+      }
+      if window.isEmpty {
+        modes.append(modes.last ?? .walk)
+        continue
+      }
+      window.sort()
+      let median =
+        window.count % 2 == 1
+        ? window[window.count / 2] : (window[window.count / 2 - 1] + window[window.count / 2]) / 2
+      modes.append(parameters.mode(forSpeed: median))
+    }
+    return modes
+  }
+
+  public func activities(of steps: [TrackStep]) -> [Activity] {
+    guard !steps.isEmpty else { return [] }
+    let modes = modes(of: steps)
+    var runs: [(mode: TransportMode, range: Range<Int>)] = []
+    var start = 0
+    for i in 1...steps.count where i == steps.count || modes[i] != modes[start] {
+      runs.append((modes[start], start..<i))
+      start = i
+    }
+    func seconds(_ range: Range<Int>) -> Double { steps[range].reduce(0) { $0 + ($1.durationSeconds ?? 0) } }
+    // Absorb the shortest too-short run into its longer neighbour until none is left.
+    while runs.count > 1 {
+      guard
+        let shortest = runs.indices.filter({ seconds(runs[$0].range) < parameters.minimumActivitySeconds })
+          .min(by: { seconds(runs[$0].range) < seconds(runs[$1].range) })
+      else { break }
+      let previous = shortest > 0 ? shortest - 1 : nil
+      let next = shortest + 1 < runs.count ? shortest + 1 : nil
+      let target: Int
+      switch (previous, next) {
+      case (let p?, let n?): target = seconds(runs[p].range) >= seconds(runs[n].range) ? p : n
+      case (let p?, nil): target = p
+      case (nil, let n?): target = n
+      default: target = shortest
+      }
+      let merged =
+        min(
+          runs[target].range.lowerBound, runs[shortest].range.lowerBound)..<max(
+          runs[target].range.upperBound, runs[shortest].range.upperBound)
+      runs[target].range = merged
+      runs.remove(at: shortest)
+      // Neighbours of one mode join.
+      var k = 1
+      while k < runs.count {
+        if runs[k].mode == runs[k - 1].mode {
+          runs[k - 1].range = runs[k - 1].range.lowerBound..<runs[k].range.upperBound
+          runs.remove(at: k)
+        } else {
+          k += 1
+        }
+      }
+    }
+    return runs.map { run in
+      let slice = steps[run.range]
+      let end = slice.last.flatMap { step in
+        step.startSecondsSince1970.map { $0 + (step.durationSeconds ?? 0) }
+      }
+      return Activity(
+        mode: run.mode, stepRange: run.range, startSecondsSince1970: slice.first?.startSecondsSince1970,
+        endSecondsSince1970: end, distanceMeters: slice.reduce(0) { $0 + $1.distance2DMeters },
+        durationSeconds: seconds(run.range))
+    }
+  }
+}
