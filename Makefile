@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/energylab
 DEBUG_BIN := .build/debug/energylab
 
-.PHONY: deps build release reproduce test lint format clean
+.PHONY: deps build release reproduce test lint format generated clean
 
 deps:
 	@scripts/install-deps
@@ -30,6 +30,12 @@ lint:
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+# Regenerate what is derived from the code: the README's models table and
+# the curated reports.
+generated: build
+	scripts/update-readme-models
+	$(DEBUG_BIN) run --reproducible --quiet
 
 clean:
 	rm -rf .build

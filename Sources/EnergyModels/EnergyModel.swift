@@ -31,6 +31,8 @@ public struct ModelInput: Sendable, Hashable {
   public var heightMeters: Double?
   /// Metabolic equivalent of the activity, MET.
   public var metabolicEquivalent: Double?
+  /// Share of metabolic energy that becomes mechanical work (kinetic models).
+  public var mechanicalEfficiency: Double?
 
   public init(
     speedMetersPerSecond: Double? = nil, gradeFraction: Double? = nil, bodyMassKilograms: Double? = nil,

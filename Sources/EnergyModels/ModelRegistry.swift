@@ -7,7 +7,8 @@ public enum ModelRegistry {
     ACSMWalking(), ACSMRunning(), ACSMByGait(), ACSMLegCycling(), ACSMArmErgometry(), ACSMStepping(),
     CameronWalking(), Keytel2005(), Keytel2005Pounds(), METModel(), PerStep.stepMyHealth,
     PerStep.birdsley2005, PerStep.configurable,
-    StrideWalking(), Resting(), KineticEnergy(), Pandolf1977(), Minetti2002(gait: .walking),
+    StrideWalking(), Resting(), KineticEnergy(), KineticEnergy(method: .forceTimesDistance), Pandolf1977(),
+    Minetti2002(gait: .walking),
     Minetti2002(gait: .running), Looney2019(),
   ]
 

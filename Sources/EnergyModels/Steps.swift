@@ -99,39 +99,77 @@ public struct StrideWalking: EnergyModel {
   }
 }
 
-/// Kinetic energy of speeding up, after Hay et al.: energy is spent when a
-/// body of mass m gains kinetic energy.
+/// Energy of speeding up, after Hay et al.: a body of mass m that gains
+/// speed gains kinetic energy, or, equivalently, work is force times
+/// distance.
 ///
 /// ```
-/// E (J) = max(0, 1/2 m (v^2 - v0^2)) / efficiency
+/// kinetic-hay:          E (J) = max(0, 1/2 m (v^2 - v0^2)) / efficiency
+/// work-force-distance:  E (J) = max(0, m (v - v0) / dt) x d / efficiency
 /// ```
-/// m body mass (kg), v0 and v the speeds (m/s) at the start and end of the
-/// interval. Slowing down costs nothing. `efficiency` (default 1: mechanical
-/// energy only, as the PEM thesis states the model) converts mechanical work
-/// into metabolic energy; about 0.25 is the usual muscle efficiency.
-/// As printed in the PEM thesis (L745-751), which cites Hay, Rassia,
+/// m body mass (kg), v0 and v the speeds (m/s) at the start and end of an
+/// interval of dt seconds over d metres (d defaults to the mean speed times
+/// dt, where the two forms agree). Slowing down costs nothing. `efficiency`
+/// (`--efficiency`, default 1: mechanical energy only, as the PEM thesis
+/// states the models) turns mechanical work into metabolic energy; about
+/// 0.25 is the usual muscle efficiency. GPS speed noise inflates both: on
+/// tracks, smooth speeds first (`energy --speed-smoothing N`).
+/// As printed in the PEM thesis (L745-762), which cites Hay, Rassia,
 /// Beresford and Baker, "Movement dynamics in office environments" (not
 /// located; see also S. Hay, A model personal energy meter, Cambridge
 /// UCAM-CL-TR-805, 2011).
 public struct KineticEnergy: EnergyModel {
-  public var efficiency: Double
+  public enum Method: String, Sendable, Hashable {
+    case kineticEnergy = "kinetic-hay"
+    case forceTimesDistance = "work-force-distance"
+  }
 
-  public init(efficiency: Double = 1) { self.efficiency = efficiency }
+  public var method: Method
+
+  public init(method: Method = .kineticEnergy) { self.method = method }
 
   public var info: ModelInfo {
-    ModelInfo(
-      id: "kinetic-hay", name: "Kinetic energy of speed changes (Hay et al.)",
-      equation: "E (J) = max(0, 1/2*m*(v^2 - v0^2)) / efficiency; efficiency = \(Fixed.shortest(efficiency))",
-      inputs: ["body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)"],
-      validRange: "any; counts only the energy of acceleration",
-      citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)")
+    switch method {
+    case .kineticEnergy:
+      return ModelInfo(
+        id: method.rawValue, name: "Kinetic energy of speed changes (Hay et al.)",
+        equation: "E (J) = max(0, 1/2*m*(v^2 - v0^2)) / efficiency",
+        inputs: [
+          "body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)", "efficiency (default 1)",
+        ],
+        validRange: "any; counts only the energy of acceleration",
+        citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)")
+    case .forceTimesDistance:
+      return ModelInfo(
+        id: method.rawValue, name: "Work as force times distance",
+        equation: "E (J) = max(0, m*(v - v0)/dt) * d / efficiency",
+        inputs: [
+          "body mass m (kg)", "speed v and previous speed v0 (m/s)", "duration dt (s)", "distance d (m)",
+          "efficiency (default 1)",
+        ],
+        validRange: "any; counts only accelerating intervals",
+        citation: "PEM thesis L755-762 (W = F x D)")
+    }
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
     let v = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
     let v0 = input.previousSpeedMetersPerSecond ?? 0
-    let joules = max(0, 0.5 * mass * (v * v - v0 * v0)) / efficiency
+    let efficiency = input.mechanicalEfficiency ?? 1
+    guard efficiency > 0 && efficiency <= 1 else {
+      throw UsageError("--efficiency must be in (0, 1]; got \(Fixed.shortest(efficiency))")
+    }
+    let joules: Double
+    switch method {
+    case .kineticEnergy:
+      joules = max(0, 0.5 * mass * (v * v - v0 * v0)) / efficiency
+    case .forceTimesDistance:
+      let dt = try input.required(input.durationSeconds, "--minutes", for: info.id)
+      guard dt > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
+      let distance = input.distanceMeters ?? (v + v0) / 2 * dt
+      joules = max(0, mass * (v - v0) / dt) * distance / efficiency
+    }
     let energy = Units.kilocalories(fromJoules: joules)
     let perMinute = input.durationSeconds.flatMap { $0 > 0 ? energy / ($0 / 60) : nil }
     return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)

@@ -23,6 +23,9 @@ public enum EnergyCommand {
     /// 7.5, "bicycling, general" (Compendium 2011, code 01015).
     public var cyclingMET = 7.5
     public var perFix = false
+    /// Centred moving average of step speeds over this many fixes before a
+    /// model sees them; 1 means none. Kinetic models need it on noisy tracks.
+    public var speedSmoothingFixes = 1
     public var databasePath: String?
     public var format: OutputFormat?
 
@@ -65,7 +68,10 @@ public enum EnergyCommand {
     for file in options.files {
       let track = try TrackCommands.readTrack(file)
       inputs.append(try context.recordInput(file))
-      let (steps, stepDiagnostics) = analysis.steps(of: track)
+      var (steps, stepDiagnostics) = analysis.steps(of: track)
+      if options.speedSmoothingFixes > 1 {
+        steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
+      }
       let inherited = track.diagnostics + stepDiagnostics
       var pieces: [(activity: Activity?, model: any EnergyModel, subject: ModelInput)] = []
       if options.byMode {
@@ -152,6 +158,15 @@ public enum EnergyCommand {
         ]))
     }
     var parameterList = options.track.described
+    parameterList.append(
+      NamedParameter(
+        name: "speed_smoothing_fixes", value: String(options.speedSmoothingFixes),
+        meaning: "centred moving average of step speeds (1 = none)"))
+    if let efficiency = options.subject.mechanicalEfficiency {
+      parameterList.append(
+        NamedParameter(
+          name: "mechanical_efficiency", value: Fixed.shortest(efficiency), meaning: "kinetic models"))
+    }
     if options.byMode {
       parameterList += options.modes.described
       for mode in TransportMode.allCases {

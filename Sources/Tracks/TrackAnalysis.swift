@@ -43,6 +43,22 @@ public struct TrackStep: Sendable, Hashable {
   /// Grade of the fixed-distance window holding the step's midpoint.
   public var gradeFraction: Double?
   public var heartRateBeatsPerMinute: Double?
+
+  public init(
+    startSecondsSince1970: Double?, durationSeconds: Double?, distance2DMeters: Double,
+    distance3DMeters: Double,
+    elevationChangeMeters: Double?, speedMetersPerSecond: Double?, gradeFraction: Double?,
+    heartRateBeatsPerMinute: Double?
+  ) {
+    self.startSecondsSince1970 = startSecondsSince1970
+    self.durationSeconds = durationSeconds
+    self.distance2DMeters = distance2DMeters
+    self.distance3DMeters = distance3DMeters
+    self.elevationChangeMeters = elevationChangeMeters
+    self.speedMetersPerSecond = speedMetersPerSecond
+    self.gradeFraction = gradeFraction
+    self.heartRateBeatsPerMinute = heartRateBeatsPerMinute
+  }
 }
 
 /// What `track summary` reports for one track.
@@ -265,5 +281,28 @@ public struct TrackAnalysis: Sendable {
       heartRateMeanBeatsPerMinute: heartRates.isEmpty
         ? nil : heartRates.reduce(0, +) / Double(heartRates.count),
       heartRateMaxBeatsPerMinute: heartRates.max(), diagnostics: diagnostics)
+  }
+}
+
+/// Smoothing of step speeds, a named, reported parameter of the runs that use it.
+public enum SpeedSmoothing {
+  /// Replaces each step's speed by the mean over a centred window of `fixes`
+  /// steps (steps without a speed are skipped); distances and times stay.
+  public static func movingAverage(_ steps: [TrackStep], fixes: Int) -> [TrackStep] {
+    guard fixes > 1 else { return steps }
+    let half = fixes / 2
+    var out = steps
+    for i in steps.indices {
+      var sum = 0.0
+      var count = 0
+      for j in max(0, i - half)...min(steps.count - 1, i + half) {
+        if let v = steps[j].speedMetersPerSecond {
+          sum += v
+          count += 1
+        }
+      }
+      if steps[i].speedMetersPerSecond != nil, count > 0 { out[i].speedMetersPerSecond = sum / Double(count) }
+    }
+    return out
   }
 }

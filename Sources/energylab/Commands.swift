@@ -24,6 +24,7 @@ struct SubjectOptions: ParsableArguments {
   @Option(help: "Energy per step, kcal (steps-fixed).") var kcalPerStep: Double?
   @Option(help: "Stride (step) length, as 0.7m or 70cm.") var stride: String?
   @Option(help: "MET value of the activity (model met).") var met: Double?
+  @Option(help: "Mechanical efficiency of the kinetic models, in (0, 1]; default 1.") var efficiency: Double?
   @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
     String?
   @Option(help: "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min).") var subjects:
@@ -67,6 +68,7 @@ struct SubjectOptions: ParsableArguments {
     if let kcalPerStep { input.kilocaloriesPerStep = kcalPerStep }
     if let stride { input.strideMeters = try QuantityParser.lengthMeters(stride) }
     if let met { input.metabolicEquivalent = met }
+    if let efficiency { input.mechanicalEfficiency = efficiency }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
     if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
       throw UsageError(
@@ -119,6 +121,8 @@ struct EnergyCLI: ContextCommand {
   @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
   @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).") var modelFor: [String] = []
   @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
+  @Option(help: "Centred moving average of step speeds over N fixes before the model (1 = none).")
+  var speedSmoothing = 1
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
   @Option(help: "Store the run in this SQLite database.") var db: String?
@@ -129,6 +133,7 @@ struct EnergyCLI: ContextCommand {
     options.track = track.parameters
     options.byMode = byMode
     options.perFix = perFix
+    options.speedSmoothingFixes = speedSmoothing
     options.databasePath = db
     options.format = output.format
     for entry in modelFor {
@@ -141,6 +146,7 @@ struct EnergyCLI: ContextCommand {
       options.modelForMode[mode] = parts[1]
     }
     if !modelFor.isEmpty && !byMode { throw UsageError("--model-for needs --by-mode") }
+    guard speedSmoothing >= 1 else { throw UsageError("--speed-smoothing must be at least 1") }
     try EnergyCommand.run(options, context: context)
   }
 }

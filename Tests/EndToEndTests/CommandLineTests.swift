@@ -274,3 +274,29 @@ struct EnergyByModeTests {
     #expect(abs((rows.last?["cumulative_kcal"] as? Double ?? 0) - sum) < 1e-9)
   }
 }
+
+/// GPS noise makes the kinetic model count phantom accelerations: a steady
+/// 1.3 m/s walk has, by construction, only the start-up energy
+/// 1/2 x 70 x 1.3^2 = 59.15 J = 0.0141 kcal. Smoothing speeds must bring a
+/// noisy copy much closer to that than the raw fixes do.
+struct KineticSmoothingTests {
+  @Test func smoothingTamesNoise() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      [
+        "track", "synth", "-o", "n.gpx", "--speed", "1.3mps", "--duration", "5min", "--noise", "1", "--seed",
+        "7",
+      ], in: folder)
+    func kcal(_ extra: [String]) throws -> Double {
+      let out = try energylab(
+        ["energy", "n.gpx", "--model", "kinetic-hay", "--mass", "70kg", "--format", "json"] + extra,
+        in: folder)
+      let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+      return try #require(rows.first?["energy_kcal"] as? Double)
+    }
+    let raw = try kcal([])
+    let smoothed = try kcal(["--speed-smoothing", "15"])
+    #expect(raw > 10 * smoothed)
+    #expect(smoothed > 0.0141 * 0.5)
+  }
+}

@@ -208,8 +208,23 @@ struct StepAndMETTests {
     var slowing = ModelInput(speedMetersPerSecond: 1.0, bodyMassKilograms: 70)
     slowing.previousSpeedMetersPerSecond = 1.5
     #expect(try KineticEnergy().evaluate(slowing).energyKilocalories == 0)
-    let efficient = try KineticEnergy(efficiency: 0.25).evaluate(
-      ModelInput(speedMetersPerSecond: 1.5, bodyMassKilograms: 70))
-    #expect(abs(try #require(efficient.energyKilocalories) - 4 * 78.75 / 4184) < 1e-12)
+    var efficient = ModelInput(speedMetersPerSecond: 1.5, bodyMassKilograms: 70)
+    efficient.mechanicalEfficiency = 0.25
+    let quarter = try #require(try KineticEnergy().evaluate(efficient).energyKilocalories)
+    #expect(abs(quarter - 4 * 78.75 / 4184) < 1e-12)
+    efficient.mechanicalEfficiency = 0
+    #expect(throws: UsageError.self) { try KineticEnergy().evaluate(efficient) }
+  }
+
+  /// W = F x D: 70 kg from 1.0 to 1.5 m/s in 2 s is a = 0.25 m/s^2, F = 17.5 N,
+  /// over the 2.5 m covered at the mean speed: 43.75 J, the same as
+  /// 1/2 x 70 x (1.5^2 - 1.0^2) = 43.75 J.
+  @Test func workEqualsKineticEnergyAtConstantAcceleration() throws {
+    var input = ModelInput(speedMetersPerSecond: 1.5, bodyMassKilograms: 70, durationSeconds: 2)
+    input.previousSpeedMetersPerSecond = 1.0
+    let work = try #require(try KineticEnergy(method: .forceTimesDistance).evaluate(input).energyKilocalories)
+    let kinetic = try #require(try KineticEnergy().evaluate(input).energyKilocalories)
+    #expect(abs(work - 43.75 / 4184) < 1e-12)
+    #expect(abs(kinetic - 43.75 / 4184) < 1e-12)
   }
 }

@@ -111,3 +111,17 @@ struct SpeedBandClassifierTests {
     #expect(abs(summary.distance2DMeters - (780 + 6000 + 390)) < 0.01)
   }
 }
+
+struct SpeedSmoothingTests {
+  /// A centred average of 3 over speeds 1, 2, 3, 4: 1.5, 2, 3, 3.5.
+  @Test func movingAverageByHand() {
+    let steps = [1.0, 2, 3, 4].map {
+      TrackStep(
+        startSecondsSince1970: nil, durationSeconds: 1, distance2DMeters: $0, distance3DMeters: $0,
+        elevationChangeMeters: nil, speedMetersPerSecond: $0, gradeFraction: nil, heartRateBeatsPerMinute: nil
+      )
+    }
+    #expect(SpeedSmoothing.movingAverage(steps, fixes: 3).map(\.speedMetersPerSecond) == [1.5, 2, 3, 3.5])
+    #expect(SpeedSmoothing.movingAverage(steps, fixes: 1) == steps)
+  }
+}
