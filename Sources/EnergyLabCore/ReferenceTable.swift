@@ -21,6 +21,18 @@ public struct ReferenceTable: Sendable, Hashable {
   public var columnKeys: [Double]
   /// `values[row][column]`.
   public var values: [[Double]]
+  /// Inputs the table holds constant, from the `fixed` provenance line
+  /// (`# fixed: duration_min=30`), as variable and value.
+  public var fixed: [FixedInput]
+
+  public struct FixedInput: Sendable, Hashable {
+    public var variable: String
+    public var value: Double
+    public init(variable: String, value: Double) {
+      self.variable = variable
+      self.value = value
+    }
+  }
 
   public struct ProvenanceField: Sendable, Hashable {
     public var key: String
@@ -33,8 +45,10 @@ public struct ReferenceTable: Sendable, Hashable {
 
   public init(
     name: String, source: String, provenance: [ProvenanceField], rowVariable: String, columnVariable: String,
-    valueVariable: String, rowKeys: [Double], columnKeys: [Double], values: [[Double]]
+    valueVariable: String, rowKeys: [Double], columnKeys: [Double], values: [[Double]],
+    fixed: [FixedInput] = []
   ) {
+    self.fixed = fixed
     self.name = name
     self.source = source
     self.provenance = provenance

@@ -21,7 +21,7 @@ public struct CameronWalking: EnergyModel {
     equation: "C = W(lb) * 0.53 * D(miles) (kcal); kcal/min = W(lb) * 0.53 * mph / 60",
     inputs: ["body mass W (lb)", "distance D (miles) or speed (mph) and duration"],
     validRange: "walking; no range is stated",
-    citation: "Cameron et al., Med Sci Sports Exerc, Dec 2004; PEM thesis L715-723")
+    citation: "Cameron et al., Med Sci Sports Exerc, Dec 2004; PEM thesis L715-723", statesValidRange: false)
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     let pounds = Units.pounds(

@@ -110,11 +110,14 @@ public struct ModelInfo: Sendable, Hashable {
   public var citation: String
   /// Caveats a user should know.
   public var notes: String
+  /// Whether the source states a range of validity (Cameron's does not).
+  public var statesValidRange: Bool
 
   public init(
     id: String, name: String, equation: String, inputs: [String], validRange: String, citation: String,
-    notes: String = ""
+    notes: String = "", statesValidRange: Bool = true
   ) {
+    self.statesValidRange = statesValidRange
     self.id = id
     self.name = name
     self.equation = equation

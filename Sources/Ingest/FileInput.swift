@@ -3,8 +3,8 @@ import Foundation
 
 /// Reads a whole input file, turning the operating system's refusal into an
 /// `InputError` that names the file and what was expected.
-enum FileInput {
-  static func read(_ path: String, expected: String) throws -> Data {
+public enum FileInput {
+  public static func read(_ path: String, expected: String) throws -> Data {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputError(SourceLocation(file: path), "no such file", expected: expected)

@@ -6,9 +6,12 @@ import Foundation
 /// times in UTC with milliseconds.
 public enum GPXWriter {
   public static func gpx(_ track: Track, creator: String) -> String {
+    let hasHeartRate = track.points.contains { $0.heartRateBeatsPerMinute != nil }
+    let namespaces =
+      hasHeartRate ? " xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v1\"" : ""
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
-      <gpx version="1.1" creator="\(escape(creator))" xmlns="http://www.topografix.com/GPX/1/1">
+      <gpx version="1.1" creator="\(escape(creator))" xmlns="http://www.topografix.com/GPX/1/1"\(namespaces)>
 
       """
     out += "  <trk>\n"
@@ -19,6 +22,10 @@ public enum GPXWriter {
         "      <trkpt lat=\"\(Fixed.format(p.latitudeDegrees, digits: 8))\" lon=\"\(Fixed.format(p.longitudeDegrees, digits: 8))\">"
       if let ele = p.elevationMeters { out += "<ele>\(Fixed.format(ele, digits: 3))</ele>" }
       if let t = p.timeSecondsSince1970 { out += "<time>\(ISO8601.formatUTC(t, fractionDigits: 3))</time>" }
+      if let hr = p.heartRateBeatsPerMinute {
+        out +=
+          "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(Fixed.shortest(hr.rounded()))</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>"
+      }
       out += "</trkpt>\n"
     }
     out += "    </trkseg>\n  </trk>\n</gpx>\n"

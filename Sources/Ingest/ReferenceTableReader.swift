@@ -96,10 +96,22 @@ public enum ReferenceTableReader {
     }
     try checkIncreasing(rowKeys, source: source, line: rows[1].line, what: "row keys")
     let field = { (key: String) in provenance.first(where: { $0.key == key })!.value }
+    var fixed: [ReferenceTable.FixedInput] = []
+    if let text = provenance.first(where: { $0.key == "fixed" })?.value {
+      for item in text.split(separator: ",") {
+        let parts = item.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
+          throw InputError(
+            SourceLocation(file: source, line: lineNumber), "cannot read fixed input \"\(item)\"",
+            expected: "variable=number, as duration_min=30")
+        }
+        fixed.append(.init(variable: parts[0], value: value))
+      }
+    }
     return ReferenceTable(
       name: name, source: source, provenance: provenance, rowVariable: field("row_variable"),
       columnVariable: field("column_variable"), valueVariable: field("value"), rowKeys: rowKeys,
-      columnKeys: columnKeys, values: values)
+      columnKeys: columnKeys, values: values, fixed: fixed)
   }
 
   private static func checkIncreasing(_ keys: [Double], source: String, line: Int, what: String) throws {

@@ -12,7 +12,9 @@ public struct Assumption: Sendable, Hashable {
   public var name: String
   public var text: String
 
-  public static let names = ["speed", "grade", "heart-rate", "age", "sex", "vo2max", "load", "terrain"]
+  public static let names = [
+    "speed", "grade", "mass", "heart-rate", "age", "sex", "vo2max", "load", "terrain", "met",
+  ]
 
   public init(parsing text: String) throws {
     let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -31,6 +33,8 @@ public struct Assumption: Sendable, Hashable {
     switch name {
     case "speed": input.speedMetersPerSecond = try QuantityParser.speedMetersPerSecond(text)
     case "grade": input.gradeFraction = try QuantityParser.gradeFraction(text)
+    case "mass": input.bodyMassKilograms = try QuantityParser.massKilograms(text)
+    case "met": input.metabolicEquivalent = try number()
     case "heart-rate": input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(text)
     case "age": input.ageYears = try number()
     case "vo2max": input.vo2MaxMillilitersPerKilogramPerMinute = try number()
@@ -119,7 +123,10 @@ public enum EvaluateCommand {
   }
 
   /// The value a model predicts for a table's value variable.
-  static func predictedValue(_ output: ModelOutput, variable: String, modelID: String) throws -> Double {
+  static func predictedValue(_ output: ModelOutput, input: ModelInput, variable: String, modelID: String)
+    throws
+    -> Double
+  {
     switch variable {
     case "energy_kcal":
       guard let value = output.energyKilocalories else {
@@ -132,9 +139,20 @@ public enum EvaluateCommand {
         throw UsageError("model \(modelID) gives no kcal/min here")
       }
       return value
+    case "met":
+      // The Compendium's own definition: 1 MET = 1 kcal/kg/h.
+      guard let value = output.kilocaloriesPerMinute, let mass = input.bodyMassKilograms, mass > 0 else {
+        throw UsageError("model \(modelID) gives no kcal/min here")
+      }
+      return value * 60 / mass
+    case "vo2_ml_kg_min":
+      guard let value = output.vo2MillilitersPerKilogramPerMinute else {
+        throw UsageError("model \(modelID) defines no VO2")
+      }
+      return value
     default:
       throw UsageError(
-        "cannot compare a model with table values of \"\(variable)\"; expected energy_kcal or energy_kcal_per_min"
+        "cannot compare a model with table values of \"\(variable)\"; expected energy_kcal, energy_kcal_per_min, met or vo2_ml_kg_min"
       )
     }
   }
@@ -148,12 +166,17 @@ public enum EvaluateCommand {
       let model = try ModelRegistry.model(id: id)
       return try ReferenceComparison(modelID: id, table: table) { rowKey, columnKey in
         var input = base
+        for item in table.fixed {
+          try apply(variable: item.variable, key: item.value, to: &input, source: table.source)
+        }
         try apply(variable: table.rowVariable, key: rowKey, to: &input, source: table.source)
         try apply(variable: table.columnVariable, key: columnKey, to: &input, source: table.source)
         do {
-          return try predictedValue(model.evaluate(input), variable: table.valueVariable, modelID: id)
+          return try predictedValue(
+            model.evaluate(input), input: input, variable: table.valueVariable, modelID: id)
         } catch let error as UsageError {
-          let stated = [table.rowVariable, table.columnVariable].joined(separator: " and ")
+          let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
+            separator: ", ")
           throw UsageError(
             "\(error.message); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
           )
@@ -176,6 +199,12 @@ public enum EvaluateCommand {
       "pearson_r": .number(s.pearsonR, 4), "ccc": .number(s.concordanceCorrelation, 4),
       "loa_lower_\(unit)": .number(s.limitsOfAgreementLower, 2),
       "loa_upper_\(unit)": .number(s.limitsOfAgreementUpper, 2),
+      "loa_lower_ci95_\(unit)": .string(
+        "\(Fixed.format(s.lowerLimitConfidenceInterval.lower, digits: 2)) to \(Fixed.format(s.lowerLimitConfidenceInterval.upper, digits: 2))"
+      ),
+      "loa_upper_ci95_\(unit)": .string(
+        "\(Fixed.format(s.upperLimitConfidenceInterval.lower, digits: 2)) to \(Fixed.format(s.upperLimitConfidenceInterval.upper, digits: 2))"
+      ),
       "within_20pct_share": .number(s.withinToleranceShare, 3),
     ])
   }
@@ -224,8 +253,10 @@ public enum EvaluateCommand {
       rows: comparisons.flatMap { comparison in
         comparison.cells.map { cell in
           ResultRecord([
-            "model": .string(comparison.modelID), table.rowVariable: .number(cell.rowKey, 0),
-            table.columnVariable: .number(cell.columnKey, 0), "predicted_\(unit)": .number(cell.predicted, 2),
+            "model": .string(comparison.modelID),
+            table.rowVariable: .number(cell.rowKey, decimals(cell.rowKey)),
+            table.columnVariable: .number(cell.columnKey, decimals(cell.columnKey)),
+            "predicted_\(unit)": .number(cell.predicted, 2),
             "reference_\(unit)": .number(cell.reference, 2),
             "difference_\(unit)": .number(cell.difference, 2),
             "relative_difference_pct": .number(cell.relativeDifference.map { $0 * 100 }, 1),
@@ -284,6 +315,13 @@ public enum EvaluateCommand {
     }
   }
 
+  /// Decimal places a table key needs to print as written (2.5 -> 1).
+  static func decimals(_ key: Double) -> Int {
+    let text = Fixed.shortest(key)
+    guard let dot = text.firstIndex(of: ".") else { return 0 }
+    return text.distance(from: dot, to: text.endIndex) - 1
+  }
+
   /// `body_mass_lb` as `body mass (lb)`.
   static func axisLabel(_ variable: String) -> String {
     var words = variable.split(separator: "_").map(String.init)
@@ -338,6 +376,20 @@ public enum EvaluateCommand {
     }
 
     for c in comparisons {
+      var heat = GnuplotChart(
+        name: "\(table.name)-\(c.modelID)-relative-error",
+        title: "Relative error of \(c.modelID) over \(table.name)",
+        xLabel: axisLabel(table.columnVariable), yLabel: axisLabel(table.rowVariable), series: [])
+      heat.heatMap = GnuplotChart.HeatMap(
+        xKeys: table.columnKeys, yKeys: table.rowKeys,
+        values: table.rowKeys.indices.map { r in
+          table.columnKeys.indices.map { k in
+            (c.cells[r * table.columnKeys.count + k].relativeDifference ?? .nan) * 100
+          }
+        }, valueLabel: "(predicted - reference) / reference (%)")
+      if table.rowKeys.count > 1 && table.columnKeys.count > 1 {
+        try context.draw(heat, folder: options.chartsDirectory, format: options.format)
+      }
       let s = c.accumulator.statistics()
       var blandAltman = GnuplotChart(
         name: "\(table.name)-\(c.modelID)-bland-altman",

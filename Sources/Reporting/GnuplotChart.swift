@@ -55,6 +55,24 @@ public struct GnuplotChart: Sendable, Hashable {
   public var horizontalLines: [HorizontalLine] = []
   /// Draws y = x, for predicted-against-reference charts.
   public var identityLine = false
+  /// When set, the chart is a heat map of these cells instead of series.
+  public var heatMap: HeatMap?
+
+  /// Values over a grid, drawn as coloured cells with a diverging palette
+  /// centred on zero.
+  public struct HeatMap: Sendable, Hashable {
+    public var xKeys: [Double]
+    public var yKeys: [Double]
+    /// `values[y][x]`.
+    public var values: [[Double]]
+    public var valueLabel: String
+    public init(xKeys: [Double], yKeys: [Double], values: [[Double]], valueLabel: String) {
+      self.xKeys = xKeys
+      self.yKeys = yKeys
+      self.values = values
+      self.valueLabel = valueLabel
+    }
+  }
 
   public init(name: String, title: String, xLabel: String, yLabel: String, series: [Series]) {
     self.name = name
@@ -68,6 +86,16 @@ public struct GnuplotChart: Sendable, Hashable {
   /// lines (gnuplot's `index`).
   public func dataText() -> String {
     var out = "# \(sanitizedComment(title))\n"
+    if let map = heatMap {
+      out += "# x y value, one block per row of the grid\n"
+      for (r, y) in map.yKeys.enumerated() {
+        for (c, x) in map.xKeys.enumerated() {
+          out += "\(Fixed.shortest(x)) \(Fixed.shortest(y)) \(Fixed.shortest(map.values[r][c]))\n"
+        }
+        out += "\n"
+      }
+      return out
+    }
     for (i, s) in series.enumerated() {
       if i > 0 { out += "\n\n" }
       out += "# series \(i): \(sanitizedComment(s.title))\n# x y\n"
@@ -90,6 +118,21 @@ public struct GnuplotChart: Sendable, Hashable {
       plots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
     }
     if identityLine { plots.append("x with lines ls 20 title 'y = x'") }
+    var heat = ""
+    if let map = heatMap {
+      let limit = max(1e-9, map.values.joined().map { abs($0) }.filter(\.isFinite).max() ?? 1)
+      heat = """
+        set view map
+        unset key
+        set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+        set cbrange [\(Fixed.shortest(-limit)):\(Fixed.shortest(limit))]
+        set cblabel \(Self.quote(map.valueLabel)) noenhanced
+        set xrange [*:*] noextend
+        set yrange [*:*] noextend
+
+        """
+      plots = ["'\(stem).dat' using 1:2:3 with image notitle"]
+    }
     return """
       # EnergyLab chart: \(sanitizedComment(title))
       # Edit and run with: gnuplot \(stem).gp
@@ -111,7 +154,7 @@ public struct GnuplotChart: Sendable, Hashable {
       set style line 11 lc rgb '#777777' dt 2 lw 1.5
       set style line 12 lc rgb '#777777' dt 2 lw 1.5
       set style line 20 lc rgb '#999999' dt 3 lw 1.5
-      set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+      \(heat)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
       set output '\(stem).png'
       plot \(plots.joined(separator: ", \\\n     "))
       set terminal svg size 900,560 dynamic font 'Sans,11'

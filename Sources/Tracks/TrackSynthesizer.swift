@@ -23,6 +23,8 @@ public struct SyntheticTrackSpec: Sendable, Hashable {
   /// file.
   public var seed: UInt64 = 1
   public var name: String = "synthetic walk"
+  /// Heart rate written with every fix, bpm; nil writes none.
+  public var heartRateBeatsPerMinute: Double?
   /// Consecutive legs of constant speed and grade; when empty, one leg of
   /// `speedMetersPerSecond`, `gradeFraction` and `durationSeconds`.
   public var legs: [Leg] = []
@@ -96,7 +98,8 @@ public enum TrackSynthesizer {
         TrackPoint(
           latitudeDegrees: position.latitudeDegrees, longitudeDegrees: position.longitudeDegrees,
           elevationMeters: spec.startElevationMeters + rise,
-          timeSecondsSince1970: spec.startSecondsSince1970 + t, sourceLine: 0))
+          timeSecondsSince1970: spec.startSecondsSince1970 + t,
+          heartRateBeatsPerMinute: spec.heartRateBeatsPerMinute, sourceLine: 0))
     }
     return Track(name: spec.name, source: "synthetic", points: points)
   }

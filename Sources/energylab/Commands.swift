@@ -180,6 +180,83 @@ struct EvaluateCLI: ContextCommand {
   }
 }
 
+struct SweepCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sweep",
+    abstract: "Error of models against a reference table as an assumed input varies; where each matches it.",
+    discussion:
+      "Example: energylab sweep --models acsm-walking --reference stanford-walking --vary speed --from 2mph --to 6mph --step 0.1mph --assume grade=0"
+  )
+
+  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(help: "Reference table name in Datasets/reference/ or a CSV path.") var reference: String
+  @Option(help: "Input to vary: speed, grade or mass.") var vary: String
+  @Option(help: "First value, with unit (2mph, 0%, 50kg).") var from: String
+  @Option(help: "Last value, with unit.") var to: String
+  @Option(help: "Step, with unit.") var step: String
+  @Option(parsing: .upToNextOption, help: "Other assumed inputs, as grade=0.") var assume: [String] = []
+  @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try SweepCommand.run(
+      .init(
+        modelIDs: ids, reference: reference, parameter: vary, from: from, to: to, step: step,
+        assumptions: try assume.map(Assumption.init(parsing:)), chartsDirectory: charts, format: output.format
+      ),
+      context: context)
+  }
+}
+
+struct AgreementCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "agreement",
+    abstract: "Agreement of energy models on the same tracks, pair by pair, per epoch.",
+    discussion:
+      "Example: energylab agreement walk.gpx --models acsm-walking,keytel-2005 --mass 70kg --age 30 --sex male"
+  )
+
+  @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
+  @Option(help: "Comma-separated model identifiers (at least two).") var models: String
+  @Option(help: "Epoch over which energy rates are compared, as 60s or 1min.") var epoch = "60s"
+  @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
+  @OptionGroup var subject: SubjectOptions
+  @OptionGroup var track: TrackOptions
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try AgreementCommands.models(
+      files: files, modelIDs: ids, subject: try subject.modelInput(),
+      epochSeconds: try QuantityParser.durationSeconds(epoch), speedSmoothingFixes: max(1, speedSmoothing),
+      track: track.parameters, format: output.format, context: context)
+  }
+}
+
+struct StatsCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats", abstract: "Statistics on any table.", subcommands: [Agreement.self])
+
+  struct Agreement: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Agreement of two columns of a CSV (differences are a minus b): bias, limits, MAE, RMSE, MAPE, r, CCC."
+    )
+    @Argument(help: "CSV file with a header.") var file: String
+    @Option(help: "Column a (the method under test).") var a: String
+    @Option(help: "Column b (the reference).") var b: String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try AgreementCommands.statsAgreement(path: file, a: a, b: b, format: output.format, context: context)
+    }
+  }
+}
+
 struct ModelsCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "models", abstract: "List, explain and evaluate energy models.",
@@ -252,6 +329,7 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Standard deviation of horizontal position noise, metres.") var noise: Double = 0
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
     @Option(help: "Track name.") var name = "synthetic walk"
+    @Option(help: "Heart rate written with every fix, as 120bpm (Garmin extension).") var heartRate: String?
     @Option(help: "A leg as SPEED,GRADE,DURATION (as 1.3mps,0,10min); repeat for a multi-leg track.")
     var leg: [String] = []
 
@@ -280,6 +358,7 @@ struct TrackCLI: ParsableCommand {
       spec.horizontalNoiseMeters = noise
       spec.seed = seed
       spec.name = name
+      spec.heartRateBeatsPerMinute = try heartRate.map(QuantityParser.heartRateBeatsPerMinute)
       spec.legs = try leg.map { text in
         let parts = text.split(separator: ",").map(String.init)
         guard parts.count == 3 else {

@@ -300,3 +300,108 @@ struct KineticSmoothingTests {
     #expect(smoothed > 0.0141 * 0.5)
   }
 }
+
+struct EvaluationCommandLineTests {
+  /// `stats agreement` on Bland and Altman's (Lancet 1986) peak-flow data:
+  /// mean difference -2.1 l/min, SD 38.8 (published); limits with 1.96 SD:
+  /// -2.1176 -/+ 1.96 x 38.7651 = -78.10 and 73.86.
+  @Test func statsAgreementOnPeakFlow() throws {
+    let folder = try scratchFolder()
+    let wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    let mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    var csv = "subject,wright,mini\n"
+    for (i, (a, b)) in zip(wright, mini).enumerated() { csv += "\(i + 1),\(a),\(b)\n" }
+    csv += "18,,500\n"
+    try csv.write(toFile: "\(folder)/pefr.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(
+      ["stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    for key in [
+      "n", "bias", "sd_diff", "loa_lower", "loa_upper", "mae", "rmse", "mape_pct", "pearson_r", "ccc",
+      "within_20pct_share",
+    ] {
+      #expect(o[key] != nil, "missing \(key)")
+    }
+    #expect(o["n"] as? Int == 17)
+    #expect(o["skipped_rows"] as? Int == 1)
+    #expect(abs((o["bias"] as? Double ?? 0) - -2.1) < 0.05)
+    #expect(abs((o["sd_diff"] as? Double ?? 0) - 38.8) < 0.05)
+    #expect(abs((o["loa_lower"] as? Double ?? 0) - -78.10) < 0.01)
+    #expect(abs((o["loa_upper"] as? Double ?? 0) - 73.86) < 0.01)
+  }
+
+  @Test func statsAgreementNamesTheBadCell() throws {
+    let folder = try scratchFolder()
+    try "a,b\n1,2\n3,\"4,5\"\n".write(toFile: "\(folder)/x.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(["stats", "agreement", "x.csv", "--a", "a", "--b", "b"], in: folder)
+    #expect(out.status == 1)
+    #expect(out.stderr.hasPrefix("energylab: x.csv:3:2: cannot read b \"4,5\" as a number"))
+  }
+
+  /// The bias of ACSM walking against the Stanford table is linear in speed,
+  /// so its zero is exact: mean reference R over the grid equals
+  /// VO2 x (mean kg) x (mean minutes) x 5/1000 at VO2 = 0.1 v + 3.5, i.e.
+  /// v = (R / (81.6466 x 40 x 0.005) - 3.5) / 0.1 m/min, about 5.60 mph, far
+  /// outside the walking range.
+  @Test func sweepBreakEvenOfACSMAgainstStanford() throws {
+    let out = try energylab(
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "2mph", "--to",
+        "7mph", "--step", "0.25mph", "--assume", "grade=0", "--format", "json",
+      ], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let breakEven = try #require((o["break_even"] as? [[String: Any]])?.first)
+    let table = try String(
+      contentsOfFile: "\(packageRoot)/Datasets/reference/stanford-walking.csv", encoding: .utf8)
+    let cells = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+      .flatMap { $0.split(separator: ",").dropFirst().map { Double($0)! } }
+    let meanReference = cells.reduce(0, +) / Double(cells.count)
+    let metersPerMinute = (meanReference / (180 * 0.45359237 * 40 * 0.005) - 3.5) / 0.1
+    let mph = metersPerMinute * 60 / 1609.344
+    #expect(abs((breakEven["break_even_speed_mph"] as? Double ?? 0) - mph) < 1e-6)
+    #expect(breakEven["inside_valid_range"] as? Bool == false)
+  }
+
+  /// Two models over a 20-minute track in 60 s epochs: 20 pairs each.
+  @Test func modelAgreementCountsEpochs() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      [
+        "track", "synth", "-o", "h.gpx", "--speed", "1.3mps", "--duration", "20min", "--heart-rate", "120bpm",
+      ], in: folder)
+    let out = try energylab(
+      [
+        "agreement", "h.gpx", "--models", "acsm-walking,keytel-2005,resting", "--mass", "70kg", "--age", "30",
+        "--sex", "male", "--format", "json",
+      ],
+      in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 3)
+    #expect(rows.allSatisfy { $0["n"] as? Int == 20 })
+    // ACSM 1.3 m/s level (11.3 mL/kg/min) minus resting (3.5): 7.8 x 70 x 5/1000 = 2.73 kcal/min.
+    let acsmResting = try #require(
+      rows.first { $0["a"] as? String == "acsm-walking" && $0["b"] as? String == "resting" })
+    #expect(abs((acsmResting["bias"] as? Double ?? 0) - 2.73) < 0.01)
+  }
+
+  /// The shipped walk regenerates byte for byte from the command in its README.
+  @Test func shippedWalkRegenerates() throws {
+    let folder = try scratchFolder()
+    let out = try energylab(
+      [
+        "track", "synth", "-o", "w.gpx", "--speed", "2.9mph", "--grade", "2%", "--duration", "10min",
+        "--interval", "1",
+        "--latitude", "50.8671", "--longitude=-0.0873", "--elevation", "50", "--azimuth", "45", "--start",
+        "2012-05-08T09:00:00Z", "--noise", "0", "--seed", "1", "--name", "PEM worked-example walk",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let fresh = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/w.gpx"))
+    let shipped = try Data(
+      contentsOf: URL(fileURLWithPath: "\(packageRoot)/Datasets/pem-walk/walk-2.9mph-2pct.gpx"))
+    #expect(fresh == shipped)
+  }
+}

@@ -86,3 +86,32 @@ struct ReferenceTableReaderTests {
     #expect(throws: InputError.self) { try CSVTokenizer.rows("a,b\n1,2\nx\"y,3\n", source: "t.csv") }
   }
 }
+
+struct OtherReferenceTablesTests {
+  /// Fenton (USA Today 2006): 150 lb for 30 min at 2.5-5 mph: 110, 129, 154,
+  /// 187, 231, 293 kcal; the table holds duration fixed at 30 min.
+  @Test func fentonBySpeed() throws {
+    let table = try ReferenceTableReader.read(
+      path: "\(packageRoot)/Datasets/reference/fenton-walking-speed.csv")
+    #expect(table.rowKeys == [2.5, 3, 3.5, 4, 4.5, 5])
+    #expect(table.values.map { $0[0] } == [110, 129, 154, 187, 231, 293])
+    #expect(table.fixed == [.init(variable: "duration_min", value: 30)])
+  }
+
+  /// The two Fenton tables meet at 150 lb and 3 mph: 129 kcal in both.
+  @Test func fentonTablesAgreeWhereTheyMeet() throws {
+    let bySpeed = try ReferenceTableReader.read(
+      path: "\(packageRoot)/Datasets/reference/fenton-walking-speed.csv")
+    let byWeight = try ReferenceTableReader.read(
+      path: "\(packageRoot)/Datasets/reference/fenton-walking-weight.csv")
+    #expect(bySpeed.values[1][0] == byWeight.values[2][0])
+  }
+
+  /// Compendium 2011 walking METs: 2.8, 3.0, 3.5, 4.3, 5.0, 7.0 at 2.0-4.5 mph.
+  @Test func compendiumWalking() throws {
+    let table = try ReferenceTableReader.read(
+      path: "\(packageRoot)/Datasets/reference/compendium-walking-met.csv")
+    #expect(table.values.map { $0[0] } == [2.8, 3.0, 3.5, 4.3, 5.0, 7.0])
+    #expect(table.valueVariable == "met")
+  }
+}

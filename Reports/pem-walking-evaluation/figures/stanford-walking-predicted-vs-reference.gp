@@ -22,6 +22,7 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-predicted-vs-reference.png'
 plot 'stanford-walking-predicted-vs-reference.dat' index 0 using 1:2 with points ls 1 title 'acsm-walking', \
      'stanford-walking-predicted-vs-reference.dat' index 1 using 1:2 with points ls 2 title 'cameron-walking', \
+     'stanford-walking-predicted-vs-reference.dat' index 2 using 1:2 with points ls 3 title 'met', \
      x with lines ls 20 title 'y = x'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-predicted-vs-reference.svg'

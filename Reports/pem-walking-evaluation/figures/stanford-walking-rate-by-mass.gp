@@ -22,7 +22,8 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-rate-by-mass.png'
 plot 'stanford-walking-rate-by-mass.dat' index 0 using 1:2 with linespoints ls 1 title 'stanford-walking (75 min column / 75)', \
      'stanford-walking-rate-by-mass.dat' index 1 using 1:2 with linespoints ls 2 title 'acsm-walking', \
-     'stanford-walking-rate-by-mass.dat' index 2 using 1:2 with linespoints ls 3 title 'cameron-walking'
+     'stanford-walking-rate-by-mass.dat' index 2 using 1:2 with linespoints ls 3 title 'cameron-walking', \
+     'stanford-walking-rate-by-mass.dat' index 3 using 1:2 with linespoints ls 4 title 'met'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-rate-by-mass.svg'
 replot

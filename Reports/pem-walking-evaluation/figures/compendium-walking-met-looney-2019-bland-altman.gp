@@ -1,0 +1,30 @@
+# EnergyLab chart: Bland-Altman: looney-2019 against compendium-walking-met
+# Edit and run with: gnuplot compendium-walking-met-looney-2019-bland-altman.gp
+set encoding utf8
+set title 'Bland-Altman: looney-2019 against compendium-walking-met' noenhanced
+set xlabel 'mean of predicted and reference (met)' noenhanced
+set ylabel 'predicted minus reference (met)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'compendium-walking-met-looney-2019-bland-altman.png'
+plot 'compendium-walking-met-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+     0.22392114756412074 with lines ls 10 title 'bias 0.2', \
+     -0.1799119311302092 with lines ls 11 title 'lower limit -0.2', \
+     0.6277542262584507 with lines ls 12 title 'upper limit 0.6'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'compendium-walking-met-looney-2019-bland-altman.svg'
+replot
+unset output

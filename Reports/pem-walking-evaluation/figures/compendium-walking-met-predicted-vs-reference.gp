@@ -1,0 +1,30 @@
+# EnergyLab chart: Models against compendium-walking-met (every cell)
+# Edit and run with: gnuplot compendium-walking-met-predicted-vs-reference.gp
+set encoding utf8
+set title 'Models against compendium-walking-met (every cell)' noenhanced
+set xlabel 'reference energy (met)' noenhanced
+set ylabel 'predicted energy (met)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'compendium-walking-met-predicted-vs-reference.png'
+plot 'compendium-walking-met-predicted-vs-reference.dat' index 0 using 1:2 with points ls 1 title 'acsm-walking', \
+     'compendium-walking-met-predicted-vs-reference.dat' index 1 using 1:2 with points ls 2 title 'minetti-2002-walking', \
+     'compendium-walking-met-predicted-vs-reference.dat' index 2 using 1:2 with points ls 3 title 'looney-2019', \
+     x with lines ls 20 title 'y = x'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'compendium-walking-met-predicted-vs-reference.svg'
+replot
+unset output

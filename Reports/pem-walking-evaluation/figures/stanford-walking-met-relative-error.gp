@@ -1,0 +1,34 @@
+# EnergyLab chart: Relative error of met over stanford-walking
+# Edit and run with: gnuplot stanford-walking-met-relative-error.gp
+set encoding utf8
+set title 'Relative error of met over stanford-walking' noenhanced
+set xlabel 'duration (min)' noenhanced
+set ylabel 'body mass (lb)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set view map
+unset key
+set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+set cbrange [-37.9854181640625:37.9854181640625]
+set cblabel '(predicted - reference) / reference (%)' noenhanced
+set xrange [*:*] noextend
+set yrange [*:*] noextend
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'stanford-walking-met-relative-error.png'
+plot 'stanford-walking-met-relative-error.dat' using 1:2:3 with image notitle
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'stanford-walking-met-relative-error.svg'
+replot
+unset output

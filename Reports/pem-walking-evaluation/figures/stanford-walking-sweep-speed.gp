@@ -1,0 +1,31 @@
+# EnergyLab chart: Mean relative error against stanford-walking by assumed speed
+# Edit and run with: gnuplot stanford-walking-sweep-speed.gp
+set encoding utf8
+set title 'Mean relative error against stanford-walking by assumed speed' noenhanced
+set xlabel 'assumed speed (mph)' noenhanced
+set ylabel 'mean (predicted - reference) / reference (%)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'stanford-walking-sweep-speed.png'
+plot 'stanford-walking-sweep-speed.dat' index 0 using 1:2 with lines ls 1 title 'acsm-walking', \
+     'stanford-walking-sweep-speed.dat' index 1 using 1:2 with lines ls 2 title 'cameron-walking', \
+     0 with lines ls 10 title 'no error', \
+     20 with lines ls 11 title '+20 %', \
+     -20 with lines ls 12 title '-20 %'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'stanford-walking-sweep-speed.svg'
+replot
+unset output

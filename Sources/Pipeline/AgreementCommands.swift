@@ -1,0 +1,166 @@
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Reporting
+import Tracks
+
+/// Agreement between two measurements or methods on the same cases:
+/// `stats agreement` over two columns of a CSV, and `agreement` between
+/// energy models over the same tracks.
+public enum AgreementCommands {
+  /// The keys every agreement prints; differences are a minus b.
+  public static func record(_ s: ErrorStatistics) -> ResultRecord {
+    ResultRecord([
+      "n": .integer(s.count), "bias": .number(s.bias, 4), "sd_diff": .number(s.sdDifference, 4),
+      "loa_lower": .number(s.limitsOfAgreementLower, 4), "loa_upper": .number(s.limitsOfAgreementUpper, 4),
+      "loa_lower_ci95": .array([
+        .number(s.lowerLimitConfidenceInterval.lower, 4), .number(s.lowerLimitConfidenceInterval.upper, 4),
+      ]),
+      "loa_upper_ci95": .array([
+        .number(s.upperLimitConfidenceInterval.lower, 4), .number(s.upperLimitConfidenceInterval.upper, 4),
+      ]),
+      "mae": .number(s.meanAbsoluteError, 4), "rmse": .number(s.rootMeanSquareError, 4),
+      "mape_pct": .number(s.meanAbsolutePercentageError, 2), "pearson_r": .number(s.pearsonR, 4),
+      "ccc": .number(s.concordanceCorrelation, 4), "within_20pct_share": .number(s.withinToleranceShare, 4),
+    ])
+  }
+
+  /// Reads columns `a` and `b` of a CSV with a header; rows where either is
+  /// empty are skipped and counted; a cell that is not a number is an error
+  /// naming its line and column.
+  public static func pairs(path: String, a: String, b: String) throws -> (
+    pairs: [(Double, Double)], skipped: Int
+  ) {
+    let data = try FileInput.read(path, expected: "a CSV file with a header")
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+    }
+    let rows = try CSVTokenizer.rows(text, source: path).filter {
+      !($0.fields.count == 1 && $0.fields[0].isEmpty)
+    }
+    guard let header = rows.first else {
+      throw InputError(
+        SourceLocation(file: path, line: 1), "empty file", expected: "a header naming \(a) and \(b)")
+    }
+    let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    guard let ia = names.firstIndex(of: a), let ib = names.firstIndex(of: b) else {
+      let missing = [a, b].filter { !names.contains($0) }.joined(separator: ", ")
+      throw InputError(
+        SourceLocation(file: path, line: header.line), "no column \(missing)",
+        expected: "one of the header's columns: \(names.joined(separator: ", "))")
+    }
+    var pairs: [(Double, Double)] = []
+    var skipped = 0
+    for row in rows.dropFirst() {
+      guard row.fields.count == names.count else {
+        throw InputError(
+          SourceLocation(file: path, line: row.line), "row has \(row.fields.count) fields",
+          expected: "\(names.count) fields like the header")
+      }
+      let ta = row.fields[ia].trimmingCharacters(in: .whitespaces)
+      let tb = row.fields[ib].trimmingCharacters(in: .whitespaces)
+      if ta.isEmpty || tb.isEmpty {
+        skipped += 1
+        continue
+      }
+      func number(_ text: String, column: Int, name: String) throws -> Double {
+        guard let value = Double(text), value.isFinite else {
+          let hint = text.contains(",") ? " (a ',' decimal separator is not accepted)" : ""
+          throw InputError(
+            SourceLocation(file: path, line: row.line, column: column + 1),
+            "cannot read \(name) \"\(text)\" as a number\(hint)",
+            expected: "a finite number with '.' decimals")
+        }
+        return value
+      }
+      pairs.append((try number(ta, column: ia, name: a), try number(tb, column: ib, name: b)))
+    }
+    return (pairs, skipped)
+  }
+
+  public static func statsAgreement(
+    path: String, a: String, b: String, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (pairs, skipped) = try pairs(path: path, a: a, b: b)
+    _ = try context.recordInput(path)
+    guard pairs.count >= 2 else {
+      throw InputError(
+        SourceLocation(file: path), "\(pairs.count) complete pairs",
+        expected: "at least 2 rows with both \(a) and \(b)")
+    }
+    var accumulator = ErrorAccumulator()
+    for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
+    var row = record(accumulator.statistics())
+    row["a"] = .string(a)
+    row["b"] = .string(b)
+    row["skipped_rows"] = .integer(skipped)
+    context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
+  }
+
+  /// Energy rate of several models over the same tracks, in epochs, and the
+  /// agreement of every pair of models.
+  public static func models(
+    files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
+    track: TrackAnalysisParameters, format: OutputFormat?, context: CommandContext
+  ) throws {
+    guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two --models") }
+    guard epochSeconds > 0 else { throw UsageError("--epoch must be positive") }
+    let models = try modelIDs.map(ModelRegistry.model(id:))
+    let analysis = TrackAnalysis(parameters: track)
+    // rates[model][epoch key] = kcal/min
+    var rates = [[String: Double]](repeating: [:], count: models.count)
+    for file in files {
+      let trackData = try TrackCommands.readTrack(file)
+      _ = try context.recordInput(file)
+      var (steps, _) = analysis.steps(of: trackData)
+      if speedSmoothingFixes > 1 { steps = SpeedSmoothing.movingAverage(steps, fixes: speedSmoothingFixes) }
+      guard let start = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
+        throw InputError(SourceLocation(file: file), "no times", expected: "fixes with <time> to form epochs")
+      }
+      for (m, model) in models.enumerated() {
+        var energy: [Int: Double] = [:]
+        var covered: [Int: Double] = [:]
+        let result = try TrackEnergy(
+          source: file, steps: steps[...], model: model, subject: subject,
+          perStep: { step, _, kcal in
+            guard let t = step.startSecondsSince1970 else { return }
+            let epoch = Int(((t - start) / epochSeconds).rounded(.down))
+            energy[epoch, default: 0] += kcal
+            covered[epoch, default: 0] += step.durationSeconds ?? 0
+          })
+        context.provenance.diagnostics += result.diagnostics
+        for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
+          rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
+        }
+      }
+    }
+    var rows: [ResultRecord] = []
+    for i in models.indices {
+      for j in models.indices where j > i {
+        var accumulator = ErrorAccumulator()
+        for key in rates[i].keys.sorted() {
+          if let x = rates[i][key], let y = rates[j][key] { accumulator.add(predicted: x, reference: y) }
+        }
+        var row = ResultRecord(["a": .string(modelIDs[i]), "b": .string(modelIDs[j])])
+        for field in record(accumulator.statistics()).fields { row[field.key] = field.value }
+        rows.append(row)
+      }
+    }
+    context.provenance.addParameters(
+      track.described + [
+        NamedParameter(
+          name: "epoch_s", value: Fixed.shortest(epochSeconds),
+          meaning: "energy rates compared per full epoch"),
+        NamedParameter(
+          name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
+          meaning: "centred moving average of step speeds"),
+      ])
+    context.write(
+      (format ?? context.defaultFormat) == .json
+        ? ""
+        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
+    context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+  }
+}

@@ -1,0 +1,224 @@
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Reporting
+
+/// `sweep`: how a model's error against a reference table changes with an
+/// input the table does not state (speed, grade, body mass), and the value
+/// at which the model matches the table on average (bias = 0), with whether
+/// that value lies inside the model's valid range.
+public enum SweepCommand {
+  public struct Options: Sendable {
+    public var modelIDs: [String]
+    public var reference: String
+    /// speed, grade or mass.
+    public var parameter: String
+    public var from: String
+    public var to: String
+    public var step: String
+    public var assumptions: [Assumption]
+    public var chartsDirectory: String?
+    public var format: OutputFormat?
+
+    public init(
+      modelIDs: [String], reference: String, parameter: String, from: String, to: String, step: String,
+      assumptions: [Assumption] = [], chartsDirectory: String? = nil, format: OutputFormat? = nil
+    ) {
+      self.modelIDs = modelIDs
+      self.reference = reference
+      self.parameter = parameter
+      self.from = from
+      self.to = to
+      self.step = step
+      self.assumptions = assumptions
+      self.chartsDirectory = chartsDirectory
+      self.format = format
+    }
+  }
+
+  /// A swept value and the statistics of one model there.
+  public struct Point: Sendable, Hashable {
+    public var modelID: String
+    /// The swept value in its display unit (mph, %, kg).
+    public var value: Double
+    public var statistics: ErrorStatistics
+    /// Mean of (predicted - reference) / reference, %.
+    public var meanRelativeDifferencePercent: Double
+  }
+
+  /// Where a model's bias crosses zero.
+  public struct BreakEven: Sendable, Hashable {
+    public var modelID: String
+    /// nil when the bias keeps one sign over the whole sweep.
+    public var value: Double?
+    public var insideValidRange: Bool?
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The swept parameter's display unit and its conversion from text.
+  static func unit(of parameter: String) throws -> (unit: String, display: (String) throws -> Double) {
+    switch parameter {
+    case "speed":
+      return ("mph", { Units.milesPerHour(fromMetersPerSecond: try QuantityParser.speedMetersPerSecond($0)) })
+    case "grade": return ("%", { try QuantityParser.gradeFraction($0) * 100 })
+    case "mass": return ("kg", { try QuantityParser.massKilograms($0) })
+    default: throw UsageError("cannot sweep \"\(parameter)\"; expected speed, grade or mass")
+    }
+  }
+
+  static func assumption(_ parameter: String, value: Double) throws -> Assumption {
+    switch parameter {
+    case "speed": return try Assumption(parsing: "speed=\(Fixed.shortest(value))mph")
+    case "grade": return try Assumption(parsing: "grade=\(Fixed.shortest(value))%")
+    default: return try Assumption(parsing: "mass=\(Fixed.shortest(value))kg")
+    }
+  }
+
+  public static func points(table: ReferenceTable, options: Options) throws -> (
+    points: [Point], breakEvens: [BreakEven]
+  ) {
+    let (unit, display) = try unit(of: options.parameter)
+    let from = try display(options.from)
+    let to = try display(options.to)
+    let step = try display(options.step)
+    guard step > 0, to >= from else { throw UsageError("sweep needs --from <= --to and a positive --step") }
+    let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
+    guard count <= 10_000 else {
+      throw UsageError("sweep of \(count) values is too long; use a larger --step (limit 10000)")
+    }
+    let fixedNames = options.assumptions.map(\.name)
+    guard !fixedNames.contains(options.parameter) else {
+      throw UsageError("\(options.parameter) is swept; do not also --assume it")
+    }
+    _ = unit
+    var points: [Point] = []
+    for k in 0..<count {
+      let value = from + Double(k) * step
+      let comparisons = try EvaluateCommand.comparisons(
+        table: table, modelIDs: options.modelIDs,
+        assumptions: options.assumptions + [try assumption(options.parameter, value: value)])
+      for c in comparisons {
+        let relatives = c.cells.compactMap(\.relativeDifference)
+        points.append(
+          Point(
+            modelID: c.modelID, value: value, statistics: c.accumulator.statistics(),
+            meanRelativeDifferencePercent: relatives.isEmpty
+              ? .nan : 100 * relatives.reduce(0, +) / Double(relatives.count)))
+      }
+    }
+    var breakEvens: [BreakEven] = []
+    for id in options.modelIDs {
+      let series = points.filter { $0.modelID == id }
+      var crossing: Double?
+      for (a, b) in zip(series, series.dropFirst()) {
+        let ba = a.statistics.bias
+        let bb = b.statistics.bias
+        if ba == 0 {
+          crossing = a.value
+          break
+        }
+        if (ba < 0) != (bb < 0) || bb == 0 {
+          crossing = a.value + (b.value - a.value) * (0 - ba) / (bb - ba)
+          break
+        }
+      }
+      var inside: Bool?
+      var diagnostics: [Diagnostic] = []
+      if let crossing {
+        // Evaluate the model once at the crossing on the table's first cell to read its range diagnostics.
+        var input = ModelInput()
+        for a in options.assumptions + [try assumption(options.parameter, value: crossing)] {
+          try a.apply(to: &input)
+        }
+        if input.bodyMassKilograms == nil { input.bodyMassKilograms = 70 }
+        let model = try ModelRegistry.model(id: id)
+        diagnostics = try model.evaluate(input).diagnostics.filter {
+          $0.code.contains("valid-range") || $0.code.contains("between")
+        }
+        inside = model.info.statesValidRange ? diagnostics.isEmpty : nil
+      }
+      breakEvens.append(
+        BreakEven(modelID: id, value: crossing, insideValidRange: inside, diagnostics: diagnostics))
+    }
+    return (points, breakEvens)
+  }
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let path = try ReferenceLocator.path(for: options.reference)
+    let table = try ReferenceTableReader.read(path: path)
+    _ = try context.recordInput(path)
+    let (unit, _) = try unit(of: options.parameter)
+    let (points, breakEvens) = try points(table: table, options: options)
+    let valueUnit = table.valueVariable.replacingOccurrences(of: "energy_", with: "")
+    let key = "\(options.parameter)_\(unit == "%" ? "pct" : unit)"
+    let order = Dictionary(uniqueKeysWithValues: options.modelIDs.enumerated().map { ($1, $0) })
+    let sorted = points.sorted { (order[$0.modelID] ?? 0, $0.value) < (order[$1.modelID] ?? 0, $1.value) }
+    let rows = sorted.map { p in
+      ResultRecord([
+        "model": .string(p.modelID), key: .number(p.value, 2),
+        "bias_\(valueUnit)": .number(p.statistics.bias, 2),
+        "mean_relative_difference_pct": .number(p.meanRelativeDifferencePercent, 1),
+        "mape_pct": .number(p.statistics.meanAbsolutePercentageError, 1),
+        "within_20pct_share": .number(p.statistics.withinToleranceShare, 3),
+      ])
+    }
+    let breakEvenRows = breakEvens.map { b in
+      ResultRecord([
+        "model": .string(b.modelID), "break_even_\(key)": .number(b.value, 2),
+        "inside_valid_range": b.insideValidRange.map { .bool($0) } ?? .null,
+        "note": .string(
+          b.value == nil
+            ? "bias keeps one sign from \(options.from) to \(options.to)"
+            : (b.diagnostics.first?.message
+              ?? (b.insideValidRange == nil
+                ? "the model states no valid range" : "inside the model's stated range"))
+        ),
+      ])
+    }
+    context.provenance.addParameters(
+      [
+        NamedParameter(name: "sweep_parameter", value: options.parameter, meaning: "input varied"),
+        NamedParameter(
+          name: "sweep_range", value: "\(options.from)..\(options.to) by \(options.step)",
+          meaning: "values swept"),
+      ]
+        + options.assumptions.map {
+          NamedParameter(name: "assume_\($0.name)", value: $0.text, meaning: "held fixed")
+        })
+    let format = options.format ?? context.defaultFormat
+    if format == .json {
+      context.emit(
+        ResultTable(
+          name: "sweep",
+          rows: [
+            ResultRecord([
+              "reference": .string(table.name), "parameter": .string(options.parameter),
+              "points": .array(rows.map { .record($0) }),
+              "break_even": .array(breakEvenRows.map { .record($0) }),
+            ])
+          ], isSingleObject: true), format: format)
+    } else {
+      context.emit(ResultTable(name: "sweep-break-even", rows: breakEvenRows), format: format)
+      context.write("\n")
+      context.emit(ResultTable(name: "sweep", rows: rows), format: format)
+    }
+    let chart = GnuplotChart(
+      name: "\(table.name)-sweep-\(options.parameter)",
+      title: "Mean relative error against \(table.name) by assumed \(options.parameter)",
+      xLabel: "assumed \(options.parameter) (\(unit))",
+      yLabel: "mean (predicted - reference) / reference (%)",
+      series: options.modelIDs.map { id in
+        GnuplotChart.Series(
+          title: id, style: .lines,
+          points: points.filter { $0.modelID == id }.map { .init($0.value, $0.meanRelativeDifferencePercent) }
+        )
+      })
+    var withBand = chart
+    withBand.horizontalLines = [
+      .init(y: 0, title: "no error"), .init(y: 20, title: "+20 %"), .init(y: -20, title: "-20 %"),
+    ]
+    try context.draw(withBand, folder: options.chartsDirectory, format: options.format)
+  }
+}
