@@ -42,7 +42,9 @@ let package = Package(
       ]),
     .executableTarget(
       name: "energylab",
-      dependencies: ["Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "Pipeline", "Evaluation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
     .testTarget(name: "IngestTests", dependencies: ["Ingest"], exclude: ["Fixtures"]),

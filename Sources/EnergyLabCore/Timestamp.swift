@@ -131,6 +131,16 @@ public enum ISO8601 {
     return text + "Z"
   }
 
+  /// Formats an instant as local time with its offset,
+  /// `YYYY-MM-DDThh:mm:ss+hh:mm` (`Z` is never used, so the offset is
+  /// always explicit).
+  public static func formatWithOffset(_ secondsSince1970: Double, offsetSeconds: Int) -> String {
+    let local = formatUTC(secondsSince1970 + Double(offsetSeconds)).dropLast()
+    let sign = offsetSeconds < 0 ? "-" : "+"
+    let magnitude = abs(offsetSeconds)
+    return local + sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude % 3600 / 60, 2)
+  }
+
   private static func pad(_ value: Int, _ width: Int) -> String {
     let text = String(value)
     return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

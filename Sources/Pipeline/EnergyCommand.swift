@@ -40,7 +40,7 @@ public enum EnergyCommand {
   /// MET for cycling, and resting VO2 for passive travel (PEM thesis L812).
   public static let defaultModelForMode: [TransportMode: String] = [
     .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
-    .train: "resting",
+    .train: "resting", .plane: "resting",
   ]
 
   public static func run(_ options: Options, context: CommandContext) throws {

@@ -57,6 +57,24 @@ public struct GnuplotChart: Sendable, Hashable {
   public var identityLine = false
   /// When set, the chart is a heat map of these cells instead of series.
   public var heatMap: HeatMap?
+  /// When set, the chart is bars per category instead of series.
+  public var stackedBars: StackedBars?
+
+  /// Bars per category, one segment (or, clustered, one bar) per series.
+  public struct StackedBars: Sendable, Hashable {
+    public var categories: [String]
+    public var seriesTitles: [String]
+    /// `values[category][series]`.
+    public var values: [[Double]]
+    /// Side by side instead of stacked.
+    public var clustered: Bool
+    public init(categories: [String], seriesTitles: [String], values: [[Double]], clustered: Bool = false) {
+      self.categories = categories
+      self.seriesTitles = seriesTitles
+      self.values = values
+      self.clustered = clustered
+    }
+  }
 
   /// Values over a grid, drawn as coloured cells with a diverging palette
   /// centred on zero.
@@ -86,6 +104,15 @@ public struct GnuplotChart: Sendable, Hashable {
   /// lines (gnuplot's `index`).
   public func dataText() -> String {
     var out = "# \(sanitizedComment(title))\n"
+    if let bars = stackedBars {
+      out += "# category " + bars.seriesTitles.map(sanitizedComment).joined(separator: " ") + "\n"
+      for (i, category) in bars.categories.enumerated() {
+        out +=
+          Self.dataString(category) + " " + bars.values[i].map { Fixed.shortest($0) }.joined(separator: " ")
+          + "\n"
+      }
+      return out
+    }
     if let map = heatMap {
       out += "# x y value, one block per row of the grid\n"
       for (r, y) in map.yKeys.enumerated() {
@@ -119,6 +146,29 @@ public struct GnuplotChart: Sendable, Hashable {
     }
     if identityLine { plots.append("x with lines ls 20 title 'y = x'") }
     var heat = ""
+    if let bars = stackedBars {
+      heat = """
+        set style data histograms
+        set style histogram \(bars.clustered ? "clustered gap 1" : "rowstacked")
+        set style fill solid 0.8 border -1
+        set boxwidth 0.75
+        set xtics rotate by -45 noenhanced
+        set yrange [0:*]
+        unset xlabel
+        set bmargin 9
+
+        """
+      var barPlots: [String] = []
+      for (k, title) in bars.seriesTitles.enumerated() {
+        let source = k == 0 ? "'\(stem).dat'" : "''"
+        let xtic = k == 0 ? ":xtic(1)" : ""
+        barPlots.append("\(source) using \(k + 2)\(xtic) ls \(k + 1) title \(Self.quote(title))")
+      }
+      for (k, line) in horizontalLines.enumerated() {
+        barPlots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
+      }
+      plots = barPlots
+    }
     if let map = heatMap {
       let limit = max(1e-9, map.values.joined().map { abs($0) }.filter(\.isFinite).max() ?? 1)
       heat = """
@@ -150,6 +200,8 @@ public struct GnuplotChart: Sendable, Hashable {
       set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
       set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
       set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+      set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+      set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
       set style line 10 lc rgb '#333333' dt 1 lw 1.5
       set style line 11 lc rgb '#777777' dt 2 lw 1.5
       set style line 12 lc rgb '#777777' dt 2 lw 1.5
@@ -163,6 +215,12 @@ public struct GnuplotChart: Sendable, Hashable {
       unset output
 
       """
+  }
+
+  /// A string in a gnuplot data file: double-quoted, with quotes and line
+  /// breaks replaced (data files run no commands).
+  static func dataString(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\n", with: " ") + "\""
   }
 
   /// A gnuplot single-quoted string: `'` doubled, line breaks folded.

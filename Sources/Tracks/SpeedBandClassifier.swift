@@ -10,6 +10,7 @@ public enum TransportMode: String, Sendable, Hashable, CaseIterable {
   case bus
   case car
   case train
+  case plane
 }
 
 /// Named parameters of the speed-band classifier; every one is reported.
@@ -18,7 +19,9 @@ public enum TransportMode: String, Sendable, Hashable, CaseIterable {
 /// are deliberately simple, documented guesses for urban travel: walking
 /// below 2.0 m/s (7.2 km/h, near the walk-run transition), running to 3.5 m/s
 /// (12.6 km/h), cycling to 7.0 m/s (25 km/h), bus to 12 m/s (43 km/h, urban
-/// average with stops), car to 30 m/s (108 km/h), train above. Speed alone
+/// average with stops), car to 30 m/s (108 km/h), train to 70 m/s (252 km/h),
+/// plane above. A mode left out of `enabledModes` hands its band to the next
+/// faster enabled mode (without bus, 7-12 m/s is car). Speed alone
 /// cannot tell a bus in traffic from a car: where modes matter, use the
 /// Alter Eco classifier with stations, or label activities by hand.
 public struct SpeedBandParameters: Sendable, Hashable {
@@ -28,6 +31,9 @@ public struct SpeedBandParameters: Sendable, Hashable {
   public var cycleMaxMetersPerSecond = 7.0
   public var busMaxMetersPerSecond = 12.0
   public var carMaxMetersPerSecond = 30.0
+  public var trainMaxMetersPerSecond = 70.0
+  /// Modes the classifier may give.
+  public var enabledModes: [TransportMode] = TransportMode.allCases
   /// Fixes in the running-median window that smooths step speeds.
   public var medianWindowFixes = 5
   /// Activities shorter than this are absorbed by a neighbour, s.
@@ -61,12 +67,14 @@ public struct SpeedBandParameters: Sendable, Hashable {
   }
 
   func mode(forSpeed speed: Double) -> TransportMode {
-    if speed < walkMaxMetersPerSecond { return .walk }
-    if speed < runMaxMetersPerSecond { return .run }
-    if speed < cycleMaxMetersPerSecond { return .cycle }
-    if speed < busMaxMetersPerSecond { return .bus }
-    if speed < carMaxMetersPerSecond { return .car }
-    return .train
+    let bands: [(TransportMode, Double)] = [
+      (.walk, walkMaxMetersPerSecond), (.run, runMaxMetersPerSecond), (.cycle, cycleMaxMetersPerSecond),
+      (.bus, busMaxMetersPerSecond), (.car, carMaxMetersPerSecond), (.train, trainMaxMetersPerSecond),
+      (.plane, .infinity),
+    ]
+    guard let first = bands.firstIndex(where: { speed < $0.1 }) else { return enabledModes.last ?? .plane }
+    for (mode, _) in bands[first...] where enabledModes.contains(mode) { return mode }
+    return enabledModes.last ?? bands[first].0
   }
 }
 

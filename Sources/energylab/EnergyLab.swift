@@ -31,7 +31,8 @@ struct EnergyLab: ParsableCommand {
       """,
     version: EnergyLabVersion.current,
     subcommands: [
-      RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, AgreementCLI.self, StatsCLI.self,
+      RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, ProfileCLI.self, FootprintCLI.self,
+      AgreementCLI.self, StatsCLI.self,
       ModelsCLI.self, TrackCLI.self, DatabaseCLI.self,
     ])
 }

@@ -14,6 +14,8 @@ set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
 set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
 set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
 set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5

@@ -1,0 +1,63 @@
+import EnergyLabCore
+import Foundation
+import Ingest
+import Testing
+
+struct EmissionFactorTests {
+  /// PEM thesis: petrol car 0.3358 kg CO2 per mile = 0.3358 / 1.609344 =
+  /// 0.208657 kg per km; national rail 0.0565 kg per passenger-km.
+  @Test func pemCarbonTrustSet() throws {
+    let set = try FactorReaders.emissionFactorSet(
+      path: "\(packageRoot)/Datasets/factors/pem-carbon-trust-2012.csv")
+    #expect(abs(try set.kilograms(mode: "car", distanceMeters: 1609.344) - 0.3358) < 1e-12)
+    #expect(abs(try set.kilograms(mode: "train", distanceMeters: 10_000) - 0.565) < 1e-12)
+    #expect(try set.kilograms(mode: "walk", distanceMeters: 5000) == 0)
+    // The thesis gives no bus value: an error, not a zero.
+    let error = #expect(throws: UsageError.self) { try set.kilograms(mode: "bus", distanceMeters: 1000) }
+    #expect(error?.message.contains("no factor for mode bus") == true)
+  }
+
+  /// Alter Eco app: car 0.175, train 0.030, plane 0.200 kg CO2e per km.
+  @Test func alterEcoSet() throws {
+    let set = try FactorReaders.emissionFactorSet(path: "\(packageRoot)/Datasets/factors/alter-eco-2020.csv")
+    #expect(try set.kilograms(mode: "car", distanceMeters: 1000) == 0.175)
+    #expect(try set.kilograms(mode: "train", distanceMeters: 1000) == 0.030)
+    #expect(try set.kilograms(mode: "plane", distanceMeters: 1000) == 0.200)
+  }
+
+  /// Fig 7.5 of the carbon gamification thesis: spot values, both coal rows,
+  /// and 15 suppliers (Bord Gais, Electric Ireland, eleven at 0, Glow Power,
+  /// Prepay Power) plus the all-island mix: 16 rows.
+  @Test func gamificationTable() throws {
+    let table = try FactorReaders.factorTable(
+      path: "\(packageRoot)/Datasets/factors/carbon-gamification-2022.csv")
+    #expect(try table.value("fuel-petrol") == 2.35)
+    #expect(try table.value("fuel-diesel") == 2.65)
+    #expect(try table.value("flight") == 0.09)
+    #expect(try table.value("heating-coal-1") == 0.354)
+    #expect(try table.value("heating-coal-2") == 0.395)
+    #expect(try table.value("irish-average-annual") == 12.6)
+    #expect(table.keys(withPrefix: "diet-").count == 6)
+    #expect(table.keys(withPrefix: "supplier-").count == 16)
+  }
+
+  @Test func airports() throws {
+    let airports = try FactorReaders.airports(path: "\(packageRoot)/Datasets/airports/airports.csv")
+    #expect(Set(["STN", "CAG", "TFS"]).isSubset(of: Set(airports.map(\.code))))
+  }
+
+  @Test func unknownUnitNamesTheCell() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-f-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = "\(folder)/x.csv"
+    try
+      "# source: s\n# version: v\n# units: u\n# transcribed: t\n# licence: l\nmode,factor,unit,note\ncar,0.2,g/km,x\n"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let error = #expect(throws: InputError.self) { try FactorReaders.emissionFactorSet(path: path) }
+    #expect(
+      error?.description.hasSuffix(
+        "x.csv:7:3: unknown unit \"g/km\"; expected kgCO2/km, kgCO2e/km, kgCO2/pkm or kgCO2/mile") == true)
+  }
+}
