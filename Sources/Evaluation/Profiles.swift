@@ -11,11 +11,14 @@ public struct ProfileActivity: Sendable, Hashable {
   public var durationSeconds: Double
   public var energyKilocalories: Double
   public var co2Kilograms: Double
+  /// The recording it belongs to (a file), for per-session profiles.
+  public var session: String
 
   public init(
     mode: String, startSecondsSince1970: Double, endSecondsSince1970: Double, distanceMeters: Double,
-    durationSeconds: Double, energyKilocalories: Double, co2Kilograms: Double
+    durationSeconds: Double, energyKilocalories: Double, co2Kilograms: Double, session: String = ""
   ) {
+    self.session = session
     self.mode = mode
     self.startSecondsSince1970 = startSecondsSince1970
     self.endSecondsSince1970 = endSecondsSince1970
@@ -37,6 +40,10 @@ public enum ProfileBinning: String, Sendable, Hashable, CaseIterable {
   case week
   case month
   case year
+  /// One bin per activity, labelled by its start.
+  case activity
+  /// One bin per session (recording) and mode, labelled by the session's start.
+  case session
 }
 
 /// One bin of a profile for one mode.
@@ -90,7 +97,7 @@ public struct ProfileBuilder: Sendable {
     case .day: component = .day
     case .week: component = .weekOfYear
     case .month: component = .month
-    case .year: component = .year
+    case .year, .activity, .session: component = .year
     }
     return calendar.dateInterval(of: component, for: date) ?? DateInterval(start: date, duration: 3600)
   }
@@ -104,9 +111,43 @@ public struct ProfileBuilder: Sendable {
     return ISO8601.formatWithOffset(start, offsetSeconds: timeZone.secondsFromGMT(for: interval.start))
   }
 
+  /// Bins that follow the activities rather than the calendar.
+  func groupedBins(_ activities: [ProfileActivity], bySession: Bool) -> [ProfileBin] {
+    var out: [ProfileBin] = []
+    var index: [String: Int] = [:]
+    var sessionStart: [String: Double] = [:]
+    for a in activities {
+      sessionStart[a.session] = min(sessionStart[a.session] ?? .infinity, a.startSecondsSince1970)
+    }
+    for (k, a) in activities.enumerated() {
+      let start = bySession ? sessionStart[a.session]! : a.startSecondsSince1970
+      let key = bySession ? "\(a.session)|\(a.mode)" : "\(k)"
+      let label = ISO8601.formatWithOffset(
+        start, offsetSeconds: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start)))
+      if let i = index[key] {
+        out[i].distanceMeters += a.distanceMeters
+        out[i].durationSeconds += a.durationSeconds
+        out[i].energyKilocalories += a.energyKilocalories
+        out[i].co2Kilograms += a.co2Kilograms
+      } else {
+        index[key] = out.count
+        out.append(
+          ProfileBin(
+            label: label, startSecondsSince1970: start, lengthSeconds: nil, mode: a.mode,
+            distanceMeters: a.distanceMeters,
+            durationSeconds: a.durationSeconds, energyKilocalories: a.energyKilocalories,
+            co2Kilograms: a.co2Kilograms))
+      }
+    }
+    return out
+  }
+
   /// The profile: one bin per interval and mode with anything in it, in time
   /// order and, within a bin, in the order modes first appear.
   public func bins(_ activities: [ProfileActivity], binning: ProfileBinning) -> [ProfileBin] {
+    if binning == .activity || binning == .session {
+      return groupedBins(activities, bySession: binning == .session)
+    }
     var bins: [String: ProfileBin] = [:]
     var order: [String] = []
     var modeOrder: [String] = []

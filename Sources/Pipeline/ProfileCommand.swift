@@ -84,7 +84,7 @@ public enum ProfileCommand {
             distanceMeters: activity.distanceMeters, durationSeconds: activity.durationSeconds,
             energyKilocalories: energy.energyKilocalories,
             co2Kilograms: try factors.kilograms(
-              mode: activity.mode.rawValue, distanceMeters: activity.distanceMeters)))
+              mode: activity.mode.rawValue, distanceMeters: activity.distanceMeters), session: file))
       }
     }
     context.provenance.addParameters(
@@ -113,13 +113,14 @@ public enum ProfileCommand {
       NamedParameter(name: "binning", value: options.binning.rawValue, meaning: "profile bins"),
     ])
     let rows = bins.map { bin in
-      ResultRecord([
+      let record = ResultRecord([
         "bin_start": .string(bin.label), "mode": .string(bin.mode),
         "distance_m": .number(bin.distanceMeters, 1),
         "duration_s": .number(bin.durationSeconds, 1), "energy_kcal": .number(bin.energyKilocalories, 2),
         "co2_kg": .number(bin.co2Kilograms, 3), "factor_set": .string(factors.name),
         "body_mass_kg": .number(mass, 1),
       ])
+      return record
     }
     let format = options.format ?? context.defaultFormat
     if format != .json && format != .csv {

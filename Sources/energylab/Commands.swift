@@ -274,7 +274,8 @@ struct ProfileCLI: ContextCommand {
       """)
 
   @Argument(help: "GPX files.") var files: [String]
-  @Option(help: "Bins: hour, hour-of-day, day, week, month or year.") var by: ProfileBinning = .day
+  @Option(help: "Bins: hour, hour-of-day, day, week, month, year, activity or session.") var by:
+    ProfileBinning = .day
   @Option(help: "IANA time zone of the bins, as Europe/London.") var tz = "UTC"
   @Option(help: "Emission factor set in Datasets/factors/ (default alter-eco-2020) or a CSV path.")
   var factors: String?

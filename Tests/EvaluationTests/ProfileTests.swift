@@ -81,3 +81,24 @@ struct ProfileTests {
     #expect(throws: UsageError.self) { try ProfileBuilder.timeZone(named: "Mars/Olympus") }
   }
 }
+
+struct GroupedProfileTests {
+  /// Per session: activities of one recording and mode add up under the
+  /// session's start; per activity: one bin each.
+  @Test func sessionsAndActivities() throws {
+    let utc = ProfileBuilder(timeZone: try ProfileBuilder.timeZone(named: "UTC"))
+    func a(_ start: Double, _ mode: String, _ session: String) -> ProfileActivity {
+      ProfileActivity(
+        mode: mode, startSecondsSince1970: start, endSecondsSince1970: start + 60, distanceMeters: 100,
+        durationSeconds: 60, energyKilocalories: 1, co2Kilograms: 0.5, session: session)
+    }
+    let activities = [a(0, "walk", "m"), a(60, "car", "m"), a(120, "walk", "m"), a(3600, "walk", "e")]
+    let sessions = utc.bins(activities, binning: .session)
+    #expect(
+      sessions.map(\.label) == [
+        "1970-01-01T00:00:00+00:00", "1970-01-01T00:00:00+00:00", "1970-01-01T01:00:00+00:00",
+      ])
+    #expect(sessions.map(\.distanceMeters) == [200, 100, 100])
+    #expect(utc.bins(activities, binning: .activity).count == 4)
+  }
+}
