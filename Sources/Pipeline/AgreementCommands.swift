@@ -4,6 +4,7 @@ import Evaluation
 import Foundation
 import Ingest
 import Reporting
+import Store
 import Tracks
 
 /// Agreement between two measurements or methods on the same cases:
@@ -103,8 +104,10 @@ public enum AgreementCommands {
   /// agreement of every pair of models.
   public static func models(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
-    track: TrackAnalysisParameters, format: OutputFormat?, context: CommandContext
+    track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
+    context: CommandContext
   ) throws {
+    var epochRows: [EpochRow] = []
     guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two --models") }
     guard epochSeconds > 0 else { throw UsageError("--epoch must be positive") }
     let models = try modelIDs.map(ModelRegistry.model(id:))
@@ -133,6 +136,11 @@ public enum AgreementCommands {
         context.provenance.diagnostics += result.diagnostics
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
           rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
+          epochRows.append(
+            EpochRow(
+              source: file, epochStart: ISO8601.formatUTC(start + Double(epoch) * epochSeconds),
+              epochSeconds: epochSeconds,
+              metric: "energy_rate \(modelIDs[m])", value: kcal / (epochSeconds / 60), unit: "kcal/min"))
         }
       }
     }
@@ -162,5 +170,14 @@ public enum AgreementCommands {
         ? ""
         : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
     context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+    if let path = databasePath ?? context.databasePath {
+      var run = RunRecord(
+        command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
+        inputs: context.provenance.inputs, parameters: context.provenance.parameters)
+      run.epochs = epochRows.sorted {
+        ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
+      }
+      try ResultsStore(path: path).record(run)
+    }
   }
 }

@@ -5,6 +5,19 @@ import Store
 
 /// `db info` and `db export` as library calls.
 public enum DatabaseCommands {
+  /// The database used when no `--db` is given: `$ENERGYLAB_DB`, else
+  /// `energylab.sqlite` in the current folder.
+  public static var defaultPath: String {
+    ProcessInfo.processInfo.environment["ENERGYLAB_DB"] ?? "energylab.sqlite"
+  }
+
+  /// `PRAGMA integrity_check` of a store: "ok" when sound.
+  public static func check(path: String, context: CommandContext) throws {
+    let result = try open(path).integrityCheck()
+    context.write("\(path): \(result)\n")
+    guard result == "ok" else { throw RuntimeError("\(path): integrity check failed: \(result)") }
+  }
+
   static func open(_ path: String) throws -> ResultsStore {
     guard FileManager.default.fileExists(atPath: path) else {
       throw InputError(

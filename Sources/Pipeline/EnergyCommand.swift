@@ -61,6 +61,8 @@ public enum EnergyCommand {
     var fixRows: [ResultRecord] = []
     var inputs: [InputFingerprint] = []
     var stored: [ResultRow] = []
+    var trackRows: [TrackRow] = []
+    var activityRows: [ActivityRow] = []
     var grandDuration = 0.0
     var grandEnergy = 0.0
     var grandDistance = 0.0
@@ -73,6 +75,13 @@ public enum EnergyCommand {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
       let inherited = track.diagnostics + stepDiagnostics
+      let times = track.points.compactMap(\.timeSecondsSince1970)
+      trackRows.append(
+        TrackRow(
+          path: file, points: track.points.count, startTime: times.min().map { ISO8601.formatUTC($0) },
+          endTime: times.max().map { ISO8601.formatUTC($0) },
+          durationSeconds: times.isEmpty ? nil : times.max()! - times.min()!,
+          distanceMeters: steps.reduce(0) { $0 + $1.distance2DMeters }))
       var pieces: [(activity: Activity?, model: any EnergyModel, subject: ModelInput)] = []
       if options.byMode {
         for activity in classifier.activities(of: steps) {
@@ -133,6 +142,16 @@ public enum EnergyCommand {
         record["energy_kcal"] = .number(result.energyKilocalories, 2)
         record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
         rows.append(record)
+        if let activity = piece.activity {
+          activityRows.append(
+            ActivityRow(
+              trackPath: file, index: index + 1, mode: activity.mode.rawValue,
+              startTime: activity.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+              endTime: activity.endSecondsSince1970.map { ISO8601.formatUTC($0) },
+              distanceMeters: result.distanceMeters,
+              durationSeconds: result.durationSeconds, model: piece.model.info.id,
+              energyKilocalories: result.energyKilocalories, co2Kilograms: nil))
+        }
         let subject = piece.activity.map { "\(file)#\(index + 1) \($0.mode.rawValue)" } ?? file
         stored += [
           ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
@@ -196,10 +215,12 @@ public enum EnergyCommand {
         format: options.format)
     }
     if let path = options.databasePath ?? context.databasePath {
-      let run = RunRecord(
+      var run = RunRecord(
         command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
         recordedAt: context.timestamp,
         inputs: inputs, parameters: parameterList, results: stored)
+      run.tracks = trackRows
+      run.activities = activityRows
       try ResultsStore(path: path).record(run)
     }
   }

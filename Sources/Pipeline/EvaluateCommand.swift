@@ -305,12 +305,19 @@ public enum EvaluateCommand {
           }
         }
       }
-      let run = RunRecord(
+      var run = RunRecord(
         command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
           + assumed.map { "--assume \($0)" }.joined(separator: " "),
         recordedAt: context.timestamp, inputs: [fingerprint], parameters: parameters,
         predictions: predictions,
         errorSummaries: summaries)
+      run.referenceValues = table.cells.map {
+        ReferenceValueRow(
+          reference: table.name,
+          caseKey:
+            "\(table.rowVariable)=\(Fixed.shortest($0.rowKey)) \(table.columnVariable)=\(Fixed.shortest($0.columnKey))",
+          value: $0.value, unit: unit)
+      }
       try ResultsStore(path: dbPath).record(run)
     }
   }

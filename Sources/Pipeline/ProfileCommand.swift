@@ -154,13 +154,22 @@ public enum ProfileCommand {
           ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
         ]
       }
-      try ResultsStore(path: path).record(
-        RunRecord(
-          command:
-            "profile --by \(options.binning.rawValue) --tz \(zone.identifier) --factors \(factors.name)",
-          recordedAt: context.timestamp, inputs: context.provenance.inputs,
-          parameters: context.provenance.parameters,
-          results: stored))
+      var run = RunRecord(
+        command:
+          "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(factors.name)",
+        recordedAt: context.timestamp, inputs: context.provenance.inputs,
+        parameters: context.provenance.parameters,
+        results: stored)
+      run.activities = activities.enumerated().map { k, a in
+        ActivityRow(
+          trackPath: a.session, index: k + 1, mode: a.mode,
+          startTime: ISO8601.formatUTC(a.startSecondsSince1970),
+          endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
+          durationSeconds: a.durationSeconds,
+          model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
+          energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
+      }
+      try ResultsStore(path: path).record(run)
     }
   }
 

@@ -17,6 +17,11 @@ public struct RunRecord: Sendable, Hashable {
   public var results: [ResultRow]
   public var predictions: [PredictionRow]
   public var errorSummaries: [ErrorSummaryRow]
+  public var tracks: [TrackRow] = []
+  public var activities: [ActivityRow] = []
+  public var epochs: [EpochRow] = []
+  public var referenceValues: [ReferenceValueRow] = []
+  public var surveyResults: [SurveyResultRow] = []
 
   public init(
     command: String, energyLabVersion: String = EnergyLabVersion.current, recordedAt: String?,
@@ -86,6 +91,112 @@ public struct ErrorSummaryRow: Sendable, Hashable {
   }
 }
 
+/// A track a run read, summarised.
+public struct TrackRow: Sendable, Hashable {
+  public var path: String
+  public var points: Int
+  public var startTime: String?
+  public var endTime: String?
+  public var durationSeconds: Double?
+  public var distanceMeters: Double
+  public init(
+    path: String, points: Int, startTime: String?, endTime: String?, durationSeconds: Double?,
+    distanceMeters: Double
+  ) {
+    self.path = path
+    self.points = points
+    self.startTime = startTime
+    self.endTime = endTime
+    self.durationSeconds = durationSeconds
+    self.distanceMeters = distanceMeters
+  }
+}
+
+/// An activity of a track: mode, times, distance, energy and CO2.
+public struct ActivityRow: Sendable, Hashable {
+  public var trackPath: String
+  public var index: Int
+  public var mode: String
+  public var startTime: String?
+  public var endTime: String?
+  public var distanceMeters: Double
+  public var durationSeconds: Double
+  public var model: String
+  public var energyKilocalories: Double?
+  public var co2Kilograms: Double?
+  public init(
+    trackPath: String, index: Int, mode: String, startTime: String?, endTime: String?, distanceMeters: Double,
+    durationSeconds: Double, model: String, energyKilocalories: Double?, co2Kilograms: Double?
+  ) {
+    self.trackPath = trackPath
+    self.index = index
+    self.mode = mode
+    self.startTime = startTime
+    self.endTime = endTime
+    self.distanceMeters = distanceMeters
+    self.durationSeconds = durationSeconds
+    self.model = model
+    self.energyKilocalories = energyKilocalories
+    self.co2Kilograms = co2Kilograms
+  }
+}
+
+/// A value of a fixed-length epoch (a model's energy rate, an accelerometer
+/// summary).
+public struct EpochRow: Sendable, Hashable {
+  public var source: String
+  public var epochStart: String
+  public var epochSeconds: Double
+  public var metric: String
+  public var value: Double?
+  public var unit: String
+  public init(
+    source: String, epochStart: String, epochSeconds: Double, metric: String, value: Double?, unit: String
+  ) {
+    self.source = source
+    self.epochStart = epochStart
+    self.epochSeconds = epochSeconds
+    self.metric = metric
+    self.value = value
+    self.unit = unit
+  }
+}
+
+/// A cell of a reference table as a run used it.
+public struct ReferenceValueRow: Sendable, Hashable {
+  public var reference: String
+  public var caseKey: String
+  public var value: Double
+  public var unit: String
+  public init(reference: String, caseKey: String, value: Double, unit: String) {
+    self.reference = reference
+    self.caseKey = caseKey
+    self.value = value
+    self.unit = unit
+  }
+}
+
+/// A count (or statistic) of a survey question's answer.
+public struct SurveyResultRow: Sendable, Hashable {
+  public var survey: String
+  public var question: String
+  public var answer: String
+  public var count: Double?
+  public var percentage: Double?
+  /// Set for partial data: the options a count is shared by ("somewhat or extremely likely").
+  public var note: String
+  public init(
+    survey: String, question: String, answer: String, count: Double?, percentage: Double?, note: String = ""
+  ) {
+    self.survey = survey
+    self.question = question
+    self.answer = answer
+    self.count = count
+    self.percentage = percentage
+    self.note = note
+  }
+}
+
 /// Counts of rows per table, for `db info`.
 public struct StoreInfo: Sendable, Hashable {
   public var path: String
@@ -109,7 +220,11 @@ public final class ResultsStore: Sendable {
   public let path: String
   private let queue: DatabaseQueue
 
-  public static let tables = ["runs", "inputs", "parameters", "results", "predictions", "error_summaries"]
+  public static let tables = [
+    "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
+    "epochs",
+    "reference_values", "survey_results",
+  ]
 
   public init(path: String) throws {
     self.path = path
@@ -181,6 +296,40 @@ public final class ResultsStore: Sendable {
           CREATE INDEX error_summaries_run ON error_summaries(run_id);
           """)
     }
+    migrator.registerMigration("v2-tracks-activities-epochs-references-surveys") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE tracks (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            path TEXT NOT NULL, points INTEGER NOT NULL, start_time TEXT, end_time TEXT,
+            duration_s REAL, distance_m REAL NOT NULL
+          );
+          CREATE TABLE activities (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            track_path TEXT NOT NULL, activity INTEGER NOT NULL, mode TEXT NOT NULL, start_time TEXT, end_time TEXT,
+            distance_m REAL NOT NULL, duration_s REAL NOT NULL, model TEXT NOT NULL, energy_kcal REAL, co2_kg REAL
+          );
+          CREATE TABLE epochs (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            source TEXT NOT NULL, epoch_start TEXT NOT NULL, epoch_s REAL NOT NULL, metric TEXT NOT NULL,
+            value REAL, unit TEXT NOT NULL
+          );
+          CREATE TABLE reference_values (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            reference TEXT NOT NULL, case_key TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL
+          );
+          CREATE TABLE survey_results (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            survey TEXT NOT NULL, question TEXT NOT NULL, answer TEXT NOT NULL, count REAL, percentage REAL,
+            note TEXT NOT NULL
+          );
+          CREATE INDEX tracks_run ON tracks(run_id);
+          CREATE INDEX activities_run ON activities(run_id);
+          CREATE INDEX epochs_run ON epochs(run_id);
+          CREATE INDEX reference_values_run ON reference_values(run_id);
+          CREATE INDEX survey_results_run ON survey_results(run_id);
+          """)
+    }
     return migrator
   }
 
@@ -219,6 +368,45 @@ public final class ResultsStore: Sendable {
             arguments: [
               id, row.model, row.reference, row.caseKey, row.predicted, row.referenceValue, row.unit,
             ])
+        }
+        func finite(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
+        for t in run.tracks {
+          try db.execute(
+            sql:
+              "INSERT INTO tracks (run_id, path, points, start_time, end_time, duration_s, distance_m) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+              id, t.path, t.points, t.startTime, t.endTime, finite(t.durationSeconds), t.distanceMeters,
+            ])
+        }
+        for a in run.activities {
+          try db.execute(
+            sql: """
+              INSERT INTO activities (run_id, track_path, activity, mode, start_time, end_time, distance_m, duration_s,
+                model, energy_kcal, co2_kg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """,
+            arguments: [
+              id, a.trackPath, a.index, a.mode, a.startTime, a.endTime, a.distanceMeters, a.durationSeconds,
+              a.model,
+              finite(a.energyKilocalories), finite(a.co2Kilograms),
+            ])
+        }
+        for e in run.epochs {
+          try db.execute(
+            sql:
+              "INSERT INTO epochs (run_id, source, epoch_start, epoch_s, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [id, e.source, e.epochStart, e.epochSeconds, e.metric, finite(e.value), e.unit])
+        }
+        for r in run.referenceValues {
+          try db.execute(
+            sql:
+              "INSERT INTO reference_values (run_id, reference, case_key, value, unit) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, r.reference, r.caseKey, r.value, r.unit])
+        }
+        for r in run.surveyResults {
+          try db.execute(
+            sql:
+              "INSERT INTO survey_results (run_id, survey, question, answer, count, percentage, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [id, r.survey, r.question, r.answer, finite(r.count), finite(r.percentage), r.note])
         }
         for row in run.errorSummaries {
           try db.execute(

@@ -223,6 +223,7 @@ struct AgreementCLI: ContextCommand {
   @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
   @Option(help: "Comma-separated model identifiers (at least two).") var models: String
   @Option(help: "Epoch over which energy rates are compared, as 60s or 1min.") var epoch = "60s"
+  @Option(help: "Store the run (with every epoch's rates) in this SQLite database.") var db: String?
   @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
@@ -235,7 +236,7 @@ struct AgreementCLI: ContextCommand {
     try AgreementCommands.models(
       files: files, modelIDs: ids, subject: try subject.modelInput(),
       epochSeconds: try QuantityParser.durationSeconds(epoch), speedSmoothingFixes: max(1, speedSmoothing),
-      track: track.parameters, format: output.format, context: context)
+      track: track.parameters, format: output.format, databasePath: db, context: context)
   }
 }
 
@@ -513,12 +514,20 @@ struct TrackCLI: ParsableCommand {
 
 struct DatabaseCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "db", abstract: "Inspect and export the results store.",
-    subcommands: [Info.self, Export.self])
+    commandName: "db", abstract: "Inspect, check and export the results store.",
+    discussion: "Without --db the store is $ENERGYLAB_DB, else energylab.sqlite in the current folder.",
+    subcommands: [Info.self, Export.self, Check.self])
+
+  struct Check: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run SQLite's integrity check; exit 1 unless it says ok.")
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
+    func execute(in context: CommandContext) throws { try DatabaseCommands.check(path: db, context: context) }
+  }
 
   struct Info: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Applied migrations and rows per table.")
-    @Option(help: "Database file.") var db: String
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try DatabaseCommands.info(path: db, format: output.format, context: context)
@@ -527,9 +536,12 @@ struct DatabaseCLI: ParsableCommand {
 
   struct Export: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Print a table of the store.")
-    @Option(help: "Database file.") var db: String
-    @Option(help: "Table: runs, inputs, parameters, results, predictions or error_summaries.") var table:
-      String
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
+    @Option(
+      help:
+        "Table: runs, inputs, parameters, results, predictions, error_summaries, tracks, activities, epochs, reference_values or survey_results."
+    )
+    var table: String
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try DatabaseCommands.export(path: db, table: table, format: output.format, context: context)

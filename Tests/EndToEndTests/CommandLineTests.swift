@@ -465,3 +465,78 @@ struct CarbonCommandLineTests {
     #expect(out.stderr.contains("unknown airport XYZ"))
   }
 }
+
+/// A run killed at any moment (SIGKILL) leaves a database that passes
+/// `PRAGMA integrity_check`, keeps every run committed before, and lets the
+/// next run complete.
+struct KillSafetyTests {
+  @Test func killedRunsLeaveASoundStore() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "w.gpx", "--speed", "1.3mps", "--duration", "30min"], in: folder)
+    let first = try energylab(
+      ["energy", "w.gpx", "--mass", "70kg", "--db", "r.sqlite", "--format", "csv"], in: folder)
+    #expect(first.status == 0, "\(first.stderr)")
+    for attempt in 0..<8 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = [
+        "evaluate", "--models", "acsm-walking,cameron-walking,looney-2019,minetti-2002-walking",
+        "--reference",
+        "\(packageRoot)/Datasets/reference/stanford-walking.csv", "--assume", "speed=\(3 + attempt)mph",
+        "grade=0",
+        "--db", "r.sqlite",
+      ]
+      process.currentDirectoryURL = URL(fileURLWithPath: folder)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(useconds_t(attempt * 9_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let check = try energylab(["db", "check", "--db", "r.sqlite"], in: folder)
+      #expect(check.status == 0, "attempt \(attempt): \(check.stdout) \(check.stderr)")
+      #expect(check.stdout.hasSuffix(": ok\n"))
+    }
+    // The run stored before the kills is still there, and a new run completes.
+    let runs = try energylab(
+      ["db", "export", "--db", "r.sqlite", "--table", "runs", "--format", "csv"], in: folder)
+    #expect(runs.stdout.contains("energy --model acsm-walking"))
+    let next = try energylab(
+      [
+        "evaluate", "--models", "acsm-walking", "--reference",
+        "\(packageRoot)/Datasets/reference/stanford-walking.csv",
+        "--assume", "speed=3mph", "--db", "r.sqlite",
+      ], in: folder)
+    #expect(next.status == 0, "\(next.stderr)")
+  }
+}
+
+/// Without gnuplot the scripts and data are still written and the report
+/// says what was skipped.
+struct WithoutGnuplotTests {
+  @Test func scriptsAndDataStillWritten() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: "\(folder)/Notebooks", withIntermediateDirectories: true)
+    try
+      "# C\n\n```energylab\nevaluate --models acsm-walking --reference \(packageRoot)/Datasets/reference/fenton-walking-speed.csv --assume grade=0\n```\n"
+      .write(toFile: "\(folder)/Notebooks/c.md", atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["run", "--reproducible", "--quiet"]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    process.environment = ["PATH": "/nonexistent"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let figures = try FileManager.default.contentsOfDirectory(atPath: "\(folder)/Reports/c/figures")
+    #expect(figures.contains("fenton-walking-speed-predicted-vs-reference.gp"))
+    #expect(figures.contains("fenton-walking-speed-predicted-vs-reference.dat"))
+    #expect(!figures.contains { $0.hasSuffix(".png") })
+    let report = try String(contentsOfFile: "\(folder)/Reports/c/report.md", encoding: .utf8)
+    #expect(report.contains("Skipped:"))
+    #expect(report.contains("gnuplot not installed"))
+  }
+}

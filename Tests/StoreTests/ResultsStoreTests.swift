@@ -12,7 +12,7 @@ struct ResultsStoreTests {
   }
 
   func run(_ value: Double, parameter: String = "65") -> RunRecord {
-    RunRecord(
+    var run = RunRecord(
       command: "energy --model acsm-walking", recordedAt: nil,
       inputs: [InputFingerprint(path: "walk.gpx", sizeBytes: 10, sha256: String(repeating: "a", count: 64))],
       parameters: [NamedParameter(name: "body_mass_kg", value: parameter, meaning: "mass")],
@@ -23,14 +23,36 @@ struct ResultsStoreTests {
       ],
       errorSummaries: [ErrorSummaryRow(model: "acsm-walking", reference: "t", statistic: "bias", value: .nan)]
     )
+    run.tracks = [
+      TrackRow(
+        path: "walk.gpx", points: 601, startTime: nil, endTime: nil, durationSeconds: 600,
+        distanceMeters: 777.85)
+    ]
+    run.activities = [
+      ActivityRow(
+        trackPath: "walk.gpx", index: 1, mode: "walk", startTime: nil, endTime: nil, distanceMeters: 777.85,
+        durationSeconds: 600,
+        model: "acsm-walking", energyKilocalories: value, co2Kilograms: 0)
+    ]
+    run.epochs = [
+      EpochRow(
+        source: "walk.gpx", epochStart: "2012-05-08T09:00:00Z", epochSeconds: 60, metric: "m", value: 1,
+        unit: "u")
+    ]
+    run.referenceValues = [ReferenceValueRow(reference: "t", caseKey: "k", value: 2, unit: "kcal")]
+    run.surveyResults = [
+      SurveyResultRow(survey: "s", question: "q", answer: "yes", count: 46, percentage: nil)
+    ]
+    return run
   }
 
   @Test func storesRunsWithInputsParametersAndNumbers() throws {
     let store = try ResultsStore(path: temporaryPath())
     try store.record(run(45.76))
     let info = try store.info()
-    #expect(info.schemaMigrations == ["v1-runs-inputs-results"])
-    #expect(info.rowCounts.map(\.rows) == [1, 1, 1, 1, 1, 1])
+    #expect(
+      info.schemaMigrations == ["v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys"])
+    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 11))
     let results = try store.rows(of: "results")
     #expect(results.columns == ["run_id", "subject", "metric", "value", "unit"])
     #expect(results.rows.first?[3] == "45.76")
@@ -43,7 +65,7 @@ struct ResultsStoreTests {
     let path = temporaryPath()
     try ResultsStore(path: path).record(run(45.76))
     try ResultsStore(path: path).record(run(45.76))
-    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == [1, 1, 1, 1, 1, 1])
+    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 11))
     try ResultsStore(path: path).record(run(50, parameter: "70"))
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
