@@ -13,7 +13,7 @@ let package = Package(
     .library(
       name: "EnergyLab",
       targets: [
-        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Store", "Reporting",
+        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Surveys", "Store", "Reporting",
         "Pipeline",
       ]),
   ],
@@ -31,6 +31,7 @@ let package = Package(
     .target(name: "Tracks", dependencies: ["EnergyLabCore"]),
     .target(name: "EnergyModels", dependencies: ["EnergyLabCore"]),
     .target(name: "Evaluation", dependencies: ["EnergyLabCore"]),
+    .target(name: "Surveys", dependencies: ["EnergyLabCore"]),
     .target(
       name: "Store",
       dependencies: ["EnergyLabCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -38,7 +39,7 @@ let package = Package(
     .target(
       name: "Pipeline",
       dependencies: [
-        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Store", "Reporting",
+        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Surveys", "Store", "Reporting",
       ]),
     .executableTarget(
       name: "energylab",
@@ -52,6 +53,7 @@ let package = Package(
     .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
     .testTarget(name: "StoreTests", dependencies: ["Store"]),
+    .testTarget(name: "SurveysTests", dependencies: ["Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
     .testTarget(name: "EndToEndTests", dependencies: ["energylab"]),

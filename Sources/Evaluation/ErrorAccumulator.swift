@@ -1,3 +1,4 @@
+import EnergyLabCore
 import Foundation
 
 /// Streaming, mergeable error statistics of paired values: a prediction

@@ -57,6 +57,51 @@ public struct GnuplotChart: Sendable, Hashable {
   public var identityLine = false
   /// When set, the chart is a heat map of these cells instead of series.
   public var heatMap: HeatMap?
+  /// When set, the chart is a diverging stacked bar chart of ordinal answers.
+  public var divergingBars: DivergingBars?
+
+  /// Ordinal answers as horizontal bars centred on the neutral answer:
+  /// answers below neutral extend left, above it right, the neutral one is
+  /// split across zero, and not-applicable answers stand apart on the right.
+  public struct DivergingBars: Sendable, Hashable {
+    public var questions: [String]
+    /// Scale labels, lowest first.
+    public var labels: [String]
+    /// `percentages[question][label]`, of answers on the scale.
+    public var percentages: [[Double]]
+    /// Index of the neutral label, if any.
+    public var neutralIndex: Int?
+    /// Not-applicable share per question, percent of all answers.
+    public var notApplicable: [Double]
+    public init(
+      questions: [String], labels: [String], percentages: [[Double]], neutralIndex: Int?,
+      notApplicable: [Double]
+    ) {
+      self.questions = questions
+      self.labels = labels
+      self.percentages = percentages
+      self.neutralIndex = neutralIndex
+      self.notApplicable = notApplicable
+    }
+
+    /// Segments as (question index, label index, left, right), label index
+    /// -1 for not applicable.
+    public var segments: [(question: Int, label: Int, left: Double, right: Double)] {
+      var out: [(Int, Int, Double, Double)] = []
+      for (q, row) in percentages.enumerated() {
+        let below = neutralIndex.map { Array(0..<$0) } ?? Array(0..<(row.count / 2))
+        let neutralShare = neutralIndex.map { row[$0] } ?? 0
+        var x = -neutralShare / 2 - below.reduce(0) { $0 + row[$1] }
+        for i in row.indices {
+          out.append((q, i, x, x + row[i]))
+          x += row[i]
+        }
+        if notApplicable[q] > 0 { out.append((q, -1, 105, 105 + notApplicable[q])) }
+      }
+      return out
+    }
+  }
+
   /// When set, the chart is bars per category instead of series.
   public var stackedBars: StackedBars?
 
@@ -104,6 +149,14 @@ public struct GnuplotChart: Sendable, Hashable {
   /// lines (gnuplot's `index`).
   public func dataText() -> String {
     var out = "# \(sanitizedComment(title))\n"
+    if let bars = divergingBars {
+      out += "# question_index label_index left right (percent; label -1 = not applicable)\n"
+      for seg in bars.segments {
+        out +=
+          "\(seg.question + 1) \(seg.label + 2) \(Fixed.shortest(seg.left)) \(Fixed.shortest(seg.right))\n"
+      }
+      return out
+    }
     if let bars = stackedBars {
       out += "# category " + bars.seriesTitles.map(sanitizedComment).joined(separator: " ") + "\n"
       for (i, category) in bars.categories.enumerated() {
@@ -146,6 +199,41 @@ public struct GnuplotChart: Sendable, Hashable {
     }
     if identityLine { plots.append("x with lines ls 20 title 'y = x'") }
     var heat = ""
+    if let bars = divergingBars {
+      let palette = ["#b2182b", "#ef8a62", "#fddbc7", "#d9d9d9", "#d1e5f0", "#67a9cf", "#2166ac"]
+      func colour(_ i: Int) -> String {
+        let n = bars.labels.count
+        guard n > 1 else { return palette[3] }
+        if let neutral = bars.neutralIndex, i == neutral { return palette[3] }
+        let position = Double(i) / Double(n - 1) * 6
+        return palette[min(6, max(0, Int(position.rounded())))]
+      }
+      var styles = "set linetype 30 lc rgb '#bbbbbb'\n"
+      for i in bars.labels.indices { styles += "set linetype \(31 + i) lc rgb '\(colour(i))'\n" }
+      let ytics = bars.questions.enumerated().map { "\(Self.quote(String($1.prefix(60)))) \($0 + 1)" }.joined(
+        separator: ", ")
+      heat =
+        styles + """
+          set ytics (\(ytics)) noenhanced
+          set yrange [0.4:\(bars.questions.count).6]
+          set xrange [-100:130]
+          set xzeroaxis lt -1
+          set style fill solid 0.9 border -1
+          set lmargin 32
+          set bmargin 7
+
+          """
+      var barPlots = [
+        "'\(stem).dat' using (($3+$4)/2):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle"
+      ]
+      for (i, label) in bars.labels.enumerated() {
+        barPlots.append("NaN with boxes lt \(31 + i) title \(Self.quote(label))")
+      }
+      if bars.notApplicable.contains(where: { $0 > 0 }) {
+        barPlots.append("NaN with boxes lt 30 title 'not applicable'")
+      }
+      plots = barPlots
+    }
     if let bars = stackedBars {
       heat = """
         set style data histograms

@@ -383,6 +383,130 @@ struct FootprintCLI: ParsableCommand {
   }
 }
 
+/// How a survey export is read, shared by the survey commands.
+struct SurveyInputOptions: ParsableArguments {
+  @Argument(
+    help:
+      "Survey export: Google Forms, Microsoft Forms, Qualtrics, SurveyMonkey, LimeSurvey CSV or an aggregate file."
+  )
+  var export: String
+  @Option(
+    help:
+      "Scale of a question, as QUESTION=SCALE (agreement5, agreement7, likelihood5, ease5, quality5, definitely5, yesno, yesmaybeno, points5, points7, severity or one of --scales); repeatable."
+  )
+  var scale: [String] = []
+  @Option(help: "CSV of custom scales: scale,label,value,role (role empty, neutral or na).") var scales:
+    String?
+  @Option(help: "A multi-select question whose options share one cell (Google Forms, Qualtrics); repeatable.")
+  var multi: [String] = []
+
+  var input: SurveyCommands.Input {
+    var input = SurveyCommands.Input(path: export)
+    input.scales = scale
+    input.scaleFile = scales
+    input.multiSelect = multi
+    return input
+  }
+}
+
+struct SurveyCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "survey",
+    abstract: "Survey exports and published aggregates: summaries, SUS, crosstabs, group tests.",
+    subcommands: [Summary.self, Sus.self, Crosstab.self, Compare.self])
+
+  struct Summary: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Per question: n, counts, percentages, median and IQR, top-two-box with Wilson interval; partial data kept partial."
+    )
+    @OptionGroup var survey: SurveyInputOptions
+    @Option(help: "Keyword codebook for open-ended answers: CSV theme,keywords (keywords separated by |).")
+    var codebook: String?
+    @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+    @Option(help: "Store the results in this SQLite database.") var db: String?
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try SurveyCommands.summary(
+        survey.input, codebookPath: codebook, chartsDirectory: charts, databasePath: db,
+        format: output.format, context: context)
+    }
+  }
+
+  struct Sus: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sus",
+      abstract: "System Usability Scale per respondent and overall, with 95 % interval and adjective.")
+    @OptionGroup var survey: SurveyInputOptions
+    @Option(help: "The ten SUS items in order, comma-separated (default: the ten questions answered 1-5).")
+    var items: String?
+    @Option(help: "Write the score distribution chart into this folder.") var charts: String?
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try SurveyCommands.sus(
+        survey.input, items: items?.split(separator: ",").map(String.init) ?? [], chartsDirectory: charts,
+        format: output.format, context: context)
+    }
+  }
+
+  struct Crosstab: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Contingency table, chi-square test of independence and Cramer's V.")
+    @OptionGroup var survey: SurveyInputOptions
+    @Option(help: "Question for rows (id, text or part of it).") var rows: String
+    @Option(help: "Question for columns.") var cols: String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try SurveyCommands.crosstab(
+        survey.input, rows: rows, columns: cols, format: output.format, context: context)
+    }
+  }
+
+  struct Compare: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "An ordinal question across groups: Mann-Whitney U (2 groups) or Kruskal-Wallis H, with effect sizes."
+    )
+    @OptionGroup var survey: SurveyInputOptions
+    @Option(help: "Ordinal question to compare.") var question: String
+    @Option(help: "Question whose answers form the groups.") var by: String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try SurveyCommands.compare(
+        survey.input, question: question, by: by, format: output.format, context: context)
+    }
+  }
+}
+
+struct BalanceCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "balance",
+    abstract:
+      "StepMyHealth calorie balance: intake minus steps x kcal per step, progress colour, points, leaderboard."
+  )
+  @Option(help: "A user as NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL (repeatable).") var user: [String] = []
+  @Option(help: "kcal per step (the thesis uses 0.4).") var kcalPerStep: Double = 0.4
+  @OptionGroup var output: FormatOption
+  func execute(in context: CommandContext) throws {
+    try BalanceCommand.run(
+      users: try user.map { try BalanceCommand.User(parsing: $0, kilocaloriesPerStep: kcalPerStep) },
+      kilocaloriesPerStep: kcalPerStep, format: output.format, context: context)
+  }
+}
+
+struct DurationCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "duration",
+    abstract: "Read travel times written as text (\"1 hour 5 mins\") into minutes; compare with actual ones.")
+  @Argument(help: "Durations as text, as \"45 mins\" or \"1 hour 5 mins\".") var texts: [String]
+  @Option(help: "Actual durations in the same order, for predicted-against-actual errors (repeatable).")
+  var actual: [String] = []
+  @OptionGroup var output: FormatOption
+  func execute(in context: CommandContext) throws {
+    try DurationCommand.run(texts: texts, actual: actual, format: output.format, context: context)
+  }
+}
+
 struct ModelsCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "models", abstract: "List, explain and evaluate energy models.",

@@ -32,6 +32,7 @@ struct EnergyLab: ParsableCommand {
     version: EnergyLabVersion.current,
     subcommands: [
       RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, ProfileCLI.self, FootprintCLI.self,
+      SurveyCLI.self, BalanceCLI.self, DurationCLI.self,
       AgreementCLI.self, StatsCLI.self,
       ModelsCLI.self, TrackCLI.self, DatabaseCLI.self,
     ])

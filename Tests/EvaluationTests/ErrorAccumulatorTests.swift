@@ -1,3 +1,4 @@
+import EnergyLabCore
 import Evaluation
 import Foundation
 import Testing

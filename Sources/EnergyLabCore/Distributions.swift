@@ -75,3 +75,58 @@ public enum IncompleteBeta {
     return result
   }
 }
+
+/// The regularised lower incomplete gamma function P(a, x).
+public enum IncompleteGamma {
+  /// By its series for x < a + 1 and its continued fraction otherwise
+  /// (Abramowitz and Stegun 6.5.29 and 6.5.31, modified Lentz).
+  public static func regularizedLower(a: Double, x: Double) -> Double {
+    if x <= 0 { return 0 }
+    let logFront = a * log(x) - x - lgamma(a)
+    if x < a + 1 {
+      var term = 1 / a
+      var sum = term
+      var n = 1.0
+      while n < 1000 {
+        term *= x / (a + n)
+        sum += term
+        if abs(term) < abs(sum) * 1e-16 { break }
+        n += 1
+      }
+      return exp(logFront) * sum
+    }
+    let tiny = 1e-300
+    var b = x + 1 - a
+    var c = 1 / tiny
+    var d = 1 / b
+    var h = d
+    for i in 1...1000 {
+      let an = -Double(i) * (Double(i) - a)
+      b += 2
+      d = an * d + b
+      if abs(d) < tiny { d = tiny }
+      c = b + an / c
+      if abs(c) < tiny { c = tiny }
+      d = 1 / d
+      let step = d * c
+      h *= step
+      if abs(step - 1) < 1e-16 { break }
+    }
+    return 1 - exp(logFront) * h
+  }
+}
+
+/// The chi-squared distribution.
+public enum ChiSquared {
+  /// P(X >= x) with `k` degrees of freedom: 1 - P(k/2, x/2).
+  public static func survival(_ x: Double, degreesOfFreedom k: Double) -> Double {
+    guard x > 0 else { return 1 }
+    return max(0, 1 - IncompleteGamma.regularizedLower(a: k / 2, x: x / 2))
+  }
+}
+
+/// The standard normal distribution.
+public enum StandardNormal {
+  /// P(Z <= z) = erfc(-z / sqrt 2) / 2.
+  public static func cdf(_ z: Double) -> Double { 0.5 * erfc(-z / 2.0.squareRoot()) }
+}

@@ -1,0 +1,101 @@
+/// A survey as read from an export: questions with per-respondent answers
+/// (raw exports) or published aggregates (counts, percentages, means,
+/// partial counts over several options, verbatim answers).
+public struct Survey: Sendable, Hashable {
+  public var name: String
+  public var source: String
+  /// The detected export format (`google-forms`, `qualtrics`, `aggregate`, ...).
+  public var format: String
+  public var questions: [SurveyQuestion]
+  /// Respondents in a raw export; for aggregates the `n` of the header.
+  public var respondents: Int?
+  /// `# key: value` lines of an aggregate file.
+  public var provenance: [String: String]
+
+  public init(
+    name: String, source: String, format: String, questions: [SurveyQuestion], respondents: Int?,
+    provenance: [String: String] = [:]
+  ) {
+    self.name = name
+    self.source = source
+    self.format = format
+    self.questions = questions
+    self.respondents = respondents
+    self.provenance = provenance
+  }
+
+  /// The question whose id equals `key`, or else whose text contains it
+  /// (case-insensitive); ambiguous or missing keys are usage errors.
+  public func question(matching key: String) throws -> SurveyQuestion {
+    if let exact = questions.first(where: { $0.id == key || $0.text == key }) { return exact }
+    let found = questions.filter { $0.text.lowercased().contains(key.lowercased()) }
+    guard found.count == 1 else {
+      throw UsageError(
+        found.isEmpty
+          ? "no question matches \"\(key)\" in \(source)"
+          : "\"\(key)\" matches \(found.count) questions in \(source); give more of the text or the id")
+    }
+    return found[0]
+  }
+}
+
+/// One question of a survey.
+public struct SurveyQuestion: Sendable, Hashable {
+  public var id: String
+  public var text: String
+  /// Raw exports: for each respondent, the options chosen (one for single
+  /// choice, several for multi-select, none when unanswered).
+  public var responses: [[String]]?
+  /// Aggregate files: what was published.
+  public var aggregate: [AggregateEntry]
+  /// Respondents asked, for aggregates (per question `n`).
+  public var aggregateN: Int?
+  /// Whether respondents could choose several options.
+  public var isMultiSelect: Bool
+
+  public init(
+    id: String, text: String, responses: [[String]]? = nil, aggregate: [AggregateEntry] = [],
+    aggregateN: Int? = nil,
+    isMultiSelect: Bool = false
+  ) {
+    self.id = id
+    self.text = text
+    self.responses = responses
+    self.aggregate = aggregate
+    self.aggregateN = aggregateN
+    self.isMultiSelect = isMultiSelect
+  }
+}
+
+/// A published result of one question.
+public struct AggregateEntry: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// Respondents choosing one option.
+    case count
+    /// A published share of respondents (percent), count not given.
+    case percentage
+    /// A published mean of a numeric scale.
+    case mean
+    /// A count over a set of options whose split is not published
+    /// ("7 of 8 answered somewhat or extremely likely"): partial data.
+    case group
+    /// A verbatim open-ended answer.
+    case text
+  }
+
+  public var kind: Kind
+  /// The option (or options, for a group).
+  public var labels: [String]
+  public var value: Double?
+  public var text: String?
+  /// How the source states it ("about 90 %").
+  public var note: String
+
+  public init(kind: Kind, labels: [String], value: Double?, text: String? = nil, note: String = "") {
+    self.kind = kind
+    self.labels = labels
+    self.value = value
+    self.text = text
+    self.note = note
+  }
+}

@@ -1,0 +1,302 @@
+import EnergyLabCore
+import Foundation
+
+/// Reads survey exports: Google Forms, Microsoft Forms, Qualtrics (three
+/// header rows), SurveyMonkey (two header rows), LimeSurvey, and EnergyLab's
+/// aggregate format for published results. The format is detected from the
+/// header; metadata columns (times, ids, e-mail, IP) are dropped.
+public struct SurveyReader: Sendable {
+  /// Questions (id or text, or a part of the text) whose answers are several
+  /// options in one cell, for exports that join them with a separator
+  /// (Google Forms ", ", Qualtrics ","). Microsoft Forms' "a;b;" is
+  /// recognised by itself.
+  public var multiSelect: [String]
+
+  public init(multiSelect: [String] = []) { self.multiSelect = multiSelect }
+
+  public static let aggregateHeader = ["question_id", "question", "n", "kind", "answer", "value", "note"]
+
+  public func read(path: String) throws -> Survey {
+    let data = try FileInput.read(path, expected: "a survey export (CSV)")
+    guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .utf16) else {
+      throw InputError(
+        SourceLocation(file: path), "not UTF-8 or UTF-16 text", expected: "a CSV survey export")
+    }
+    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    return try parse(text, source: path, name: name)
+  }
+
+  public func parse(_ text: String, source: String, name: String) throws -> Survey {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var provenance: [String: String] = [:]
+    var skipped = 0
+    while let first = lines.first, first.hasPrefix("#") {
+      let body = first.dropFirst()
+      if let colon = body.firstIndex(of: ":") {
+        provenance[body[..<colon].trimmingCharacters(in: .whitespaces)] =
+          body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+      lines.removeFirst()
+      skipped += 1
+    }
+    let rows = try CSVTokenizer.rows(lines.joined(separator: "\n"), source: source, firstLine: skipped + 1)
+      .filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } }
+    guard let header = rows.first else {
+      throw InputError(
+        SourceLocation(file: source, line: skipped + 1), "empty file",
+        expected: "a survey export with a header row")
+    }
+    let h = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    for row in rows.dropFirst() where row.fields.count != h.count {
+      throw InputError(
+        SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+        expected: "\(h.count) fields like the header")
+    }
+    if h == Self.aggregateHeader {
+      return try aggregate(rows: Array(rows.dropFirst()), provenance: provenance, source: source, name: name)
+    }
+    if h.contains("StartDate") && (h.contains("ResponseId") || h.contains("ResponseID")) {
+      guard rows.count >= 3 else {
+        throw InputError(
+          SourceLocation(file: source, line: header.line), "Qualtrics export without its three header rows",
+          expected: "ids, question texts and import ids")
+      }
+      let meta: Set<String> = [
+        "StartDate", "EndDate", "Status", "IPAddress", "Progress", "Duration (in seconds)", "Finished",
+        "RecordedDate",
+        "ResponseId", "ResponseID", "RecipientLastName", "RecipientFirstName", "RecipientEmail",
+        "ExternalReference",
+        "LocationLatitude", "LocationLongitude", "DistributionChannel", "UserLanguage",
+      ]
+      let columns = h.indices.filter { !meta.contains(h[$0]) }
+      return try single(
+        format: "qualtrics", ids: columns.map { h[$0] }, texts: columns.map { rows[1].fields[$0] },
+        body: rows.dropFirst(3).map { r in columns.map { r.fields[$0] } }, separator: ",", source: source,
+        name: name)
+    }
+    if h.first == "Respondent ID" && h.contains("Collector ID") {
+      return try surveyMonkey(rows: rows, source: source, name: name)
+    }
+    if (h.contains("id") && h.contains("submitdate"))
+      || (h.contains("Response ID") && h.contains("Date submitted"))
+    {
+      return try limeSurvey(rows: rows, source: source, name: name)
+    }
+    if h.count >= 3 && h[0] == "ID" && h[1] == "Start time" && h[2] == "Completion time" {
+      let meta: Set<String> = ["ID", "Start time", "Completion time", "Email", "Name", "Last modified time"]
+      let columns = h.indices.filter { !meta.contains(h[$0]) }
+      return try single(
+        format: "microsoft-forms", ids: columns.map { "Q\($0 - columns.first! + 1)" },
+        texts: columns.map { h[$0] },
+        body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ";", source: source,
+        name: name)
+    }
+    if h.first == "Timestamp" || h.first == "Horodateur" || h.first == "Zeitstempel" {
+      let meta: Set<String> = ["Timestamp", "Email Address", "Score"]
+      let columns = h.indices.filter { !meta.contains(h[$0]) && $0 > 0 }
+      return try single(
+        format: "google-forms", ids: columns.map { "Q\($0)" }, texts: columns.map { h[$0] },
+        body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ", ", source: source,
+        name: name)
+    }
+    throw InputError(
+      SourceLocation(file: source, line: header.line),
+      "unrecognised survey export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
+      expected:
+        "a Google Forms (Timestamp,...), Microsoft Forms (ID,Start time,Completion time,...), Qualtrics (StartDate,...,ResponseId), SurveyMonkey (Respondent ID,Collector ID,...) or LimeSurvey (id,submitdate,...) export, or an aggregate file (\(Self.aggregateHeader.joined(separator: ",")))"
+    )
+  }
+
+  func isMulti(id: String, text: String) -> Bool {
+    multiSelect.contains { $0 == id || $0 == text || text.lowercased().contains($0.lowercased()) }
+  }
+
+  /// One column per question.
+  func single(
+    format: String, ids: [String], texts: [String], body: [[String]], separator: String, source: String,
+    name: String
+  ) throws -> Survey {
+    var questions: [SurveyQuestion] = []
+    for (k, id) in ids.enumerated() {
+      let cells = body.map { $0[k].trimmingCharacters(in: .whitespacesAndNewlines) }
+      // Microsoft Forms writes multi-select answers as "a;b;".
+      let autoMulti = format == "microsoft-forms" && cells.contains { $0.hasSuffix(";") }
+      let multi = autoMulti || isMulti(id: id, text: texts[k])
+      let answers: [[String]] = cells.map { cell in
+        if cell.isEmpty { return [] }
+        if multi {
+          return cell.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        }
+        return [cell]
+      }
+      questions.append(SurveyQuestion(id: id, text: texts[k], responses: answers, isMultiSelect: multi))
+    }
+    return Survey(name: name, source: source, format: format, questions: questions, respondents: body.count)
+  }
+
+  /// SurveyMonkey: row 1 has the question over the first of its columns,
+  /// row 2 the option of each column ("Response" for single answers).
+  func surveyMonkey(rows: [CSVRow], source: String, name: String) throws -> Survey {
+    guard rows.count >= 2 else {
+      throw InputError(
+        SourceLocation(file: source, line: rows[0].line), "SurveyMonkey export without its second header row",
+        expected: "a row of options")
+    }
+    let top = rows[0].fields
+    let options = rows[1].fields
+    let meta: Set<String> = [
+      "Respondent ID", "Collector ID", "Start Date", "End Date", "IP Address", "Email Address", "First Name",
+      "Last Name",
+      "Custom Data 1",
+    ]
+    var groups: [(text: String, columns: [Int])] = []
+    for (i, title) in top.enumerated() where !meta.contains(title) {
+      if !title.isEmpty || groups.isEmpty {
+        groups.append((title, [i]))
+      } else {
+        groups[groups.count - 1].columns.append(i)
+      }
+    }
+    let body = rows.dropFirst(2)
+    var questions: [SurveyQuestion] = []
+    for (k, group) in groups.enumerated() {
+      let multi = group.columns.count > 1
+      let answers: [[String]] = body.map { row in
+        if multi {
+          return group.columns.compactMap { c in
+            let cell = row.fields[c].trimmingCharacters(in: .whitespaces)
+            return cell.isEmpty ? nil : (cell == "1" || cell.lowercased() == "yes" ? options[c] : cell)
+          }
+        }
+        let cell = row.fields[group.columns[0]].trimmingCharacters(in: .whitespacesAndNewlines)
+        return cell.isEmpty ? [] : [cell]
+      }
+      questions.append(
+        SurveyQuestion(id: "Q\(k + 1)", text: group.text, responses: answers, isMultiSelect: multi))
+    }
+    return Survey(
+      name: name, source: source, format: "surveymonkey", questions: questions, respondents: body.count)
+  }
+
+  /// LimeSurvey: one column per question, or one per option (`Q3[SQ001]`,
+  /// `Q3 [Option]`) with "Y" for chosen options.
+  func limeSurvey(rows: [CSVRow], source: String, name: String) throws -> Survey {
+    let h = rows[0].fields
+    let meta: Set<String> = [
+      "id", "submitdate", "lastpage", "startlanguage", "seed", "startdate", "datestamp", "ipaddr", "refurl",
+      "token",
+      "Response ID", "Date submitted", "Last page", "Start language", "Seed", "Date started",
+      "Date last action",
+    ]
+    var groups: [(id: String, columns: [Int], options: [String])] = []
+    for (i, column) in h.enumerated() where !meta.contains(column) {
+      if let open = column.firstIndex(of: "["), column.hasSuffix("]") {
+        let base = column[..<open].trimmingCharacters(in: .whitespaces)
+        let option = String(column[column.index(after: open)..<column.index(before: column.endIndex)])
+        if let g = groups.lastIndex(where: { $0.id == base }) {
+          groups[g].columns.append(i)
+          groups[g].options.append(option)
+        } else {
+          groups.append((base, [i], [option]))
+        }
+      } else {
+        groups.append((column, [i], []))
+      }
+    }
+    let body = rows.dropFirst()
+    let questions = groups.map { g -> SurveyQuestion in
+      let multi = !g.options.isEmpty
+      let answers: [[String]] = body.map { row in
+        if multi {
+          return zip(g.columns, g.options).compactMap { c, option in
+            let cell = row.fields[c].trimmingCharacters(in: .whitespaces)
+            return cell == "Y" || cell.lowercased() == "yes" ? option : nil
+          }
+        }
+        let cell = row.fields[g.columns[0]].trimmingCharacters(in: .whitespacesAndNewlines)
+        return cell.isEmpty ? [] : [cell]
+      }
+      return SurveyQuestion(id: g.id, text: g.id, responses: answers, isMultiSelect: multi)
+    }
+    return Survey(
+      name: name, source: source, format: "limesurvey", questions: questions, respondents: body.count)
+  }
+
+  /// EnergyLab's aggregate format: one row per published number.
+  func aggregate(rows: [CSVRow], provenance: [String: String], source: String, name: String) throws -> Survey
+  {
+    for key in ["source", "licence"] where provenance[key] == nil {
+      throw InputError(
+        SourceLocation(file: source, line: 1), "provenance header lacks \"\(key)\"",
+        expected: "a line \"# \(key): ...\"")
+    }
+    var questions: [SurveyQuestion] = []
+    for row in rows {
+      let f = row.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let kind = AggregateEntry.Kind(rawValue: f[3]) else {
+        throw InputError(
+          SourceLocation(file: source, line: row.line, column: 4), "unknown kind \"\(f[3])\"",
+          expected: AggregateEntry.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      var n: Int?
+      if !f[2].isEmpty {
+        guard let value = Int(f[2]), value >= 0 else {
+          throw InputError(
+            SourceLocation(file: source, line: row.line, column: 3), "cannot read n \"\(f[2])\"",
+            expected: "a whole number")
+        }
+        n = value
+      }
+      var value: Double?
+      if kind != .text && !f[5].isEmpty {
+        guard let v = Double(f[5]), v.isFinite, v >= 0 else {
+          throw InputError(
+            SourceLocation(file: source, line: row.line, column: 6), "cannot read value \"\(f[5])\"",
+            expected:
+              "a non-negative number for a \(kind.rawValue), or an empty cell when the source publishes none")
+        }
+        value = v
+        if kind == .percentage && v > 100 {
+          throw InputError(
+            SourceLocation(file: source, line: row.line, column: 6), "percentage \(f[5]) above 100",
+            expected: "0-100")
+        }
+        if kind == .count, let n, v > Double(n) {
+          throw InputError(
+            SourceLocation(file: source, line: row.line, column: 6), "count \(f[5]) above n = \(n)",
+            expected: "a count <= n")
+        }
+      }
+      let entry = AggregateEntry(
+        kind: kind,
+        labels: kind == .text
+          ? []
+          : kind == .group
+            ? f[4].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } : [f[4]],
+        value: value, text: kind == .text ? row.fields[4] : nil, note: f[6])
+      if let index = questions.firstIndex(where: { $0.id == f[0] }) {
+        questions[index].aggregate.append(entry)
+        if questions[index].aggregateN == nil { questions[index].aggregateN = n }
+      } else {
+        questions.append(SurveyQuestion(id: f[0], text: f[1], aggregate: [entry], aggregateN: n))
+      }
+    }
+    for q in questions {
+      let counts = q.aggregate.filter { $0.kind == .count }.compactMap(\.value).reduce(0, +)
+      if let n = q.aggregateN, counts > Double(n) + 1e-9, !q.isMultiSelect {
+        // Allowed for multi-select questions, which the file marks in a note.
+        if !q.aggregate.contains(where: { $0.note.lowercased().contains("multi") }) {
+          throw InputError(
+            SourceLocation(file: source),
+            "question \(q.id): counts add up to \(Fixed.shortest(counts)) > n = \(n)",
+            expected: "counts <= n, or a note \"multi-select\"")
+        }
+      }
+    }
+    return Survey(
+      name: provenance["survey"] ?? name, source: source, format: "aggregate", questions: questions,
+      respondents: provenance["n"].flatMap { Int($0) }, provenance: provenance)
+  }
+}

@@ -1,0 +1,62 @@
+import EnergyLabCore
+import EnergyModels
+import Reporting
+
+/// `balance`: the StepMyHealth calorie balance, progress colour, points and
+/// leaderboard for one or more users.
+public enum BalanceCommand {
+  public struct User: Sendable, Hashable {
+    public var name: String
+    public var balance: CalorieBalance
+
+    /// Parses `NAME:INTAKE:STEPS:ALLOWANCE`.
+    public init(parsing text: String, kilocaloriesPerStep: Double) throws {
+      let parts = text.split(separator: ":").map(String.init)
+      guard parts.count == 4, let intake = Double(parts[1]), let steps = Double(parts[2]),
+        let allowance = Double(parts[3]),
+        steps >= 0, allowance > 0
+      else {
+        throw UsageError(
+          "cannot read --user \"\(text)\"; expected NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL, as ana:2100:8000:2000"
+        )
+      }
+      name = parts[0]
+      balance = CalorieBalance(
+        intakeKilocalories: intake, steps: steps, allowanceKilocalories: allowance,
+        kilocaloriesPerStep: kilocaloriesPerStep)
+    }
+  }
+
+  public static func run(
+    users: [User], kilocaloriesPerStep: Double, format: OutputFormat?, context: CommandContext
+  ) throws {
+    guard !users.isEmpty else { throw UsageError("balance needs at least one --user") }
+    let ranked = users.enumerated().sorted { a, b in
+      a.element.balance.points != b.element.balance.points
+        ? a.element.balance.points > b.element.balance.points : a.offset < b.offset
+    }
+    let rows = ranked.enumerated().map { rank, item in
+      let b = item.element.balance
+      return ResultRecord([
+        "rank": .integer(rank + 1), "user": .string(item.element.name),
+        "intake_kcal": .number(b.intakeKilocalories, 0),
+        "steps": .number(b.steps, 0), "burned_kcal": .number(b.steps * b.kilocaloriesPerStep, 1),
+        "balance_kcal": .number(b.balanceKilocalories, 1),
+        "allowance_kcal": .number(b.allowanceKilocalories, 0),
+        "progress": .number(b.progress, 3), "colour": .string(b.colour.rawValue),
+        "points": .number(b.points, 1),
+      ])
+    }
+    context.provenance.addParameters([
+      NamedParameter(
+        name: "kcal_per_step", value: Fixed.shortest(kilocaloriesPerStep),
+        meaning: "StepMyHealth thesis L553-554 uses 0.4"),
+      NamedParameter(
+        name: "colour_rule", value: "red > 1, green > 0.5, else orange",
+        meaning: "StepMyHealth thesis L555-577"),
+      NamedParameter(
+        name: "leaderboard", value: "points descending", meaning: "StepMyHealth thesis L693-705"),
+    ])
+    context.emit(ResultTable(name: "balance", rows: rows), format: format)
+  }
+}

@@ -1,0 +1,502 @@
+import EnergyLabCore
+import Foundation
+import Ingest
+import Reporting
+import Store
+import Surveys
+
+/// `survey summary`, `survey sus`, `survey crosstab` and `survey compare`.
+public enum SurveyCommands {
+  public struct Input: Sendable {
+    public var path: String
+    /// `QUESTION=SCALE` assignments (question id, text or part of it).
+    public var scales: [String] = []
+    /// A CSV of custom scales (`scale,label,value,role`).
+    public var scaleFile: String?
+    public var multiSelect: [String] = []
+    public init(path: String) { self.path = path }
+  }
+
+  static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
+    let survey = try SurveyReader(multiSelect: input.multiSelect).read(path: input.path)
+    _ = try context.recordInput(input.path)
+    var custom: [SurveyScale] = []
+    if let file = input.scaleFile {
+      let data = try FileInput.read(file, expected: "a scale CSV")
+      let rows = try CSVTokenizer.rows(String(decoding: data, as: UTF8.self), source: file).map(\.fields)
+      custom = try SurveyScale.parseFile(rows, source: file)
+      _ = try context.recordInput(file)
+    }
+    var assigned: [String: SurveyScale] = [:]
+    for item in input.scales {
+      guard let eq = item.lastIndex(of: "=") else {
+        throw UsageError("cannot read --scale \"\(item)\"; expected QUESTION=SCALE, as Q5=points5")
+      }
+      let question = try survey.question(matching: String(item[..<eq]))
+      assigned[question.id] = try SurveyScale.named(String(item[item.index(after: eq)...]), extra: custom)
+    }
+    return (survey, assigned)
+  }
+
+  static func record(_ s: QuestionSummary) -> ResultRecord {
+    var counts = ResultRecord()
+    for (label, count) in s.counts { counts[label] = .number(count, 0) }
+    var percentages = ResultRecord()
+    for (label, percent) in s.percentages { percentages[label] = .number(percent, 1) }
+    var record = ResultRecord([
+      "question": .string(s.question.text), "id": .string(s.question.id),
+      "n": s.n.map { .integer($0) } ?? .null,
+      "scale": s.scale.map { .string($0.name) } ?? .null, "counts": .record(counts),
+      "percentages": .record(percentages),
+      "median": .number(s.median, 2), "iqr": .number(s.interquartileRange, 2),
+    ])
+    if s.mean != nil { record["mean_ordinal"] = .number(s.mean, 2) }
+    if s.standardDeviation != nil { record["sd_ordinal"] = .number(s.standardDeviation, 2) }
+    if let top = s.topTwoBox {
+      record["top_two_box_pct"] = .number(100 * top.estimate, 1)
+      record["top_two_box_ci95_pct"] = .array([.number(100 * top.lower, 1), .number(100 * top.upper, 1)])
+    }
+    if s.notApplicable > 0 { record["not_applicable"] = .number(s.notApplicable, 0) }
+    if !s.partial.isEmpty {
+      record["partial"] = .array(
+        s.partial.map { p in
+          .record(
+            ResultRecord([
+              "options": .array(p.labels.map { .string($0) }), "count": .number(p.count, 0),
+              "share_pct": .number(s.n.map { n in n > 0 ? 100 * p.count / Double(n) : .nan }, 1),
+              "note": .string(p.note),
+            ]))
+        })
+    }
+    if s.question.isMultiSelect { record["multi_select"] = .bool(true) }
+    if !s.unpublished.isEmpty { record["not_published"] = .array(s.unpublished.map { .string($0) }) }
+    if !s.openAnswers.isEmpty { record["answers"] = .array(s.openAnswers.map { .string($0) }) }
+    return record
+  }
+
+  public static func summary(
+    _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
+    format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let (survey, assigned) = try load(input, context: context)
+    let summaries = try survey.questions.map { q in
+      do {
+        return try SurveyStatistics.summary(q, scale: assigned[q.id])
+      } catch let error as InputError {
+        // Name the export as well as the question.
+        throw InputError(
+          SourceLocation(file: survey.source), "\(error.location.file): \(error.problem)",
+          expected: error.expected)
+      }
+    }
+    var codebook: Codebook?
+    if let codebookPath {
+      let data = try FileInput.read(codebookPath, expected: "a codebook CSV (theme,keywords)")
+      let rows = try CSVTokenizer.rows(String(decoding: data, as: UTF8.self), source: codebookPath)
+      guard rows.first?.fields == ["theme", "keywords"] else {
+        throw InputError(
+          SourceLocation(file: codebookPath, line: 1), "unexpected header", expected: "theme,keywords")
+      }
+      codebook = Codebook(
+        themes: rows.dropFirst().map {
+          ($0.fields[0], $0.fields[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        })
+      _ = try context.recordInput(codebookPath)
+    }
+    context.provenance.addParameters([
+      NamedParameter(name: "survey_format", value: survey.format, meaning: "detected export format"),
+      NamedParameter(
+        name: "percentages", value: "of respondents answering", meaning: "multi-select may add to over 100 %"),
+      NamedParameter(
+        name: "quantiles", value: "type 7", meaning: "median and IQR of scale codes (Hyndman and Fan)"),
+      NamedParameter(name: "proportion_ci", value: "Wilson 95 %", meaning: "top-two-box intervals"),
+    ])
+    let fmt = format ?? context.defaultFormat
+    var records = summaries.map(record)
+    if let codebook {
+      for (i, s) in summaries.enumerated() where !s.openAnswers.isEmpty {
+        records[i]["themes"] = .array(
+          codebook.code(s.openAnswers).map {
+            .record(
+              ResultRecord([
+                "theme": .string($0.theme), "count": .integer($0.count),
+                "examples": .array($0.quotes.map { .string($0) }),
+              ]))
+          })
+      }
+    }
+    if fmt == .json {
+      context.emit(ResultTable(name: "survey-summary", rows: records), format: fmt)
+    } else {
+      context.write(
+        (fmt == .markdown ? "Survey **\(Markdown.escapeInline(survey.name))**" : "survey \(survey.name)")
+          + " (\(survey.format)\(survey.respondents.map { ", n = \($0)" } ?? "")).\n\n")
+      // One long table of question, answer, count, percent; statistics after.
+      var rows: [ResultRecord] = []
+      for s in summaries {
+        for (k, c) in s.counts.enumerated() {
+          rows.append(
+            ResultRecord([
+              "question": .string(s.question.id), "answer": .string(c.label), "count": .number(c.count, 0),
+              "percent": .number(
+                s.percentages.first { $0.label == c.label }?.percent
+                  ?? (k < s.percentages.count ? s.percentages[k].percent : nil), 1),
+              "n": s.n.map { .integer($0) } ?? .null,
+            ]))
+        }
+        for (label, percent) in s.percentages where !s.counts.contains(where: { $0.label == label }) {
+          rows.append(
+            ResultRecord([
+              "question": .string(s.question.id), "answer": .string(label), "count": .null,
+              "percent": .number(percent, 1),
+              "n": s.n.map { .integer($0) } ?? .null,
+            ]))
+        }
+        for p in s.partial {
+          rows.append(
+            ResultRecord([
+              "question": .string(s.question.id),
+              "answer": .string(p.labels.joined(separator: " or ") + " (partial)"),
+              "count": .number(p.count, 0),
+              "percent": .number(s.n.map { $0 > 0 ? 100 * p.count / Double($0) : .nan }, 1),
+              "n": s.n.map { .integer($0) } ?? .null,
+            ]))
+        }
+        for label in s.unpublished {
+          rows.append(
+            ResultRecord([
+              "question": .string(s.question.id), "answer": .string(label + " (not published)"),
+              "count": .null,
+              "percent": .null, "n": s.n.map { .integer($0) } ?? .null,
+            ]))
+        }
+        if let mean = s.mean, s.counts.isEmpty {
+          rows.append(
+            ResultRecord([
+              "question": .string(s.question.id), "answer": .string("mean (published)"), "count": .null,
+              "percent": .null, "n": s.n.map { .integer($0) } ?? .null, "value": .number(mean, 2),
+            ]))
+        }
+      }
+      let questions = ResultTable(
+        name: "survey-questions",
+        rows: summaries.map {
+          ResultRecord([
+            "question": .string($0.question.id), "text": .string($0.question.text),
+            "n": $0.n.map { .integer($0) } ?? .null,
+          ])
+        })
+      context.emit(questions, format: fmt)
+      context.write("\n")
+      context.emit(ResultTable(name: "survey-answers", rows: rows), format: fmt)
+      let ordinal = summaries.filter { $0.median != nil }
+      if !ordinal.isEmpty {
+        context.write("\n")
+        context.emit(
+          ResultTable(
+            name: "survey-ordinal",
+            rows: ordinal.map {
+              ResultRecord([
+                "question": .string($0.question.id), "scale": .string($0.scale?.name ?? ""),
+                "n": $0.n.map { .integer($0) } ?? .null,
+                "median": .number($0.median, 1), "iqr": .number($0.interquartileRange, 1),
+                "mean_ordinal": .number($0.mean, 2), "sd_ordinal": .number($0.standardDeviation, 2),
+                "top_two_box_pct": .number($0.topTwoBox.map { 100 * $0.estimate }, 1),
+                "top_two_box_ci95_pct": .string(
+                  $0.topTwoBox.map {
+                    "\(Fixed.format(100 * $0.lower, digits: 1)) to \(Fixed.format(100 * $0.upper, digits: 1))"
+                  } ?? ""),
+              ])
+            }), format: fmt)
+        context.write(
+          "\n(Mean and SD of ordinal codes are shown for comparison with published means; medians are the summary of record.)\n"
+        )
+      }
+      for s in summaries where !s.openAnswers.isEmpty {
+        context.write(
+          "\n\(fmt == .markdown ? "**\(Markdown.escapeInline(s.question.text))**" : s.question.text) (\(s.openAnswers.count) answers):\n\n"
+        )
+        for answer in s.openAnswers {
+          context.write("- " + (fmt == .markdown ? Markdown.escapeInline(answer) : answer) + "\n")
+        }
+        if let codebook {
+          context.write("\n")
+          context.emit(
+            ResultTable(
+              name: "survey-themes",
+              rows: codebook.code(s.openAnswers).map {
+                ResultRecord([
+                  "question": .string(s.question.id), "theme": .string($0.theme), "count": .integer($0.count),
+                  "example": .string($0.quotes.first ?? ""),
+                ])
+              }), format: fmt)
+        }
+      }
+    }
+    try drawCharts(
+      survey: survey, summaries: summaries, folder: chartsDirectory, format: format, context: context)
+    if let path = databasePath ?? context.databasePath {
+      var run = RunRecord(
+        command: "survey summary \(survey.name)", recordedAt: context.timestamp,
+        inputs: context.provenance.inputs,
+        parameters: context.provenance.parameters)
+      for s in summaries {
+        for c in s.counts {
+          run.surveyResults.append(
+            SurveyResultRow(
+              survey: survey.name, question: s.question.text, answer: c.label, count: c.count,
+              percentage: s.percentages.first { $0.label == c.label }?.percent))
+        }
+        for p in s.partial {
+          run.surveyResults.append(
+            SurveyResultRow(
+              survey: survey.name, question: s.question.text, answer: p.labels.joined(separator: " | "),
+              count: p.count,
+              percentage: nil, note: "partial: \(p.note)"))
+        }
+        if let mean = s.mean {
+          run.surveyResults.append(
+            SurveyResultRow(
+              survey: survey.name, question: s.question.text, answer: "mean", count: mean, percentage: nil,
+              note: "ordinal mean"))
+        }
+      }
+      try ResultsStore(path: path).record(run)
+    }
+  }
+
+  static func drawCharts(
+    survey: Survey, summaries: [QuestionSummary], folder: String?, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    guard folder != nil || context.figuresDirectory != nil else { return }
+    // Diverging bars: ordinal questions grouped by scale.
+    var scales: [String] = []
+    for s in summaries where s.scale != nil && (s.scale!.labels.count >= 3) && !s.counts.isEmpty {
+      if !scales.contains(s.scale!.name) { scales.append(s.scale!.name) }
+    }
+    for name in scales {
+      let group = summaries.filter { $0.scale?.name == name && !$0.counts.isEmpty }
+      let scale = group[0].scale!
+      var chart = GnuplotChart(
+        name: "\(survey.name)-\(name)-diverging", title: "\(survey.name): answers on the \(name) scale",
+        xLabel: "percent of answers (neutral centred)", yLabel: "", series: [])
+      chart.divergingBars = GnuplotChart.DivergingBars(
+        questions: group.map { $0.question.text },
+        labels: scale.labels,
+        percentages: group.map { s in
+          let total = s.counts.reduce(0) { $0 + $1.count }
+          return scale.labels.map { label in
+            total > 0 ? 100 * (s.counts.first { $0.label == label }?.count ?? 0) / total : 0
+          }
+        },
+        neutralIndex: scale.neutral.flatMap { scale.index(of: $0) },
+        notApplicable: group.map { s in
+          let total = s.counts.reduce(0) { $0 + $1.count } + s.notApplicable
+          return total > 0 ? 100 * s.notApplicable / total : 0
+        })
+      try context.draw(chart, folder: folder, format: format)
+    }
+    // Grouped bars: each categorical question's counts (and partial groups).
+    for s in summaries
+    where s.median == nil && (!s.counts.isEmpty || !s.partial.isEmpty || !s.percentages.isEmpty) {
+      var categories = s.counts.map(\.label)
+      var values = s.counts.map { [$0.count] }
+      var unit = "respondents"
+      if s.counts.isEmpty && s.partial.isEmpty {
+        categories = s.percentages.map(\.label)
+        values = s.percentages.map { [$0.percent] }
+        unit = "percent"
+      }
+      for p in s.partial {
+        categories.append(p.labels.joined(separator: " or ") + " (partial)")
+        values.append([p.count])
+      }
+      var chart = GnuplotChart(
+        name: "\(survey.name)-\(s.question.id)", title: String(s.question.text.prefix(80)), xLabel: "",
+        yLabel: unit + (s.n.map { " (n = \($0))" } ?? ""), series: [])
+      chart.stackedBars = GnuplotChart.StackedBars(
+        categories: categories, seriesTitles: [unit], values: values, clustered: true)
+      try context.draw(chart, folder: folder, format: format)
+    }
+  }
+
+  public static func sus(
+    _ input: Input, items: [String], chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (survey, _) = try load(input, context: context)
+    let questions: [SurveyQuestion]
+    if items.isEmpty {
+      questions = survey.questions.filter { q in
+        let answers = (q.responses ?? []).flatMap { $0 }
+        return !answers.isEmpty && answers.allSatisfy { ["1", "2", "3", "4", "5"].contains($0) }
+      }
+      guard questions.count == 10 else {
+        throw UsageError(
+          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items with --items"
+        )
+      }
+    } else {
+      questions = try items.map { try survey.question(matching: $0) }
+      guard questions.count == 10 else {
+        throw UsageError("--items needs the 10 SUS items in order; got \(questions.count)")
+      }
+    }
+    guard let respondents = questions.first?.responses?.count else {
+      throw UsageError("\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
+    }
+    var scores: [Double] = []
+    var skipped = 0
+    for r in 0..<respondents {
+      let answers = questions.map { $0.responses![r].first.flatMap(Double.init) }
+      guard answers.allSatisfy({ $0 != nil }) else {
+        skipped += 1
+        continue
+      }
+      scores.append(try SUS.score(answers.map { $0! }))
+    }
+    guard !scores.isEmpty else { throw UsageError("no respondent answered all ten SUS items") }
+    let s = SUS.summary(scores)
+    context.provenance.addParameters([
+      NamedParameter(
+        name: "sus_items", value: questions.map(\.id).joined(separator: ","), meaning: "items 1-10 in order"),
+      NamedParameter(
+        name: "sus_incomplete_skipped", value: String(skipped), meaning: "respondents without all ten answers"
+      ),
+    ])
+    let record = ResultRecord([
+      "n": .integer(s.n), "mean": .number(s.mean, 1), "sd": .number(s.sd, 1),
+      "ci95_lower": .number(s.lower, 1),
+      "ci95_upper": .number(s.upper, 1), "adjective": .string(SUS.adjective(s.mean)),
+      "grade": .string(SUS.grade(s.mean)),
+      "scores": .array(s.scores.map { .number($0, 1) }), "skipped": .integer(skipped),
+    ])
+    context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
+    if chartsDirectory != nil || context.figuresDirectory != nil {
+      let bins = stride(from: 0.0, to: 100.0, by: 10.0).map { lo in
+        (lo, Double(scores.filter { $0 >= lo && ($0 < lo + 10 || (lo == 90 && $0 <= 100)) }.count))
+      }
+      var chart = GnuplotChart(
+        name: "\(survey.name)-sus-distribution",
+        title: "SUS scores (mean \(Fixed.format(s.mean, digits: 1)), \(SUS.adjective(s.mean)))",
+        xLabel: "SUS score", yLabel: "respondents", series: [])
+      chart.stackedBars = GnuplotChart.StackedBars(
+        categories: bins.map { "\(Int($0.0))-\(Int($0.0) + (Int($0.0) == 90 ? 10 : 9))" },
+        seriesTitles: ["respondents"],
+        values: bins.map { [$0.1] }, clustered: true)
+      try context.draw(chart, folder: chartsDirectory, format: format)
+    }
+  }
+
+  static func singleAnswers(_ q: SurveyQuestion, source: String) throws -> [String?] {
+    guard let responses = q.responses else {
+      throw UsageError(
+        "\(source) holds no raw responses for \"\(q.text)\"; crosstabs and tests need raw answers")
+    }
+    guard !q.isMultiSelect else {
+      throw UsageError("\"\(q.text)\" is multi-select; choose a single-choice question")
+    }
+    return responses.map { $0.first }
+  }
+
+  public static func crosstab(
+    _ input: Input, rows: String, columns: String, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (survey, assigned) = try load(input, context: context)
+    let rq = try survey.question(matching: rows)
+    let cq = try survey.question(matching: columns)
+    func order(_ q: SurveyQuestion, _ answers: [String?]) -> [String]? {
+      (assigned[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }))?.labels
+    }
+    let ra = try singleAnswers(rq, source: survey.source)
+    let ca = try singleAnswers(cq, source: survey.source)
+    func canonical(_ answers: [String?], _ labels: [String]?) -> [String?] {
+      guard let labels else { return answers }
+      let scale = SurveyScale(name: "", labels: labels)
+      return answers.map { a in a.map { scale.index(of: $0).map { labels[$0] } ?? $0 } }
+    }
+    let t = SurveyStatistics.crosstab(
+      rows: canonical(ra, order(rq, ra)), columns: canonical(ca, order(cq, ca)), rowOrder: order(rq, ra),
+      columnOrder: order(cq, ca))
+    var table: [ResultValue] = []
+    for (r, label) in t.rowLabels.enumerated() {
+      var row = ResultRecord(["row": .string(label)])
+      for (c, column) in t.columnLabels.enumerated() { row[column] = .number(t.counts[r][c], 0) }
+      table.append(.record(row))
+    }
+    let record = ResultRecord([
+      "rows": .string(rq.text), "cols": .string(cq.text), "table": .array(table),
+      "chi2": .number(t.chiSquare, 4),
+      "dof": .integer(t.degreesOfFreedom), "p_value": .number(t.pValue, 4),
+      "cramers_v": .number(t.cramersV, 4),
+      "sparse_cells": .integer(t.sparseCells),
+    ])
+    if (format ?? context.defaultFormat) == .json {
+      context.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
+    } else {
+      context.emit(
+        ResultTable(
+          name: "crosstab-table",
+          rows: table.compactMap { if case .record(let r) = $0 { return r } else { return nil } }),
+        format: format)
+      context.write(
+        "\nchi2 = \(Fixed.format(t.chiSquare, digits: 3)), dof = \(t.degreesOfFreedom), p = \(Fixed.format(t.pValue, digits: 4)), Cramer's V = \(Fixed.format(t.cramersV, digits: 3))"
+          + (t.sparseCells > 0
+            ? "; \(t.sparseCells) cells expect fewer than 5 answers, so the chi-square approximation is rough"
+            : "") + "\n")
+    }
+  }
+
+  public static func compare(
+    _ input: Input, question: String, by group: String, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (survey, assigned) = try load(input, context: context)
+    let q = try survey.question(matching: question)
+    let g = try survey.question(matching: group)
+    let answers = try singleAnswers(q, source: survey.source)
+    let groups = try singleAnswers(g, source: survey.source)
+    guard let scale = assigned[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
+      throw UsageError("\"\(q.text)\" has no ordinal scale; give one with --scale")
+    }
+    var byGroup: [(String, [Double])] = []
+    for (a, gr) in zip(answers, groups) {
+      guard let a, let gr, let index = scale.index(of: a) else { continue }
+      if let k = byGroup.firstIndex(where: { $0.0 == gr }) {
+        byGroup[k].1.append(scale.values[index])
+      } else {
+        byGroup.append((gr, [scale.values[index]]))
+      }
+    }
+    guard byGroup.count >= 2 else {
+      throw UsageError("\"\(g.text)\" splits the answers into \(byGroup.count) group; need at least 2")
+    }
+    var record = ResultRecord([
+      "question": .string(q.text), "by": .string(g.text),
+      "groups": .array(
+        byGroup.map {
+          .record(
+            ResultRecord([
+              "group": .string($0.0), "n": .integer($0.1.count),
+              "median": .number(Quantiles.quantile($0.1.sorted(), 0.5), 2),
+            ]))
+        }),
+    ])
+    if byGroup.count == 2 {
+      let t = SurveyStatistics.mannWhitney(byGroup[0].1, byGroup[1].1)
+      record["test"] = .string("Mann-Whitney U")
+      record["u"] = .number(t.u, 2)
+      record["z"] = .number(t.z, 4)
+      record["p_value"] = .number(t.pValue, 4)
+      record["effect_size_r"] = .number(t.effectSizeR, 4)
+    } else {
+      let t = SurveyStatistics.kruskalWallis(byGroup.map(\.1))
+      record["test"] = .string("Kruskal-Wallis H")
+      record["h"] = .number(t.h, 4)
+      record["dof"] = .integer(t.degreesOfFreedom)
+      record["p_value"] = .number(t.pValue, 4)
+      record["epsilon_squared"] = .number(t.epsilonSquared, 4)
+    }
+    context.emit(ResultTable(name: "compare", rows: [record], isSingleObject: true), format: format)
+  }
+}
