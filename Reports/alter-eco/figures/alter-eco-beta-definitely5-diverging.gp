@@ -1,0 +1,47 @@
+# EnergyLab chart: alter-eco-beta: answers on the definitely5 scale
+# Edit and run with: gnuplot alter-eco-beta-definitely5-diverging.gp
+set encoding utf8
+set title 'alter-eco-beta: answers on the definitely5 scale' noenhanced
+set xlabel 'percent of answers (neutral centred)' noenhanced
+set ylabel '' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set linetype 30 lc rgb '#bbbbbb'
+set linetype 31 lc rgb '#b2182b'
+set linetype 32 lc rgb '#fddbc7'
+set linetype 33 lc rgb '#d9d9d9'
+set linetype 34 lc rgb '#67a9cf'
+set linetype 35 lc rgb '#2166ac'
+set ytics ('Can you identify concrete eco-friendly behaviours adopted th' 1) noenhanced
+set yrange [0.4:1.6]
+set xrange [-100:130]
+set xzeroaxis lt -1
+set style fill solid 0.9 border -1
+set lmargin 32
+set bmargin 7
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'alter-eco-beta-definitely5-diverging.png'
+plot 'alter-eco-beta-definitely5-diverging.dat' using (($3+$4)/2):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
+     NaN with boxes lt 31 title 'Definitely not', \
+     NaN with boxes lt 32 title 'Probably not', \
+     NaN with boxes lt 33 title 'Might or might not', \
+     NaN with boxes lt 34 title 'Probably yes', \
+     NaN with boxes lt 35 title 'Definitely yes'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'alter-eco-beta-definitely5-diverging.svg'
+replot
+unset output
