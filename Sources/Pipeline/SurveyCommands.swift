@@ -273,28 +273,43 @@ public enum SurveyCommands {
     guard folder != nil || context.figuresDirectory != nil else { return }
     // Diverging bars: ordinal questions grouped by scale.
     var scales: [String] = []
-    for s in summaries where s.scale != nil && (s.scale!.labels.count >= 3) && !s.counts.isEmpty {
+    for s in summaries
+    where s.scale != nil && (s.scale!.labels.count >= 3) && !(s.counts.isEmpty && s.partial.isEmpty) {
       if !scales.contains(s.scale!.name) { scales.append(s.scale!.name) }
     }
     for name in scales {
-      let group = summaries.filter { $0.scale?.name == name && !$0.counts.isEmpty }
+      let group = summaries.filter { $0.scale?.name == name && !($0.counts.isEmpty && $0.partial.isEmpty) }
       let scale = group[0].scale!
       var chart = GnuplotChart(
         name: "\(survey.name)-\(name)-diverging", title: "\(survey.name): answers on the \(name) scale",
         xLabel: "percent of answers (neutral centred)", yLabel: "", series: [])
+      // Percent of n where a published n exists (partial counts then keep
+      // their share), else of the answers on the scale.
+      func base(_ s: QuestionSummary) -> Double {
+        if let n = s.n, s.question.responses == nil, n > 0 { return Double(n) }
+        return s.counts.reduce(0) { $0 + $1.count }
+      }
       chart.divergingBars = GnuplotChart.DivergingBars(
         questions: group.map { $0.question.text },
         labels: scale.labels,
         percentages: group.map { s in
-          let total = s.counts.reduce(0) { $0 + $1.count }
+          let total = base(s)
           return scale.labels.map { label in
             total > 0 ? 100 * (s.counts.first { $0.label == label }?.count ?? 0) / total : 0
           }
         },
         neutralIndex: scale.neutral.flatMap { scale.index(of: $0) },
         notApplicable: group.map { s in
-          let total = s.counts.reduce(0) { $0 + $1.count } + s.notApplicable
+          let total = base(s) + s.notApplicable
           return total > 0 ? 100 * s.notApplicable / total : 0
+        },
+        partial: group.map { s in
+          s.partial.compactMap { p in
+            let indices = p.labels.compactMap { scale.index(of: $0) }
+            guard let low = indices.min(), let high = indices.max(), base(s) > 0 else { return nil }
+            return GnuplotChart.DivergingBars.PartialShare(
+              low: low, high: high, percent: 100 * p.count / base(s))
+          }
         })
       try context.draw(chart, folder: folder, format: format)
     }

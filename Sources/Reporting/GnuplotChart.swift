@@ -73,28 +73,53 @@ public struct GnuplotChart: Sendable, Hashable {
     public var neutralIndex: Int?
     /// Not-applicable share per question, percent of all answers.
     public var notApplicable: [Double]
+    /// Shares of partial counts (several options whose split is unknown):
+    /// per question, the lowest and highest label index they cover and the
+    /// percent; drawn hatched, never split.
+    public var partial: [[PartialShare]]
+
+    public struct PartialShare: Sendable, Hashable {
+      public var low: Int
+      public var high: Int
+      public var percent: Double
+      public init(low: Int, high: Int, percent: Double) {
+        self.low = low
+        self.high = high
+        self.percent = percent
+      }
+    }
+
     public init(
       questions: [String], labels: [String], percentages: [[Double]], neutralIndex: Int?,
-      notApplicable: [Double]
+      notApplicable: [Double],
+      partial: [[PartialShare]]? = nil
     ) {
       self.questions = questions
       self.labels = labels
       self.percentages = percentages
       self.neutralIndex = neutralIndex
       self.notApplicable = notApplicable
+      self.partial = partial ?? questions.map { _ in [] }
     }
 
     /// Segments as (question index, label index, left, right), label index
-    /// -1 for not applicable.
+    /// -1 for not applicable and -2 for a partial count.
     public var segments: [(question: Int, label: Int, left: Double, right: Double)] {
       var out: [(Int, Int, Double, Double)] = []
+      let centre = neutralIndex.map(Double.init) ?? Double(labels.count - 1) / 2
       for (q, row) in percentages.enumerated() {
-        let below = neutralIndex.map { Array(0..<$0) } ?? Array(0..<(row.count / 2))
-        let neutralShare = neutralIndex.map { row[$0] } ?? 0
-        var x = -neutralShare / 2 - below.reduce(0) { $0 + row[$1] }
-        for i in row.indices {
-          out.append((q, i, x, x + row[i]))
-          x += row[i]
+        // Items in scale order: labels at their index, partial counts at the
+        // middle of the labels they cover.
+        var items: [(position: Double, label: Int, percent: Double)] = row.enumerated().map {
+          (Double($0), $0, $1)
+        }
+        for p in partial[q] { items.append((Double(p.low + p.high) / 2, -2, p.percent)) }
+        items.sort { $0.position < $1.position }
+        let neutralShare = items.filter { $0.position == centre }.reduce(0) { $0 + $1.percent }
+        var x = -neutralShare / 2 - items.filter { $0.position < centre }.reduce(0) { $0 + $1.percent }
+        for item in items where item.percent > 0 {
+          out.append((q, item.label, x, x + item.percent))
+          x += item.percent
         }
         if notApplicable[q] > 0 { out.append((q, -1, 105, 105 + notApplicable[q])) }
       }
@@ -219,13 +244,20 @@ public struct GnuplotChart: Sendable, Hashable {
           set xrange [-100:130]
           set xzeroaxis lt -1
           set style fill solid 0.9 border -1
-          set lmargin 32
-          set bmargin 7
+          set lmargin 50
+          set bmargin 11
+          set key below horizontal maxcols 2 maxrows 4 box noenhanced
+          unset xlabel
 
           """
       var barPlots = [
-        "'\(stem).dat' using (($3+$4)/2):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle"
+        "'\(stem).dat' using ($2 >= 1 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle"
       ]
+      if bars.partial.contains(where: { !$0.isEmpty }) {
+        barPlots.append(
+          "'\(stem).dat' using ($2 == 0 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35) with boxxyerror fill pattern 4 border lc rgb '#4d4d4d' lc rgb '#4d4d4d' title 'several options, split not published'"
+        )
+      }
       for (i, label) in bars.labels.enumerated() {
         barPlots.append("NaN with boxes lt \(31 + i) title \(Self.quote(label))")
       }

@@ -159,7 +159,7 @@ public enum SurveyStatistics {
       }
     }
     var scale = declared
-    if scale == nil { scale = SurveyScale.detect(counts.map(\.0)) }
+    if scale == nil { scale = SurveyScale.detect(counts.map(\.0) + partial.flatMap(\.0)) }
     if let s = scale {
       counts.sort { (s.index(of: $0.0) ?? 0) < (s.index(of: $1.0) ?? 0) }
       percentages.sort { (s.index(of: $0.0) ?? 0) < (s.index(of: $1.0) ?? 0) }

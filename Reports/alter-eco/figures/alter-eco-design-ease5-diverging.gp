@@ -31,11 +31,14 @@ set yrange [0.4:1.6]
 set xrange [-100:130]
 set xzeroaxis lt -1
 set style fill solid 0.9 border -1
-set lmargin 32
-set bmargin 7
+set lmargin 50
+set bmargin 11
+set key below horizontal maxcols 2 maxrows 4 box noenhanced
+unset xlabel
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-design-ease5-diverging.png'
-plot 'alter-eco-design-ease5-diverging.dat' using (($3+$4)/2):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
+plot 'alter-eco-design-ease5-diverging.dat' using ($2 >= 1 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
+     'alter-eco-design-ease5-diverging.dat' using ($2 == 0 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35) with boxxyerror fill pattern 4 border lc rgb '#4d4d4d' lc rgb '#4d4d4d' title 'several options, split not published', \
      NaN with boxes lt 31 title 'Extremely difficult', \
      NaN with boxes lt 32 title 'Somewhat difficult', \
      NaN with boxes lt 33 title 'Neither easy nor difficult', \

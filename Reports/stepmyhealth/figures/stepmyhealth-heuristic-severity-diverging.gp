@@ -31,11 +31,13 @@ set yrange [0.4:10.6]
 set xrange [-100:130]
 set xzeroaxis lt -1
 set style fill solid 0.9 border -1
-set lmargin 32
-set bmargin 7
+set lmargin 50
+set bmargin 11
+set key below horizontal maxcols 2 maxrows 4 box noenhanced
+unset xlabel
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stepmyhealth-heuristic-severity-diverging.png'
-plot 'stepmyhealth-heuristic-severity-diverging.dat' using (($3+$4)/2):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
+plot 'stepmyhealth-heuristic-severity-diverging.dat' using ($2 >= 1 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
      NaN with boxes lt 31 title '0', \
      NaN with boxes lt 32 title '1', \
      NaN with boxes lt 33 title '2', \
