@@ -96,7 +96,7 @@ public struct SurveyReader: Sendable {
       let meta: Set<String> = ["Timestamp", "Email Address", "Score"]
       let columns = h.indices.filter { !meta.contains(h[$0]) && $0 > 0 }
       return try single(
-        format: "google-forms", ids: columns.map { "Q\($0)" }, texts: columns.map { h[$0] },
+        format: "google-forms", ids: columns.indices.map { "Q\($0 + 1)" }, texts: columns.map { h[$0] },
         body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ", ", source: source,
         name: name)
     }

@@ -14,6 +14,8 @@ public enum SurveyCommands {
     /// A CSV of custom scales (`scale,label,value,role`).
     public var scaleFile: String?
     public var multiSelect: [String] = []
+    /// Reverse-scored questions.
+    public var reverse: [String] = []
     public init(path: String) { self.path = path }
   }
 
@@ -34,6 +36,14 @@ public enum SurveyCommands {
       }
       let question = try survey.question(matching: String(item[..<eq]))
       assigned[question.id] = try SurveyScale.named(String(item[item.index(after: eq)...]), extra: custom)
+    }
+    for item in input.reverse {
+      let question = try survey.question(matching: item)
+      let answers = (question.responses ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
+      guard let scale = assigned[question.id] ?? SurveyScale.detect(answers) else {
+        throw UsageError("--reverse \"\(item)\": the question has no scale; give one with --scale")
+      }
+      assigned[question.id] = scale.reversed
     }
     return (survey, assigned)
   }
@@ -413,6 +423,36 @@ public enum SurveyCommands {
       throw UsageError("\"\(q.text)\" is multi-select; choose a single-choice question")
     }
     return responses.map { $0.first }
+  }
+
+  /// After-Scenario Questionnaire: per task, each respondent's mean of the
+  /// three items (1-7), then the mean, SD and 95 % t interval over respondents.
+  public static func asq(
+    _ input: Input, tasks: [(name: String, items: [String])], format: OutputFormat?, context: CommandContext
+  )
+    throws
+  {
+    let (survey, _) = try load(input, context: context)
+    var rows: [ResultRecord] = []
+    for task in tasks {
+      let questions = try task.items.map { try survey.question(matching: $0) }
+      guard questions.count == 3, let respondents = questions[0].responses?.count else {
+        throw UsageError("ASQ task \(task.name) needs three items with raw answers")
+      }
+      var scores: [Double] = []
+      for r in 0..<respondents {
+        let items = questions.compactMap { $0.responses?[r].first.flatMap(Double.init) }
+        guard items.count == 3, items.allSatisfy({ (1...7).contains($0) }) else { continue }
+        scores.append(try ASQ.score(items))
+      }
+      let s = SUS.summary(scores)
+      rows.append(
+        ResultRecord([
+          "task": .string(task.name), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+          "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+        ]))
+    }
+    context.emit(ResultTable(name: "asq", rows: rows), format: format)
   }
 
   public static func crosstab(

@@ -82,6 +82,14 @@ public struct SurveyScale: Sendable, Hashable {
     return scale
   }
 
+  /// The scale of a reverse-scored item: the same labels, coded from the
+  /// other end (the highest code goes to the lowest label).
+  public var reversed: SurveyScale {
+    SurveyScale(
+      name: name + " (reversed)", labels: labels.reversed(), values: values, neutral: neutral,
+      notApplicable: notApplicable)
+  }
+
   /// The index of `answer` on the scale (case- and space-insensitive), nil
   /// when it is not a label.
   public func index(of answer: String) -> Int? {

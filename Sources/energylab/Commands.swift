@@ -399,12 +399,15 @@ struct SurveyInputOptions: ParsableArguments {
     String?
   @Option(help: "A multi-select question whose options share one cell (Google Forms, Qualtrics); repeatable.")
   var multi: [String] = []
+  @Option(help: "A reverse-scored question (its scale is coded from the other end); repeatable.")
+  var reverse: [String] = []
 
   var input: SurveyCommands.Input {
     var input = SurveyCommands.Input(path: export)
     input.scales = scale
     input.scaleFile = scales
     input.multiSelect = multi
+    input.reverse = reverse
     return input
   }
 }
@@ -413,7 +416,27 @@ struct SurveyCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "survey",
     abstract: "Survey exports and published aggregates: summaries, SUS, crosstabs, group tests.",
-    subcommands: [Summary.self, Sus.self, Crosstab.self, Compare.self])
+    subcommands: [Summary.self, Sus.self, Asq.self, Crosstab.self, Compare.self])
+
+  struct Asq: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "asq",
+      abstract: "After-Scenario Questionnaire per task: mean of three 1-7 items, with 95 % interval.")
+    @OptionGroup var survey: SurveyInputOptions
+    @Option(help: "A task as NAME=ITEM1,ITEM2,ITEM3 (ease, time, support); repeatable.") var task: [String] =
+      []
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      let tasks = try task.map { text -> (name: String, items: [String]) in
+        guard let eq = text.firstIndex(of: "=") else {
+          throw UsageError("cannot read --task \"\(text)\"; expected NAME=Q1,Q2,Q3")
+        }
+        return (String(text[..<eq]), text[text.index(after: eq)...].split(separator: ",").map(String.init))
+      }
+      guard !tasks.isEmpty else { throw UsageError("survey asq needs at least one --task") }
+      try SurveyCommands.asq(survey.input, tasks: tasks, format: output.format, context: context)
+    }
+  }
 
   struct Summary: ContextCommand {
     static let configuration = CommandConfiguration(

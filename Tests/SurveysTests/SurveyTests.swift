@@ -207,3 +207,23 @@ struct SurveyStatisticsTests {
     #expect(coded[0].quotes == ["Love the virtual forest", "trees and transport"])
   }
 }
+
+struct ReverseAndASQTests {
+  /// Reverse-scored: Agree, Strongly agree, Neither, Agree code 2, 1, 3, 2 on
+  /// the reversed agreement scale: median 2, top-two-box (Disagree and
+  /// Strongly disagree) 0 of 4.
+  @Test func reversedItem() throws {
+    let survey = try SurveyReader().read(path: "\(fixtures)/google-forms.csv")
+    let s = try SurveyStatistics.summary(
+      survey.questions[0], scale: try SurveyScale.named("agreement5").reversed)
+    #expect(s.median == 2)
+    #expect(s.topTwoBox?.successes == 0)
+    #expect(survey.questions.map(\.id) == ["Q1", "Q2", "Q3"])
+  }
+
+  /// ASQ (Lewis 1991): the mean of the three items; 7, 6, 5 gives 6.
+  @Test func asqScore() throws {
+    #expect(try ASQ.score([7, 6, 5]) == 6)
+    #expect(throws: UsageError.self) { try ASQ.score([7, 6]) }
+  }
+}
