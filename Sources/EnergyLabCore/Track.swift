@@ -8,6 +8,14 @@ public struct TrackPoint: Sendable, Hashable {
   /// Seconds since 1970-01-01T00:00:00Z.
   public var timeSecondsSince1970: Double?
   public var heartRateBeatsPerMinute: Double?
+  /// Cadence, revolutions or steps per minute as the device writes it.
+  public var cadencePerMinute: Double?
+  public var temperatureCelsius: Double?
+  public var powerWatts: Double?
+  /// Speed the device reported (GPX 1.0 `<speed>`, TCX `Speed`), m/s.
+  public var reportedSpeedMetersPerSecond: Double?
+  /// Horizontal dilution of precision, when written.
+  public var horizontalDilution: Double?
   /// 1-based line of the fix in its source file, for diagnostics.
   public var sourceLine: Int
 

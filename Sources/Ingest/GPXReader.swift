@@ -1,198 +1,368 @@
 import EnergyLabCore
 import Foundation
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+/// What a track file says about itself apart from its fixes.
+public struct TrackHeader: Sendable, Hashable {
+  public var name: String?
+  /// `gpx-1.0`, `gpx-1.1`, `gpx` (version not stated) or `tcx`.
+  public var format: String
+  /// TCX activity sports, in file order (`Running`, `Biking`, ...).
+  public var sports: [String]
+  public var points: Int
+  public var diagnostics: [Diagnostic]
+}
 
-/// Reads GPX 1.0 and 1.1 files (track points, route points and waypoints)
-/// into a `Track`, with the SAX parser of Foundation (libxml2 underneath):
-/// the document is streamed, never held as a tree.
+/// Reads GPX 1.0 and 1.1 (track points, route points and waypoints) and
+/// TCX (Activities, Laps, Trackpoints, multisport) with a streaming
+/// byte-level scanner: fixes are handed over one at a time, so a summary
+/// can be computed in constant memory.
 ///
-/// Read: `lat`/`lon` attributes, `<ele>`, `<time>` and heart rate from
-/// Garmin's TrackPointExtension (`gpxtpx:hr`) or any extension element named
-/// `hr` or `heartrate`. Track segments are joined in file order.
+/// GPX: `lat`/`lon` in any order and spacing, `<ele>`, `<time>`, GPX 1.0
+/// `<speed>` and `<hdop>`, and extension elements named `hr`/`heartrate`,
+/// `cad`/`cadence`, `atemp`/`temp`/`temperature` and `power`/`watts` in any
+/// namespace (Garmin TrackPointExtension and common variants). Root `<gpx>`
+/// with or without a namespace. TCX: `Time`, `LatitudeDegrees`,
+/// `LongitudeDegrees`, `AltitudeMeters`, `HeartRateBpm/Value`, `Cadence`,
+/// `Speed` and `Watts`; trackpoints without a position are counted and left out.
 public struct GPXReader: Sendable {
   /// Offset applied to times written without one, in seconds east of UTC.
   public var defaultOffsetSeconds: Int
+  public var limits: XMLLimits
 
-  public init(defaultOffsetSeconds: Int = 0) {
+  public init(defaultOffsetSeconds: Int = 0, limits: XMLLimits = XMLLimits()) {
     self.defaultOffsetSeconds = defaultOffsetSeconds
+    self.limits = limits
   }
 
+  /// Reads a whole file into a `Track`.
   public func read(path: String) throws -> Track {
-    let data = try FileInput.read(path, expected: "a readable GPX file")
-    return try read(data: data, source: path)
+    var points: [TrackPoint] = []
+    let header = try stream(path: path) { points.append($0) }
+    return Track(name: header.name, source: path, points: points, diagnostics: header.diagnostics)
   }
 
   public func read(data: Data, source: String) throws -> Track {
+    var points: [TrackPoint] = []
+    var handler = TrackFileHandler(source: source, defaultOffsetSeconds: defaultOffsetSeconds) {
+      points.append($0)
+    }
     guard !data.isEmpty else {
       throw InputError(
         SourceLocation(file: source, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
-    let handler = GPXHandler(source: source, defaultOffsetSeconds: defaultOffsetSeconds)
-    let parser = XMLParser(data: data)
-    parser.shouldProcessNamespaces = true
-    parser.delegate = handler
-    let succeeded = parser.parse()
-    if let failure = handler.failure { throw failure }
-    guard succeeded else {
-      throw Self.describe(parser: parser, handler: handler, source: source)
+    try XMLScanner(source: source, limits: limits).scan(data: data, handler: &handler)
+    let header = try handler.finish()
+    return Track(name: header.name, source: source, points: points, diagnostics: header.diagnostics)
+  }
+
+  /// Streams the fixes of a file to `onPoint`, in file order.
+  @discardableResult
+  public func stream(path: String, onPoint: @escaping (TrackPoint) throws -> Void) throws -> TrackHeader {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw InputError(SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
     }
-    if let open = handler.openElements.last {
-      // libxml2 through XMLParser can accept a document cut short; the
-      // element stack says it was.
+    guard !isDirectory.boolValue else {
+      throw InputError(SourceLocation(file: path), "is a folder", expected: "a GPX or TCX file")
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
+    guard size > 0 else {
       throw InputError(
-        SourceLocation(file: source, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)),
-        "file ends inside <\(open)>", expected: "</\(open)>")
+        SourceLocation(file: path, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
-    guard handler.sawRoot else {
+    var handler = TrackFileHandler(source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
+    try XMLScanner(source: path, limits: limits).scan(path: path, handler: &handler)
+    return try handler.finish()
+  }
+}
+
+/// Turns scanner events of a GPX or TCX file into fixes.
+struct TrackFileHandler: XMLEventHandler {
+  enum Field { case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue }
+
+  let source: String
+  let defaultOffsetSeconds: Int
+  let onPoint: (TrackPoint) throws -> Void
+  var format = ""
+  var sawRoot = false
+  var name: String?
+  var sports: [String] = []
+  var count = 0
+  var pointsWithoutOffset = 0
+  var tcxWithoutPosition = 0
+  var current: TrackPoint?
+  var hasPosition = false
+  var field = Field.none
+  var text: [UInt8] = []
+  var depthNames: [String] = []
+  var inHeartRate = false
+  var inTrack = false
+
+  init(source: String, defaultOffsetSeconds: Int, onPoint: @escaping (TrackPoint) throws -> Void) {
+    self.source = source
+    self.defaultOffsetSeconds = defaultOffsetSeconds
+    self.onPoint = onPoint
+  }
+
+  mutating func startElement(
+    _ name: UnsafeBufferPointer<UInt8>,
+    attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)],
+    line: Int, column: Int
+  ) throws {
+    if !sawRoot {
+      sawRoot = true
+      if name.equals("gpx") {
+        let version = attributes.first { $0.name.equals("version") }.map {
+          String(decoding: $0.value, as: UTF8.self)
+        }
+        format = version.map { "gpx-\($0)" } ?? "gpx"
+      } else if name.equals("TrainingCenterDatabase") {
+        format = "tcx"
+      } else {
+        throw InputError(
+          SourceLocation(file: source, line: line, column: column),
+          "root element is <\(String(decoding: name, as: UTF8.self))>",
+          expected: "<gpx> (GPX 1.0 or 1.1) or <TrainingCenterDatabase> (TCX)")
+      }
+      return
+    }
+    if format == "tcx" {
+      if name.equals("Trackpoint") {
+        current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line)
+        hasPosition = false
+      } else if name.equals("Activity") {
+        if let sport = attributes.first(where: { $0.name.equals("Sport") }) {
+          sports.append(String(decoding: sport.value, as: UTF8.self))
+        }
+      } else if current != nil {
+        field = .none
+        if name.equals("Time") {
+          field = .time
+        } else if name.equals("LatitudeDegrees") {
+          field = .lat
+        } else if name.equals(
+          "LongitudeDegrees")
+        {
+          field = .lon
+        } else if name.equals("AltitudeMeters") {
+          field = .ele
+        } else if name.equals("HeartRateBpm") {
+          inHeartRate = true
+        } else if name.equals("Value") && inHeartRate {
+          field = .hr
+        } else if name.equals("Cadence") || name.equals("RunCadence") {
+          field = .cad
+        } else if name.equals("Speed") {
+          field = .speed
+        } else if name.equals("Watts") {
+          field = .power
+        }
+        text.removeAll(keepingCapacity: true)
+      }
+      return
+    }
+    if name.equals("trkpt") || name.equals("rtept") || name.equals("wpt") {
+      var lat: Double?
+      var lon: Double?
+      for attribute in attributes {
+        if attribute.name.equals("lat") {
+          guard let v = NumberScanner.double(attribute.value), (-90...90).contains(v) else {
+            throw InputError(
+              SourceLocation(file: source, line: line, column: column),
+              "cannot read lat=\"\(String(decoding: attribute.value, as: UTF8.self))\"",
+              expected: "a latitude in degrees from -90 to 90")
+          }
+          lat = v
+        } else if attribute.name.equals("lon") {
+          guard let v = NumberScanner.double(attribute.value), (-180...180).contains(v) else {
+            throw InputError(
+              SourceLocation(file: source, line: line, column: column),
+              "cannot read lon=\"\(String(decoding: attribute.value, as: UTF8.self))\"",
+              expected: "a longitude in degrees from -180 to 180")
+          }
+          lon = v
+        }
+      }
+      guard let lat, let lon else {
+        throw InputError(
+          SourceLocation(file: source, line: line, column: column),
+          "<\(String(decoding: name, as: UTF8.self))> without lat and lon attributes",
+          expected: "lat=\"..\" lon=\"..\"")
+      }
+      current = TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, sourceLine: line)
+      return
+    }
+    if name.equals("trk") { inTrack = true }
+    field = .none
+    if name.equals("ele") {
+      field = .ele
+    } else if name.equals("time") {
+      field = .time
+    } else if name.equals("hr")
+      || name.equals("heartrate")
+    {
+      field = .hr
+    } else if name.equals("cad") || name.equals("cadence") {
+      field = .cad
+    } else if name.equals("atemp")
+      || name.equals("temp") || name.equals("temperature")
+    {
+      field = .temp
+    } else if name.equals("power") || name.equals("watts") || name.equals("PowerInWatts") {
+      field = .power
+    } else if name
+      .equals("speed")
+    {
+      field = .speed
+    } else if name.equals("hdop") {
+      field = .hdop
+    } else if name.equals("name") && current == nil && inTrack
+      && self.name == nil
+    {
+      field = .name
+    }
+    if field != .none { text.removeAll(keepingCapacity: true) }
+  }
+
+  mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    if field != .none { text.append(contentsOf: bytes) }
+  }
+
+  mutating func value(_ what: String, expected: String, line: Int, column: Int) throws -> Double {
+    let v = text.withUnsafeBufferPointer { NumberScanner.double($0) }
+    guard let v else {
       throw InputError(
-        SourceLocation(file: source, line: 1, column: 1), "no root element", expected: "a <gpx> document")
+        SourceLocation(file: source, line: line, column: column),
+        "cannot read <\(what)>\(String(decoding: text.prefix(40), as: UTF8.self))</\(what)>",
+        expected: expected)
     }
-    var diagnostics = handler.diagnostics
-    if handler.pointsWithoutOffset > 0 {
+    return v
+  }
+
+  mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
+    if format == "tcx" {
+      if name.equals("Trackpoint"), let point = current {
+        if hasPosition {
+          count += 1
+          try onPoint(point)
+        } else {
+          tcxWithoutPosition += 1
+        }
+        current = nil
+      } else if name.equals("HeartRateBpm") {
+        inHeartRate = false
+      } else if current != nil && field != .none {
+        try store(line: line, column: column)
+      }
+      return
+    }
+    if name.equals("trkpt") || name.equals("rtept") || name.equals("wpt") {
+      if let point = current {
+        count += 1
+        try onPoint(point)
+      }
+      current = nil
+      return
+    }
+    if name.equals("trk") { inTrack = false }
+    if field == .name {
+      self.name = text.withUnsafeBufferPointer { XMLScanner.decode($0) }.trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      field = .none
+      return
+    }
+    if current != nil && field != .none { try store(line: line, column: column) }
+  }
+
+  mutating func store(line: Int, column: Int) throws {
+    defer { field = .none }
+    switch field {
+    case .ele:
+      current!.elevationMeters = try value(
+        "ele", expected: "an elevation in metres", line: line, column: column)
+    case .time:
+      let parsed = text.withUnsafeBufferPointer { bytes -> ParsedTimestamp? in
+        var s = 0
+        var e = bytes.count
+        while s < e && (bytes[s] == 0x20 || bytes[s] == 0x0A || bytes[s] == 0x0D || bytes[s] == 0x09) {
+          s += 1
+        }
+        while e > s
+          && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x0A || bytes[e - 1] == 0x0D || bytes[e - 1] == 0x09)
+        { e -= 1 }
+        return ISO8601.parse(
+          bytes: UnsafeBufferPointer(rebasing: bytes[s..<e]), defaultOffsetSeconds: defaultOffsetSeconds)
+      }
+      guard let parsed else {
+        throw InputError(
+          SourceLocation(file: source, line: line, column: column),
+          "cannot read <time>\(String(decoding: text.prefix(40), as: UTF8.self))</time>",
+          expected: "an ISO-8601 time such as 2012-05-01T10:00:00Z")
+      }
+      if !parsed.hadOffset { pointsWithoutOffset += 1 }
+      current!.timeSecondsSince1970 = parsed.secondsSince1970
+    case .hr:
+      current!.heartRateBeatsPerMinute = try value(
+        "hr", expected: "a heart rate in bpm", line: line, column: column)
+    case .cad:
+      current!.cadencePerMinute = try value(
+        "cad", expected: "a cadence per minute", line: line, column: column)
+    case .temp:
+      current!.temperatureCelsius = try value(
+        "temp", expected: "a temperature in degrees C", line: line, column: column)
+    case .power:
+      current!.powerWatts = try value("power", expected: "a power in watts", line: line, column: column)
+    case .speed:
+      current!.reportedSpeedMetersPerSecond = try value(
+        "speed", expected: "a speed in m/s", line: line, column: column)
+    case .hdop:
+      current!.horizontalDilution = try value(
+        "hdop", expected: "a dilution of precision", line: line, column: column)
+    case .lat:
+      let v = try value("LatitudeDegrees", expected: "a latitude in degrees", line: line, column: column)
+      guard (-90...90).contains(v) else {
+        throw InputError(
+          SourceLocation(file: source, line: line, column: column), "latitude \(v) out of range",
+          expected: "-90 to 90")
+      }
+      current!.latitudeDegrees = v
+      hasPosition = !current!.longitudeDegrees.isNaN
+    case .lon:
+      let v = try value("LongitudeDegrees", expected: "a longitude in degrees", line: line, column: column)
+      guard (-180...180).contains(v) else {
+        throw InputError(
+          SourceLocation(file: source, line: line, column: column), "longitude \(v) out of range",
+          expected: "-180 to 180")
+      }
+      current!.longitudeDegrees = v
+      hasPosition = !current!.latitudeDegrees.isNaN
+    default: break
+    }
+  }
+
+  func finish() throws -> TrackHeader {
+    guard sawRoot else {
+      throw InputError(
+        SourceLocation(file: source, line: 1, column: 1), "no root element",
+        expected: "a <gpx> or TCX document")
+    }
+    var diagnostics: [Diagnostic] = []
+    if pointsWithoutOffset > 0 {
       diagnostics.append(
         Diagnostic(
           code: "time-without-offset", severity: .note,
           message:
-            "\(handler.pointsWithoutOffset) times carry no UTC offset; read with offset \(defaultOffsetSeconds) s",
+            "\(pointsWithoutOffset) times carry no UTC offset; read with offset \(defaultOffsetSeconds) s (set --tz)",
           location: source))
     }
-    return Track(name: handler.trackName, source: source, points: handler.points, diagnostics: diagnostics)
-  }
-
-  /// Turns libxml2's error code into words: XMLParser's own description on
-  /// Linux is an unhelpful `(null)`.
-  private static func describe(parser: XMLParser, handler: GPXHandler, source: String) -> InputError {
-    let location = SourceLocation(
-      file: source, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber))
-    let code = (parser.parserError as NSError?)?.code ?? -1
-    if !handler.sawRoot {
-      return InputError(
-        location, "not XML (parser error \(code))", expected: "a GPX document starting with <?xml or <gpx")
+    if tcxWithoutPosition > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "trackpoint-without-position", severity: .note,
+          message: "\(tcxWithoutPosition) TCX trackpoints have no position and are left out", location: source
+        ))
     }
-    if let open = handler.openElements.last {
-      if code == XMLParser.ErrorCode.prematureDocumentEndError.rawValue || parser.lineNumber <= 0 || code == 5
-      {
-        return InputError(location, "file ends inside <\(open)>", expected: "</\(open)>")
-      }
-      if code == XMLParser.ErrorCode.tagNameMismatchError.rawValue || code == 76 {
-        return InputError(location, "closing tag does not match <\(open)>", expected: "</\(open)>")
-      }
-      return InputError(
-        location, "malformed XML inside <\(open)> (parser error \(code))", expected: "well-formed XML")
-    }
-    return InputError(location, "malformed XML (parser error \(code))", expected: "well-formed XML")
-  }
-}
-
-private final class GPXHandler: NSObject, XMLParserDelegate {
-  let source: String
-  let defaultOffsetSeconds: Int
-  var points: [TrackPoint] = []
-  var diagnostics: [Diagnostic] = []
-  var failure: InputError?
-  var sawRoot = false
-  var trackName: String?
-  var pointsWithoutOffset = 0
-  var openElements: [String] = []
-
-  private var current: TrackPoint?
-  private var text = ""
-  private var collectingText = false
-
-  init(source: String, defaultOffsetSeconds: Int) {
-    self.source = source
-    self.defaultOffsetSeconds = defaultOffsetSeconds
-  }
-
-  private func fail(_ parser: XMLParser, _ problem: String, expected: String) {
-    guard failure == nil else { return }
-    failure = InputError(
-      SourceLocation(file: source, line: parser.lineNumber, column: parser.columnNumber), problem,
-      expected: expected)
-    parser.abortParsing()
-  }
-
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-  ) {
-    let name = localName(elementName)
-    if !sawRoot {
-      sawRoot = true
-      guard name == "gpx" else {
-        fail(parser, "root element is <\(name)>", expected: "<gpx> (GPX 1.0 or 1.1)")
-        return
-      }
-    }
-    openElements.append(name)
-    switch name {
-    case "trkpt", "rtept", "wpt":
-      guard let latText = attributeDict["lat"], let lonText = attributeDict["lon"] else {
-        fail(parser, "<\(name)> without lat and lon attributes", expected: "lat=\"..\" lon=\"..\"")
-        return
-      }
-      guard let lat = Double(latText.trimmingCharacters(in: .whitespaces)), (-90...90).contains(lat) else {
-        fail(parser, "cannot read lat=\"\(latText)\"", expected: "a latitude in degrees from -90 to 90")
-        return
-      }
-      guard let lon = Double(lonText.trimmingCharacters(in: .whitespaces)), (-180...180).contains(lon) else {
-        fail(parser, "cannot read lon=\"\(lonText)\"", expected: "a longitude in degrees from -180 to 180")
-        return
-      }
-      current = TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, sourceLine: parser.lineNumber)
-    case "ele", "time", "hr", "heartrate", "name":
-      collectingText = true
-      text = ""
-    default:
-      break
-    }
-  }
-
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
-    if collectingText { text += string }
-  }
-
-  func parser(
-    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-    qualifiedName qName: String?
-  ) {
-    let name = localName(elementName)
-    if !openElements.isEmpty { openElements.removeLast() }
-    let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    switch name {
-    case "trkpt", "rtept", "wpt":
-      if let point = current { points.append(point) }
-      current = nil
-    case "ele" where current != nil:
-      guard let ele = Double(value), ele.isFinite else {
-        fail(parser, "cannot read <ele>\(value)</ele>", expected: "an elevation in metres")
-        return
-      }
-      current?.elevationMeters = ele
-    case "time" where current != nil:
-      guard let parsed = ISO8601.parse(value, defaultOffsetSeconds: defaultOffsetSeconds) else {
-        fail(
-          parser, "cannot read <time>\(value)</time>",
-          expected: "an ISO-8601 time such as 2012-05-01T10:00:00Z")
-        return
-      }
-      if !parsed.hadOffset { pointsWithoutOffset += 1 }
-      current?.timeSecondsSince1970 = parsed.secondsSince1970
-    case "hr", "heartrate":
-      if current != nil, let bpm = Double(value), bpm.isFinite { current?.heartRateBeatsPerMinute = bpm }
-    case "name":
-      if current == nil, trackName == nil, openElements.last == "trk" { trackName = value }
-    default:
-      break
-    }
-    if ["ele", "time", "hr", "heartrate", "name"].contains(name) { collectingText = false }
-  }
-
-  private func localName(_ name: String) -> String {
-    if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
-    return name
+    return TrackHeader(
+      name: name ?? sports.first, format: format, sports: sports, points: count, diagnostics: diagnostics)
   }
 }

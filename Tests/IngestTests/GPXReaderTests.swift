@@ -1,7 +1,8 @@
 import EnergyLabCore
 import Foundation
-import Ingest
 import Testing
+
+@testable import Ingest
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
   .path
@@ -45,7 +46,7 @@ struct GPXReaderTests {
     ("root-is-not-gpx.gpx", "root-is-not-gpx.gpx:2:"),
     ("unreadable-time.gpx", "unreadable-time.gpx:2:"),
     ("empty.gpx", "empty.gpx:1:1: empty file; expected a GPX document"),
-    ("missing.gpx", "missing.gpx: no such file; expected a readable GPX file"),
+    ("missing.gpx", "missing.gpx: no such file; expected a readable GPX or TCX file"),
   ])
   func brokenFilesNameFileLineAndExpectation(file: String, prefix: String) {
     let path = "\(fixtures)/\(file)"
@@ -67,5 +68,74 @@ struct GPXReaderTests {
       try GPXReader().read(path: "\(fixtures)/truncated-inside-trkpt.gpx")
     }
     #expect(error.problem.contains("<trkpt>") || error.expected.contains("</trkpt>"))
+  }
+}
+
+struct StreamingReaderTests {
+  /// TCX multisport: running then biking; a trackpoint without a position is
+  /// left out with a diagnostic; heart rate, cadence, speed and power read.
+  @Test func tcxMultisport() throws {
+    let track = try GPXReader().read(path: "\(fixtures)/multisport.tcx")
+    #expect(track.points.count == 3)
+    #expect(track.points[0].heartRateBeatsPerMinute == 140)
+    #expect(track.points[0].cadencePerMinute == 85)
+    #expect(track.points[0].reportedSpeedMetersPerSecond == 3.1)
+    #expect(track.points[0].powerWatts == 250)
+    #expect(track.points[0].elevationMeters == 20.5)
+    #expect(track.points[1].latitudeDegrees == 51.5003)
+    #expect(track.diagnostics.map(\.code) == ["trackpoint-without-position"])
+    var sports: [String] = []
+    let header = try GPXReader().stream(path: "\(fixtures)/multisport.tcx") { _ in }
+    sports = header.sports
+    #expect(sports == ["Running", "Biking"])
+    #expect(header.format == "tcx")
+  }
+
+  /// GPX 1.0 with speed and hdop, comments everywhere, single-quoted and
+  /// spaced attributes in reverse order, entities in the name, extensions in
+  /// other namespaces, route points and waypoints.
+  @Test func gpx10Variants() throws {
+    let track = try GPXReader().read(path: "\(fixtures)/gpx10-speed-and-extensions.gpx")
+    #expect(track.name == "Café & back")
+    #expect(track.points.count == 4)
+    let p = track.points[0]
+    #expect(p.latitudeDegrees == 51.5 && p.longitudeDegrees == -0.1)
+    #expect(p.reportedSpeedMetersPerSecond == 1.25)
+    #expect(p.horizontalDilution == 1.5)
+    #expect(p.powerWatts == 180)
+    #expect(p.temperatureCelsius == 21.5)
+    #expect(p.heartRateBeatsPerMinute == 120)
+    #expect(p.cadencePerMinute == 80)
+    #expect(p.sourceLine == 7)
+  }
+
+  @Test func mismatchedClosingTag() {
+    let error = #expect(throws: InputError.self) {
+      try GPXReader().read(path: "\(fixtures)/mismatched-closing-tag.gpx")
+    }
+    #expect(
+      error?.description.hasSuffix(
+        "mismatched-closing-tag.gpx:1:42: closing tag </trkseg> does not match <trkpt>; expected </trkpt>")
+        == true)
+  }
+
+  /// Nesting deeper than the limit (256) is refused, not followed.
+  @Test func deepNestingIsBounded() {
+    let error = #expect(throws: InputError.self) {
+      try GPXReader().read(path: "\(fixtures)/deeply-nested.gpx")
+    }
+    #expect(error?.problem.contains("nested deeper than 256") == true)
+  }
+
+  /// Numbers straight from bytes agree with the standard library.
+  @Test(arguments: ["51.5", "-0.0873", "  12 ", "1e3", "-1.5E-2", "123456789.123456789", "0", "+7"])
+  func numbers(text: String) {
+    let parsed = Array(text.utf8).withUnsafeBufferPointer { NumberScanner.double($0) }
+    #expect(parsed == Double(text.trimmingCharacters(in: .whitespaces)))
+  }
+
+  @Test(arguments: ["", "abc", "1.2.3", "--1", "1,5"])
+  func notNumbers(text: String) {
+    #expect(Array(text.utf8).withUnsafeBufferPointer { NumberScanner.double($0) } == nil)
   }
 }

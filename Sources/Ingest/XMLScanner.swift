@@ -1,0 +1,347 @@
+import EnergyLabCore
+import Foundation
+
+/// Receives the events of `XMLScanner`. Names are local names (prefix
+/// removed) as raw bytes; text and attribute values are raw bytes with
+/// entities not yet decoded (`XMLScanner.decode` does it when needed).
+protocol XMLEventHandler {
+  mutating func startElement(
+    _ name: UnsafeBufferPointer<UInt8>,
+    attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)],
+    line: Int, column: Int) throws
+  mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws
+  mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) throws
+}
+
+/// Limits that keep a pathological file from using unbounded memory or time.
+public struct XMLLimits: Sendable, Hashable {
+  /// Deepest element nesting accepted.
+  public var maximumDepth = 256
+  /// Longest single token (tag, text run, comment) held in memory, bytes.
+  public var maximumTokenBytes = 16 << 20
+  public init() {}
+}
+
+/// A streaming, byte-level XML scanner: reads a file in chunks and reports
+/// start tags, end tags and text, never building a tree, so memory stays
+/// flat whatever the file size. It checks well-formedness as far as GPX and
+/// TCX reading needs (matching tags, quoted attributes, closed comments and
+/// CDATA) and reports problems as `file:line:column: what; expected what`.
+struct XMLScanner {
+  let source: String
+  let limits: XMLLimits
+  /// Bytes per read.
+  static let chunkSize = 1 << 20
+
+  init(source: String, limits: XMLLimits = XMLLimits()) {
+    self.source = source
+    self.limits = limits
+  }
+
+  func fail(_ line: Int, _ column: Int, _ what: String, expected: String) -> InputError {
+    InputError(SourceLocation(file: source, line: line, column: column), what, expected: expected)
+  }
+
+  /// Scans the file at `path`.
+  func scan<H: XMLEventHandler>(path: String, handler: inout H) throws {
+    guard let stream = InputStream(fileAtPath: path) else {
+      throw InputError(SourceLocation(file: path), "cannot open file", expected: "a readable file")
+    }
+    stream.open()
+    defer { stream.close() }
+    try scan(read: { buffer, capacity in stream.read(buffer, maxLength: capacity) }, handler: &handler)
+  }
+
+  /// Scans bytes in memory.
+  func scan<H: XMLEventHandler>(data: Data, handler: inout H) throws {
+    var offset = 0
+    try scan(
+      read: { buffer, capacity in
+        let n = min(capacity, data.count - offset)
+        if n > 0 {
+          data.copyBytes(to: buffer, from: data.startIndex + offset..<data.startIndex + offset + n)
+          offset += n
+        }
+        return n
+      }, handler: &handler)
+  }
+
+  private func scan<H: XMLEventHandler>(read: (UnsafeMutablePointer<UInt8>, Int) -> Int, handler: inout H)
+    throws
+  {
+    var buffer = [UInt8](repeating: 0, count: Self.chunkSize * 2)
+    var filled = 0
+    var start = 0  // first unconsumed byte
+    var line = 1
+    var column = 1
+    var stack: [[UInt8]] = []
+    var sawRoot = false
+    var atEnd = false
+    var first = true
+
+    // Advances line and column over consumed bytes.
+    func advance(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
+      var i = from
+      while i < to {
+        let b = bytes[i]
+        if b == 0x0A {
+          line += 1
+          column = 1
+        } else if b & 0xC0 != 0x80 {
+          column += 1
+        }
+        i += 1
+      }
+    }
+
+    while true {
+      // Refill: move the unconsumed tail to the front and read more.
+      if !atEnd {
+        if start > 0 {
+          buffer.withUnsafeMutableBufferPointer { b in
+            if filled > start { b.baseAddress!.update(from: b.baseAddress! + start, count: filled - start) }
+          }
+          filled -= start
+          start = 0
+        }
+        if buffer.count - filled < Self.chunkSize {
+          guard buffer.count < limits.maximumTokenBytes + Self.chunkSize * 2 else {
+            throw fail(
+              line, column, "a token longer than \(limits.maximumTokenBytes >> 20) MB",
+              expected: "tags and text runs under the limit")
+          }
+          buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
+        }
+        let n = buffer.withUnsafeMutableBufferPointer { b in read(b.baseAddress! + filled, b.count - filled) }
+        if n < 0 { throw fail(line, column, "read error", expected: "a readable file") }
+        if n == 0 { atEnd = true }
+        filled += n
+        if first {
+          first = false
+          if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { start = 3 }
+          if filled >= 2
+            && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE))
+          {
+            throw fail(1, 1, "UTF-16 text", expected: "UTF-8 (re-save the file as UTF-8)")
+          }
+        }
+      }
+      // Consume as many complete tokens as the buffer holds.
+      let needMore: Bool = try buffer.withUnsafeBufferPointer { all in
+        let bytes = UnsafeBufferPointer(rebasing: all[0..<filled])
+        var i = start
+        while i < filled {
+          if bytes[i] != 0x3C {  // text up to the next '<'
+            var j = i
+            while j < filled && bytes[j] != 0x3C { j += 1 }
+            if j == filled && !atEnd { start = i; return true }
+            if !stack.isEmpty {
+              try handler.text(UnsafeBufferPointer(rebasing: bytes[i..<j]))
+            } else {
+              // Outside the root only white space may stand.
+              for k in i..<j
+              where !(bytes[k] == 0x20 || bytes[k] == 0x0A || bytes[k] == 0x0D || bytes[k] == 0x09) {
+                advance(bytes, from: i, to: k)
+                throw fail(
+                  line, column, sawRoot ? "text after the root element" : "not XML (text before any tag)",
+                  expected: sawRoot ? "end of file" : "a document starting with <?xml or <gpx")
+              }
+            }
+            advance(bytes, from: i, to: j)
+            i = j
+            continue
+          }
+          // A markup token: find its end.
+          func find(_ pattern: [UInt8], from: Int) -> Int? {
+            var k = from
+            outer: while k + pattern.count <= filled {
+              for (o, p) in pattern.enumerated() where bytes[k + o] != p {
+                k += 1
+                continue outer
+              }
+              return k
+            }
+            return nil
+          }
+          func startsWith(_ pattern: [UInt8]) -> Bool {
+            i + pattern.count <= filled && pattern.indices.allSatisfy { bytes[i + $0] == pattern[$0] }
+          }
+          if startsWith(Array("<!--".utf8)) {
+            guard let e = find(Array("-->".utf8), from: i + 4) else {
+              if !atEnd { start = i; return true }
+              throw fail(line, column, "comment not closed", expected: "-->")
+            }
+            advance(bytes, from: i, to: e + 3)
+            i = e + 3
+            continue
+          }
+          if startsWith(Array("<![CDATA[".utf8)) {
+            guard let e = find(Array("]]>".utf8), from: i + 9) else {
+              if !atEnd { start = i; return true }
+              throw fail(line, column, "CDATA section not closed", expected: "]]>")
+            }
+            if !stack.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+            advance(bytes, from: i, to: e + 3)
+            i = e + 3
+            continue
+          }
+          if startsWith(Array("<?".utf8)) || startsWith(Array("<!".utf8)) {
+            let close: [UInt8] = bytes[i + 1] == 0x3F ? Array("?>".utf8) : Array(">".utf8)
+            guard let e = find(close, from: i + 2) else {
+              if !atEnd { start = i; return true }
+              throw fail(
+                line, column, "declaration not closed", expected: String(decoding: close, as: UTF8.self))
+            }
+            advance(bytes, from: i, to: e + close.count)
+            i = e + close.count
+            continue
+          }
+          // Start or end tag: find the closing '>' outside quotes.
+          var k = i + 1
+          var quote: UInt8 = 0
+          while k < filled {
+            let b = bytes[k]
+            if quote != 0 {
+              if b == quote { quote = 0 }
+            } else if b == 0x22 || b == 0x27 {
+              quote = b
+            } else if b == 0x3E {
+              break
+            } else if b == 0x3C {
+              throw fail(line, column, "'<' inside a tag", expected: "'>' closing the tag")
+            }
+            k += 1
+          }
+          if k >= filled {
+            if !atEnd { start = i; return true }
+            throw fail(line, column, "file ends inside a tag", expected: "'>'")
+          }
+          let tagLine = line
+          let tagColumn = column
+          let isEnd = bytes[i + 1] == 0x2F
+          let selfClosing = bytes[k - 1] == 0x2F && !isEnd
+          var p = i + (isEnd ? 2 : 1)
+          let nameStart = p
+          while p < k
+            && !(bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09
+              || bytes[p] == 0x2F || bytes[p] == 0x3E)
+          { p += 1 }
+          guard p > nameStart else {
+            throw fail(tagLine, tagColumn, "tag without a name", expected: "<name ...>")
+          }
+          let qualified = UnsafeBufferPointer(rebasing: bytes[nameStart..<p])
+          var localStart = nameStart
+          for q in nameStart..<p where bytes[q] == 0x3A { localStart = q + 1 }
+          let local = UnsafeBufferPointer(rebasing: bytes[localStart..<p])
+          if isEnd {
+            guard let open = stack.last else {
+              throw fail(
+                tagLine, tagColumn,
+                "closing tag </\(String(decoding: qualified, as: UTF8.self))> without an open element",
+                expected: "a matching start tag")
+            }
+            guard open.elementsEqual(qualified) else {
+              throw fail(
+                tagLine, tagColumn,
+                "closing tag </\(String(decoding: qualified, as: UTF8.self))> does not match <\(String(decoding: open, as: UTF8.self))>",
+                expected: "</\(String(decoding: open, as: UTF8.self))>")
+            }
+            stack.removeLast()
+            try handler.endElement(local, line: tagLine, column: tagColumn)
+          } else {
+            if sawRoot && stack.isEmpty {
+              throw fail(tagLine, tagColumn, "a second root element", expected: "one root element")
+            }
+            sawRoot = true
+            // Attributes: name = "value" or 'value', any spacing.
+            var attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
+            let end = selfClosing ? k - 1 : k
+            while true {
+              while p < end && (bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
+              { p += 1 }
+              if p >= end { break }
+              let an = p
+              while p < end && bytes[p] != 0x3D
+                && !(bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
+              { p += 1 }
+              let attributeName = UnsafeBufferPointer(rebasing: bytes[an..<p])
+              while p < end && (bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
+              { p += 1 }
+              guard p < end, bytes[p] == 0x3D else {
+                throw fail(
+                  tagLine, tagColumn,
+                  "attribute \(String(decoding: attributeName, as: UTF8.self)) without a value",
+                  expected: "name=\"value\"")
+              }
+              p += 1
+              while p < end && (bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
+              { p += 1 }
+              guard p < end, bytes[p] == 0x22 || bytes[p] == 0x27 else {
+                throw fail(
+                  tagLine, tagColumn,
+                  "unquoted value of attribute \(String(decoding: attributeName, as: UTF8.self))",
+                  expected: "a quoted value")
+              }
+              let q = bytes[p]
+              p += 1
+              let vs = p
+              while p < end && bytes[p] != q { p += 1 }
+              guard p < end else {
+                throw fail(tagLine, tagColumn, "attribute value not closed", expected: "a closing quote")
+              }
+              attributes.append((attributeName, UnsafeBufferPointer(rebasing: bytes[vs..<p])))
+              p += 1
+            }
+            try handler.startElement(local, attributes: attributes, line: tagLine, column: tagColumn)
+            if selfClosing {
+              try handler.endElement(local, line: tagLine, column: tagColumn)
+            } else {
+              guard stack.count < limits.maximumDepth else {
+                throw fail(
+                  tagLine, tagColumn, "elements nested deeper than \(limits.maximumDepth)",
+                  expected: "a shallower document")
+              }
+              stack.append(Array(qualified))
+            }
+          }
+          advance(bytes, from: i, to: k + 1)
+          i = k + 1
+        }
+        start = filled
+        return !atEnd
+      }
+      if !needMore && atEnd { break }
+      if atEnd && start >= filled { break }
+    }
+    if !sawRoot { throw fail(1, 1, "no element in the file", expected: "an XML document") }
+    if let open = stack.last {
+      let name = String(decoding: open, as: UTF8.self)
+      throw fail(line, column, "file ends inside <\(name)>", expected: "</\(name)>")
+    }
+  }
+
+  /// Decodes the five predefined entities and numeric references.
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.contains(0x26) else { return String(decoding: bytes, as: UTF8.self) }
+    var text = String(decoding: bytes, as: UTF8.self)
+    for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'")] {
+      text = text.replacingOccurrences(of: entity, with: value)
+    }
+    while let range = text.range(of: "&#[0-9]+;|&#x[0-9a-fA-F]+;", options: .regularExpression) {
+      let body = text[range].dropFirst(2).dropLast()
+      let code = body.first == "x" ? UInt32(body.dropFirst(), radix: 16) : UInt32(body)
+      text.replaceSubrange(range, with: code.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "")
+    }
+    return text.replacingOccurrences(of: "&amp;", with: "&")
+  }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+  /// Whether the bytes spell `name` (ASCII).
+  @inline(__always) func equals(_ name: StaticString) -> Bool {
+    guard count == name.utf8CodeUnitCount else { return false }
+    let p = name.utf8Start
+    for i in 0..<count where self[i] != p[i] { return false }
+    return true
+  }
+}
