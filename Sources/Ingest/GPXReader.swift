@@ -27,10 +27,16 @@ public struct TrackHeader: Sendable, Hashable {
 public struct GPXReader: Sendable {
   /// Offset applied to times written without one, in seconds east of UTC.
   public var defaultOffsetSeconds: Int
+  /// Time zone of times written without an offset; overrides
+  /// `defaultOffsetSeconds` and follows daylight saving.
+  public var defaultTimeZone: TimeZone?
   public var limits: XMLLimits
 
-  public init(defaultOffsetSeconds: Int = 0, limits: XMLLimits = XMLLimits()) {
+  public init(
+    defaultOffsetSeconds: Int = 0, defaultTimeZone: TimeZone? = nil, limits: XMLLimits = XMLLimits()
+  ) {
     self.defaultOffsetSeconds = defaultOffsetSeconds
+    self.defaultTimeZone = defaultTimeZone
     self.limits = limits
   }
 
@@ -71,6 +77,7 @@ public struct GPXReader: Sendable {
         SourceLocation(file: path, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
     var handler = TrackFileHandler(source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
+    handler.defaultTimeZone = defaultTimeZone
     try XMLScanner(source: path, limits: limits).scan(path: path, handler: &handler)
     return try handler.finish()
   }
@@ -82,6 +89,7 @@ struct TrackFileHandler: XMLEventHandler {
 
   let source: String
   let defaultOffsetSeconds: Int
+  var defaultTimeZone: TimeZone?
   let onPoint: (TrackPoint) throws -> Void
   var format = ""
   var sawRoot = false
@@ -299,8 +307,19 @@ struct TrackFileHandler: XMLEventHandler {
           "cannot read <time>\(String(decoding: text.prefix(40), as: UTF8.self))</time>",
           expected: "an ISO-8601 time such as 2012-05-01T10:00:00Z")
       }
-      if !parsed.hadOffset { pointsWithoutOffset += 1 }
-      current!.timeSecondsSince1970 = parsed.secondsSince1970
+      var seconds = parsed.secondsSince1970
+      if !parsed.hadOffset {
+        pointsWithoutOffset += 1
+        if let zone = defaultTimeZone {
+          // Read as local time in the zone: undo the default offset, then
+          // apply the zone's offset at that instant.
+          let local = seconds + Double(defaultOffsetSeconds)
+          let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: local))
+          let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: local - Double(guess)))
+          seconds = local - Double(offset)
+        }
+      }
+      current!.timeSecondsSince1970 = seconds
     case .hr:
       current!.heartRateBeatsPerMinute = try value(
         "hr", expected: "a heart rate in bpm", line: line, column: column)
@@ -351,8 +370,10 @@ struct TrackFileHandler: XMLEventHandler {
       diagnostics.append(
         Diagnostic(
           code: "time-without-offset", severity: .note,
-          message:
-            "\(pointsWithoutOffset) times carry no UTC offset; read with offset \(defaultOffsetSeconds) s (set --tz)",
+          message: defaultTimeZone.map {
+            "\(pointsWithoutOffset) times carry no UTC offset; read as local time in \($0.identifier)"
+          }
+            ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC (set --tz for local time)",
           location: source))
     }
     if tcxWithoutPosition > 0 {

@@ -115,7 +115,7 @@ public enum AgreementCommands {
     // rates[model][epoch key] = kcal/min
     var rates = [[String: Double]](repeating: [:], count: models.count)
     for file in files {
-      let trackData = try TrackCommands.readTrack(file)
+      let trackData = try TrackCommands.readTrack(file, parameters: track)
       _ = try context.recordInput(file)
       var (steps, _) = analysis.steps(of: trackData)
       if speedSmoothingFixes > 1 { steps = SpeedSmoothing.movingAverage(steps, fixes: speedSmoothingFixes) }

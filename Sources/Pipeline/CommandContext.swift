@@ -63,6 +63,14 @@ public final class CommandContext: @unchecked Sendable {
 
   public func write(_ text: String) { sink(text) }
 
+  /// Where skipped inputs are reported: standard error on a terminal; the
+  /// report's diagnostics in a notebook.
+  public var warningSink: ((String) -> Void)?
+
+  public func warn(_ text: String) {
+    if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
+  }
+
   /// Prints a table in `format` (or the default) and keeps it for `data/`.
   public func emit(_ table: ResultTable, format: OutputFormat?) {
     emittedTables.append(table)

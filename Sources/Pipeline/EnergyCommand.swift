@@ -68,7 +68,7 @@ public enum EnergyCommand {
     var grandDistance = 0.0
     var resultsCount = 0
     for file in options.files {
-      let track = try TrackCommands.readTrack(file)
+      let track = try TrackCommands.readTrack(file, parameters: options.track)
       inputs.append(try context.recordInput(file))
       var (steps, stepDiagnostics) = analysis.steps(of: track)
       if options.speedSmoothingFixes > 1 {

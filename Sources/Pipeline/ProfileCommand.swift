@@ -63,7 +63,9 @@ public enum ProfileCommand {
     let classifier = SpeedBandClassifier(parameters: modes)
     var out: [ProfileActivity] = []
     for file in options.files {
-      let track = try TrackCommands.readTrack(file)
+      let track = try TrackCommands.readTrack(
+        file, parameters: options.track, defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone)
+      )
       _ = try context.recordInput(file)
       let (steps, diagnostics) = analysis.steps(of: track)
       context.provenance.diagnostics += track.diagnostics + diagnostics

@@ -12,6 +12,17 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// Steps slower than this count as stopped, m/s. Default 0.3 m/s, below
   /// any walking pace (ACSM's walking range starts at 1.9 mph = 0.85 m/s).
   public var stopSpeedMetersPerSecond: Double = 0.3
+  /// Fixes in the centred moving average of the smoothed elevation gain.
+  /// Default 5.
+  public var elevationSmoothingFixes = 5
+  /// Change of elevation that counts towards the hysteresis gain and loss,
+  /// metres. Default 5 m, about the vertical error of consumer GPS.
+  public var elevationHysteresisMeters = 5.0
+  /// Step speeds in the running median whose maximum is the robust maximum
+  /// speed. Default 5.
+  public var robustSpeedWindow = 5
+  /// Optional cleaning of fixes before any metric.
+  public var cleaning = CleaningParameters()
 
   public init() {}
 
@@ -85,6 +96,15 @@ public struct TrackSummary: Sendable, Hashable {
   public var heartRateMeanBeatsPerMinute: Double?
   public var heartRateMaxBeatsPerMinute: Double?
   public var diagnostics: [Diagnostic]
+  /// Gain and loss of the elevation smoothed by a centred moving average.
+  public var elevationGainSmoothedMeters: Double?
+  public var elevationLossSmoothedMeters: Double?
+  /// Gain and loss counting only changes beyond the hysteresis threshold.
+  public var elevationGainHysteresisMeters: Double?
+  public var elevationLossHysteresisMeters: Double?
+  /// Largest running median of step speeds: a maximum that one bad fix
+  /// cannot set.
+  public var robustMaxSpeedMetersPerSecond: Double?
 }
 
 /// Track metrics computed from the fixes as they are: no smoothing.
@@ -232,55 +252,11 @@ public struct TrackAnalysis: Sendable {
     return windows
   }
 
-  /// Summary metrics of a track.
+  /// Summary metrics of a track (through `StreamingTrackSummary`).
   public func summary(of track: Track) -> TrackSummary {
-    let (steps, stepDiagnostics) = steps(of: track)
-    let times = track.points.compactMap(\.timeSecondsSince1970)
-    let start = times.min()
-    let end = times.max()
-    let duration: Double? = if let start, let end { end - start } else { nil }
-    var diagnostics = track.diagnostics + stepDiagnostics
-    if track.points.isEmpty {
-      diagnostics.append(
-        Diagnostic(
-          code: "no-points", message: "the file holds no track, route or waypoints", location: track.source))
-    } else if times.isEmpty {
-      diagnostics.append(
-        Diagnostic(
-          code: "no-times", message: "fixes carry no time; speeds and durations are unknown",
-          location: track.source))
-    }
-    let distance2D = steps.reduce(0) { $0 + $1.distance2DMeters }
-    let distance3D = steps.reduce(0) { $0 + $1.distance3DMeters }
-    let changes = steps.compactMap(\.elevationChangeMeters)
-    let gain = changes.isEmpty ? nil : changes.filter { $0 > 0 }.reduce(0, +)
-    let loss = changes.isEmpty ? nil : -changes.filter { $0 < 0 }.reduce(0, +)
-    let moving = steps.reduce(into: 0.0) { total, step in
-      if let dt = step.durationSeconds, let v = step.speedMetersPerSecond,
-        v >= parameters.stopSpeedMetersPerSecond
-      {
-        total += dt
-      }
-    }
-    let speeds = steps.compactMap(\.speedMetersPerSecond)
-    let windows = gradeWindows(of: track)
-    let heartRates = track.points.compactMap(\.heartRateBeatsPerMinute)
-    let windowRun = windows.reduce(0) { $0 + ($1.endMeters - $1.startMeters) }
-    return TrackSummary(
-      source: track.source, points: track.points.count, startSecondsSince1970: start,
-      endSecondsSince1970: end,
-      durationSeconds: duration, movingTimeSeconds: times.isEmpty ? nil : moving,
-      distance2DMeters: distance2D,
-      distance3DMeters: distance3D, elevationGainMeters: gain, elevationLossMeters: loss,
-      averageSpeedMetersPerSecond: duration.flatMap { $0 > 0 ? distance2D / $0 : nil },
-      maxSpeedMetersPerSecond: speeds.max(),
-      gradeMeanFraction: windowRun > 0
-        ? windows.reduce(0) { $0 + $1.gradeFraction * ($1.endMeters - $1.startMeters) } / windowRun : nil,
-      gradeMinFraction: windows.map(\.gradeFraction).min(),
-      gradeMaxFraction: windows.map(\.gradeFraction).max(),
-      heartRateMeanBeatsPerMinute: heartRates.isEmpty
-        ? nil : heartRates.reduce(0, +) / Double(heartRates.count),
-      heartRateMaxBeatsPerMinute: heartRates.max(), diagnostics: diagnostics)
+    var accumulator = StreamingTrackSummary(source: track.source, parameters: parameters)
+    for point in track.points { accumulator.add(point) }
+    return accumulator.finish(diagnostics: track.diagnostics)
   }
 }
 

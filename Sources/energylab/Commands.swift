@@ -89,18 +89,48 @@ struct TrackOptions: ParsableArguments {
   var gradeWindow: Double = 20
   @Option(help: "Speed below which a step is a stop, m/s.")
   var stopSpeed: Double = 0.3
+  @Option(help: "Fixes in the centred average for the smoothed elevation gain.")
+  var elevationSmoothing = 5
+  @Option(help: "Elevation change counted by the hysteresis gain, metres.")
+  var elevationHysteresis: Double = 5
+  @Option(help: "Time zone of times written without an offset (IANA name); default UTC.")
+  var tz: String?
+  @Option(help: "Cleaning: drop leading fixes this far (m) from the next (the PEM thesis saw 500 m jumps).")
+  var dropStartupJumps: Double?
+  @Option(help: "Cleaning: drop fixes with a larger HDOP.") var maxHdop: Double?
+  @Option(help: "Cleaning: drop fixes above this elevation, m (Alter Eco: 6000).") var maxAltitude: Double?
+  @Option(help: "Cleaning: drop fixes needing a faster speed than this from the last kept fix, m/s.")
+  var maxSpeed: Double?
 
   var parameters: TrackAnalysisParameters {
     var p = TrackAnalysisParameters()
     p.distanceMethod = distanceMethod
     p.gradeWindowMeters = gradeWindow
     p.stopSpeedMetersPerSecond = stopSpeed
+    p.elevationSmoothingFixes = elevationSmoothing
+    p.elevationHysteresisMeters = elevationHysteresis
+    p.cleaning.startupJumpMeters = dropStartupJumps
+    p.cleaning.maximumHorizontalDilution = maxHdop
+    p.cleaning.maximumAltitudeMeters = maxAltitude
+    p.cleaning.maximumSpeedMetersPerSecond = maxSpeed
     return p
+  }
+
+  func timeZone() throws -> TimeZone? {
+    guard let tz else { return nil }
+    guard let zone = TimeZone(identifier: tz) else {
+      throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
+    }
+    return zone
   }
 
   func validate() throws {
     guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
     guard stopSpeed >= 0 else { throw ValidationError("--stop-speed must not be negative") }
+    guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
+    guard elevationHysteresis >= 0 else {
+      throw ValidationError("--elevation-hysteresis must not be negative")
+    }
   }
 }
 
@@ -277,7 +307,6 @@ struct ProfileCLI: ContextCommand {
   @Argument(help: "GPX files.") var files: [String]
   @Option(help: "Bins: hour, hour-of-day, day, week, month, year, activity or session.") var by:
     ProfileBinning = .day
-  @Option(help: "IANA time zone of the bins, as Europe/London.") var tz = "UTC"
   @Option(help: "Emission factor set in Datasets/factors/ (default alter-eco-2020) or a CSV path.")
   var factors: String?
   @Option(help: "Body mass, as 65kg (default 70kg).") var mass: String?
@@ -287,7 +316,9 @@ struct ProfileCLI: ContextCommand {
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
-    var options = ProfileCommand.Options(files: files, binning: by, timeZone: tz)
+    // --tz (from the track options) sets both the bins' zone and the zone of
+    // times written without an offset.
+    var options = ProfileCommand.Options(files: files, binning: by, timeZone: track.tz ?? "UTC")
     options.factorSet = factors
     options.bodyMassKilograms = try mass.map(QuantityParser.massKilograms)
     options.track = track.parameters
@@ -583,8 +614,8 @@ struct ModelsCLI: ParsableCommand {
 
 struct TrackCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "track", abstract: "Synthesise and summarise tracks.",
-    subcommands: [Synth.self, Summary.self])
+    commandName: "track", abstract: "Synthesise, summarise and segment tracks.",
+    subcommands: [Synth.self, Summary.self, Segments.self])
 
   struct Synth: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -648,13 +679,32 @@ struct TrackCLI: ParsableCommand {
 
   struct Summary: ContextCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Distance, duration, speed, elevation and grade of tracks.")
-    @Argument(help: "GPX files.") var files: [String]
+      abstract:
+        "Distance, duration, speeds, elevation and grade of GPX/TCX files, in constant memory per file.",
+      discussion:
+        "Unreadable files are reported and skipped; the run then exits 1 (--fail-fast stops at the first).")
+    @Argument(help: "GPX or TCX files.") var files: [String]
     @OptionGroup var track: TrackOptions
+    @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try TrackCommands.summary(
-        files: files, parameters: track.parameters, format: output.format, context: context)
+        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(), failFast: failFast,
+        format: output.format, context: context)
+    }
+  }
+
+  struct Segments: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Activities of a track by transport mode (speed bands): mode, start, end, distance, duration."
+    )
+    @Argument(help: "GPX or TCX file.") var file: String
+    @OptionGroup var track: TrackOptions
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try TrackCommands.segments(
+        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        format: output.format, context: context)
     }
   }
 }

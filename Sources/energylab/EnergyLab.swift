@@ -61,7 +61,11 @@ struct FormatOption: ParsableArguments {
 
 /// Standard output, error and exit codes.
 enum Terminal {
-  static let context = CommandContext(defaultFormat: .table, sink: { write($0) })
+  static let context: CommandContext = {
+    let context = CommandContext(defaultFormat: .table, sink: { write($0) })
+    context.warningSink = { writeError($0 + "\n") }
+    return context
+  }()
 
   static func write(_ text: String) {
     do {

@@ -615,3 +615,81 @@ struct SurveyCommandLineTests {
     #expect(o["p_value"] is Double)
   }
 }
+
+struct TrackCommandLineTests {
+  /// A batch reports each bad file, summarises the others, and exits 1 with
+  /// a summary line; --fail-fast stops at the first.
+  @Test func batchSkipsAndLogs() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "a.gpx", "--duration", "1min"], in: folder)
+    _ = try energylab(["track", "synth", "-o", "c.gpx", "--duration", "2min"], in: folder)
+    try "<gpx><trk>".write(toFile: "\(folder)/b.gpx", atomically: true, encoding: .utf8)
+    let out = try energylab(["track", "summary", "a.gpx", "b.gpx", "c.gpx", "--format", "json"], in: folder)
+    #expect(out.status == 1)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["file"] as? String } == ["a.gpx", "c.gpx"])
+    #expect(out.stderr.contains("energylab: b.gpx:1:11: file ends inside <trk>; expected </trk> (skipped)"))
+    #expect(out.stderr.contains("energylab: 1 of 3 files could not be read; 2 summarised"))
+    let fast = try energylab(["track", "summary", "a.gpx", "b.gpx", "c.gpx", "--fail-fast"], in: folder)
+    #expect(fast.status == 1)
+    #expect(fast.stdout.isEmpty)
+  }
+
+  /// Start-up fixes 800 m off, then a walk: --drop-startup-jumps 500 drops
+  /// them and the distance is the walk's alone (1.3 m/s x 120 s = 156 m).
+  @Test func startupJumpsAreDropped() throws {
+    let folder = try scratchFolder()
+    var text = "<gpx version=\"1.1\"><trk><trkseg>\n"
+    text += "<trkpt lat=\"50.8\" lon=\"-0.1\"><time>2020-07-01T08:00:00Z</time></trkpt>\n"
+    _ = try energylab(
+      [
+        "track", "synth", "-o", "w.gpx", "--speed", "1.3mps", "--duration", "2min", "--start",
+        "2020-07-01T08:00:05Z",
+      ], in: folder)
+    let walk = try String(contentsOfFile: "\(folder)/w.gpx", encoding: .utf8)
+    let points = walk.split(separator: "\n").filter { $0.contains("<trkpt") }.joined(separator: "\n")
+    text += points + "\n</trkseg></trk></gpx>\n"
+    try text.write(toFile: "\(folder)/jump.gpx", atomically: true, encoding: .utf8)
+    let raw = try energylab(["track", "summary", "jump.gpx", "--format", "json"], in: folder)
+    let cleaned = try energylab(
+      ["track", "summary", "jump.gpx", "--drop-startup-jumps", "500", "--format", "json"], in: folder)
+    let rawRow = try #require(
+      (JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])?.first)
+    let cleanRow = try #require(
+      (JSONSerialization.jsonObject(with: Data(cleaned.stdout.utf8)) as? [[String: Any]])?.first)
+    #expect((rawRow["distance_2d_m"] as? Double ?? 0) > 7000)
+    #expect(abs((cleanRow["distance_2d_m"] as? Double ?? 0) - 156) < 0.05)
+    #expect(
+      (cleanRow["diagnostics"] as? [String])?.contains {
+        $0.contains("cleaning dropped 1 fixes (startup-jump rule)")
+      } == true)
+  }
+
+  /// Times without an offset read in --tz: 09:00 in London in July is 08:00Z.
+  @Test func timesWithoutOffsetInATimeZone() throws {
+    let folder = try scratchFolder()
+    try
+      "<gpx><trk><trkseg><trkpt lat=\"50\" lon=\"0\"><time>2020-07-01T09:00:00</time></trkpt><trkpt lat=\"50.001\" lon=\"0\"><time>2020-07-01T09:01:00</time></trkpt></trkseg></trk></gpx>"
+      .write(toFile: "\(folder)/local.gpx", atomically: true, encoding: .utf8)
+    let out = try energylab(
+      ["track", "summary", "local.gpx", "--tz", "Europe/London", "--format", "json"], in: folder)
+    let row = try #require(
+      (JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])?.first)
+    #expect(row["start_time"] as? String == "2020-07-01T08:00:00Z")
+    let utc = try energylab(["track", "summary", "local.gpx", "--format", "json"], in: folder)
+    let utcRow = try #require(
+      (JSONSerialization.jsonObject(with: Data(utc.stdout.utf8)) as? [[String: Any]])?.first)
+    #expect(utcRow["start_time"] as? String == "2020-07-01T09:00:00Z")
+    #expect((utcRow["diagnostics"] as? [String])?.first?.contains("read as UTC") == true)
+  }
+
+  @Test func segmentsOfAJourney() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "j.gpx", "--leg", "1.3mps,0,5min", "--leg", "10mps,0,5min"], in: folder)
+    let out = try energylab(["track", "segments", "j.gpx", "--format", "json"], in: folder)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["mode"] as? String } == ["walk", "bus"])
+    #expect(rows.compactMap { $0["duration_s"] as? Double } == [300, 300])
+  }
+}

@@ -125,3 +125,43 @@ struct SpeedSmoothingTests {
     #expect(SpeedSmoothing.movingAverage(steps, fixes: 1) == steps)
   }
 }
+
+/// Elevation 0, 2, 4, 6, 5, 10 m one fix per 10 m, 10 s apart; speeds 1, 1,
+/// 10, 1, 1 m/s by moving the fourth fix. Hand calculations below.
+struct ElevationAndSpeedMetricsTests {
+  static func track(elevations: [Double], speeds: [Double]) -> Track {
+    var points: [TrackPoint] = []
+    var distance = 0.0
+    for (i, z) in elevations.enumerated() {
+      if i > 0 { distance += speeds[i - 1] * 10 }
+      let p = Geodesy.destination(fromLatitude: 50, longitude: 0, azimuthDegrees: 0, distanceMeters: distance)
+      points.append(
+        TrackPoint(
+          latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees, elevationMeters: z,
+          timeSecondsSince1970: Double(i) * 10))
+    }
+    return Track(source: "t", points: points)
+  }
+
+  /// Raw gain 2 + 2 + 2 + 5 = 11, loss 1. Hysteresis 5 m: 0 -> 6 counts 6,
+  /// then 6 -> 10 is only 4: gain 6, loss 0. Centred 5-fix average: 2, 3,
+  /// 3.4, 5.4, 6.25, 7: gain 5, loss 0.
+  @Test func gainThreeWays() throws {
+    let s = TrackAnalysis().summary(
+      of: Self.track(elevations: [0, 2, 4, 6, 5, 10], speeds: [1, 1, 1, 1, 1]))
+    #expect(abs(try #require(s.elevationGainMeters) - 11) < 1e-9)
+    #expect(abs(try #require(s.elevationLossMeters) - 1) < 1e-9)
+    #expect(abs(try #require(s.elevationGainHysteresisMeters) - 6) < 1e-9)
+    #expect(abs(try #require(s.elevationGainSmoothedMeters) - 5) < 1e-9)
+    #expect(abs(try #require(s.elevationLossSmoothedMeters)) < 1e-9)
+  }
+
+  /// One 10 m/s step among 1 m/s steps: raw max 10, robust (running median of
+  /// 5) max 1.
+  @Test func robustMaximumSpeed() throws {
+    let s = TrackAnalysis().summary(
+      of: Self.track(elevations: [0, 0, 0, 0, 0, 0], speeds: [1, 1, 10, 1, 1]))
+    #expect(abs(try #require(s.maxSpeedMetersPerSecond) - 10) < 1e-6)
+    #expect(abs(try #require(s.robustMaxSpeedMetersPerSecond) - 1) < 1e-6)
+  }
+}

@@ -1,0 +1,262 @@
+import EnergyLabCore
+import Foundation
+
+/// Track metrics computed one fix at a time in constant memory: a 500 MB
+/// file needs no more memory than a 5 kB one. `TrackAnalysis.summary` feeds
+/// a whole track through it, so both give the same numbers.
+public struct StreamingTrackSummary: Sendable {
+  public let parameters: TrackAnalysisParameters
+  public let source: String
+
+  private var points = 0
+  private var previous: TrackPoint?
+  private var startTime: Double?
+  private var endTime: Double?
+  private var distance2D = 0.0
+  private var distance3D = 0.0
+  private var gain = 0.0
+  private var loss = 0.0
+  private var sawElevationChange = false
+  private var moving = 0.0
+  private var maxSpeed: Double?
+  private var backwards = 0
+  private var repeated = 0
+  private var firstBadLine: Int?
+  private var sawTime = false
+  private var heartRateSum = 0.0
+  private var heartRateCount = 0
+  private var heartRateMax: Double?
+  // Robust speed: running median of the last `robustSpeedWindow` step speeds.
+  private var recentSpeeds: [Double] = []
+  private var robustMaxSpeed: Double?
+  // Smoothed elevation: centred moving average of `elevationSmoothingFixes`.
+  private var elevations: [Double] = []
+  private var elevationCount = 0
+  private var smoothedPrevious: Double?
+  private var smoothedGain = 0.0
+  private var smoothedLoss = 0.0
+  // Hysteresis: elevation changes count once they exceed the threshold.
+  private var hysteresisReference: Double?
+  private var hysteresisGain = 0.0
+  private var hysteresisLoss = 0.0
+  // Grade windows over cumulative horizontal distance.
+  private var cumulative = 0.0
+  private var lastWithElevation: (distance: Double, elevation: Double)?
+  private var windowStart: (distance: Double, elevation: Double)?
+  private var pending:
+    (start: (distance: Double, elevation: Double), end: (distance: Double, elevation: Double))?
+  private var gradeRun = 0.0
+  private var gradeRise = 0.0
+  private var gradeMin: Double?
+  private var gradeMax: Double?
+
+  public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
+    self.source = source
+    self.parameters = parameters
+  }
+
+  public mutating func add(_ p: TrackPoint) {
+    points += 1
+    if let t = p.timeSecondsSince1970 {
+      sawTime = true
+      startTime = min(startTime ?? t, t)
+      endTime = max(endTime ?? t, t)
+    }
+    if let hr = p.heartRateBeatsPerMinute {
+      heartRateSum += hr
+      heartRateCount += 1
+      heartRateMax = max(heartRateMax ?? hr, hr)
+    }
+    if let z = p.elevationMeters { addElevation(z) }
+    defer { previous = p }
+    guard let a = previous else {
+      if let z = p.elevationMeters {
+        lastWithElevation = (0, z)
+        windowStart = (0, z)
+      }
+      return
+    }
+    let d2 = Geodesy.distanceMeters(
+      fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: p.latitudeDegrees,
+      longitude: p.longitudeDegrees, method: parameters.distanceMethod)
+    var d3 = d2
+    if let za = a.elevationMeters, let zb = p.elevationMeters {
+      let dz = zb - za
+      d3 = sqrt(d2 * d2 + dz * dz)
+      sawElevationChange = true
+      if dz > 0 { gain += dz } else { loss -= dz }
+    }
+    distance2D += d2
+    distance3D += d3
+    if let ta = a.timeSecondsSince1970, let tb = p.timeSecondsSince1970 {
+      let dt = tb - ta
+      if dt > 0 {
+        let v = d2 / dt
+        maxSpeed = max(maxSpeed ?? v, v)
+        if v >= parameters.stopSpeedMetersPerSecond { moving += dt }
+        recentSpeeds.append(v)
+        if recentSpeeds.count > parameters.robustSpeedWindow { recentSpeeds.removeFirst() }
+        let sorted = recentSpeeds.sorted()
+        let median =
+          sorted.count % 2 == 1
+          ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        robustMaxSpeed = max(robustMaxSpeed ?? median, median)
+      } else {
+        if dt < 0 { backwards += 1 } else { repeated += 1 }
+        if firstBadLine == nil { firstBadLine = p.sourceLine }
+      }
+    }
+    let previousDistance = cumulative
+    cumulative += d2
+    if let z = p.elevationMeters { advanceGrade(from: previousDistance, to: cumulative, elevation: z) }
+  }
+
+  private mutating func addElevation(_ z: Double) {
+    if let r = hysteresisReference {
+      if z - r >= parameters.elevationHysteresisMeters {
+        hysteresisGain += z - r
+        hysteresisReference = z
+      } else if r - z >= parameters.elevationHysteresisMeters {
+        hysteresisLoss += r - z
+        hysteresisReference = z
+      }
+    } else {
+      hysteresisReference = z
+    }
+    // Centred moving average of half-width h: the fix h back now has its
+    // whole window [i - h, i + h] in the last 2h + 1 elevations.
+    let half = max(0, parameters.elevationSmoothingFixes / 2)
+    elevations.append(z)
+    elevationCount += 1
+    if elevations.count > 2 * half + 1 { elevations.removeFirst() }
+    let i = elevationCount - 1 - half
+    if i >= 0 {
+      let from = max(0, i - half)
+      let window = elevations.suffix(elevationCount - from)
+      emitSmoothed(window.reduce(0, +) / Double(window.count))
+    }
+  }
+
+  private mutating func emitSmoothed(_ z: Double) {
+    if let previous = smoothedPrevious {
+      if z > previous { smoothedGain += z - previous } else { smoothedLoss += previous - z }
+    }
+    smoothedPrevious = z
+  }
+
+  private mutating func advanceGrade(from: Double, to: Double, elevation z: Double) {
+    guard let last = lastWithElevation else {
+      lastWithElevation = (to, z)
+      windowStart = (to, z)
+      return
+    }
+    let length = parameters.gradeWindowMeters
+    while let start = windowStart, start.distance + length <= to + 1e-9 {
+      let edge = start.distance + length
+      let span = to - last.distance
+      let zEdge = span > 0 ? last.elevation + (z - last.elevation) * (edge - last.distance) / span : z
+      closeWindow(start: start, end: (edge, zEdge))
+      windowStart = (edge, zEdge)
+    }
+    lastWithElevation = (to, z)
+    _ = from
+  }
+
+  private mutating func closeWindow(
+    start: (distance: Double, elevation: Double), end: (distance: Double, elevation: Double)
+  ) {
+    if let p = pending { record(p.start, p.end) }
+    pending = (start, end)
+  }
+
+  private mutating func record(
+    _ start: (distance: Double, elevation: Double), _ end: (distance: Double, elevation: Double)
+  ) {
+    let run = end.distance - start.distance
+    guard run > 0 else { return }
+    let grade = (end.elevation - start.elevation) / run
+    gradeRun += run
+    gradeRise += grade * run
+    gradeMin = min(gradeMin ?? grade, grade)
+    gradeMax = max(gradeMax ?? grade, grade)
+  }
+
+  /// The summary of everything added.
+  public mutating func finish(diagnostics inherited: [Diagnostic] = []) -> TrackSummary {
+    // Flush the smoothing window: the last h fixes average what stands
+    // around them up to the end.
+    let half = max(0, parameters.elevationSmoothingFixes / 2)
+    let n = elevationCount
+    for i in max(0, n - half)..<max(0, n) {
+      let from = max(0, i - half)
+      let window = elevations.suffix(n - from)
+      emitSmoothed(window.reduce(0, +) / Double(window.count))
+    }
+    // The last grade window: a rest shorter than half a window joins the one before.
+    if let last = lastWithElevation, let start = windowStart {
+      let rest = last.distance - start.distance
+      if rest > 1e-9 {
+        if let p = pending, rest < parameters.gradeWindowMeters / 2 {
+          record(p.start, last)
+          pending = nil
+        } else {
+          if let p = pending { record(p.start, p.end) }
+          pending = nil
+          record(start, last)
+        }
+      }
+    }
+    if let p = pending {
+      record(p.start, p.end)
+      pending = nil
+    }
+    var diagnostics = inherited
+    let location = firstBadLine.map { "\(source):\($0)" } ?? source
+    if backwards > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "time-backwards",
+          message: "\(backwards) fixes have a time before the previous fix; their steps have no speed",
+          location: location))
+    }
+    if repeated > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "time-repeated",
+          message: "\(repeated) fixes repeat the previous time; their steps have no speed", location: location
+        ))
+    }
+    if points == 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-points", message: "the file holds no track, route or waypoints", location: source))
+    } else if !sawTime {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-times", message: "fixes carry no time; speeds and durations are unknown", location: source
+        ))
+    }
+    if points >= 2 && gradeRun == 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-elevation", message: "fixes carry no elevation; grade is unknown", location: source))
+    }
+    let duration: Double? = if let startTime, let endTime { endTime - startTime } else { nil }
+    return TrackSummary(
+      source: source, points: points, startSecondsSince1970: startTime, endSecondsSince1970: endTime,
+      durationSeconds: duration, movingTimeSeconds: sawTime ? moving : nil, distance2DMeters: distance2D,
+      distance3DMeters: distance3D, elevationGainMeters: sawElevationChange ? gain : nil,
+      elevationLossMeters: sawElevationChange ? loss : nil,
+      averageSpeedMetersPerSecond: duration.flatMap { $0 > 0 ? distance2D / $0 : nil },
+      maxSpeedMetersPerSecond: maxSpeed,
+      gradeMeanFraction: gradeRun > 0 ? gradeRise / gradeRun : nil, gradeMinFraction: gradeMin,
+      gradeMaxFraction: gradeMax,
+      heartRateMeanBeatsPerMinute: heartRateCount > 0 ? heartRateSum / Double(heartRateCount) : nil,
+      heartRateMaxBeatsPerMinute: heartRateMax, diagnostics: diagnostics,
+      elevationGainSmoothedMeters: sawElevationChange ? smoothedGain : nil,
+      elevationLossSmoothedMeters: sawElevationChange ? smoothedLoss : nil,
+      elevationGainHysteresisMeters: sawElevationChange ? hysteresisGain : nil,
+      elevationLossHysteresisMeters: sawElevationChange ? hysteresisLoss : nil,
+      robustMaxSpeedMetersPerSecond: robustMaxSpeed)
+  }
+}
