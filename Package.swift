@@ -5,6 +5,13 @@ import PackageDescription
 // Ingest, Tracks, EnergyModels and Evaluation see EnergyLabCore alone, only
 // Store sees SQLite (through GRDB) and only the executable sees
 // ArgumentParser.
+// The readers and geometry run per byte and per fix: release builds skip
+// the dynamic exclusivity checks there (they are checked in debug builds,
+// which the tests use).
+let hotPath: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "EnergyLab",
   platforms: [.macOS(.v13)],
@@ -22,13 +29,13 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
-    .target(name: "EnergyLabCore"),
+    .target(name: "EnergyLabCore", swiftSettings: hotPath),
     .systemLibrary(
       name: "CLibCSV",
       pkgConfig: nil,
       providers: [.apt(["libcsv-dev"])]),
-    .target(name: "Ingest", dependencies: ["EnergyLabCore", "CLibCSV"]),
-    .target(name: "Tracks", dependencies: ["EnergyLabCore"]),
+    .target(name: "Ingest", dependencies: ["EnergyLabCore", "CLibCSV"], swiftSettings: hotPath),
+    .target(name: "Tracks", dependencies: ["EnergyLabCore"], swiftSettings: hotPath),
     .target(name: "EnergyModels", dependencies: ["EnergyLabCore"]),
     .target(name: "Evaluation", dependencies: ["EnergyLabCore"]),
     .target(name: "Surveys", dependencies: ["EnergyLabCore"]),

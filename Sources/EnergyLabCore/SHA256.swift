@@ -18,26 +18,38 @@ public struct SHA256: Sendable {
     0xc671_78f2,
   ]
 
-  private var state: [UInt32] = [
-    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
-    0x5be0_cd19,
-  ]
+  private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+  )
   private var pending: [UInt8] = []
   private var totalBytes: UInt64 = 0
-  private var schedule = [UInt32](repeating: 0, count: 64)
 
   public init() {}
 
   /// Adds bytes to the message.
   public mutating func update(_ bytes: some Sequence<UInt8>) {
-    for byte in bytes {
-      pending.append(byte)
-      totalBytes &+= 1
+    let array = Array(bytes)
+    array.withUnsafeBufferPointer { update(buffer: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Adds bytes to the message, processing whole 64-byte blocks in place.
+  public mutating func update(buffer: UnsafeRawBufferPointer) {
+    totalBytes &+= UInt64(buffer.count)
+    var offset = 0
+    if !pending.isEmpty {
+      let take = min(64 - pending.count, buffer.count)
+      pending.append(contentsOf: buffer[0..<take])
+      offset = take
       if pending.count == 64 {
-        compress(pending)
+        pending.withUnsafeBytes { compress($0) }
         pending.removeAll(keepingCapacity: true)
       }
     }
+    while offset + 64 <= buffer.count {
+      compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
+      offset += 64
+    }
+    if offset < buffer.count { pending.append(contentsOf: buffer[offset...]) }
   }
 
   /// The digest as 64 lower-case hexadecimal digits.
@@ -49,16 +61,19 @@ public struct SHA256: Sendable {
     for shift in stride(from: 56, through: 0, by: -8) {
       tail.append(UInt8((bitLength >> UInt64(shift)) & 0xff))
     }
-    var offset = 0
-    while offset < tail.count {
-      compress(Array(tail[offset..<offset + 64]))
-      offset += 64
+    tail.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        compress(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
+        offset += 64
+      }
     }
     pending.removeAll()
     let hexDigits = Array("0123456789abcdef")
     var text = ""
     text.reserveCapacity(64)
-    for word in state {
+    let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+    for word in words {
       for shift in stride(from: 28, through: 0, by: -4) {
         text.append(hexDigits[Int((word >> UInt32(shift)) & 0xf)])
       }
@@ -81,56 +96,49 @@ public struct SHA256: Sendable {
     defer { try? handle.close() }
     var hasher = SHA256()
     while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-      hasher.update(chunk)
+      chunk.withUnsafeBytes { hasher.update(buffer: $0) }
     }
     return hasher.finalizeHex()
   }
 
-  private mutating func compress(_ block: [UInt8]) {
-    for t in 0..<16 {
-      schedule[t] =
-        UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
-        | UInt32(block[4 * t + 3])
+  private mutating func compress(_ block: UnsafeRawBufferPointer) {
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      for t in 0..<16 {
+        w[t] =
+          UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
+          | UInt32(block[4 * t + 3])
+      }
+      for t in 16..<64 {
+        let w15 = w[t - 15]
+        let w2 = w[t - 2]
+        let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)
+        let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
+        w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+      }
+      var (a, b, c, d, e, f, g, h) = state
+      SHA256.k.withUnsafeBufferPointer { k in
+        for t in 0..<64 {
+          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+          let ch = (e & f) ^ (~e & g)
+          let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
+          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+          let maj = (a & b) ^ (a & c) ^ (b & c)
+          let t2 = s0 &+ maj
+          h = g
+          g = f
+          f = e
+          e = d &+ t1
+          d = c
+          c = b
+          b = a
+          a = t1 &+ t2
+        }
+      }
+      state = (
+        state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+        state.7 &+ h
+      )
     }
-    for t in 16..<64 {
-      let w15 = schedule[t - 15]
-      let w2 = schedule[t - 2]
-      let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)
-      let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
-      schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
-    }
-    var a = state[0]
-    var b = state[1]
-    var c = state[2]
-    var d = state[3]
-    var e = state[4]
-    var f = state[5]
-    var g = state[6]
-    var h = state[7]
-    for t in 0..<64 {
-      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-      let ch = (e & f) ^ (~e & g)
-      let t1 = h &+ s1 &+ ch &+ SHA256.k[t] &+ schedule[t]
-      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-      let maj = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ maj
-      h = g
-      g = f
-      f = e
-      e = d &+ t1
-      d = c
-      c = b
-      b = a
-      a = t1 &+ t2
-    }
-    state[0] &+= a
-    state[1] &+= b
-    state[2] &+= c
-    state[3] &+= d
-    state[4] &+= e
-    state[5] &+= f
-    state[6] &+= g
-    state[7] &+= h
   }
 
   @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -28,6 +28,15 @@ public struct XMLLimits: Sendable, Hashable {
 /// TCX reading needs (matching tags, quoted attributes, closed comments and
 /// CDATA) and reports problems as `file:line:column: what; expected what`.
 struct XMLScanner {
+  private static let commentOpen = Array("<!--".utf8)
+  private static let commentClose = Array("-->".utf8)
+  private static let cdataOpen = Array("<![CDATA[".utf8)
+  private static let cdataClose = Array("]]>".utf8)
+  private static let piOpen = Array("<?".utf8)
+  private static let declarationOpen = Array("<!".utf8)
+  private static let piClose = Array("?>".utf8)
+  private static let tagClose = Array(">".utf8)
+
   let source: String
   let limits: XMLLimits
   /// Bytes per read.
@@ -74,25 +83,32 @@ struct XMLScanner {
     var start = 0  // first unconsumed byte
     var line = 1
     var column = 1
-    var stack: [[UInt8]] = []
     var sawRoot = false
     var atEnd = false
     var first = true
 
-    // Advances line and column over consumed bytes.
+    // Line and column: lines are counted by scanning for newlines (memchr)
+    // over consumed bytes; the column is the byte distance from the last
+    // newline, kept as an offset into the buffer.
+    var lineStart = 0  // buffer offset just after the last newline (may be negative after a shift)
+    var tagStack: [UInt8] = []  // open qualified names, concatenated
+    var tagEnds: [Int] = []  // end offset of each name in tagStack
+    var attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
+    attributes.reserveCapacity(8)
     func advance(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
-      var i = from
-      while i < to {
-        let b = bytes[i]
-        if b == 0x0A {
-          line += 1
-          column = 1
-        } else if b & 0xC0 != 0x80 {
-          column += 1
-        }
-        i += 1
+      guard to > from, let base = bytes.baseAddress else { return }
+      var p = base + from
+      let end = base + to
+      while p < end, let hit = memchr(p, 0x0A, end - p) {
+        let q = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
+        line += 1
+        lineStart = q - base + 1
+        p = q + 1
       }
+      column = 1
+      _ = column
     }
+    func columnAt(_ offset: Int) -> Int { offset - lineStart + 1 }
 
     while true {
       // Refill: move the unconsumed tail to the front and read more.
@@ -102,6 +118,7 @@ struct XMLScanner {
             if filled > start { b.baseAddress!.update(from: b.baseAddress! + start, count: filled - start) }
           }
           filled -= start
+          lineStart -= start
           start = 0
         }
         if buffer.count - filled < Self.chunkSize {
@@ -132,10 +149,12 @@ struct XMLScanner {
         var i = start
         while i < filled {
           if bytes[i] != 0x3C {  // text up to the next '<'
-            var j = i
-            while j < filled && bytes[j] != 0x3C { j += 1 }
+            var j = filled
+            if let hit = memchr(bytes.baseAddress! + i, 0x3C, filled - i) {
+              j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            }
             if j == filled && !atEnd { start = i; return true }
-            if !stack.isEmpty {
+            if !tagEnds.isEmpty {
               try handler.text(UnsafeBufferPointer(rebasing: bytes[i..<j]))
             } else {
               // Outside the root only white space may stand.
@@ -166,27 +185,27 @@ struct XMLScanner {
           func startsWith(_ pattern: [UInt8]) -> Bool {
             i + pattern.count <= filled && pattern.indices.allSatisfy { bytes[i + $0] == pattern[$0] }
           }
-          if startsWith(Array("<!--".utf8)) {
-            guard let e = find(Array("-->".utf8), from: i + 4) else {
+          if startsWith(Self.commentOpen) {
+            guard let e = find(Self.commentClose, from: i + 4) else {
               if !atEnd { start = i; return true }
-              throw fail(line, column, "comment not closed", expected: "-->")
+              throw fail(line, columnAt(i), "comment not closed", expected: "-->")
             }
             advance(bytes, from: i, to: e + 3)
             i = e + 3
             continue
           }
-          if startsWith(Array("<![CDATA[".utf8)) {
-            guard let e = find(Array("]]>".utf8), from: i + 9) else {
+          if startsWith(Self.cdataOpen) {
+            guard let e = find(Self.cdataClose, from: i + 9) else {
               if !atEnd { start = i; return true }
-              throw fail(line, column, "CDATA section not closed", expected: "]]>")
+              throw fail(line, columnAt(i), "CDATA section not closed", expected: "]]>")
             }
-            if !stack.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+            if !tagEnds.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
             advance(bytes, from: i, to: e + 3)
             i = e + 3
             continue
           }
-          if startsWith(Array("<?".utf8)) || startsWith(Array("<!".utf8)) {
-            let close: [UInt8] = bytes[i + 1] == 0x3F ? Array("?>".utf8) : Array(">".utf8)
+          if startsWith(Self.piOpen) || startsWith(Self.declarationOpen) {
+            let close: [UInt8] = bytes[i + 1] == 0x3F ? Self.piClose : Self.tagClose
             guard let e = find(close, from: i + 2) else {
               if !atEnd { start = i; return true }
               throw fail(
@@ -196,28 +215,40 @@ struct XMLScanner {
             i = e + close.count
             continue
           }
-          // Start or end tag: find the closing '>' outside quotes.
+          // Start or end tag: the closing '>' outside quotes (memchr, then a
+          // check that no quote is left open before it).
           var k = i + 1
-          var quote: UInt8 = 0
-          while k < filled {
-            let b = bytes[k]
-            if quote != 0 {
-              if b == quote { quote = 0 }
-            } else if b == 0x22 || b == 0x27 {
-              quote = b
-            } else if b == 0x3E {
+          while true {
+            guard let hit = memchr(bytes.baseAddress! + k, 0x3E, filled - k) else {
+              k = filled
               break
-            } else if b == 0x3C {
-              throw fail(line, column, "'<' inside a tag", expected: "'>' closing the tag")
             }
-            k += 1
+            let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            var quote: UInt8 = 0
+            for q in (i + 1)..<candidate {
+              let b = bytes[q]
+              if quote != 0 {
+                if b == quote { quote = 0 }
+              } else if b == 0x22 || b == 0x27 {
+                quote = b
+              } else if b == 0x3C {
+                throw fail(line, columnAt(i), "'<' inside a tag", expected: "'>' closing the tag")
+              }
+            }
+            k = candidate
+            if quote == 0 { break }
+            k = candidate + 1
+            if k >= filled {
+              k = filled
+              break
+            }
           }
           if k >= filled {
             if !atEnd { start = i; return true }
-            throw fail(line, column, "file ends inside a tag", expected: "'>'")
+            throw fail(line, columnAt(i), "file ends inside a tag", expected: "'>'")
           }
           let tagLine = line
-          let tagColumn = column
+          let tagColumn = columnAt(i)
           let isEnd = bytes[i + 1] == 0x2F
           let selfClosing = bytes[k - 1] == 0x2F && !isEnd
           var p = i + (isEnd ? 2 : 1)
@@ -234,27 +265,35 @@ struct XMLScanner {
           for q in nameStart..<p where bytes[q] == 0x3A { localStart = q + 1 }
           let local = UnsafeBufferPointer(rebasing: bytes[localStart..<p])
           if isEnd {
-            guard let open = stack.last else {
+            guard let lastEnd = tagEnds.last else {
               throw fail(
                 tagLine, tagColumn,
                 "closing tag </\(String(decoding: qualified, as: UTF8.self))> without an open element",
                 expected: "a matching start tag")
             }
-            guard open.elementsEqual(qualified) else {
+            let openStart = tagEnds.count > 1 ? tagEnds[tagEnds.count - 2] : 0
+            let matches =
+              lastEnd - openStart == qualified.count
+              && tagStack.withUnsafeBufferPointer {
+                memcmp($0.baseAddress! + openStart, qualified.baseAddress!, qualified.count) == 0
+              }
+            guard matches else {
+              let open = Array(tagStack[openStart..<lastEnd])
               throw fail(
                 tagLine, tagColumn,
                 "closing tag </\(String(decoding: qualified, as: UTF8.self))> does not match <\(String(decoding: open, as: UTF8.self))>",
                 expected: "</\(String(decoding: open, as: UTF8.self))>")
             }
-            stack.removeLast()
+            tagStack.removeLast(lastEnd - openStart)
+            tagEnds.removeLast()
             try handler.endElement(local, line: tagLine, column: tagColumn)
           } else {
-            if sawRoot && stack.isEmpty {
+            if sawRoot && tagEnds.isEmpty {
               throw fail(tagLine, tagColumn, "a second root element", expected: "one root element")
             }
             sawRoot = true
             // Attributes: name = "value" or 'value', any spacing.
-            var attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
+            attributes.removeAll(keepingCapacity: true)
             let end = selfClosing ? k - 1 : k
             while true {
               while p < end && (bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
@@ -296,12 +335,13 @@ struct XMLScanner {
             if selfClosing {
               try handler.endElement(local, line: tagLine, column: tagColumn)
             } else {
-              guard stack.count < limits.maximumDepth else {
+              guard tagEnds.count < limits.maximumDepth else {
                 throw fail(
                   tagLine, tagColumn, "elements nested deeper than \(limits.maximumDepth)",
                   expected: "a shallower document")
               }
-              stack.append(Array(qualified))
+              tagStack.append(contentsOf: qualified)
+              tagEnds.append(tagStack.count)
             }
           }
           advance(bytes, from: i, to: k + 1)
@@ -314,9 +354,10 @@ struct XMLScanner {
       if atEnd && start >= filled { break }
     }
     if !sawRoot { throw fail(1, 1, "no element in the file", expected: "an XML document") }
-    if let open = stack.last {
-      let name = String(decoding: open, as: UTF8.self)
-      throw fail(line, column, "file ends inside <\(name)>", expected: "</\(name)>")
+    if let lastEnd = tagEnds.last {
+      let openStart = tagEnds.count > 1 ? tagEnds[tagEnds.count - 2] : 0
+      let name = String(decoding: tagStack[openStart..<lastEnd], as: UTF8.self)
+      throw fail(line, columnAt(filled), "file ends inside <\(name)>", expected: "</\(name)>")
     }
   }
 

@@ -173,7 +173,7 @@ public enum AgreementCommands {
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
-        inputs: context.provenance.inputs, parameters: context.provenance.parameters)
+        inputs: try context.hashed(context.provenance.inputs), parameters: context.provenance.parameters)
       run.epochs = epochRows.sorted {
         ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
       }

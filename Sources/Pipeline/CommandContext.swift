@@ -77,11 +77,27 @@ public final class CommandContext: @unchecked Sendable {
     write(ResultRenderer.render(table, as: format ?? defaultFormat))
   }
 
-  /// Fingerprints an input and records it.
+  /// Whether inputs are hashed as they are read. Reports and notebooks need
+  /// it; a terminal command hashes only what it stores (see `hashed`).
+  public var fingerprintsInputs = true
+
+  /// Records an input (with its sha256 when `fingerprintsInputs`).
   public func recordInput(_ path: String) throws -> InputFingerprint {
-    let fingerprint = try InputFingerprint.of(path: path)
+    let fingerprint: InputFingerprint
+    if fingerprintsInputs {
+      fingerprint = try InputFingerprint.of(path: path)
+    } else {
+      let size =
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+      fingerprint = InputFingerprint(path: path, sizeBytes: size, sha256: "")
+    }
     provenance.addInput(fingerprint)
     return fingerprint
+  }
+
+  /// The inputs with every sha256 computed, for storing a run.
+  public func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
+    try inputs.map { $0.sha256.isEmpty ? try InputFingerprint.of(path: $0.path) : $0 }
   }
 
   /// Draws a chart into `folder` (or the figures folder); in Markdown

@@ -218,7 +218,7 @@ public enum EnergyCommand {
       var run = RunRecord(
         command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
         recordedAt: context.timestamp,
-        inputs: inputs, parameters: parameterList, results: stored)
+        inputs: try context.hashed(inputs), parameters: parameterList, results: stored)
       run.tracks = trackRows
       run.activities = activityRows
       try ResultsStore(path: path).record(run)

@@ -308,7 +308,7 @@ public enum EvaluateCommand {
       var run = RunRecord(
         command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
           + assumed.map { "--assume \($0)" }.joined(separator: " "),
-        recordedAt: context.timestamp, inputs: [fingerprint], parameters: parameters,
+        recordedAt: context.timestamp, inputs: try context.hashed([fingerprint]), parameters: parameters,
         predictions: predictions,
         errorSummaries: summaries)
       run.referenceValues = table.cells.map {

@@ -159,7 +159,7 @@ public enum ProfileCommand {
       var run = RunRecord(
         command:
           "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(factors.name)",
-        recordedAt: context.timestamp, inputs: context.provenance.inputs,
+        recordedAt: context.timestamp, inputs: try context.hashed(context.provenance.inputs),
         parameters: context.provenance.parameters,
         results: stored)
       run.activities = activities.enumerated().map { k, a in

@@ -249,7 +249,7 @@ public enum SurveyCommands {
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "survey summary \(survey.name)", recordedAt: context.timestamp,
-        inputs: context.provenance.inputs,
+        inputs: try context.hashed(context.provenance.inputs),
         parameters: context.provenance.parameters)
       for s in summaries {
         for c in s.counts {

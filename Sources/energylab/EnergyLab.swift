@@ -64,6 +64,7 @@ enum Terminal {
   static let context: CommandContext = {
     let context = CommandContext(defaultFormat: .table, sink: { write($0) })
     context.warningSink = { writeError($0 + "\n") }
+    context.fingerprintsInputs = false
     return context
   }()
 
