@@ -123,4 +123,91 @@ public enum TrackCommands {
     }
     context.emit(ResultTable(name: "track-segments", rows: rows), format: format)
   }
+
+  /// Charts of one track: speed over time coloured by mode, elevation and
+  /// grade over distance, and the mode segmentation.
+  public static func plot(
+    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    modes: SpeedBandParameters = SpeedBandParameters(), chartsDirectory: String?, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
+    _ = try context.recordInput(file)
+    let analysis = TrackAnalysis(parameters: parameters)
+    let (steps, diagnostics) = analysis.steps(of: track)
+    context.provenance.diagnostics += track.diagnostics + diagnostics
+    context.provenance.addParameters(parameters.described + modes.described)
+    let stem = GnuplotChart.safeFileStem(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
+    guard let t0 = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
+      throw InputError(
+        SourceLocation(file: file), "fixes without times", expected: "<time> on the fixes to plot speed")
+    }
+    let classifier = SpeedBandClassifier(parameters: modes)
+    let activities = classifier.activities(of: steps)
+    // Speed over time, one series per mode.
+    var speedSeries: [GnuplotChart.Series] = []
+    for mode in TransportMode.allCases {
+      let points = activities.filter { $0.mode == mode }.flatMap { a in
+        steps[a.stepRange].compactMap { s -> GnuplotChart.Point? in
+          guard let t = s.startSecondsSince1970, let v = s.speedMetersPerSecond else { return nil }
+          return GnuplotChart.Point((t - t0) / 60, v)
+        }
+      }
+      if !points.isEmpty { speedSeries.append(.init(title: mode.rawValue, style: .points, points: points)) }
+    }
+    try context.draw(
+      GnuplotChart(
+        name: "\(stem)-speed", title: "Speed by mode", xLabel: "time since start (min)",
+        yLabel: "speed (m/s)",
+        series: speedSeries), folder: chartsDirectory, format: format)
+    // Elevation over distance.
+    var distance = 0.0
+    var elevation: [GnuplotChart.Point] = []
+    if let z = track.points.first?.elevationMeters { elevation.append(.init(0, z)) }
+    for (k, s) in steps.enumerated() {
+      distance += s.distance2DMeters
+      if let z = track.points[k + 1].elevationMeters { elevation.append(.init(distance / 1000, z)) }
+    }
+    if !elevation.isEmpty {
+      try context.draw(
+        GnuplotChart(
+          name: "\(stem)-elevation", title: "Elevation", xLabel: "distance (km)", yLabel: "elevation (m)",
+          series: [.init(title: "elevation", style: .lines, points: elevation)]), folder: chartsDirectory,
+        format: format)
+    }
+    // Grade of each fixed-distance window, as steps.
+    let windows = analysis.gradeWindows(of: track)
+    if !windows.isEmpty {
+      let points = windows.flatMap {
+        [
+          GnuplotChart.Point($0.startMeters / 1000, $0.gradeFraction * 100),
+          GnuplotChart.Point($0.endMeters / 1000, $0.gradeFraction * 100),
+        ]
+      }
+      try context.draw(
+        GnuplotChart(
+          name: "\(stem)-grade",
+          title: "Grade over \(Fixed.shortest(parameters.gradeWindowMeters)) m windows",
+          xLabel: "distance (km)", yLabel: "grade (%)",
+          series: [.init(title: "grade", style: .lines, points: points)]),
+        folder: chartsDirectory, format: format)
+    }
+    // Segmentation: minutes per activity, stacked by mode.
+    var segmentation = GnuplotChart(
+      name: "\(stem)-modes", title: "Activities by mode", xLabel: "", yLabel: "duration (min)", series: [])
+    let modesSeen = TransportMode.allCases.filter { m in activities.contains { $0.mode == m } }
+    segmentation.stackedBars = GnuplotChart.StackedBars(
+      categories: activities.enumerated().map { "\($0 + 1) \($1.mode.rawValue)" },
+      seriesTitles: modesSeen.map(\.rawValue),
+      values: activities.map { a in modesSeen.map { $0 == a.mode ? a.durationSeconds / 60 : 0 } })
+    try context.draw(segmentation, folder: chartsDirectory, format: format)
+    let rows = activities.enumerated().map { k, a in
+      ResultRecord([
+        "activity": .integer(k + 1), "mode": .string(a.mode.rawValue),
+        "start_min": .number(a.startSecondsSince1970.map { ($0 - t0) / 60 }, 1),
+        "duration_min": .number(a.durationSeconds / 60, 1), "distance_m": .number(a.distanceMeters, 1),
+      ])
+    }
+    context.emit(ResultTable(name: "track-activities", rows: rows), format: format)
+  }
 }

@@ -615,7 +615,23 @@ struct ModelsCLI: ParsableCommand {
 struct TrackCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "track", abstract: "Synthesise, summarise and segment tracks.",
-    subcommands: [Synth.self, Summary.self, Segments.self])
+    subcommands: [Synth.self, Summary.self, Segments.self, Plot.self])
+
+  struct Plot: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Charts of a track: speed by mode over time, elevation and grade over distance, activities by mode.")
+    @Argument(help: "GPX or TCX file.") var file: String
+    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+    @OptionGroup var track: TrackOptions
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try TrackCommands.plot(
+        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        chartsDirectory: charts,
+        format: output.format, context: context)
+    }
+  }
 
   struct Synth: ContextCommand {
     static let configuration = CommandConfiguration(
