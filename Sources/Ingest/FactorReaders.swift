@@ -126,4 +126,33 @@ public enum FactorReaders {
       return Airport(code: row.fields[0], name: row.fields[1], latitudeDegrees: lat, longitudeDegrees: lon)
     }
   }
+
+  /// Regions of interest (stations, airports) for the Alter Eco classifier:
+  /// `name,kind,latitude_deg,longitude_deg,radius_m`.
+  public static func regions(path: String) throws -> [RegionRow] {
+    let parsed = try parse(
+      path: path, header: ["name", "kind", "latitude_deg", "longitude_deg", "radius_m"],
+      required: ["source", "licence"])
+    return try parsed.rows.map { row in
+      guard row.fields[1] == "station" || row.fields[1] == "airport" else {
+        throw InputError(
+          SourceLocation(file: path, line: row.line, column: 2), "unknown kind \"\(row.fields[1])\"",
+          expected: "station or airport")
+      }
+      return RegionRow(
+        name: row.fields[0], kind: row.fields[1],
+        latitudeDegrees: try number(row.fields[2], path: path, row: row, column: 3, what: "a latitude"),
+        longitudeDegrees: try number(row.fields[3], path: path, row: row, column: 4, what: "a longitude"),
+        radiusMeters: try number(row.fields[4], path: path, row: row, column: 5, what: "a radius in metres"))
+    }
+  }
+}
+
+/// A row of a regions file.
+public struct RegionRow: Sendable, Hashable {
+  public var name: String
+  public var kind: String
+  public var latitudeDegrees: Double
+  public var longitudeDegrees: Double
+  public var radiusMeters: Double
 }

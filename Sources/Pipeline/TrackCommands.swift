@@ -12,6 +12,12 @@ public enum TrackCommands {
     let track = TrackSynthesizer.track(spec)
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
+    if spec.route.count >= 2 {
+      context.write(
+        "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
+      )
+      return
+    }
     let legs = spec.effectiveLegs.map {
       "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
     }
@@ -101,13 +107,41 @@ public enum TrackCommands {
     }
   }
 
-  /// The activities of a track by speed band.
+  /// The activities of a track by speed band, or by the Alter Eco thesis's
+  /// classifier when `alterEco` is given.
   public static func segments(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    modes: SpeedBandParameters = SpeedBandParameters(), format: OutputFormat?, context: CommandContext
+    modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
+    regionsPath: String? = nil,
+    format: OutputFormat?, context: CommandContext
   ) throws {
     let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
     _ = try context.recordInput(file)
+    if let alterEco {
+      var regions: [RegionOfInterest] = []
+      if let regionsPath {
+        regions = try FactorReaders.regions(path: regionsPath).map {
+          RegionOfInterest(
+            name: $0.name, kind: $0.kind == "airport" ? .airport : .station,
+            latitudeDegrees: $0.latitudeDegrees,
+            longitudeDegrees: $0.longitudeDegrees, radiusMeters: $0.radiusMeters)
+        }
+        _ = try context.recordInput(regionsPath)
+      }
+      context.provenance.addParameters(alterEco.described)
+      let activities = AlterEcoClassifier(parameters: alterEco, regions: regions).activities(of: track.points)
+      let rows = activities.enumerated().map { k, a in
+        ResultRecord([
+          "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode),
+          "start_time": .string(ISO8601.formatUTC(a.startSecondsSince1970)),
+          "end_time": .string(ISO8601.formatUTC(a.endSecondsSince1970)),
+          "distance_m": .number(a.distanceMeters, 1),
+          "duration_s": .number(a.endSecondsSince1970 - a.startSecondsSince1970, 1),
+        ])
+      }
+      context.emit(ResultTable(name: "track-segments", rows: rows), format: format)
+      return
+    }
     let (steps, diagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
     context.provenance.diagnostics += track.diagnostics + diagnostics
     let activities = SpeedBandClassifier(parameters: modes).activities(of: steps)

@@ -41,6 +41,12 @@ public struct SyntheticTrackSpec: Sendable, Hashable {
     }
   }
 
+  /// A route to follow instead of a straight line: waypoints joined by
+  /// geodesics, travelled at `speedMetersPerSecond`, elevation interpolated
+  /// from the waypoints' when they have one (the GOTOES step of the Alter
+  /// Eco thesis, L795-801).
+  public var route: [TrackPoint] = []
+
   /// The legs to generate.
   public var effectiveLegs: [Leg] {
     legs.isEmpty
@@ -59,6 +65,7 @@ public struct SyntheticTrackSpec: Sendable, Hashable {
 /// a route turned into timestamped fixes from an average speed).
 public enum TrackSynthesizer {
   public static func track(_ spec: SyntheticTrackSpec) -> Track {
+    if spec.route.count >= 2 { return routeTrack(spec) }
     var random = SplitMix64(seed: spec.seed)
     let legs = spec.effectiveLegs
     let total = legs.reduce(0) { $0 + $1.durationSeconds }
@@ -102,6 +109,75 @@ public enum TrackSynthesizer {
           heartRateBeatsPerMinute: spec.heartRateBeatsPerMinute, sourceLine: 0))
     }
     return Track(name: spec.name, source: "synthetic", points: points)
+  }
+}
+
+extension TrackSynthesizer {
+  /// Follows the waypoints at constant speed, one fix per interval.
+  static func routeTrack(_ spec: SyntheticTrackSpec) -> Track {
+    var random = SplitMix64(seed: spec.seed)
+    var cumulative = [0.0]
+    for i in spec.route.indices.dropFirst() {
+      let a = spec.route[i - 1]
+      let b = spec.route[i]
+      cumulative.append(
+        cumulative[i - 1]
+          + Geodesy.distanceMeters(
+            fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+            longitude: b.longitudeDegrees))
+    }
+    let total = cumulative.last!
+    let duration = total / spec.speedMetersPerSecond
+    let count = Int((duration / spec.sampleIntervalSeconds).rounded(.down)) + 1
+    var points: [TrackPoint] = []
+    var segment = 1
+    for k in 0..<count {
+      let t = Double(k) * spec.sampleIntervalSeconds
+      let along = min(total, spec.speedMetersPerSecond * t)
+      while segment < spec.route.count - 1 && cumulative[segment] < along { segment += 1 }
+      let a = spec.route[segment - 1]
+      let b = spec.route[segment]
+      let length = cumulative[segment] - cumulative[segment - 1]
+      let fraction = length > 0 ? (along - cumulative[segment - 1]) / length : 0
+      // Azimuth at the start of the segment, from a point 1 m along it.
+      let azimuth = Self.azimuth(a, b)
+      var position = Geodesy.destination(
+        fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, azimuthDegrees: azimuth,
+        distanceMeters: along - cumulative[segment - 1])
+      if spec.horizontalNoiseMeters > 0 {
+        let (east, north) = random.nextGaussianPair()
+        position = Geodesy.destination(
+          fromLatitude: position.latitudeDegrees, longitude: position.longitudeDegrees,
+          azimuthDegrees: atan2(east, north) * 180 / .pi,
+          distanceMeters: spec.horizontalNoiseMeters * hypot(east, north))
+      }
+      var elevation: Double?
+      if let za = a.elevationMeters, let zb = b.elevationMeters {
+        elevation = za + (zb - za) * fraction
+      } else {
+        elevation = spec.startElevationMeters + spec.gradeFraction * along
+      }
+      points.append(
+        TrackPoint(
+          latitudeDegrees: position.latitudeDegrees, longitudeDegrees: position.longitudeDegrees,
+          elevationMeters: elevation,
+          timeSecondsSince1970: spec.startSecondsSince1970 + t,
+          heartRateBeatsPerMinute: spec.heartRateBeatsPerMinute))
+    }
+    return Track(name: spec.name, source: "synthetic", points: points)
+  }
+
+  /// Initial geodesic azimuth from a to b, degrees (by bisection on the
+  /// direct problem would be slow; the spherical formula is within a
+  /// fraction of a degree for route segments, and the direct problem then
+  /// keeps every fix on the ellipsoid).
+  static func azimuth(_ a: TrackPoint, _ b: TrackPoint) -> Double {
+    let phi1 = a.latitudeDegrees * .pi / 180
+    let phi2 = b.latitudeDegrees * .pi / 180
+    let dLambda = (b.longitudeDegrees - a.longitudeDegrees) * .pi / 180
+    let y = sin(dLambda) * cos(phi2)
+    let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)
+    return atan2(y, x) * 180 / .pi
   }
 }
 

@@ -650,6 +650,9 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
     @Option(help: "Track name.") var name = "synthetic walk"
     @Option(help: "Heart rate written with every fix, as 120bpm (Garmin extension).") var heartRate: String?
+    @Option(
+      help: "Follow the waypoints (or route/track points) of this GPX at --speed instead of a straight line.")
+    var route: String?
     @Option(help: "A leg as SPEED,GRADE,DURATION (as 1.3mps,0,10min); repeat for a multi-leg track.")
     var leg: [String] = []
 
@@ -679,6 +682,7 @@ struct TrackCLI: ParsableCommand {
       spec.seed = seed
       spec.name = name
       spec.heartRateBeatsPerMinute = try heartRate.map(QuantityParser.heartRateBeatsPerMinute)
+      if let route { spec.route = try TrackCommands.readTrack(route).points }
       spec.legs = try leg.map { text in
         let parts = text.split(separator: ",").map(String.init)
         guard parts.count == 3 else {
@@ -712,15 +716,36 @@ struct TrackCLI: ParsableCommand {
 
   struct Segments: ContextCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Activities of a track by transport mode (speed bands): mode, start, end, distance, duration."
+      abstract: "Activities of a track by transport mode: mode, start, end, distance, duration."
     )
     @Argument(help: "GPX or TCX file.") var file: String
+    @Option(
+      help:
+        "Classifier: speed-bands (walk, run, cycle, bus, car, train, plane) or alter-eco (the Alter Eco thesis's rules)."
+    )
+    var classifier = "speed-bands"
+    @Option(help: "Alter Eco: regions of interest CSV (name,kind,latitude_deg,longitude_deg,radius_m).")
+    var regions: String?
+    @Option(
+      help: "Alter Eco: the user's cycling speed, replacing the 4 m/s car threshold (as 6mps or 20kmh).")
+    var cyclingSpeed: String?
     @OptionGroup var track: TrackOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
+      var alterEco: AlterEcoParameters?
+      switch classifier {
+      case "speed-bands": break
+      case "alter-eco":
+        var p = AlterEcoParameters()
+        if let cyclingSpeed {
+          p.carSpeedMetersPerSecond = try QuantityParser.speedMetersPerSecond(cyclingSpeed)
+        }
+        alterEco = p
+      default: throw UsageError("unknown classifier \"\(classifier)\"; expected speed-bands or alter-eco")
+      }
       try TrackCommands.segments(
-        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
-        format: output.format, context: context)
+        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(), alterEco: alterEco,
+        regionsPath: regions, format: output.format, context: context)
     }
   }
 }

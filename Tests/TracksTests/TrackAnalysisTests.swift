@@ -165,3 +165,86 @@ struct ElevationAndSpeedMetricsTests {
     #expect(abs(try #require(s.robustMaxSpeedMetersPerSecond) - 1) < 1e-6)
   }
 }
+
+/// The Alter Eco rules (thesis Appendix B) on journeys built by hand.
+struct AlterEcoClassifierTests {
+  static func journey() -> Track {
+    var spec = SyntheticTrackSpec()
+    spec.legs = [
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 600),
+      .init(speedMetersPerSecond: 12, gradeFraction: 0, durationSeconds: 600),
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 300),
+    ]
+    return TrackSynthesizer.track(spec)
+  }
+
+  /// 4 m/s splits walking from driving; the 12 m/s leg is a car.
+  @Test func speedActivities() {
+    let activities = AlterEcoClassifier().activities(of: Self.journey().points)
+    #expect(activities.map(\.mode) == ["walk-or-cycle", "car", "walk-or-cycle"])
+    #expect(abs(activities[1].distanceMeters - 7200) < 100)
+  }
+
+  /// With a cycling speed of 15 m/s as the threshold, nothing is a car.
+  @Test func cyclingSpeedReplacesTheThreshold() {
+    var p = AlterEcoParameters()
+    p.carSpeedMetersPerSecond = 15
+    #expect(
+      AlterEcoClassifier(parameters: p).activities(of: Self.journey().points).map(\.mode) == ["walk-or-cycle"]
+    )
+  }
+
+  /// Two stations 20 km apart visited 20 minutes apart with no fixes in
+  /// between (underground): a train journey of max(15 m/s x 1200 s, 20 km)
+  /// = 20 km, the great circle being longer than the speed estimate.
+  @Test func stationToStation() {
+    let a = Geodesy.destination(fromLatitude: 51.5, longitude: -0.1, azimuthDegrees: 90, distanceMeters: 0)
+    let b = Geodesy.destination(
+      fromLatitude: 51.5, longitude: -0.1, azimuthDegrees: 90, distanceMeters: 20_000)
+    let regions = [
+      RegionOfInterest(
+        name: "A", kind: .station, latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees,
+        radiusMeters: 150),
+      RegionOfInterest(
+        name: "B", kind: .station, latitudeDegrees: b.latitudeDegrees, longitudeDegrees: b.longitudeDegrees,
+        radiusMeters: 150),
+    ]
+    let points = [
+      TrackPoint(
+        latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees, timeSecondsSince1970: 0),
+      TrackPoint(
+        latitudeDegrees: b.latitudeDegrees, longitudeDegrees: b.longitudeDegrees, timeSecondsSince1970: 1200),
+    ]
+    let activities = AlterEcoClassifier(regions: regions).activities(of: points)
+    #expect(activities.map(\.mode) == ["train"])
+    #expect(abs((activities.first?.distanceMeters ?? 0) - 20_000) < 1)
+  }
+
+  /// Fixes above 6000 m are dropped (thesis L579).
+  @Test func altitudeLimit() {
+    var track = Self.journey()
+    for i in track.points.indices { track.points[i].elevationMeters = 9000 }
+    #expect(AlterEcoClassifier().activities(of: track.points).isEmpty)
+  }
+}
+
+/// A route of three waypoints (north 556 m, then east 694 m, climbing 20 m on
+/// the first leg) travelled at 1.4 m/s: the fixes follow it, the distance is
+/// the route's to within one step, the climb is 20 m.
+struct RouteSynthesisTests {
+  @Test func followsTheRoute() throws {
+    var spec = SyntheticTrackSpec()
+    spec.speedMetersPerSecond = 1.4
+    spec.route = [
+      TrackPoint(latitudeDegrees: 51.5, longitudeDegrees: -0.1, elevationMeters: 10),
+      TrackPoint(latitudeDegrees: 51.505, longitudeDegrees: -0.1, elevationMeters: 30),
+      TrackPoint(latitudeDegrees: 51.505, longitudeDegrees: -0.09, elevationMeters: 30),
+    ]
+    let routeLength = TrackAnalysis().summary(of: Track(source: "r", points: spec.route)).distance2DMeters
+    let s = TrackAnalysis().summary(of: TrackSynthesizer.track(spec))
+    #expect(abs(s.distance2DMeters - routeLength) <= 1.4)
+    #expect(abs(try #require(s.elevationGainMeters) - 20) < 1e-6)
+    let last = try #require(TrackSynthesizer.track(spec).points.last)
+    #expect(abs(last.latitudeDegrees - 51.505) < 1e-4 && abs(last.longitudeDegrees - -0.09) < 1e-4)
+  }
+}
