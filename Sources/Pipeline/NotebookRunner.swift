@@ -129,11 +129,15 @@ public struct NotebookRunner {
   private func provenanceSection(_ p: Provenance) -> String {
     var out = "\n## Provenance\n\n"
     out += "- EnergyLab \(EnergyLabVersion.current)"
+    if let digest = Self.sourceDigest() {
+      out += ", source digest \(digest) (SHA-256 of Package.swift and Sources/)"
+    }
     if !reproducible {
       out +=
         ", commit \(Self.gitCommit() ?? "unknown"), run at \(ISO8601.formatUTC(Date().timeIntervalSince1970))"
     } else {
-      out += " (reproducible mode: no commit or wall-clock time recorded)"
+      out +=
+        "; reproducible mode: the commit and wall-clock time are left out so that a commit can hold its own reports"
     }
     out += "\n- Commands, in order:\n\n```sh\n" + p.commands.joined(separator: "\n") + "\n```\n\n"
     out += "Inputs:\n\n| file | bytes | sha256 |\n| --- | ---: | --- |\n"
@@ -157,6 +161,32 @@ public struct NotebookRunner {
         "\nSkipped:\n\n" + p.skipped.map { "- " + Markdown.escapeInline($0) }.joined(separator: "\n") + "\n"
     }
     return out
+  }
+
+  /// SHA-256 over Package.swift and every Swift file under Sources/ (paths
+  /// sorted, each path and its bytes), when run from an EnergyLab checkout:
+  /// names the exact code a report came from without depending on a commit.
+  static func sourceDigest() -> String? {
+    let fm = FileManager.default
+    guard let manifest = fm.contents(atPath: "Package.swift"),
+      String(decoding: manifest, as: UTF8.self).contains("name: \"EnergyLab\""),
+      let enumerator = fm.enumerator(atPath: "Sources")
+    else { return nil }
+    var files: [String] = []
+    while let item = enumerator.nextObject() as? String {
+      if item.hasSuffix(".swift") || item.hasSuffix(".modulemap") || item.hasSuffix(".h") {
+        files.append("Sources/" + item)
+      }
+    }
+    var hasher = SHA256()
+    hasher.update(Array("Package.swift\n".utf8))
+    hasher.update(manifest)
+    for file in files.sorted() {
+      guard let data = fm.contents(atPath: file) else { continue }
+      hasher.update(Array((file + "\n").utf8))
+      data.withUnsafeBytes { hasher.update(buffer: $0) }
+    }
+    return String(hasher.finalizeHex().prefix(16))
   }
 
   static func gitCommit() -> String? {
