@@ -12,6 +12,12 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// Steps slower than this count as stopped, m/s. Default 0.3 m/s, below
   /// any walking pace (ACSM's walking range starts at 1.9 mph = 0.85 m/s).
   public var stopSpeedMetersPerSecond: Double = 0.3
+  /// Stop speeds by activity, m/s: below a slow walk (0.3), a slow jog (0.8),
+  /// a bicycle balancing (1.0), a car creeping in traffic (2.0). EnergyLab's
+  /// choices, reported with every run.
+  public static let stopSpeedDefaults: [String: Double] = [
+    "walk": 0.3, "run": 0.8, "cycle": 1.0, "drive": 2.0,
+  ]
   /// Fixes in the centred moving average of the smoothed elevation gain.
   /// Default 5.
   public var elevationSmoothingFixes = 5

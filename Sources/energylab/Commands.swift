@@ -87,8 +87,12 @@ struct TrackOptions: ParsableArguments {
   var distanceMethod: Geodesy.DistanceMethod = .geodesic
   @Option(help: "Horizontal window for grade, metres (PEM thesis: 20).")
   var gradeWindow: Double = 20
-  @Option(help: "Speed below which a step is a stop, m/s.")
-  var stopSpeed: Double = 0.3
+  @Option(help: "Speed below which a step is a stop, m/s (default by --activity).")
+  var stopSpeed: Double?
+  @Option(
+    help: "Kind of movement, for the stop-speed default: walk (0.3 m/s), run (0.8), cycle (1.0), drive (2.0)."
+  )
+  var movement = "walk"
   @Option(help: "Fixes in the centred average for the smoothed elevation gain.")
   var elevationSmoothing = 5
   @Option(help: "Elevation change counted by the hysteresis gain, metres.")
@@ -106,7 +110,7 @@ struct TrackOptions: ParsableArguments {
     var p = TrackAnalysisParameters()
     p.distanceMethod = distanceMethod
     p.gradeWindowMeters = gradeWindow
-    p.stopSpeedMetersPerSecond = stopSpeed
+    p.stopSpeedMetersPerSecond = stopSpeed ?? TrackAnalysisParameters.stopSpeedDefaults[movement] ?? 0.3
     p.elevationSmoothingFixes = elevationSmoothing
     p.elevationHysteresisMeters = elevationHysteresis
     p.cleaning.startupJumpMeters = dropStartupJumps
@@ -126,7 +130,10 @@ struct TrackOptions: ParsableArguments {
 
   func validate() throws {
     guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
-    guard stopSpeed >= 0 else { throw ValidationError("--stop-speed must not be negative") }
+    guard (stopSpeed ?? 0) >= 0 else { throw ValidationError("--stop-speed must not be negative") }
+    guard TrackAnalysisParameters.stopSpeedDefaults[movement] != nil else {
+      throw ValidationError("--movement must be walk, run, cycle or drive")
+    }
     guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
     guard elevationHysteresis >= 0 else {
       throw ValidationError("--elevation-hysteresis must not be negative")

@@ -693,3 +693,22 @@ struct TrackCommandLineTests {
     #expect(rows.compactMap { $0["duration_s"] as? Double } == [300, 300])
   }
 }
+
+/// Every command's help prints and exits 0: option groups that clash (two
+/// options of one name) would fail here rather than in a user's hands.
+struct HelpTests {
+  @Test(arguments: [
+    "run", "energy", "evaluate", "sweep", "agreement", "stats agreement", "profile", "footprint flights",
+    "footprint annual",
+    "survey summary", "survey sus", "survey asq", "survey crosstab", "survey compare", "balance", "duration",
+    "models list",
+    "models explain", "models eval", "track synth", "track summary", "track segments", "track plot",
+    "db info", "db export",
+    "db check",
+  ])
+  func helpWorks(command: String) throws {
+    let out = try energylab(command.split(separator: " ").map(String.init) + ["--help"], in: packageRoot)
+    #expect(out.status == 0, "\(command): \(out.stderr)")
+    #expect(out.stdout.contains("USAGE"))
+  }
+}
