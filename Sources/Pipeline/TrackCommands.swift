@@ -71,39 +71,71 @@ public enum TrackCommands {
     ])
   }
 
-  /// Summaries of many files in constant memory per file. A file that cannot
-  /// be read is reported on the error stream and skipped; the command ends
-  /// with a failure when any was (`failFast` stops at the first).
+  /// Summaries of many files in constant memory per file, on `jobs`
+  /// threads (default: the number of cores, never more than files); one
+  /// file reads and computes on two threads. A file that cannot be read is
+  /// reported on the error stream and skipped; the command ends with a
+  /// failure when any was (`failFast` stops at the first).
   public static func summary(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false,
-    format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
-    var rows: [ResultRecord] = []
-    var failures: [String] = []
-    for file in files {
-      do {
-        var accumulator = StreamingTrackSummary(source: file, parameters: parameters)
-        var cleaner = TrackCleaner(parameters: parameters.cleaning)
-        let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: file) { p in
-          cleaner.add(p) { accumulator.add($0) }
+    let results = Box<[Result<(TrackSummary, TrackHeader), Error>?]>(
+      Array(repeating: nil, count: files.count))
+    let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    if files.count == 1 {
+      results.value[0] = Result {
+        try TrackPipelines.summarise(file: files[0], parameters: parameters, defaultTimeZone: defaultTimeZone)
+      }
+    } else {
+      let lock = NSLock()
+      let next = Box(0)
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+          lock.lock()
+          let index = next.value
+          next.value += 1
+          lock.unlock()
+          guard index < files.count else { return }
+          let result = Result { () throws -> (TrackSummary, TrackHeader) in
+            var accumulator = StreamingTrackSummary(source: files[index], parameters: parameters)
+            var cleaner = TrackCleaner(parameters: parameters.cleaning)
+            let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: files[index]) { p in
+              cleaner.add(p) { accumulator.add($0) }
+            }
+            cleaner.finish { accumulator.add($0) }
+            return (
+              accumulator.finish(diagnostics: header.diagnostics + cleaner.diagnostics(source: files[index])),
+              header
+            )
+          }
+          lock.lock()
+          results.value[index] = result
+          lock.unlock()
         }
-        cleaner.finish { accumulator.add($0) }
-        let summary = accumulator.finish(diagnostics: header.diagnostics + cleaner.diagnostics(source: file))
+      }
+    }
+    var rows: [ResultRecord] = []
+    var failures = 0
+    for (file, result) in zip(files, results.value) {
+      switch result! {
+      case .success(let (summary, header)):
         _ = try context.recordInput(file)
         context.provenance.diagnostics += summary.diagnostics
         rows.append(summaryRecord(summary, format: header.format))
-      } catch let error as InputError {
+      case .failure(let error as InputError):
         if failFast { throw error }
-        failures.append(file)
+        failures += 1
         context.warn("energylab: \(error) (skipped)")
+      case .failure(let error):
+        throw error
       }
     }
     context.provenance.addParameters(parameters.described)
     context.emit(ResultTable(name: "track-summary", rows: rows), format: format)
-    if !failures.isEmpty {
-      throw RuntimeError(
-        "\(failures.count) of \(files.count) files could not be read; \(rows.count) summarised")
+    if failures > 0 {
+      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(rows.count) summarised")
     }
   }
 

@@ -713,10 +713,15 @@ struct TrackCLI: ParsableCommand {
     @Argument(help: "GPX or TCX files.") var files: [String]
     @OptionGroup var track: TrackOptions
     @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
+    @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
     @OptionGroup var output: FormatOption
+    func validate() throws {
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
     func execute(in context: CommandContext) throws {
       try TrackCommands.summary(
         files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(), failFast: failFast,
+        jobs: jobs,
         format: output.format, context: context)
     }
   }

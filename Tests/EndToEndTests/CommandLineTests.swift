@@ -712,3 +712,25 @@ struct HelpTests {
     #expect(out.stdout.contains("USAGE"))
   }
 }
+
+/// The same summaries, in the same order, whether files are read one at a
+/// time or two at a time.
+struct ParallelSummaryTests {
+  @Test func jobsDoNotChangeResults() throws {
+    let folder = try scratchFolder()
+    var files: [String] = []
+    for k in 0..<6 {
+      _ = try energylab(
+        [
+          "track", "synth", "-o", "t\(k).gpx", "--duration", "\(k + 1)min", "--noise", "1", "--seed",
+          "\(k + 1)",
+        ], in: folder)
+      files.append("t\(k).gpx")
+    }
+    let one = try energylab(["track", "summary", "--jobs", "1", "--format", "csv"] + files, in: folder)
+    let two = try energylab(["track", "summary", "--jobs", "2", "--format", "csv"] + files, in: folder)
+    #expect(one.status == 0 && two.status == 0)
+    #expect(one.stdout == two.stdout)
+    #expect(one.stdout.split(separator: "\n").count == 7)
+  }
+}

@@ -1,0 +1,89 @@
+import EnergyLabCore
+import Foundation
+import Ingest
+import Tracks
+
+/// A bounded hand-over of batches from one producer thread to a consumer.
+final class BatchChannel<Element>: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var queue: [[Element]] = []
+  private var finished = false
+  private let capacity: Int
+
+  init(capacity: Int = 4) { self.capacity = capacity }
+
+  func put(_ batch: [Element]) {
+    condition.lock()
+    while queue.count >= capacity { condition.wait() }
+    queue.append(batch)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func finish() {
+    condition.lock()
+    finished = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The next batch, or nil once the producer has finished and all is taken.
+  func take() -> [Element]? {
+    condition.lock()
+    defer { condition.unlock() }
+    while queue.isEmpty && !finished { condition.wait() }
+    guard !queue.isEmpty else { return nil }
+    let batch = queue.removeFirst()
+    condition.broadcast()
+    return batch
+  }
+}
+
+/// Result holder written by one thread and read by another after a join.
+final class Box<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+enum TrackPipelines {
+  /// Summarises one file with reading and metrics on two threads: the reader
+  /// hands fixes over in batches of 4096, so memory stays bounded.
+  static func summarise(
+    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
+  ) throws -> (TrackSummary, TrackHeader) {
+    let channel = BatchChannel<TrackPoint>()
+    let header = Box<Result<TrackHeader, Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let reader = GPXReader(defaultTimeZone: defaultTimeZone)
+    let thread = Thread {
+      var batch: [TrackPoint] = []
+      batch.reserveCapacity(4096)
+      do {
+        let h = try reader.stream(path: file) { p in
+          batch.append(p)
+          if batch.count == 4096 {
+            channel.put(batch)
+            batch.removeAll(keepingCapacity: true)
+          }
+        }
+        if !batch.isEmpty { channel.put(batch) }
+        header.value = .success(h)
+      } catch {
+        header.value = .failure(error)
+      }
+      channel.finish()
+      done.signal()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    var accumulator = StreamingTrackSummary(source: file, parameters: parameters)
+    var cleaner = TrackCleaner(parameters: parameters.cleaning)
+    while let batch = channel.take() {
+      for p in batch { cleaner.add(p) { accumulator.add($0) } }
+    }
+    done.wait()
+    let h = try header.value!.get()
+    cleaner.finish { accumulator.add($0) }
+    return (accumulator.finish(diagnostics: h.diagnostics + cleaner.diagnostics(source: file)), h)
+  }
+}
