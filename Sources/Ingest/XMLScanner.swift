@@ -53,12 +53,20 @@ struct XMLScanner {
 
   /// Scans the file at `path`.
   func scan<H: XMLEventHandler>(path: String, handler: inout H) throws {
-    guard let stream = InputStream(fileAtPath: path) else {
-      throw InputError(SourceLocation(file: path), "cannot open file", expected: "a readable file")
+    // Plain read(2) into the scanner's own buffer: no intermediate copy.
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw InputError(
+        SourceLocation(file: path), "cannot open file (\(String(cString: strerror(errno))))",
+        expected: "a readable file")
     }
-    stream.open()
-    defer { stream.close() }
-    try scan(read: { buffer, capacity in stream.read(buffer, maxLength: capacity) }, handler: &handler)
+    defer { close(fd) }
+    try scan(
+      read: { buffer, capacity in
+        var n: Int
+        repeat { n = read(fd, buffer, capacity) } while n < 0 && errno == EINTR
+        return n
+      }, handler: &handler)
   }
 
   /// Scans bytes in memory.
