@@ -15,24 +15,15 @@ public enum FactorReaders {
     guard let text = String(data: data, encoding: .utf8) else {
       throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    var provenance: [String: String] = [:]
-    var count = 0
-    while let first = lines.first, first.hasPrefix("#") {
-      let body = first.dropFirst()
-      if let colon = body.firstIndex(of: ":") {
-        provenance[body[..<colon].trimmingCharacters(in: .whitespaces)] =
-          body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      }
-      lines.removeFirst()
-      count += 1
-    }
+    let split = ProvenanceHeader(splitting: text)
+    let provenance = split.fields
+    let count = split.lines
     for key in required where provenance[key] == nil {
       throw InputError(
         SourceLocation(file: path, line: max(1, count)), "provenance header lacks \"\(key)\"",
         expected: "a line \"# \(key): ...\"")
     }
-    let rows = try CSVTokenizer.rows(lines.joined(separator: "\n"), source: path, firstLine: count + 1)
+    let rows = try CSVTokenizer.rows(split.body, source: path, firstLine: count + 1)
       .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
     guard let header = rows.first, header.fields == expected else {
       throw InputError(

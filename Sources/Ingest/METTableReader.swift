@@ -14,23 +14,16 @@ public enum METTableReader {
   }
 
   public static func parse(_ text: String, source: String) throws -> [METActivity] {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    var headerLines = 0
-    var keys = Set<String>()
-    while let first = lines.first, first.hasPrefix("#") {
-      if let colon = first.firstIndex(of: ":") {
-        keys.insert(first.dropFirst()[..<colon].trimmingCharacters(in: .whitespaces))
-      }
-      lines.removeFirst()
-      headerLines += 1
-    }
+    let split = ProvenanceHeader(splitting: text)
+    let headerLines = split.lines
+    let keys = Set(split.fields.keys)
     for key in ["source", "licence"] where !keys.contains(key) {
       throw InputError(
         SourceLocation(file: source, line: max(1, headerLines)), "provenance header lacks \"\(key)\"",
         expected: "a line \"# \(key): ...\"")
     }
     let rows = try CSVTokenizer.rows(
-      lines.joined(separator: "\n"), source: source, firstLine: headerLines + 1
+      split.body, source: source, firstLine: headerLines + 1
     )
     .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
     let expected = ["code", "met", "speed_mph", "group", "activity"]

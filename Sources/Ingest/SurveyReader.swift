@@ -28,19 +28,10 @@ public struct SurveyReader: Sendable {
   }
 
   public func parse(_ text: String, source: String, name: String) throws -> Survey {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    var provenance: [String: String] = [:]
-    var skipped = 0
-    while let first = lines.first, first.hasPrefix("#") {
-      let body = first.dropFirst()
-      if let colon = body.firstIndex(of: ":") {
-        provenance[body[..<colon].trimmingCharacters(in: .whitespaces)] =
-          body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      }
-      lines.removeFirst()
-      skipped += 1
-    }
-    let rows = try CSVTokenizer.rows(lines.joined(separator: "\n"), source: source, firstLine: skipped + 1)
+    let split = ProvenanceHeader(splitting: text)
+    let provenance = split.fields
+    let skipped = split.lines
+    let rows = try CSVTokenizer.rows(split.body, source: source, firstLine: skipped + 1)
       .filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } }
     guard let header = rows.first else {
       throw InputError(

@@ -211,21 +211,8 @@ public struct StreamingTrackSummary: Sendable {
       pending = nil
     }
     var diagnostics = inherited
-    let location = firstBadLine.map { "\(source):\($0)" } ?? source
-    if backwards > 0 {
-      diagnostics.append(
-        Diagnostic(
-          code: "time-backwards",
-          message: "\(backwards) fixes have a time before the previous fix; their steps have no speed",
-          location: location))
-    }
-    if repeated > 0 {
-      diagnostics.append(
-        Diagnostic(
-          code: "time-repeated",
-          message: "\(repeated) fixes repeat the previous time; their steps have no speed", location: location
-        ))
-    }
+    diagnostics += TimeOrder.diagnostics(
+      backwards: backwards, repeated: repeated, location: firstBadLine.map { "\(source):\($0)" } ?? source)
     if points == 0 {
       diagnostics.append(
         Diagnostic(

@@ -164,21 +164,9 @@ public struct TrackAnalysis: Sendable {
           heartRateBeatsPerMinute: hr))
       cumulative.append(cumulative[i - 1] + d2)
     }
-    let location = firstBadLine.map { "\(track.source):\($0)" } ?? track.source
-    if backwards > 0 {
-      diagnostics.append(
-        Diagnostic(
-          code: "time-backwards",
-          message: "\(backwards) fixes have a time before the previous fix; their steps have no speed",
-          location: location))
-    }
-    if repeated > 0 {
-      diagnostics.append(
-        Diagnostic(
-          code: "time-repeated",
-          message: "\(repeated) fixes repeat the previous time; their steps have no speed", location: location
-        ))
-    }
+    diagnostics += TimeOrder.diagnostics(
+      backwards: backwards, repeated: repeated,
+      location: firstBadLine.map { "\(track.source):\($0)" } ?? track.source)
     let windows = gradeWindows(points: points, cumulative: cumulative)
     if windows.isEmpty {
       diagnostics.append(
@@ -284,6 +272,29 @@ public enum SpeedSmoothing {
         }
       }
       if steps[i].speedMetersPerSecond != nil, count > 0 { out[i].speedMetersPerSecond = sum / Double(count) }
+    }
+    return out
+  }
+}
+
+/// Diagnostics for fixes whose times go backwards or repeat, shared by the
+/// step and the streaming analyses.
+enum TimeOrder {
+  static func diagnostics(backwards: Int, repeated: Int, location: String) -> [Diagnostic] {
+    var out: [Diagnostic] = []
+    if backwards > 0 {
+      out.append(
+        Diagnostic(
+          code: "time-backwards",
+          message: "\(backwards) fixes have a time before the previous fix; their steps have no speed",
+          location: location))
+    }
+    if repeated > 0 {
+      out.append(
+        Diagnostic(
+          code: "time-repeated",
+          message: "\(repeated) fixes repeat the previous time; their steps have no speed",
+          location: location))
     }
     return out
   }
