@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/energylab
 DEBUG_BIN := .build/debug/energylab
 
-.PHONY: deps build release reproduce test lint format generated clean
+.PHONY: deps build release reproduce test lint format generated fuzz clean
 
 deps:
 	@scripts/install-deps
@@ -36,6 +36,11 @@ format:
 generated: build
 	scripts/update-readme-models
 	$(DEBUG_BIN) run --reproducible --quiet
+
+# libFuzzer targets for the readers (Fuzz/, a separate package), each run
+# for FUZZ_SECONDS (default 600); results in Fuzz/RESULTS.md.
+fuzz: deps
+	Fuzz/run.sh
 
 clean:
 	rm -rf .build

@@ -17,6 +17,8 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "energylab", targets: ["energylab"]),
+    // The readers alone, for the fuzz targets in Fuzz/.
+    .library(name: "EnergyLabReaders", targets: ["EnergyLabCore", "Ingest", "Tracks", "Surveys"]),
     .library(
       name: "EnergyLab",
       targets: [

@@ -22,8 +22,21 @@ public enum ModelsCommands {
     context.emit(listTable(), format: format)
   }
 
-  public static func explain(id: String, context: CommandContext) throws {
+  public static func explain(id: String, format: OutputFormat? = nil, context: CommandContext) throws {
     let info = try ModelRegistry.model(id: id).info
+    if let format {
+      context.emit(
+        ResultTable(
+          name: "model",
+          rows: [
+            ResultRecord([
+              "id": .string(info.id), "name": .string(info.name), "equation": .string(info.equation),
+              "inputs": .array(info.inputs.map { .string($0) }), "valid_range": .string(info.validRange),
+              "citation": .string(info.citation), "notes": .string(info.notes),
+            ])
+          ], isSingleObject: true), format: format)
+      return
+    }
     var text = "\(info.id): \(info.name)\n\n  \(info.equation)\n\n"
     text += "Inputs:      \(info.inputs.joined(separator: "; "))\n"
     text += "Valid range: \(info.validRange)\n"

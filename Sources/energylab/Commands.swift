@@ -586,7 +586,10 @@ struct ModelsCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "A model's equation, units, valid range and citation.")
     @Argument(help: "Model identifier.") var id: String
-    func execute(in context: CommandContext) throws { try ModelsCommands.explain(id: id, context: context) }
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try ModelsCommands.explain(id: id, format: output.format, context: context)
+    }
   }
 
   struct Eval: ContextCommand {

@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for EnergyLab's readers. `make fuzz` builds them with
+// -sanitize=fuzzer,address for every module (so coverage reaches into the
+// readers). Never a dependency of the main package.
+
+let package = Package(
+  name: "EnergyLabFuzz",
+  dependencies: [.package(name: "EnergyLab", path: "..")],
+  targets: [
+    .executableTarget(
+      name: "FuzzTracks", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+    .executableTarget(
+      name: "FuzzSurveys", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+    .executableTarget(
+      name: "FuzzReferenceTables", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+  ]
+)
