@@ -9,11 +9,15 @@ let package = Package(
   name: "EnergyLabFuzz",
   dependencies: [.package(name: "EnergyLab", path: "..")],
   targets: [
+    .target(name: "FuzzSupport"),
     .executableTarget(
-      name: "FuzzTracks", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+      name: "FuzzTracks",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
     .executableTarget(
-      name: "FuzzSurveys", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+      name: "FuzzSurveys",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
     .executableTarget(
-      name: "FuzzReferenceTables", dependencies: [.product(name: "EnergyLabReaders", package: "EnergyLab")]),
+      name: "FuzzReferenceTables",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
   ]
 )

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import FuzzSupport
 import Ingest
 
 /// Any text as a reference table, a subjects CSV or a MET table.
@@ -19,17 +20,8 @@ public func fuzzReferenceTables(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
   return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM gives an executable target; it hands over to libFuzzer.
 @_cdecl("FuzzReferenceTables_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runFuzzer(&count, &arguments) { data, size in fuzzReferenceTables(data, size) }
+  runFuzzer(argc, argv) { fuzzReferenceTables($0, $1) }
 }

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import FuzzSupport
 import Ingest
 import Surveys
 
@@ -18,17 +19,8 @@ public func fuzzSurveys(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM gives an executable target; it hands over to libFuzzer.
 @_cdecl("FuzzSurveys_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runFuzzer(&count, &arguments) { data, size in fuzzSurveys(data, size) }
+  runFuzzer(argc, argv) { fuzzSurveys($0, $1) }
 }

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import FuzzSupport
 import Ingest
 import Tracks
 
@@ -19,17 +20,8 @@ public func fuzzTracks(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM gives an executable target; it hands over to libFuzzer.
 @_cdecl("FuzzTracks_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var count = argc
-  var arguments = argv
-  return runFuzzer(&count, &arguments) { data, size in fuzzTracks(data, size) }
+  runFuzzer(argc, argv) { fuzzTracks($0, $1) }
 }
