@@ -81,6 +81,15 @@ struct SubjectOptions: ParsableArguments {
 
 extension Geodesy.DistanceMethod: ExpressibleByArgument {}
 
+/// Where a command stores its run: `--db FILE`, or with `--store` the
+/// default database (`$ENERGYLAB_DB`, else energylab.sqlite here).
+struct StoreOptions: ParsableArguments {
+  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @Flag(help: "Store the run in the default database ($ENERGYLAB_DB, else energylab.sqlite).") var store =
+    false
+  var path: String? { db ?? (store ? DatabaseCommands.defaultPath : nil) }
+}
+
 /// Track analysis parameters on the command line.
 struct TrackOptions: ParsableArguments {
   @Option(help: "Distance between fixes: geodesic (WGS-84) or haversine.")
@@ -163,7 +172,8 @@ struct EnergyCLI: ContextCommand {
   var speedSmoothing = 1
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
-  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
@@ -203,7 +213,8 @@ struct EvaluateCLI: ContextCommand {
   @Option(parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.") var assume: [String] = []
   @Flag(help: "Also print every cell.") var cells = false
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
-  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
@@ -260,7 +271,8 @@ struct AgreementCLI: ContextCommand {
   @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
   @Option(help: "Comma-separated model identifiers (at least two).") var models: String
   @Option(help: "Epoch over which energy rates are compared, as 60s or 1min.") var epoch = "60s"
-  @Option(help: "Store the run (with every epoch's rates) in this SQLite database.") var db: String?
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
   @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
@@ -318,7 +330,8 @@ struct ProfileCLI: ContextCommand {
   var factors: String?
   @Option(help: "Body mass, as 65kg (default 70kg).") var mass: String?
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
-  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
   @OptionGroup var track: TrackOptions
   @OptionGroup var output: FormatOption
 
@@ -485,7 +498,8 @@ struct SurveyCLI: ParsableCommand {
     @Option(help: "Keyword codebook for open-ended answers: CSV theme,keywords (keywords separated by |).")
     var codebook: String?
     @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
-    @Option(help: "Store the results in this SQLite database.") var db: String?
+    @OptionGroup var store: StoreOptions
+    var db: String? { store.path }
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try SurveyCommands.summary(

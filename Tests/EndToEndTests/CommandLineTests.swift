@@ -734,3 +734,25 @@ struct ParallelSummaryTests {
     #expect(one.stdout.split(separator: "\n").count == 7)
   }
 }
+
+/// `--store` writes to the default database: $ENERGYLAB_DB when set.
+struct DefaultDatabaseTests {
+  @Test func storeUsesTheDefaultPath() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "w.gpx", "--duration", "1min"], in: folder)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["energy", "w.gpx", "--mass", "70kg", "--store"]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    process.environment = ["ENERGYLAB_DB": "\(folder)/study.sqlite"]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/study.sqlite"))
+    let plain = try energylab(["energy", "w.gpx", "--mass", "70kg", "--store"], in: folder)
+    #expect(plain.status == 0)
+    let info = try energylab(["db", "info", "--format", "json"], in: folder)
+    #expect(info.stdout.contains("\"table\": \"runs\",\n    \"rows\": 1"))
+  }
+}
