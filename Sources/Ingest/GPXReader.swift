@@ -56,8 +56,9 @@ public struct GPXReader: Sendable {
       throw InputError(
         SourceLocation(file: source, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
-    try XMLScanner(source: source, limits: limits).scan(data: data, handler: &handler)
-    let header = try handler.finish()
+    let scanner = XMLScanner(source: source, limits: limits)
+    try scanner.scan(data: data, handler: &handler)
+    let header = try handler.finish(declaredEncoding: scanner.declaration.encoding)
     return Track(name: header.name, source: source, points: points, diagnostics: header.diagnostics)
   }
 
@@ -78,8 +79,9 @@ public struct GPXReader: Sendable {
     }
     var handler = TrackFileHandler(source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
     handler.defaultTimeZone = defaultTimeZone
-    try XMLScanner(source: path, limits: limits).scan(path: path, handler: &handler)
-    return try handler.finish()
+    let scanner = XMLScanner(source: path, limits: limits)
+    try scanner.scan(path: path, handler: &handler)
+    return try handler.finish(declaredEncoding: scanner.declaration.encoding)
   }
 }
 
@@ -98,6 +100,7 @@ struct TrackFileHandler: XMLEventHandler {
   var count = 0
   var pointsWithoutOffset = 0
   var tcxWithoutPosition = 0
+  var invalidText = 0
   var current: TrackPoint?
   var hasPosition = false
   var field = Field.none
@@ -274,6 +277,7 @@ struct TrackFileHandler: XMLEventHandler {
     }
     if name.equals("trk") { inTrack = false }
     if field == .name {
+      if text.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) == nil { invalidText += 1 }
       self.name = text.withUnsafeBufferPointer { XMLScanner.decode($0) }.trimmingCharacters(
         in: .whitespacesAndNewlines)
       field = .none
@@ -359,7 +363,7 @@ struct TrackFileHandler: XMLEventHandler {
     }
   }
 
-  func finish() throws -> TrackHeader {
+  func finish(declaredEncoding: String? = nil) throws -> TrackHeader {
     guard sawRoot else {
       throw InputError(
         SourceLocation(file: source, line: 1, column: 1), "no root element",
@@ -374,6 +378,21 @@ struct TrackFileHandler: XMLEventHandler {
             "\(pointsWithoutOffset) times carry no UTC offset; read as local time in \($0.identifier)"
           }
             ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC (set --tz for local time)",
+          location: source))
+    }
+    if let encoding = declaredEncoding,
+      !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased())
+    {
+      diagnostics.append(
+        Diagnostic(
+          code: "encoding-not-utf8", message: "the file declares encoding \(encoding); it was read as UTF-8",
+          location: source))
+    }
+    if invalidText > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "invalid-utf8",
+          message: "\(invalidText) text values are not valid UTF-8; invalid bytes were replaced",
           location: source))
     }
     if tcxWithoutPosition > 0 {

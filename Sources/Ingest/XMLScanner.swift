@@ -28,6 +28,12 @@ public struct XMLLimits: Sendable, Hashable {
 /// TCX reading needs (matching tags, quoted attributes, closed comments and
 /// CDATA) and reports problems as `file:line:column: what; expected what`.
 struct XMLScanner {
+  /// The encoding an XML declaration names, when it names one.
+  final class Declaration: @unchecked Sendable {
+    var encoding: String?
+  }
+  let declaration = Declaration()
+
   private static let commentOpen = Array("<!--".utf8)
   private static let commentClose = Array("-->".utf8)
   private static let cdataOpen = Array("<![CDATA[".utf8)
@@ -218,6 +224,15 @@ struct XMLScanner {
               if !atEnd { start = i; return true }
               throw fail(
                 line, column, "declaration not closed", expected: String(decoding: close, as: UTF8.self))
+            }
+            if bytes[i + 1] == 0x3F {
+              let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<e]), as: UTF8.self)
+              if text.hasPrefix("<?xml"),
+                let range = text.range(of: "encoding\\s*=\\s*[\"']([^\"']+)", options: .regularExpression)
+              {
+                declaration.encoding = String(
+                  text[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last ?? "")
+              }
             }
             advance(bytes, from: i, to: e + close.count)
             i = e + close.count

@@ -139,3 +139,48 @@ struct StreamingReaderTests {
     #expect(Array(text.utf8).withUnsafeBufferPointer { NumberScanner.double($0) } == nil)
   }
 }
+
+/// The corpus of broken files: each with the exact error or diagnostic it
+/// must produce.
+struct BrokenFileCorpusTests {
+  @Test(arguments: [
+    (
+      "binary-junk.gpx",
+      "binary-junk.gpx:1:1: not XML (text before any tag); expected a document starting with <?xml or <gpx"
+    ),
+    (
+      "huge-number-latitude.gpx",
+      "huge-number-latitude.gpx:1:19: cannot read lat=\"1e400\"; expected a latitude in degrees from -90 to 90"
+    ),
+    (
+      "nan-elevation.gpx",
+      "nan-elevation.gpx:1:51: cannot read <ele>NaN</ele>; expected an elevation in metres"
+    ),
+    (
+      "infinite-elevation.gpx",
+      "infinite-elevation.gpx:1:51: cannot read <ele>inf</ele>; expected an elevation in metres"
+    ),
+  ])
+  func errors(file: String, message: String) {
+    let error = #expect(throws: InputError.self) { try GPXReader().read(path: "\(fixtures)/\(file)") }
+    #expect(error?.description.replacingOccurrences(of: fixtures + "/", with: "") == message)
+  }
+
+  @Test(arguments: [
+    ("wrong-encoding-declared.gpx", "encoding-not-utf8"), ("invalid-utf8-name.gpx", "invalid-utf8"),
+  ])
+  func diagnostics(file: String, code: String) throws {
+    let track = try GPXReader().read(path: "\(fixtures)/\(file)")
+    #expect(track.diagnostics.map(\.code).contains(code))
+  }
+
+  /// A comment line of a million characters is read like any other
+  /// (written at test time rather than shipped).
+  @Test func millionCharacterLine() throws {
+    let text =
+      "<gpx><!-- " + String(repeating: "x", count: 1_000_000)
+      + " --><trk><trkseg><trkpt lat=\"50\" lon=\"0\"/><trkpt lat=\"50.001\" lon=\"0\"/></trkseg></trk></gpx>\n"
+    let track = try GPXReader().read(data: Data(text.utf8), source: "million-character-line.gpx")
+    #expect(track.points.count == 2)
+  }
+}
