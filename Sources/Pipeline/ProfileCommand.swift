@@ -14,8 +14,8 @@ public enum ProfileCommand {
   /// The factor set used without `--factors`: the Alter Eco app's UK 2019
   /// factors (car, train, plane).
   public static let defaultFactorSet = "alter-eco-2020"
-  /// Body mass used without `--mass`: 70 kg, the ICRP reference adult man
-  /// conventionally used where no subject is given.
+  /// Body mass used without `--mass`: 70 kg, the Reference Man of ICRP
+  /// Publication 23 (1975), the convention where no subject is given.
   public static let defaultBodyMassKilograms = 70.0
   /// UK daily average used by Alter Eco for comparison, kg CO2e per person
   /// per day (from the app's public source).
