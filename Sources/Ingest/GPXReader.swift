@@ -250,6 +250,19 @@ struct TrackFileHandler: XMLEventHandler {
     return v
   }
 
+  /// The element text as a coordinate in degrees, checked to lie within ±`limit`.
+  mutating func coordinate(_ what: String, _ noun: String, limit: Double, line: Int, column: Int) throws
+    -> Double
+  {
+    let v = try value(what, expected: "a \(noun) in degrees", line: line, column: column)
+    guard (-limit...limit).contains(v) else {
+      throw InputError(
+        SourceLocation(file: source, line: line, column: column), "\(noun) \(v) out of range",
+        expected: "-\(Int(limit)) to \(Int(limit))")
+    }
+    return v
+  }
+
   mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
     if format == "tcx" {
       if name.equals("Trackpoint"), let point = current {
@@ -342,22 +355,12 @@ struct TrackFileHandler: XMLEventHandler {
       current!.horizontalDilution = try value(
         "hdop", expected: "a dilution of precision", line: line, column: column)
     case .lat:
-      let v = try value("LatitudeDegrees", expected: "a latitude in degrees", line: line, column: column)
-      guard (-90...90).contains(v) else {
-        throw InputError(
-          SourceLocation(file: source, line: line, column: column), "latitude \(v) out of range",
-          expected: "-90 to 90")
-      }
-      current!.latitudeDegrees = v
+      current!.latitudeDegrees = try coordinate(
+        "LatitudeDegrees", "latitude", limit: 90, line: line, column: column)
       hasPosition = !current!.longitudeDegrees.isNaN
     case .lon:
-      let v = try value("LongitudeDegrees", expected: "a longitude in degrees", line: line, column: column)
-      guard (-180...180).contains(v) else {
-        throw InputError(
-          SourceLocation(file: source, line: line, column: column), "longitude \(v) out of range",
-          expected: "-180 to 180")
-      }
-      current!.longitudeDegrees = v
+      current!.longitudeDegrees = try coordinate(
+        "LongitudeDegrees", "longitude", limit: 180, line: line, column: column)
       hasPosition = !current!.latitudeDegrees.isNaN
     default: break
     }

@@ -96,7 +96,6 @@ struct XMLScanner {
     var filled = 0
     var start = 0  // first unconsumed byte
     var line = 1
-    var column = 1
     var sawRoot = false
     var atEnd = false
     var first = true
@@ -119,8 +118,6 @@ struct XMLScanner {
         lineStart = q - base + 1
         p = q + 1
       }
-      column = 1
-      _ = column
     }
     func columnAt(_ offset: Int) -> Int { offset - lineStart + 1 }
 
@@ -138,13 +135,13 @@ struct XMLScanner {
         if buffer.count - filled < Self.chunkSize {
           guard buffer.count < limits.maximumTokenBytes + Self.chunkSize * 2 else {
             throw fail(
-              line, column, "a token longer than \(limits.maximumTokenBytes >> 20) MB",
+              line, columnAt(filled), "a token longer than \(limits.maximumTokenBytes >> 20) MB",
               expected: "tags and text runs under the limit")
           }
           buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
         }
         let n = buffer.withUnsafeMutableBufferPointer { b in read(b.baseAddress! + filled, b.count - filled) }
-        if n < 0 { throw fail(line, column, "read error", expected: "a readable file") }
+        if n < 0 { throw fail(line, columnAt(filled), "read error", expected: "a readable file") }
         if n == 0 { atEnd = true }
         filled += n
         if first {
@@ -176,7 +173,8 @@ struct XMLScanner {
               where !(bytes[k] == 0x20 || bytes[k] == 0x0A || bytes[k] == 0x0D || bytes[k] == 0x09) {
                 advance(bytes, from: i, to: k)
                 throw fail(
-                  line, column, sawRoot ? "text after the root element" : "not XML (text before any tag)",
+                  line, columnAt(k),
+                  sawRoot ? "text after the root element" : "not XML (text before any tag)",
                   expected: sawRoot ? "end of file" : "a document starting with <?xml or <gpx")
               }
             }
@@ -223,7 +221,7 @@ struct XMLScanner {
             guard let e = find(close, from: i + 2) else {
               if !atEnd { start = i; return true }
               throw fail(
-                line, column, "declaration not closed", expected: String(decoding: close, as: UTF8.self))
+                line, columnAt(i), "declaration not closed", expected: String(decoding: close, as: UTF8.self))
             }
             if bytes[i + 1] == 0x3F {
               let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<e]), as: UTF8.self)

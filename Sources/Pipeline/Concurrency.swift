@@ -76,14 +76,43 @@ enum TrackPipelines {
     }
     thread.stackSize = 8 << 20
     thread.start()
-    var accumulator = StreamingTrackSummary(source: file, parameters: parameters)
-    var cleaner = TrackCleaner(parameters: parameters.cleaning)
+    var summary = CleanedSummary(file: file, parameters: parameters)
     while let batch = channel.take() {
-      for p in batch { cleaner.add(p) { accumulator.add($0) } }
+      for p in batch { summary.add(p) }
     }
     done.wait()
     let h = try header.value!.get()
+    return (summary.finish(header: h), h)
+  }
+
+  /// Summarises one file on the calling thread, for callers that already
+  /// run one file per core.
+  static func summariseSequentially(
+    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
+  ) throws -> (TrackSummary, TrackHeader) {
+    var summary = CleanedSummary(file: file, parameters: parameters)
+    let h = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: file) { summary.add($0) }
+    return (summary.finish(header: h), h)
+  }
+}
+
+/// Fixes pass the cleaner, then the streaming summary; the diagnostics of
+/// the reader and of the cleaner go with the result.
+private struct CleanedSummary {
+  let file: String
+  var cleaner: TrackCleaner
+  var accumulator: StreamingTrackSummary
+
+  init(file: String, parameters: TrackAnalysisParameters) {
+    self.file = file
+    cleaner = TrackCleaner(parameters: parameters.cleaning)
+    accumulator = StreamingTrackSummary(source: file, parameters: parameters)
+  }
+
+  mutating func add(_ p: TrackPoint) { cleaner.add(p) { accumulator.add($0) } }
+
+  mutating func finish(header: TrackHeader) -> TrackSummary {
     cleaner.finish { accumulator.add($0) }
-    return (accumulator.finish(diagnostics: h.diagnostics + cleaner.diagnostics(source: file)), h)
+    return accumulator.finish(diagnostics: header.diagnostics + cleaner.diagnostics(source: file))
   }
 }

@@ -19,9 +19,8 @@ public enum EnergyCommand {
     public var modes = SpeedBandParameters()
     /// Model per mode; modes not named use `defaultModelForMode`.
     public var modelForMode: [TransportMode: String] = [:]
-    /// MET used for cycling when its model is `met` and no MET is given:
-    /// 7.5, "bicycling, general" (Compendium 2011, code 01015).
-    public var cyclingMET = 7.5
+    /// MET used for cycling when its model is `met` and no MET is given.
+    public var cyclingMET = EnergyCommand.defaultCyclingMET
     public var perFix = false
     /// Centred moving average of step speeds over this many fixes before a
     /// model sees them; 1 means none. Kinetic models need it on noisy tracks.
@@ -35,6 +34,10 @@ public enum EnergyCommand {
       self.subject = subject
     }
   }
+
+  /// MET of cycling under the `met` model unless told otherwise: 7.5,
+  /// "bicycling, general" (Compendium 2011, code 01015).
+  public static let defaultCyclingMET = 7.5
 
   /// Models used per mode unless told otherwise: the ACSM equations on foot,
   /// MET for cycling, and resting VO2 for passive travel (PEM thesis L812).

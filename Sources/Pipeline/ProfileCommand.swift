@@ -76,7 +76,7 @@ public enum ProfileCommand {
         }
         let model = try ModelRegistry.model(id: EnergyCommand.defaultModelForMode[activity.mode]!)
         var subject = ModelInput(bodyMassKilograms: mass)
-        if activity.mode == .cycle { subject.metabolicEquivalent = 7.5 }
+        if activity.mode == .cycle { subject.metabolicEquivalent = EnergyCommand.defaultCyclingMET }
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         context.provenance.diagnostics += energy.diagnostics
@@ -91,7 +91,9 @@ public enum ProfileCommand {
     }
     context.provenance.addParameters(
       options.track.described + modes.described + [
-        NamedParameter(name: "cycling_met", value: "7.5", meaning: "MET of cycling (Compendium 2011, 01015)")
+        NamedParameter(
+          name: "cycling_met", value: Fixed.shortest(EnergyCommand.defaultCyclingMET),
+          meaning: "MET of cycling (Compendium 2011, 01015)")
       ])
     return out.sorted { $0.startSecondsSince1970 < $1.startSecondsSince1970 }
   }

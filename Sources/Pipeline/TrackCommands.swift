@@ -98,17 +98,9 @@ public enum TrackCommands {
           next.value += 1
           lock.unlock()
           guard index < files.count else { return }
-          let result = Result { () throws -> (TrackSummary, TrackHeader) in
-            var accumulator = StreamingTrackSummary(source: files[index], parameters: parameters)
-            var cleaner = TrackCleaner(parameters: parameters.cleaning)
-            let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: files[index]) { p in
-              cleaner.add(p) { accumulator.add($0) }
-            }
-            cleaner.finish { accumulator.add($0) }
-            return (
-              accumulator.finish(diagnostics: header.diagnostics + cleaner.diagnostics(source: files[index])),
-              header
-            )
+          let result = Result {
+            try TrackPipelines.summariseSequentially(
+              file: files[index], parameters: parameters, defaultTimeZone: defaultTimeZone)
           }
           lock.lock()
           results.value[index] = result

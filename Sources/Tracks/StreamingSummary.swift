@@ -106,9 +106,8 @@ public struct StreamingTrackSummary: Sendable {
         if firstBadLine == nil { firstBadLine = p.sourceLine }
       }
     }
-    let previousDistance = cumulative
     cumulative += d2
-    if let z = p.elevationMeters { advanceGrade(from: previousDistance, to: cumulative, elevation: z) }
+    if let z = p.elevationMeters { advanceGrade(to: cumulative, elevation: z) }
   }
 
   private mutating func addElevation(_ z: Double) {
@@ -144,7 +143,7 @@ public struct StreamingTrackSummary: Sendable {
     smoothedPrevious = z
   }
 
-  private mutating func advanceGrade(from: Double, to: Double, elevation z: Double) {
+  private mutating func advanceGrade(to: Double, elevation z: Double) {
     guard let last = lastWithElevation else {
       lastWithElevation = (to, z)
       windowStart = (to, z)
@@ -159,7 +158,6 @@ public struct StreamingTrackSummary: Sendable {
       windowStart = (edge, zEdge)
     }
     lastWithElevation = (to, z)
-    _ = from
   }
 
   private mutating func closeWindow(
