@@ -44,6 +44,8 @@ struct GPXReaderTests {
     ("truncated-inside-trkpt.gpx", "truncated-inside-trkpt.gpx:"),
     ("latitude-out-of-range.gpx", "latitude-out-of-range.gpx:5:"),
     ("root-is-not-gpx.gpx", "root-is-not-gpx.gpx:2:"),
+    // Line 2 is 77 characters up to "</gpx>", then three spaces: "junk" starts at column 81.
+    ("text-after-root.gpx", "text-after-root.gpx:2:81: text after the root element"),
     ("unreadable-time.gpx", "unreadable-time.gpx:2:"),
     ("empty.gpx", "empty.gpx:1:1: empty file; expected a GPX document"),
     ("missing.gpx", "missing.gpx: no such file; expected a readable GPX or TCX file"),
