@@ -18,12 +18,12 @@ let package = Package(
   products: [
     .executable(name: "energylab", targets: ["energylab"]),
     // The readers alone, for the fuzz targets in Fuzz/.
-    .library(name: "EnergyLabReaders", targets: ["EnergyLabCore", "Ingest", "Tracks", "Surveys"]),
+    .library(name: "EnergyLabReaders", targets: ["EnergyLabCore", "Ingest", "Tracks", "Signals", "Surveys"]),
     .library(
       name: "EnergyLab",
       targets: [
-        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Surveys", "Store", "Reporting",
-        "Pipeline",
+        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Surveys", "Store",
+        "Reporting", "Pipeline",
       ]),
   ],
   dependencies: [
@@ -36,7 +36,12 @@ let package = Package(
       name: "CLibCSV",
       pkgConfig: nil,
       providers: [.apt(["libcsv-dev"])]),
-    .target(name: "Ingest", dependencies: ["EnergyLabCore", "CLibCSV"], swiftSettings: hotPath),
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: nil,
+      providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "Ingest", dependencies: ["EnergyLabCore", "CLibCSV", "CZlib"], swiftSettings: hotPath),
+    .target(name: "Signals", dependencies: ["EnergyLabCore"], swiftSettings: hotPath),
     .target(name: "Tracks", dependencies: ["EnergyLabCore"], swiftSettings: hotPath),
     .target(name: "EnergyModels", dependencies: ["EnergyLabCore"]),
     .target(name: "Evaluation", dependencies: ["EnergyLabCore"]),
@@ -48,17 +53,20 @@ let package = Package(
     .target(
       name: "Pipeline",
       dependencies: [
-        "EnergyLabCore", "Ingest", "Tracks", "EnergyModels", "Evaluation", "Surveys", "Store", "Reporting",
+        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Surveys", "Store",
+        "Reporting",
       ]),
     .executableTarget(
       name: "energylab",
       dependencies: [
-        "Pipeline", "Evaluation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Pipeline", "Evaluation", "Signals",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
     .testTarget(name: "IngestTests", dependencies: ["Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "TracksTests", dependencies: ["Tracks", "Ingest"]),
+    .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"]),
     .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
     .testTarget(name: "StoreTests", dependencies: ["Store"]),

@@ -146,7 +146,7 @@ public enum ISO8601 {
     return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
   }
 
-  static func daysInMonth(year: Int, month: Int) -> Int {
+  public static func daysInMonth(year: Int, month: Int) -> Int {
     switch month {
     case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
     case 4, 6, 9, 11: return 30
@@ -156,7 +156,7 @@ public enum ISO8601 {
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
   /// days_from_civil algorithm).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+  public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -167,7 +167,7 @@ public enum ISO8601 {
   }
 
   /// The inverse of `daysFromCivil`.
-  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+  public static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
     let z = days + 719468
     let era = (z >= 0 ? z : z - 146096) / 146097
     let doe = z - era * 146097

@@ -9,6 +9,11 @@ public enum BalanceCommand {
     public var name: String
     public var balance: CalorieBalance
 
+    public init(name: String, balance: CalorieBalance) {
+      self.name = name
+      self.balance = balance
+    }
+
     /// Parses `NAME:INTAKE:STEPS:ALLOWANCE`.
     public init(parsing text: String, kilocaloriesPerStep: Double) throws {
       let parts = text.split(separator: ":").map(String.init)

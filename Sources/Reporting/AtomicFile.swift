@@ -16,3 +16,34 @@ public enum AtomicFile {
     }
   }
 }
+
+extension AtomicFile {
+  /// Streams a large file into a temporary file beside `path`, renamed over
+  /// it only when `body` returns: an interrupted or failed write leaves any
+  /// previous file whole.
+  public static func stream(to path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void)
+    throws
+  {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).partial-\(getpid())")
+    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+      let handle = try? FileHandle(forWritingTo: temporary)
+    else { throw RuntimeError("\(path): cannot write file") }
+    do {
+      try body { bytes in
+        do { try handle.write(contentsOf: bytes) } catch {
+          throw RuntimeError("\(path): cannot write file (\((error as NSError).localizedDescription))")
+        }
+      }
+      try handle.close()
+      guard rename(temporary.path, path) == 0 else {
+        throw RuntimeError("\(path): cannot write file (rename failed, errno \(errno))")
+      }
+    } catch {
+      try? handle.close()
+      try? FileManager.default.removeItem(at: temporary)
+      throw error
+    }
+  }
+}

@@ -34,7 +34,7 @@ struct EnergyLab: ParsableCommand {
       RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, ProfileCLI.self, FootprintCLI.self,
       SurveyCLI.self, BalanceCLI.self, DurationCLI.self,
       AgreementCLI.self, StatsCLI.self,
-      ModelsCLI.self, TrackCLI.self, DatabaseCLI.self,
+      ModelsCLI.self, TrackCLI.self, AccelCLI.self, DatabaseCLI.self,
     ])
 }
 

@@ -1,0 +1,499 @@
+import EnergyLabCore
+import Foundation
+
+/// Detects an accelerometer file's dialect from its first lines, with the
+/// user's column map taking precedence over every guess.
+public struct AccelDetector {
+  public var map: AccelColumnMap
+  public var timeZone: TimeZone?
+
+  public init(map: AccelColumnMap = AccelColumnMap(), timeZone: TimeZone? = nil) {
+    self.map = map
+    self.timeZone = timeZone
+  }
+
+  /// Lines examined for detection.
+  static let headLines = 64
+
+  public func detect(head: [UInt8], file: String) throws -> AccelLayout {
+    var lines: [String] = []
+    var lineStart = 0
+    var bytes = head[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    lineStart = bytes.startIndex
+    for i in bytes.indices where bytes[i] == 0x0A {
+      lines.append(Self.text(head[lineStart..<i]))
+      lineStart = i + 1
+      if lines.count == Self.headLines { break }
+    }
+    if lines.count < Self.headLines && lineStart < head.endIndex {
+      lines.append(Self.text(head[lineStart...]))
+    }
+    while let last = lines.last, last.isEmpty { lines.removeLast() }
+    guard !lines.isEmpty else {
+      throw InputError(
+        SourceLocation(file: file, line: 1), "empty file",
+        expected: "an accelerometer CSV with at least one row")
+    }
+    if map.format == .actigraphRaw || map.format == .actigraphCounts
+      || (map.format == nil && lines[0].hasPrefix("-") && lines[0].lowercased().contains("actigraph"))
+    {
+      return try actiGraph(lines, file)
+    }
+    if map.format == .ukBiobankEpoch
+      || (map.format == nil && lines[0].lowercased().hasPrefix("acceleration (mg)"))
+    {
+      return try ukBiobank(lines, file)
+    }
+    return try columns(lines, file)
+  }
+
+  static func text(_ bytes: ArraySlice<UInt8>) -> String {
+    var s = String(decoding: bytes, as: UTF8.self)
+    if s.hasSuffix("\r") { s.removeLast() }
+    return s
+  }
+
+  // MARK: ActiGraph
+
+  private func actiGraph(_ lines: [String], _ file: String) throws -> AccelLayout {
+    var metadata: [String: String] = [:]
+    var diagnostics: [Diagnostic] = []
+    let first = lines[0]
+    func after(_ marker: String, in line: String) -> String? {
+      guard let r = line.range(of: marker) else { return nil }
+      // Exports often pad header lines with the delimiter: `Start Time 10:00:00,,,`.
+      return line[r.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: " \t,;\""))
+    }
+    var rate: Double?
+    if let r = first.range(of: #" at (\d+(\.\d+)?) Hz"#, options: .regularExpression) {
+      rate = Double(first[r].dropFirst(4).dropLast(3))
+    }
+    var order = map.dateOrder
+    if order == nil, let f = after("date format ", in: first)?.split(separator: " ").first {
+      order = DateOrder(pattern: String(f))
+      metadata["date_format"] = String(f)
+    }
+    if order == nil {
+      order = .mdy
+      diagnostics.append(
+        Diagnostic(
+          code: "date-format-assumed", severity: .note,
+          message: "the ActiLife header names no date format; read as M/d/yyyy (use --date-order)",
+          location: "\(file):1"))
+    }
+    if let r = first.range(of: "By ActiGraph ", options: .caseInsensitive) {
+      metadata["device"] = String(first[r.upperBound...].prefix { $0 != " " })
+    }
+    var startTime: String?
+    var startDate: String?
+    var epoch: Double?
+    var dashes: Int?
+    for (n, line) in lines.enumerated().dropFirst() {
+      if line.hasPrefix("-----") {
+        dashes = n
+        break
+      }
+      if let v = after("Serial Number:", in: line) { metadata["serial_number"] = v }
+      if let v = after("Start Time", in: line) { startTime = v }
+      if let v = after("Start Date", in: line) { startDate = v }
+      if let v = after("Epoch Period (hh:mm:ss)", in: line) {
+        let parts = v.split(separator: ":").compactMap { Double($0) }
+        guard parts.count == 3 else {
+          throw InputError(
+            SourceLocation(file: file, line: n + 1), "epoch period \"\(v)\"", expected: "hh:mm:ss")
+        }
+        epoch = parts[0] * 3600 + parts[1] * 60 + parts[2]
+      }
+    }
+    guard let dashes else {
+      throw InputError(
+        SourceLocation(file: file, line: min(lines.count, 10)), "ActiLife header block not closed",
+        expected: "a line of dashes after the header")
+    }
+    guard let startDate, let startTime else {
+      throw InputError(
+        SourceLocation(file: file, line: 2), "ActiLife header without Start Date or Start Time",
+        expected: "\"Start Time hh:mm:ss\" and \"Start Date\" lines")
+    }
+    var scanner = DateTimeScanner(order: order!, timeZone: timeZone)
+    guard let start = Self.parse(&scanner, startDate + " " + startTime) else {
+      throw InputError(
+        SourceLocation(file: file, line: 3), "start \"\(startDate) \(startTime)\"",
+        expected: "a start date in \(order!.rawValue) order and a time hh:mm:ss")
+    }
+    metadata["start"] = ISO8601.formatUTC(start)
+    let isCounts = map.format == .actigraphCounts || (map.format == nil && (epoch ?? 0) > 0)
+    var headerLines = dashes + 1
+    guard headerLines < lines.count else {
+      throw InputError(
+        SourceLocation(file: file, line: headerLines + 1), "no data after the ActiLife header",
+        expected: "data rows")
+    }
+    let delimiter = Self.delimiter(lines[headerLines])
+    var names: [String] = []
+    if Self.isHeader(lines[headerLines], delimiter) {
+      names = Self.split(lines[headerLines], delimiter)
+      headerLines += 1
+    }
+    guard headerLines < lines.count else {
+      throw InputError(
+        SourceLocation(file: file, line: headerLines + 1), "no data rows", expected: "data rows")
+    }
+    let firstRow = Self.split(lines[headerLines], delimiter)
+    let keys = names.map(Self.key)
+    func column(_ candidates: [String]) -> Int? { keys.firstIndex { candidates.contains($0) } }
+    if isCounts {
+      let period = epoch ?? 60
+      var time = AccelTimeSource.implicit(start: start, period: period)
+      var axes: [Int]
+      var steps: Int?
+      var vm: Int?
+      if !names.isEmpty {
+        guard let a1 = column(["axis1"]) else {
+          throw InputError(
+            SourceLocation(file: file, line: headerLines), "no Axis1 column",
+            expected: "Axis1, Axis2, Axis3 columns")
+        }
+        axes = [a1, column(["axis2"]) ?? -1, column(["axis3"]) ?? -1]
+        steps = column(["steps"])
+        vm = column(["vectormagnitude", "vm"])
+        if let d = column(["date"]), let t = column(["time", "epoch"]) {
+          time = .dateAndTime(date: d, time: t, order: order!)
+        } else if let t = column(["timestamp", "datetime"]) {
+          time = .dateTime(column: t, order: order!)
+        }
+      } else {
+        var offset = 0
+        if firstRow.count >= 2, Self.parse(&scanner, firstRow[0] + " " + firstRow[1]) != nil {
+          time = .dateAndTime(date: 0, time: 1, order: order!)
+          offset = 2
+        }
+        let left = firstRow.count - offset
+        axes = [offset, left >= 2 ? offset + 1 : -1, left >= 3 ? offset + 2 : -1]
+        steps = left >= 4 ? offset + 3 : nil
+      }
+      if case .implicit = time { diagnostics += Self.headerStartIsLocal(timeZone, file) }
+      return AccelLayout(
+        format: .actigraphCounts, kind: .counts, delimiter: delimiter, headerLines: headerLines,
+        columnCount: names.isEmpty ? firstRow.count : names.count, columnNames: names, time: time,
+        valueColumns: axes + [steps ?? -1, vm ?? -1], scale: 1, unit: nil, declaredRateHz: 1 / period,
+        absoluteTime: true, metadata: metadata, diagnostics: diagnostics)
+    }
+    guard let rate = map.sampleRateHz ?? rate, rate > 0 else {
+      throw InputError(
+        SourceLocation(file: file, line: 1), "ActiLife raw header without \"at N Hz\"",
+        expected: "a sample rate in the first line, or --sample-rate")
+    }
+    var time = AccelTimeSource.implicit(start: start, period: 1 / rate)
+    var axes = [0, 1, 2]
+    if !names.isEmpty {
+      guard let x = column(["accelerometerx", "x", "axisx"]),
+        let y = column(["accelerometery", "y", "axisy"]),
+        let z = column(["accelerometerz", "z", "axisz"])
+      else {
+        throw InputError(
+          SourceLocation(file: file, line: headerLines), "no Accelerometer X, Y and Z columns",
+          expected: "Accelerometer X, Accelerometer Y, Accelerometer Z")
+      }
+      axes = [x, y, z]
+      if let t = column(["timestamp", "datetime", "time"]) { time = .dateTime(column: t, order: order!) }
+    } else if firstRow.count >= 4, Self.parse(&scanner, firstRow[0]) != nil {
+      time = .dateTime(column: 0, order: order!)
+      axes = [1, 2, 3]
+    }
+    if case .implicit = time { diagnostics += Self.headerStartIsLocal(timeZone, file) }
+    return AccelLayout(
+      format: .actigraphRaw, kind: .raw, delimiter: delimiter, headerLines: headerLines,
+      columnCount: names.isEmpty ? firstRow.count : names.count, columnNames: names, time: time,
+      valueColumns: axes, scale: (map.unit ?? .g).toG, unit: map.unit ?? .g, declaredRateHz: rate,
+      absoluteTime: true, metadata: metadata, diagnostics: diagnostics)
+  }
+
+  /// Times counted from an ActiLife header's start are local.
+  static func headerStartIsLocal(_ timeZone: TimeZone?, _ file: String) -> [Diagnostic] {
+    guard timeZone == nil else { return [] }
+    return [
+      Diagnostic(
+        code: "local-time-as-utc", severity: .note,
+        message: "ActiLife start times are local and no time zone was given; read as UTC (use --tz)",
+        location: file)
+    ]
+  }
+
+  // MARK: UK Biobank
+
+  private func ukBiobank(_ lines: [String], _ file: String) throws -> AccelLayout {
+    // acceleration (mg) - 2014-05-07 13:00:00 - 2014-05-14 09:59:55 - sampleRate = 5 seconds,imputed
+    let first = lines[0]
+    let parts = first.components(separatedBy: " - ")
+    var scanner = DateTimeScanner(order: .ymd, timeZone: timeZone)
+    guard parts.count >= 4, let start = Self.parse(&scanner, parts[1]),
+      let rateText = parts[3].split(separator: "=").last?.split(separator: " ").first,
+      let period = Double(rateText.trimmingCharacters(in: .whitespaces)), period > 0
+    else {
+      throw InputError(
+        SourceLocation(file: file, line: 1), "UK Biobank header \"\(first.prefix(120))\"",
+        expected: "acceleration (mg) - START - END - sampleRate = N seconds")
+    }
+    var diagnostics: [Diagnostic] = []
+    if timeZone == nil {
+      diagnostics.append(
+        Diagnostic(
+          code: "local-time-as-utc", severity: .note,
+          message: "UK Biobank header times are local and no time zone was given; read as UTC (use --tz)",
+          location: file))
+    }
+    let columns = lines.count > 1 ? Self.split(lines[1], 0x2C).count : Self.split(first, 0x2C).count
+    return AccelLayout(
+      format: .ukBiobankEpoch, kind: .enmo, delimiter: 0x2C, headerLines: 1, columnCount: columns,
+      columnNames: Self.split(first, 0x2C), time: .implicit(start: start, period: period), valueColumns: [0],
+      scale: 1, unit: .milliG, declaredRateHz: 1 / period, absoluteTime: true,
+      metadata: ["start": ISO8601.formatUTC(start), "end": parts[2]], diagnostics: diagnostics)
+  }
+
+  // MARK: Named or positional columns
+
+  private func columns(_ lines: [String], _ file: String) throws -> AccelLayout {
+    var diagnostics: [Diagnostic] = []
+    let delimiter = Self.delimiter(lines[0])
+    let hasHeader = Self.isHeader(lines[0], delimiter)
+    let names = hasHeader ? Self.split(lines[0], delimiter) : []
+    let headerLines = hasHeader ? 1 : 0
+    guard headerLines < lines.count else {
+      throw InputError(
+        SourceLocation(file: file, line: 2), "no data rows after the column names", expected: "data rows")
+    }
+    let firstRow = Self.split(lines[headerLines], delimiter)
+    let keys = names.map(Self.key)
+    let columnCount = hasHeader ? names.count : firstRow.count
+
+    func resolve(_ ref: ColumnReference?, _ candidates: [String], _ what: String) throws -> Int? {
+      switch ref {
+      case .position(let p):
+        guard p <= columnCount else {
+          throw UsageError("\(file): \(what) column \(p) does not exist; the file has \(columnCount) columns")
+        }
+        return p - 1
+      case .name(let n):
+        guard let i = names.firstIndex(of: n) ?? keys.firstIndex(of: Self.key(n)) else {
+          throw UsageError(
+            "\(file): no column named \"\(n)\" for \(what); columns are \(names.joined(separator: ", "))")
+        }
+        return i
+      case nil:
+        for c in candidates { if let i = keys.firstIndex(of: c) { return i } }
+        return nil
+      }
+    }
+    let timeCandidates = [
+      "time", "timestamp", "datetime", "date", "unixtime", "utc", "loggingtime", "secondselapsed", "elapsed",
+      "elapsedtime", "t",
+    ]
+    var timeColumn = try resolve(map.time, timeCandidates, "time")
+    var axes: [Int] = []
+    for (ref, axis) in [(map.x, "x"), (map.y, "y"), (map.z, "z")] {
+      let candidates = ["", "a", "acc", "accel", "acceleration", "accelerometer", "linearacceleration"].map {
+        $0 + axis
+      }
+      if let i = try resolve(ref, candidates, axis) { axes.append(i) }
+    }
+    if axes.count < 3 {
+      guard !hasHeader || map.x != nil else {
+        throw InputError(
+          SourceLocation(file: file, line: 1),
+          "no x, y and z columns among \(names.prefix(12).joined(separator: ", "))",
+          expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...), or --x/--y/--z")
+      }
+      // Positional: time first when the first cell is a time, then x, y, z.
+      let lead = timeColumn ?? (Self.looksLikeTime(firstRow.first ?? "") ? 0 : nil)
+      timeColumn = lead
+      let start = (lead ?? -1) + 1
+      guard columnCount >= start + 3 else {
+        throw InputError(
+          SourceLocation(file: file, line: headerLines + 1), "\(columnCount) columns",
+          expected: "a time column and x, y, z (or a column map)")
+      }
+      axes = [start, start + 1, start + 2]
+    }
+    // Time.
+    var absolute = true
+    let time: AccelTimeSource
+    var timeFormatName = "none"
+    if let t = timeColumn {
+      guard t < firstRow.count else {
+        throw InputError(
+          SourceLocation(file: file, line: headerLines + 1), "\(firstRow.count) columns",
+          expected: "\(columnCount) columns")
+      }
+      let cell = firstRow[t].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+      let key = hasHeader ? keys[t] : ""
+      var format = map.timeFormat
+      if format == nil {
+        if key == "secondselapsed" || key == "elapsed" || key == "elapsedtime"
+          || names[safe: t]?.hasPrefix("Time (s)") == true
+        {
+          format = .elapsed
+        } else if let v = Double(cell) {
+          format =
+            v > 1e17
+            ? .unixNanoseconds
+            : v > 1e14 ? nil : v > 1e11 ? .unixMilliseconds : v > 1e8 ? .unixSeconds : .elapsed
+          if format == nil {
+            throw InputError(
+              SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
+              expected: "unix seconds, milliseconds or nanoseconds (or --time-format)")
+          }
+        } else {
+          format = .dateTime
+        }
+      }
+      timeFormatName = format!.rawValue
+      switch format! {
+      case .dateTime:
+        var order = map.dateOrder ?? .ymd
+        if map.dateOrder == nil && cell.contains("/") {
+          let parts = cell.split(separator: "/")
+          order = (Int(parts.first ?? "") ?? 0) > 12 ? .dmy : .mdy
+          diagnostics.append(
+            Diagnostic(
+              code: "date-order-assumed", severity: .note,
+              message: "dates like \(cell) read in \(order.rawValue) order (use --date-order)",
+              location: "\(file):\(headerLines + 1)"))
+        }
+        var scanner = DateTimeScanner(order: order, timeZone: timeZone)
+        guard Self.parse(&scanner, cell) != nil else {
+          throw InputError(
+            SourceLocation(file: file, line: headerLines + 1), "time \"\(cell)\"",
+            expected: "a date-time such as 2016-05-01 10:00:00.000 (or --time-format)")
+        }
+        if scanner.sawLocalTime && timeZone == nil {
+          diagnostics.append(
+            Diagnostic(
+              code: "local-time-as-utc", severity: .note,
+              message: "times carry no offset and no time zone was given; read as UTC (use --tz)",
+              location: file))
+        }
+        time = .dateTime(column: t, order: order)
+      case .unixSeconds: time = .number(column: t, scale: 1, start: 0)
+      case .unixMilliseconds: time = .number(column: t, scale: 1e-3, start: 0)
+      case .unixNanoseconds: time = .number(column: t, scale: 1e-9, start: 0)
+      case .elapsed:
+        if map.start == nil {
+          absolute = false
+          diagnostics.append(
+            Diagnostic(
+              code: "no-start-time", severity: .warning,
+              message: "times are elapsed seconds and no start was given (--start); no dates are reported",
+              location: file))
+        }
+        time = .number(column: t, scale: 1, start: map.start ?? 0)
+      }
+    } else {
+      guard let rate = map.sampleRateHz else {
+        throw UsageError("\(file): no time column; give --sample-rate (and --start) or --time")
+      }
+      if map.start == nil {
+        absolute = false
+        diagnostics.append(
+          Diagnostic(
+            code: "no-start-time", severity: .warning,
+            message: "no time column and no --start; no dates are reported", location: file))
+      }
+      time = .implicit(start: map.start ?? 0, period: 1 / rate)
+    }
+    // Units: the user's, the header's, the app's, or the size of gravity.
+    var unit = map.unit
+    if unit == nil, hasHeader {
+      let text = names[axes[0]].lowercased().replacingOccurrences(of: " ", with: "")
+      if text.contains("m/s^2") || text.contains("m/s2") || text.contains("m/s²") || text.contains("ms^-2") {
+        unit = .metersPerSecondSquared
+      } else if text.contains("(mg)") || text.contains("[mg]") {
+        unit = .milliG
+      } else if text.contains("(g)") || text.contains("[g]") {
+        unit = .g
+      }
+    }
+    let isPhone = keys.contains("secondselapsed") || names.contains { $0.hasPrefix("Acceleration x") }
+    if unit == nil && keys.contains("secondselapsed") { unit = .metersPerSecondSquared }
+    if unit == nil {
+      let magnitudes = lines.dropFirst(headerLines).prefix(50).compactMap { line -> Double? in
+        let cells = Self.split(line, delimiter)
+        guard axes.allSatisfy({ $0 < cells.count }) else { return nil }
+        let v = axes.compactMap {
+          Double(cells[$0].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+        }
+        return v.count == 3 ? (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() : nil
+      }.sorted()
+      let median = magnitudes.isEmpty ? 1 : magnitudes[magnitudes.count / 2]
+      unit = median > 200 ? .milliG : median > 4 ? .metersPerSecondSquared : .g
+      diagnostics.append(
+        Diagnostic(
+          code: "unit-inferred", severity: .note,
+          message:
+            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000))); use --unit",
+          location: file))
+    }
+    let format: AccelFormat
+    if let f = map.format {
+      format = f
+    } else if isPhone {
+      format = .phone
+    } else if !hasHeader && timeColumn == 0 && (columnCount == 4 || columnCount == 7) && unit == .g {
+      format = .axivity
+    } else {
+      format = .generic
+    }
+    var metadata = ["time_format": timeFormatName]
+    if format == .axivity && columnCount == 7 { metadata["gyroscope"] = "columns 5-7 (not used)" }
+    return AccelLayout(
+      format: format, kind: .raw, delimiter: delimiter, headerLines: headerLines, columnCount: columnCount,
+      columnNames: names, time: time, valueColumns: axes, scale: unit!.toG, unit: unit, declaredRateHz: nil,
+      absoluteTime: absolute, metadata: metadata, diagnostics: diagnostics)
+  }
+
+  // MARK: Helpers
+
+  static func parse(_ scanner: inout DateTimeScanner, _ text: String) -> Double? {
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBufferPointer { scanner.parse(UnsafeBufferPointer($0)) }
+  }
+
+  static func looksLikeTime(_ cell: String) -> Bool {
+    let c = cell.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+    if let v = Double(c) { return v > 1e8 }
+    return c.contains(":")
+  }
+
+  /// The delimiter of a line: the most frequent of comma, semicolon and tab.
+  static func delimiter(_ line: String) -> UInt8 {
+    let counts = [0x2C, 0x3B, 0x09].map { d in (UInt8(d), line.utf8.filter { $0 == d }.count) }
+    let best = counts.max { $0.1 < $1.1 }!
+    return best.1 > 0 ? best.0 : 0x2C
+  }
+
+  static func split(_ line: String, _ delimiter: UInt8) -> [String] {
+    line.utf8.split(separator: delimiter, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" \r"))
+    }
+  }
+
+  /// A line of names: some cell is neither a number nor a date-time.
+  static func isHeader(_ line: String, _ delimiter: UInt8) -> Bool {
+    split(line, delimiter).contains { cell in
+      !cell.isEmpty && Double(cell) == nil && !looksLikeTime(cell) && cell.lowercased() != "nan"
+    }
+  }
+
+  /// A column name reduced to lower-case letters and digits, without a
+  /// trailing unit in brackets: `Acceleration x (m/s^2)` -> `accelerationx`.
+  static func key(_ name: String) -> String {
+    var n = name.lowercased()
+    if let r = n.firstIndex(where: { $0 == "(" || $0 == "[" }) { n = String(n[..<r]) }
+    return String(n.filter { $0.isLetter || $0.isNumber })
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,237 @@
+import EnergyLabCore
+import Foundation
+
+/// A run of rows in file order, times strictly increasing.
+public struct AccelBlock: Sendable {
+  /// Seconds since 1970 UTC (since the start when the file has no
+  /// absolute time).
+  public var time: [Double]
+  /// Values row after row, `kind.width` per row, in the order of the
+  /// layout's `kind`: x, y, z in g for raw data; axis1, axis2, axis3,
+  /// steps, vector magnitude for counts; ENMO in mg for ENMO epochs. NaN
+  /// where a file has no such column.
+  public var values: [Double]
+
+  public var count: Int { time.count }
+}
+
+/// What the reader learned about a file besides its rows.
+public struct AccelFileInfo: Sendable {
+  public var layout: AccelLayout
+  public var rows: Int
+  public var lines: Int
+  public var bytes: Int
+  public var compressed: Bool
+  public var diagnostics: [Diagnostic]
+}
+
+/// Reads accelerometer CSV (plain or gzipped) in constant memory: one
+/// thread reads chunks that end at line breaks, the parsing of chunks runs
+/// on `workers` threads, and rows reach `onBlock` in file order.
+///
+/// Rows whose time repeats or goes back are dropped and reported as
+/// diagnostics with the first line and the count; a malformed row is an
+/// `InputError` naming its line and column; an unterminated last line that
+/// cannot be read (a recording cut off mid-write) is dropped with a
+/// diagnostic.
+public struct AccelReader: Sendable {
+  public var map: AccelColumnMap
+  public var timeZone: TimeZone?
+  public var workers: Int
+  public var chunkBytes: Int
+
+  public init(
+    map: AccelColumnMap = AccelColumnMap(), timeZone: TimeZone? = nil,
+    workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkBytes: Int = 2 << 20
+  ) {
+    self.map = map
+    self.timeZone = timeZone
+    self.workers = max(1, workers)
+    self.chunkBytes = chunkBytes
+  }
+
+  /// Reads `path`: `onLayout` hears the detected dialect before any row,
+  /// `onBlock` gets the rows in order, and `progress` the bytes read so far
+  /// after each chunk.
+  public func read(
+    path: String, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
+    onBlock: (AccelBlock) throws -> Void
+  ) throws -> AccelFileInfo {
+    let chunks = try LineChunks(path: path)
+    guard let first = try chunks.next(size: chunkBytes) else {
+      throw InputError(
+        SourceLocation(file: path, line: 1), "empty file",
+        expected: "an accelerometer CSV with at least one row")
+    }
+    var layout = try AccelDetector(map: map, timeZone: timeZone).detect(head: first, file: path)
+    try onLayout(layout)
+    let parser = AccelRowParser(layout: layout, timeZone: timeZone)
+    var order = OrderCheck(file: path)
+    var diagnostics = layout.diagnostics
+    var implicitRows = 0
+    var lineBase = 0
+    var rows = 0
+    var blankLines = 0
+    var firstBlank: Int?
+    var truncated: Int?
+    var localTimes = false
+
+    func consume(_ parsed: ParsedRows) throws {
+      if let e = parsed.error {
+        throw InputError(
+          SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column), e.problem,
+          expected: e.expected)
+      }
+      if let t = parsed.truncatedLine { truncated = lineBase + t + 1 }
+      if parsed.blankLines > 0 {
+        blankLines += parsed.blankLines
+        if firstBlank == nil, let b = parsed.firstBlankLine { firstBlank = lineBase + b + 1 }
+      }
+      localTimes = localTimes || parsed.sawLocalTime
+      var block = AccelBlock(time: parsed.time, values: parsed.values)
+      if case .implicit(let start, let period) = layout.time {
+        for i in block.time.indices { block.time[i] = start + Double(implicitRows + i) * period }
+        implicitRows += block.count
+      } else {
+        order.filter(&block, lineOffsets: parsed.lineOffsets, lineBase: lineBase)
+      }
+      lineBase += parsed.lines
+      rows += block.count
+      if block.count > 0 { try onBlock(block) }
+    }
+
+    // Parse ahead on `workers` threads; consume in order on this one.
+    final class Slot: @unchecked Sendable {
+      let done = DispatchSemaphore(value: 0)
+      var rows: ParsedRows?
+    }
+    let queue = DispatchQueue(label: "energylab.accel.parse", attributes: .concurrent)
+    var pending: [Slot] = []
+    var chunk: [UInt8]? = first
+    var skip = layout.headerLines
+    while let current = chunk {
+      let next = try chunks.next(size: chunkBytes)
+      let slot = Slot()
+      let skipLines = skip
+      let isLast = next == nil
+      if workers == 1 {
+        slot.rows = parser.parse(current, skipLines: skipLines, isLast: isLast)
+        slot.done.signal()
+      } else {
+        queue.async {
+          slot.rows = parser.parse(current, skipLines: skipLines, isLast: isLast)
+          slot.done.signal()
+        }
+      }
+      pending.append(slot)
+      skip = 0
+      // Two chunks queued beyond the workers keep them busy while this
+      // thread consumes; memory stays a few chunks whatever the file size.
+      while pending.count >= workers + 2 {
+        let s = pending.removeFirst()
+        s.done.wait()
+        try consume(s.rows!)
+        progress?(chunks.bytesRead)
+      }
+      chunk = next
+    }
+    for s in pending {
+      s.done.wait()
+      try consume(s.rows!)
+    }
+    progress?(chunks.bytesRead)
+    guard rows > 0 || truncated != nil else {
+      throw InputError(
+        SourceLocation(file: path, line: lineBase + 1), "no data rows", expected: "rows after the header")
+    }
+    if let truncated {
+      diagnostics.append(
+        Diagnostic(
+          code: "truncated-last-line", message: "the last line is cut off and cannot be read; it was dropped",
+          location: "\(path):\(truncated)"))
+    }
+    if blankLines > 0, let firstBlank {
+      diagnostics.append(
+        Diagnostic(
+          code: "blank-lines", severity: .note, message: "\(blankLines) blank line(s) skipped",
+          location: "\(path):\(firstBlank)"))
+    }
+    diagnostics += order.diagnostics()
+    if localTimes && timeZone == nil && !diagnostics.contains(where: { $0.code == "local-time-as-utc" }) {
+      diagnostics.append(
+        Diagnostic(
+          code: "local-time-as-utc", severity: .note,
+          message: "times carry no offset and no time zone was given; read as UTC (use --tz)", location: path)
+      )
+    }
+    layout.diagnostics = []
+    return AccelFileInfo(
+      layout: layout, rows: rows, lines: lineBase, bytes: chunks.bytesRead, compressed: chunks.compressed,
+      diagnostics: diagnostics)
+  }
+}
+
+/// Drops rows whose time repeats or goes back, remembering where.
+private struct OrderCheck {
+  let file: String
+  var last = -Double.infinity
+  var repeated = 0
+  var firstRepeated: Int?
+  var backwards = 0
+  var firstBackwards: Int?
+  var largestStepBack = 0.0
+
+  init(file: String) { self.file = file }
+
+  mutating func filter(_ block: inout AccelBlock, lineOffsets: [Int32], lineBase: Int) {
+    var keep = 0
+    let n = block.count
+    let width = block.values.count / max(n, 1)
+    var dropped = false
+    for i in 0..<n {
+      let t = block.time[i]
+      if t > last {
+        if dropped {
+          block.time[keep] = t
+          for k in 0..<width { block.values[keep * width + k] = block.values[i * width + k] }
+        }
+        keep += 1
+        last = t
+        continue
+      }
+      dropped = true
+      let line = lineBase + Int(lineOffsets[i]) + 1
+      if t == last {
+        repeated += 1
+        if firstRepeated == nil { firstRepeated = line }
+      } else {
+        backwards += 1
+        if firstBackwards == nil { firstBackwards = line }
+        largestStepBack = max(largestStepBack, last - t)
+      }
+    }
+    if dropped {
+      block.time.removeLast(n - keep)
+      block.values.removeLast((n - keep) * width)
+    }
+  }
+
+  func diagnostics() -> [Diagnostic] {
+    var out: [Diagnostic] = []
+    if let line = firstRepeated {
+      out.append(
+        Diagnostic(
+          code: "time-repeated", message: "\(repeated) row(s) repeat the time of the row before; dropped",
+          location: "\(file):\(line)"))
+    }
+    if let line = firstBackwards {
+      out.append(
+        Diagnostic(
+          code: "time-backwards",
+          message:
+            "\(backwards) row(s) go back in time (by up to \(Fixed.shortest((largestStepBack * 1000).rounded() / 1000)) s); dropped",
+          location: "\(file):\(line)"))
+    }
+    return out
+  }
+}

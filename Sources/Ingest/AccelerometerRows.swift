@@ -1,0 +1,267 @@
+import EnergyLabCore
+import Foundation
+
+/// The rows of one chunk, parsed into columns.
+struct ParsedRows {
+  /// Seconds since 1970 UTC; for `.implicit` times, the row's index within
+  /// the chunk (the reader adds the start and the rows before).
+  var time: [Double] = []
+  /// Values row after row, `kind.width` per row.
+  var values: [Double] = []
+  /// Line of each row, counted from the chunk's first line (0-based).
+  var lineOffsets: [Int32] = []
+  /// Lines in the chunk, including skipped and blank ones.
+  var lines = 0
+  var blankLines = 0
+  var firstBlankLine: Int?
+  /// The first bad row: its line offset, byte column, problem, expectation.
+  var error: (line: Int, column: Int, problem: String, expected: String)?
+  /// The line offset of an unterminated, unreadable last line.
+  var truncatedLine: Int?
+  var sawLocalTime = false
+}
+
+/// Parses the data rows of a chunk with a hand-written scanner: the
+/// numeric hot path of accelerometer files (libcsv plus strtod is several
+/// times slower; see BENCHMARKS.md).
+struct AccelRowParser: Sendable {
+  let layout: AccelLayout
+  let timeZone: TimeZone?
+
+  /// What each field of a row is for: -1 ignored, -2 time, -3 date, k >= 0
+  /// value slot k.
+  private let roles: [Int]
+  private let timeLabel: String
+
+  init(layout: AccelLayout, timeZone: TimeZone?) {
+    self.layout = layout
+    self.timeZone = timeZone
+    var roles = [Int](repeating: -1, count: layout.columnCount)
+    for (slot, column) in layout.valueColumns.enumerated() where column >= 0 && column < roles.count {
+      roles[column] = slot
+    }
+    switch layout.time {
+    case .dateTime(let c, _), .number(let c, _, _): if c < roles.count { roles[c] = -2 }
+    case .dateAndTime(let d, let t, _):
+      if d < roles.count { roles[d] = -3 }
+      if t < roles.count { roles[t] = -2 }
+    case .implicit: break
+    }
+    self.roles = roles
+    switch layout.time {
+    case .dateTime(_, let order), .dateAndTime(_, _, let order):
+      timeLabel = "a date-time (\(order.rawValue) date order)"
+    case .number: timeLabel = "a number of seconds"
+    case .implicit: timeLabel = ""
+    }
+  }
+
+  private func name(_ column: Int) -> String {
+    column < layout.columnNames.count && !layout.columnNames[column].isEmpty
+      ? "column \(column + 1) (\(layout.columnNames[column]))" : "column \(column + 1)"
+  }
+
+  func parse(_ chunk: [UInt8], skipLines: Int, isLast: Bool) -> ParsedRows {
+    let slots = layout.valueColumns.count
+    var out = ParsedRows()
+    let estimate = chunk.count / 32
+    out.time.reserveCapacity(estimate)
+    out.lineOffsets.reserveCapacity(estimate)
+    out.values.reserveCapacity(estimate * slots)
+    var scanner: DateTimeScanner
+    var numberScale = 1.0
+    var numberStart = 0.0
+    var dateAndTime = false
+    var implicit = false
+    var isNumberTime = false
+    switch layout.time {
+    case .dateTime(_, let order): scanner = DateTimeScanner(order: order, timeZone: timeZone)
+    case .dateAndTime(_, _, let order):
+      scanner = DateTimeScanner(order: order, timeZone: timeZone)
+      dateAndTime = true
+    case .number(_, let scale, let start):
+      scanner = DateTimeScanner()
+      numberScale = scale
+      numberStart = start
+      isNumberTime = true
+    case .implicit:
+      scanner = DateTimeScanner()
+      implicit = true
+    }
+    let delimiter = layout.delimiter
+    let columnCount = layout.columnCount
+    let scale = layout.kind == .raw ? layout.scale : 1
+    var row = [Double](repeating: .nan, count: slots)
+
+    chunk.withUnsafeBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      let n = buffer.count
+      var p = 0
+      var line = 0
+      var rowIndex = 0
+      // Skip header lines.
+      while line < skipLines && p < n {
+        p = Self.lineEnd(base, p, n) + 1
+        line += 1
+      }
+      lineLoop: while p < n {
+        let lineStart = p
+        let lineEnd = Self.lineEnd(base, p, n)
+        let terminated = lineEnd < n
+        var contentEnd = lineEnd
+        if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        defer {
+          p = lineEnd + 1
+          line += 1
+        }
+        if contentEnd == lineStart {
+          out.blankLines += 1
+          if out.firstBlankLine == nil { out.firstBlankLine = line }
+          continue
+        }
+        func fail(_ column: Int, _ problem: String, _ expected: String) {
+          if isLast && !terminated {
+            out.truncatedLine = line
+          } else {
+            out.error = (line, column - lineStart + 1, problem, expected)
+          }
+        }
+        var field = 0
+        var timeValue = Double.nan
+        var dateStart = -1
+        for k in 0..<slots { row[k] = .nan }
+        var q = lineStart
+        while true {
+          let fieldStart = q
+          let role = field < columnCount ? roles[field] : -1
+          if role >= 0 {
+            // The hot path: a plain decimal number read in the same pass
+            // that finds the end of the field.
+            if let v = Self.plainNumber(base, &q, contentEnd, delimiter) {
+              row[role] = v * scale
+            } else {
+              while q < contentEnd && buffer[q] != delimiter { q += 1 }
+              var a = fieldStart
+              var b = q
+              if b > a && buffer[a] == 0x22 {
+                a += 1
+                if b > a && buffer[b - 1] == 0x22 { b -= 1 }
+              }
+              guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
+                let text = String(
+                  decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self)
+                fail(fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
+                break lineLoop
+              }
+              row[role] = v * scale
+            }
+          } else {
+            while q < contentEnd && buffer[q] != delimiter { q += 1 }
+            if role != -1 {
+              var a = fieldStart
+              var b = q
+              if b > a && buffer[a] == 0x22 {
+                a += 1
+                if b > a && buffer[b - 1] == 0x22 { b -= 1 }
+              }
+              let cell = UnsafeBufferPointer(rebasing: buffer[a..<b])
+              if role == -3 {
+                dateStart = a
+              } else if isNumberTime {
+                guard let v = NumberScanner.double(cell) else {
+                  fail(
+                    fieldStart,
+                    "time \"\(String(decoding: cell.prefix(40), as: UTF8.self))\" in \(name(field))",
+                    timeLabel)
+                  break lineLoop
+                }
+                timeValue = numberStart + v * numberScale
+              } else {
+                let span =
+                  dateAndTime && dateStart >= 0 ? UnsafeBufferPointer(rebasing: buffer[dateStart..<b]) : cell
+                guard let t = scanner.parse(span) else {
+                  fail(
+                    fieldStart,
+                    "time \"\(String(decoding: span.prefix(40), as: UTF8.self))\" in \(name(field))",
+                    timeLabel)
+                  break lineLoop
+                }
+                timeValue = t
+              }
+            }
+          }
+          field += 1
+          if q >= contentEnd { break }
+          q += 1  // past the delimiter
+        }
+        guard field == columnCount else {
+          fail(
+            lineStart, "\(field) fields",
+            "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
+          break lineLoop
+        }
+        out.time.append(implicit ? Double(rowIndex) : timeValue)
+        for k in 0..<slots { out.values.append(row[k]) }
+        out.lineOffsets.append(Int32(truncatingIfNeeded: line))
+        rowIndex += 1
+      }
+      // Count the remaining lines (after an error, for the line base).
+      while p < n {
+        p = Self.lineEnd(base, p, n) + 1
+        line += 1
+      }
+      out.lines = line
+    }
+    out.sawLocalTime = scanner.sawLocalTime
+    return out
+  }
+
+  /// The index of the next line feed at or after `from`, or `n`.
+  @inline(__always)
+  static func lineEnd(_ base: UnsafePointer<UInt8>, _ from: Int, _ n: Int) -> Int {
+    guard let hit = memchr(base + from, 0x0A, n - from) else { return n }
+    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// `[-]digits[.digits]` ending at a delimiter or the line end, with at
+  /// most 15 significant digits (exact by Clinger's fast path); nil, with
+  /// `q` unchanged, for anything else (the general reader takes over).
+  @inline(__always)
+  static func plainNumber(_ base: UnsafePointer<UInt8>, _ q: inout Int, _ end: Int, _ delimiter: UInt8)
+    -> Double?
+  {
+    var i = q
+    var negative = false
+    if i < end && base[i] == 0x2D {
+      negative = true
+      i += 1
+    }
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    while i < end {
+      let d = base[i] &- 0x30
+      guard d < 10 else { break }
+      mantissa = mantissa &* 10 &+ Int64(d)
+      digits += 1
+      i += 1
+    }
+    if i < end && base[i] == 0x2E {
+      i += 1
+      while i < end {
+        let d = base[i] &- 0x30
+        guard d < 10 else { break }
+        mantissa = mantissa &* 10 &+ Int64(d)
+        digits += 1
+        fractionDigits += 1
+        i += 1
+      }
+    }
+    guard digits > 0, digits <= 15, i == end || base[i] == delimiter else { return nil }
+    q = i
+    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    return negative ? -value : value
+  }
+
+  static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+}

@@ -1,0 +1,352 @@
+import EnergyLabCore
+import EnergyModels
+import Foundation
+import Ingest
+import Reporting
+import Signals
+
+/// What an accelerometer command reads and how it analyses it.
+public struct AccelOptions: Sendable {
+  public var map = AccelColumnMap()
+  /// The zone of local times without an offset, of days and of hours.
+  public var timeZone: TimeZone?
+  public var analysis = AccelAnalysisParameters()
+  /// Threads that parse one file (default: the number of cores).
+  public var parseWorkers = ProcessInfo.processInfo.activeProcessorCount
+  /// Whether the epoch lengths were asked for; if not, files of epochs
+  /// keep those default lengths that are whole multiples of their own
+  /// epoch, else their own.
+  public var epochsGiven = false
+
+  public init() {}
+
+  public var described: [NamedParameter] {
+    var out = analysis.steps.named
+    out.append(
+      NamedParameter(
+        name: "epochs_s", value: analysis.epochSeconds.map(Fixed.shortest).joined(separator: ","),
+        meaning: "epoch lengths, s"))
+    out.append(
+      NamedParameter(
+        name: "gap_s",
+        value:
+          "max(\(Fixed.shortest(analysis.gapMinimumSeconds)) s, \(Fixed.shortest(analysis.gapIntervals)) sample intervals)",
+        meaning: "a longer pause between rows is a gap"))
+    out.append(
+      NamedParameter(
+        name: "time_zone", value: timeZone?.identifier ?? "UTC", meaning: "local times, days, hours"))
+    return out
+  }
+}
+
+/// One recording read and analysed.
+public struct AccelResult: Sendable {
+  public var file: String
+  public var info: AccelFileInfo
+  public var analysis: AccelAnalysis
+
+  public var diagnostics: [Diagnostic] { info.diagnostics + analysis.diagnostics }
+}
+
+/// Reading and analysis of accelerometer recordings as library calls.
+public enum AccelPipeline {
+  /// Reads and analyses one file in constant memory; `progress` gets the
+  /// bytes read so far.
+  public static func analyse(_ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil) throws
+    -> AccelResult
+  {
+    var parameters = options.analysis
+    if let zone = options.timeZone { parameters.timeZone = zone }
+    let reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
+    var analyzer: AccelAnalyzer?
+    let info = try reader.read(
+      path: file, progress: progress,
+      onLayout: { layout in
+        if layout.kind != .raw, let rate = layout.declaredRateHz {
+          let period = 1 / rate
+          func fits(_ e: Double) -> Bool {
+            let ratio = e / period
+            return ratio >= 1 - 1e-9 && abs(ratio - ratio.rounded()) < 1e-6
+          }
+          if !options.epochsGiven {
+            let kept = parameters.epochSeconds.filter(fits)
+            parameters.epochSeconds = kept.isEmpty ? [period] : kept
+          }
+          for e in parameters.epochSeconds where !fits(e) {
+            throw UsageError(
+              "\(file) holds \(Fixed.shortest(period)) s epochs; an epoch of \(Fixed.shortest(e)) s is not a whole multiple of them"
+            )
+          }
+        }
+        analyzer = AccelAnalyzer(
+          kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
+      },
+      onBlock: { block in analyzer!.add(time: block.time, values: block.values) })
+    return AccelResult(file: file, info: info, analysis: analyzer!.finish())
+  }
+
+  /// Analyses many files, `jobs` at a time (default: the number of cores,
+  /// never more than files); one file alone is parsed on every core.
+  public static func analyseAll(_ files: [String], options: AccelOptions, jobs: Int?) -> [Result<
+    AccelResult, Error
+  >] {
+    let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    if workers <= 1 { return files.map { f in Result { try analyse(f, options: options) } } }
+    let perFile = {
+      var o = options
+      o.parseWorkers = 1
+      return o
+    }()
+    let results = Box<[Result<AccelResult, Error>?]>(Array(repeating: nil, count: files.count))
+    let lock = NSLock()
+    let next = Box(0)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        lock.lock()
+        let index = next.value
+        next.value += 1
+        lock.unlock()
+        guard index < files.count else { return }
+        let result = Result { try analyse(files[index], options: perFile) }
+        lock.lock()
+        results.value[index] = result
+        lock.unlock()
+      }
+    }
+    return results.value.map { $0! }
+  }
+}
+
+/// `accel summary`, `accel epochs`, `accel days` and `accel energy`.
+public enum AccelCommands {
+  /// An instant as ISO-8601 UTC, with milliseconds when it has a fraction
+  /// of a second; null when the file's times are not absolute.
+  static func time(_ t: Double?, _ result: AccelResult) -> ResultValue {
+    guard let t, result.info.layout.absoluteTime else { return .null }
+    let millis = (t * 1000).rounded()
+    return .string(ISO8601.formatUTC(t, fractionDigits: millis.remainder(dividingBy: 1000) == 0 ? 0 : 3))
+  }
+
+  public static func summaryRecord(_ r: AccelResult) -> ResultRecord {
+    let a = r.analysis
+    let minutes = a.days.reduce(into: [IntensityClass: Double]()) { sum, day in
+      for (k, v) in day.minutes { sum[k, default: 0] += v }
+    }
+    return ResultRecord([
+      "file": .string(r.file),
+      "format": .string(r.info.layout.format.rawValue),
+      "kind": .string(a.kind.rawValue),
+      "samples": .integer(a.samples),
+      "sample_rate_hz": .number(a.sampleRateHz, 3),
+      "start_time": time(a.start, r),
+      "end_time": time(a.end, r),
+      "duration_s": .number(a.durationSeconds, 3),
+      "gaps": .integer(a.gaps),
+      "steps": a.steps.map { .integer($0) } ?? .null,
+      "enmo_mean_mg": .number(a.enmoMeanMilliG, 2),
+      "mad_mean_mg": .number(a.madMeanMilliG, 2),
+      "cut_points": .string(a.cutPoints.id),
+      "sedentary_min": .number(a.days.isEmpty ? nil : minutes[.sedentary] ?? 0, 1),
+      "light_min": .number(a.days.isEmpty ? nil : minutes[.light] ?? 0, 1),
+      "moderate_min": .number(a.days.isEmpty ? nil : minutes[.moderate] ?? 0, 1),
+      "vigorous_min": .number(a.days.isEmpty ? nil : minutes[.vigorous] ?? 0, 1),
+      "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
+    ])
+  }
+
+  /// One summary per file; unreadable files are reported and skipped and
+  /// the command then fails (`failFast` stops at the first).
+  public static func summary(
+    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    var rows: [ResultRecord] = []
+    var failures = 0
+    for (file, result) in zip(files, AccelPipeline.analyseAll(files, options: options, jobs: jobs)) {
+      switch result {
+      case .success(let r):
+        _ = try context.recordInput(file)
+        context.provenance.diagnostics += r.diagnostics
+        rows.append(summaryRecord(r))
+      case .failure(let error as InputError):
+        if failFast { throw error }
+        failures += 1
+        context.warn("energylab: \(error) (skipped)")
+      case .failure(let error):
+        throw error
+      }
+    }
+    context.provenance.addParameters(options.described)
+    context.emit(ResultTable(name: "accel-summary", rows: rows), format: format)
+    if failures > 0 {
+      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(rows.count) summarised")
+    }
+  }
+
+  public static func epochRecord(_ e: AccelEpoch, _ r: AccelResult) -> ResultRecord {
+    ResultRecord([
+      "start": time(e.start, r) == .null ? .number(e.start, 3) : time(e.start, r),
+      "seconds": .number(e.seconds, 0),
+      "samples": .integer(e.samples),
+      "coverage": .number(e.coverage, 3),
+      "enmo_mg": .number(e.enmoMilliG, 2),
+      "mad_mg": .number(e.madMilliG, 2),
+      "steps": e.steps.map { .integer($0) } ?? .null,
+      "counts_axis1": .number(e.countsAxis1, 0),
+      "counts_vm": .number(e.countsVectorMagnitude, 1),
+      "intensity": e.intensity.map { .string($0.rawValue) } ?? .null,
+    ])
+  }
+
+  /// The epoch table of one file at one epoch length.
+  public static func epochs(
+    file: String, epochSeconds: Double, options: AccelOptions, format: OutputFormat?, context: CommandContext
+  ) throws {
+    var options = options
+    options.analysis.epochSeconds = [epochSeconds]
+    options.epochsGiven = true
+    let r = try AccelPipeline.analyse(file, options: options)
+    _ = try context.recordInput(file)
+    context.provenance.diagnostics += r.diagnostics
+    context.provenance.addParameters(options.described)
+    let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
+    context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
+  }
+
+  /// Daily summaries with energy by model.
+  public static func days(
+    file: String, options: AccelOptions, energy: AccelEnergyOptions, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let r = try AccelPipeline.analyse(file, options: options)
+    _ = try context.recordInput(file)
+    context.provenance.diagnostics += r.diagnostics
+    context.provenance.addParameters(options.described + energy.described)
+    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let byDay = try AccelEnergy.byDay(r, options: energy, timeZone: zone)
+    let rows = r.analysis.days.map { d -> ResultRecord in
+      var record = ResultRecord([
+        "date": .string(d.date),
+        "recorded_h": .number(d.recordedHours, 2),
+        "steps": d.steps.map { .integer($0) } ?? .null,
+        "enmo_mean_mg": .number(d.enmoMeanMilliG, 2),
+        "sedentary_min": .number(d.minutes[.sedentary] ?? 0, 1),
+        "light_min": .number(d.minutes[.light] ?? 0, 1),
+        "moderate_min": .number(d.minutes[.moderate] ?? 0, 1),
+        "vigorous_min": .number(d.minutes[.vigorous] ?? 0, 1),
+      ])
+      for (model, kcal) in byDay[d.date] ?? [] { record[AccelEnergy.column(model)] = .number(kcal, 1) }
+      return record
+    }
+    context.emit(ResultTable(name: "accel-days", rows: rows), format: format)
+  }
+
+  /// Energy by model for the whole recording, the hour-of-day profile, and
+  /// the StepMyHealth calorie balance when an intake is given.
+  public static func energy(
+    file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
+    allowanceKilocalories: Double?, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let r = try AccelPipeline.analyse(file, options: options)
+    _ = try context.recordInput(file)
+    context.provenance.diagnostics += r.diagnostics
+    context.provenance.addParameters(options.described + energy.described)
+    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let totals = try AccelEnergy.totals(r, options: energy)
+    context.emit(
+      ResultTable(
+        name: "accel-energy",
+        rows: totals.map {
+          ResultRecord([
+            "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
+          ])
+        }), format: format)
+    let hours = try AccelEnergy.hourly(r, options: energy, timeZone: zone)
+    context.emit(
+      ResultTable(
+        name: "accel-hourly",
+        rows: hours.map { h in
+          var record = ResultRecord(["hour": .integer(h.hour), "steps": .integer(h.steps)])
+          for (model, kcal) in h.kilocalories { record[AccelEnergy.column(model)] = .number(kcal, 1) }
+          return record
+        }), format: format)
+    if let intake = intakeKilocalories {
+      guard let steps = r.analysis.steps else {
+        throw UsageError("\(file) has no steps; the calorie balance needs them")
+      }
+      let allowance = allowanceKilocalories ?? 2000
+      try BalanceCommand.run(
+        users: [
+          BalanceCommand.User(
+            name: (file as NSString).lastPathComponent,
+            balance: CalorieBalance(
+              intakeKilocalories: intake, steps: Double(steps), allowanceKilocalories: allowance,
+              kilocaloriesPerStep: PerStep.stepMyHealth.defaultKilocaloriesPerStep!))
+        ], kilocaloriesPerStep: PerStep.stepMyHealth.defaultKilocaloriesPerStep!, format: format,
+        context: context)
+    }
+  }
+}
+
+extension AccelCommands {
+  /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times
+  /// to the millisecond, g to 4 decimals), streamed and atomic, and prints
+  /// what it holds by construction.
+  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, context: CommandContext) throws
+  {
+    let nanosPerSample = 1e9 / spec.rateHz
+    let startWhole = spec.startSecondsSince1970.rounded(.down)
+    let startNanos = Int64(((spec.startSecondsSince1970 - startWhole) * 1e9).rounded())
+    try AtomicFile.stream(to: outputPath) { write in
+      var buffer: [UInt8] = []
+      buffer.reserveCapacity(1 << 20)
+      buffer += Array("time,x,y,z\n".utf8)
+      var second = Int64.min
+      var prefix: [UInt8] = []
+      try AccelSynthesizer.generate(spec) { i, x, y, z in
+        let nanos = startNanos + Int64((Double(i) * nanosPerSample).rounded())
+        let s = nanos / 1_000_000_000
+        if s != second {
+          second = s
+          prefix = Array(ISO8601.formatUTC(startWhole + Double(s)).dropLast().utf8)
+        }
+        buffer += prefix
+        let millis = Int((nanos % 1_000_000_000) / 1_000_000)
+        buffer += [
+          0x2E, UInt8(0x30 + millis / 100), UInt8(0x30 + millis / 10 % 10), UInt8(0x30 + millis % 10), 0x5A,
+        ]
+        for v in [x, y, z] {
+          buffer.append(0x2C)
+          appendFixed4(v, to: &buffer)
+        }
+        buffer.append(0x0A)
+        if buffer.count > (1 << 20) - 128 {
+          try write(buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+      }
+      try write(buffer)
+    }
+    let legs = spec.legs.map { "\($0.movement.name) \(Fixed.shortest($0.seconds)) s" }.joined(separator: ", ")
+    context.write(
+      "wrote \(outputPath): \(spec.samples) samples at \(Fixed.shortest(spec.rateHz)) Hz (\(legs)), \(spec.steps) steps by construction, seed \(spec.seed)\n"
+    )
+  }
+
+  /// Appends `value` with four decimals, as `-0.0123`.
+  static func appendFixed4(_ value: Double, to buffer: inout [UInt8]) {
+    var scaled = Int64((value * 10_000).rounded())
+    if scaled < 0 {
+      buffer.append(0x2D)
+      scaled = -scaled
+    }
+    let whole = scaled / 10_000
+    let fraction = Int(scaled % 10_000)
+    buffer += Array(String(whole).utf8)
+    buffer += [
+      0x2E, UInt8(0x30 + fraction / 1000), UInt8(0x30 + fraction / 100 % 10),
+      UInt8(0x30 + fraction / 10 % 10),
+      UInt8(0x30 + fraction % 10),
+    ]
+  }
+}

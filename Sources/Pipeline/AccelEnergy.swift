@@ -1,0 +1,208 @@
+import EnergyLabCore
+import EnergyModels
+import Foundation
+import Signals
+
+/// The subject and the choices behind energy from an accelerometer.
+public struct AccelEnergyOptions: Sendable {
+  public var bodyMassKilograms = ProfileCommand.defaultBodyMassKilograms
+  public var heightMeters: Double?
+  public var strideMeters: Double?
+  /// For `steps-fixed`.
+  public var kilocaloriesPerStep: Double?
+  /// MET of each intensity class.
+  public var classMETs = AccelEnergy.defaultClassMETs
+
+  public init() {}
+
+  public var described: [NamedParameter] {
+    var out = [
+      NamedParameter(
+        name: "body_mass_kg", value: Fixed.shortest(bodyMassKilograms),
+        meaning: "70 kg (ICRP Publication 23) unless given"),
+      NamedParameter(
+        name: "class_met",
+        value: IntensityClass.allCases.map { "\($0.rawValue) \(Fixed.shortest(classMETs[$0] ?? 0))" }.joined(
+          separator: ", "),
+        meaning:
+          "Compendium 2011 07021 sitting quietly (1.3), 17151 strolling (2.0); IPAQ scoring moderate (4.0), vigorous (8.0)"
+      ),
+    ]
+    if let strideMeters {
+      out.append(
+        NamedParameter(name: "stride_m", value: Fixed.shortest(strideMeters), meaning: "step length"))
+    } else if let heightMeters {
+      out.append(
+        NamedParameter(
+          name: "stride_m", value: Fixed.shortest(heightMeters * StrideWalking.strideFractionOfHeight),
+          meaning: "0.415 x height"))
+    }
+    return out
+  }
+
+  /// Step length from `--stride`, else 0.415 x height, else nil.
+  var stride: Double? { strideMeters ?? heightMeters.map { $0 * StrideWalking.strideFractionOfHeight } }
+}
+
+/// Energy from an analysed recording, by model, per epoch and summed by
+/// day and by hour of day:
+/// - `met-intensity`: each epoch's intensity class at its MET, MET x kg x
+///   recorded hours (the whole recording, rest included);
+/// - `steps-stepmyhealth` (0.4 kcal/step), `steps-birdsley-2005` (0.0507)
+///   and `steps-fixed` (`--kcal-per-step`): steps only;
+/// - `steps-stride`: steps x stride as a walking speed per epoch, through
+///   the ACSM walking equation (stepping epochs only; needs a stride or a
+///   height);
+/// - `kinetic-hay`: the kinetic energy of speed changes between
+///   consecutive epochs at those walking speeds.
+public enum AccelEnergy {
+  public static let defaultClassMETs: [IntensityClass: Double] = [
+    .sedentary: 1.3, .light: 2.0, .moderate: 4.0, .vigorous: 8.0,
+  ]
+
+  public struct Total: Sendable, Hashable {
+    public var model: String
+    public var kcal: Double
+    public var basis: String
+  }
+
+  public static func column(_ model: String) -> String {
+    model.replacingOccurrences(of: "-", with: "_") + "_kcal"
+  }
+
+  /// Energy of each epoch by model, over the table `seconds` long.
+  static func perEpoch(_ epochs: [AccelEpoch], options: AccelEnergyOptions, models: [String]) throws
+    -> [[Double]]
+  {
+    var out: [[Double]] = []
+    var previousSpeed = 0.0
+    var previousEnd = -Double.infinity
+    for e in epochs {
+      var row: [Double] = []
+      let steps = Double(e.steps ?? 0)
+      let speed = options.stride.map { steps * $0 / e.seconds } ?? 0
+      for model in models {
+        switch model {
+        case "met-intensity":
+          let met = e.intensity.flatMap { options.classMETs[$0] } ?? 0
+          let input = ModelInput(
+            bodyMassKilograms: options.bodyMassKilograms, durationSeconds: e.seconds * min(1, e.coverage),
+            metabolicEquivalent: met)
+          row.append(try METModel().evaluate(input).energyKilocalories ?? 0)
+        case PerStep.stepMyHealth.id:
+          row.append(try PerStep.stepMyHealth.evaluate(ModelInput(steps: steps)).energyKilocalories ?? 0)
+        case PerStep.birdsley2005.id:
+          row.append(try PerStep.birdsley2005.evaluate(ModelInput(steps: steps)).energyKilocalories ?? 0)
+        case PerStep.configurable.id:
+          row.append(
+            try PerStep.configurable.evaluate(
+              ModelInput(steps: steps, kilocaloriesPerStep: options.kilocaloriesPerStep)
+            ).energyKilocalories ?? 0)
+        case "steps-stride":
+          guard steps > 0 else {
+            row.append(0)
+            continue
+          }
+          let input = ModelInput(
+            bodyMassKilograms: options.bodyMassKilograms, steps: steps, durationSeconds: e.seconds,
+            strideMeters: options.stride)
+          row.append(try StrideWalking().evaluate(input).energyKilocalories ?? 0)
+        case KineticEnergy.Method.kineticEnergy.rawValue:
+          let v0 = e.start == previousEnd ? previousSpeed : 0
+          var input = ModelInput(
+            speedMetersPerSecond: speed, bodyMassKilograms: options.bodyMassKilograms,
+            durationSeconds: e.seconds)
+          input.previousSpeedMetersPerSecond = v0
+          row.append(try KineticEnergy().evaluate(input).energyKilocalories ?? 0)
+        default:
+          throw UsageError("unknown accelerometer energy model \(model)")
+        }
+      }
+      previousSpeed = speed
+      previousEnd = e.start + e.seconds
+      out.append(row)
+    }
+    return out
+  }
+
+  /// The models that apply to a result: MET by class when epochs carry an
+  /// intensity, the step models when there are steps, stride and kinetic
+  /// when a stride (or height) is known.
+  static func models(_ r: AccelResult, options: AccelEnergyOptions) -> [String] {
+    var models: [String] = []
+    if r.analysis.epochs.first?.epochs.contains(where: { $0.intensity != nil }) == true {
+      models.append("met-intensity")
+    }
+    if r.analysis.steps != nil {
+      models += [PerStep.stepMyHealth.id, PerStep.birdsley2005.id]
+      if options.kilocaloriesPerStep != nil { models.append(PerStep.configurable.id) }
+      if options.stride != nil { models += ["steps-stride", KineticEnergy.Method.kineticEnergy.rawValue] }
+    }
+    return models
+  }
+
+  static let bases: [String: String] = [
+    "met-intensity": "intensity class MET x body mass x recorded time",
+    "steps-stepmyhealth": "steps x 0.4 kcal (StepMyHealth thesis)",
+    "steps-birdsley-2005": "steps x 0.0507 kcal (Birdsley 2005)",
+    "steps-fixed": "steps x --kcal-per-step",
+    "steps-stride": "ACSM walking at steps x stride per epoch (stepping epochs only)",
+    "kinetic-hay": "kinetic energy of speed changes between epochs (Hay et al.)",
+  ]
+
+  /// The epoch table energy is computed on: the shortest (as the daily
+  /// intensity minutes).
+  static func epochs(_ r: AccelResult) -> [AccelEpoch] { r.analysis.epochs.first?.epochs ?? [] }
+
+  public static func totals(_ r: AccelResult, options: AccelEnergyOptions) throws -> [Total] {
+    let models = models(r, options: options)
+    let rows = try perEpoch(epochs(r), options: options, models: models)
+    return models.enumerated().map { k, model in
+      Total(model: model, kcal: rows.reduce(0) { $0 + $1[k] }, basis: bases[model] ?? "")
+    }
+  }
+
+  /// Energy by model per local date.
+  public static func byDay(_ r: AccelResult, options: AccelEnergyOptions, timeZone: TimeZone) throws
+    -> [String: [(String, Double)]]
+  {
+    let models = models(r, options: options)
+    let epochs = epochs(r)
+    let rows = try perEpoch(epochs, options: options, models: models)
+    var out: [String: [(String, Double)]] = [:]
+    for (e, row) in zip(epochs, rows) {
+      let date = String(local(e.start, timeZone).prefix(10))
+      var sums = out[date] ?? models.map { ($0, 0.0) }
+      for k in models.indices { sums[k].1 += row[k] }
+      out[date] = sums
+    }
+    return out
+  }
+
+  public struct Hour: Sendable {
+    public var hour: Int
+    public var steps: Int
+    public var kilocalories: [(String, Double)]
+  }
+
+  /// Energy by model per local hour of the day, summed over days.
+  public static func hourly(_ r: AccelResult, options: AccelEnergyOptions, timeZone: TimeZone) throws
+    -> [Hour]
+  {
+    let models = models(r, options: options)
+    let epochs = epochs(r)
+    let rows = try perEpoch(epochs, options: options, models: models)
+    var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: models.map { ($0, 0.0) }) }
+    for (e, row) in zip(epochs, rows) {
+      let text = local(e.start, timeZone)
+      let h = Int(text.dropFirst(11).prefix(2)) ?? 0
+      hours[h].steps += e.steps ?? 0
+      for k in models.indices { hours[h].kilocalories[k].1 += row[k] }
+    }
+    return hours
+  }
+
+  static func local(_ t: Double, _ zone: TimeZone) -> String {
+    ISO8601.formatUTC(t + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: t))))
+  }
+}

@@ -1,0 +1,435 @@
+import EnergyLabCore
+import Foundation
+
+/// One epoch of a recording.
+public struct AccelEpoch: Sendable, Hashable {
+  /// Seconds since 1970 UTC; epochs start at whole multiples of their
+  /// length (whole minutes for 60 s epochs).
+  public var start: Double
+  public var seconds: Double
+  /// Samples (or input rows) in the epoch.
+  public var samples: Int
+  /// Samples over those expected at the nominal rate.
+  public var coverage: Double
+  /// Mean ENMO, mg (raw data and ENMO epochs).
+  public var enmoMilliG: Double?
+  /// Mean amplitude deviation of |a|, mg (raw data).
+  public var madMilliG: Double?
+  public var steps: Int?
+  /// Axis-1 and vector-magnitude counts (count data).
+  public var countsAxis1: Double?
+  public var countsVectorMagnitude: Double?
+  public var intensity: IntensityClass?
+}
+
+/// One local calendar day.
+public struct AccelDay: Sendable, Hashable {
+  /// `YYYY-MM-DD` in the analysis time zone.
+  public var date: String
+  public var recordedHours: Double
+  public var steps: Int?
+  public var enmoMeanMilliG: Double?
+  /// Minutes per intensity class, from the shortest epochs.
+  public var minutes: [IntensityClass: Double]
+}
+
+/// The named, reported parameters of an accelerometer analysis.
+public struct AccelAnalysisParameters: Sendable {
+  /// Epoch lengths, s (5 s as GGIR's default, 60 s as in count studies).
+  public var epochSeconds: [Double] = [5, 60]
+  /// A pause longer than this many nominal sample intervals is a gap...
+  public var gapIntervals = 10.0
+  /// ...and never less than this, s.
+  public var gapMinimumSeconds = 1.0
+  /// Intensity cut-points; nil picks Hildebrand wrist (ActiGraph) for
+  /// ENMO and Freedson 1998 for counts.
+  public var cutPoints: CutPoints?
+  public var steps = StepDetectionParameters()
+  /// The zone of daily summaries and hour-of-day profiles.
+  public var timeZone = TimeZone(identifier: "UTC")!
+
+  public init() {}
+
+  public func cutPoints(for kind: AccelDataKind) -> CutPoints {
+    cutPoints ?? (kind == .counts ? .freedson1998 : .hildebrandWristActiGraph)
+  }
+}
+
+/// The result of analysing one recording.
+public struct AccelAnalysis: Sendable {
+  public var kind: AccelDataKind
+  public var samples: Int
+  public var start: Double?
+  public var end: Double?
+  public var sampleRateHz: Double?
+  public var sampleRateDeclared: Bool
+  public var gapSeconds: Double
+  public var gaps: Int
+  public var steps: Int?
+  public var enmoMeanMilliG: Double?
+  public var madMeanMilliG: Double?
+  public var cutPoints: CutPoints
+  /// Epoch tables by epoch length, in the order of the parameters.
+  public var epochs: [(seconds: Double, epochs: [AccelEpoch])]
+  public var days: [AccelDay]
+  public var diagnostics: [Diagnostic]
+
+  public var durationSeconds: Double? {
+    guard let start, let end else { return nil }
+    return end - start
+  }
+
+  public func epochs(seconds: Double) -> [AccelEpoch]? { epochs.first { $0.seconds == seconds }?.epochs }
+}
+
+/// Streams a recording's rows into epochs, steps and daily summaries in
+/// constant memory (apart from the epoch tables themselves).
+///
+/// Raw rows are x, y, z in g: ENMO = max(0, |a| - 1 g) (van Hees et al.
+/// 2013, PLoS One 8:e61691) and MAD = mean | |a| - mean |a| | per epoch
+/// (Vaha-Ypya et al. 2015, Clin Physiol Funct Imaging 35:64), both in mg.
+/// Count rows are summed into epochs; ENMO rows are averaged.
+public struct AccelAnalyzer {
+  public let kind: AccelDataKind
+  public let parameters: AccelAnalysisParameters
+  private let declaredRateHz: Double?
+  private let source: String
+  private var warmupTime: [Double] = []
+  private var warmupValues: [Double] = []
+  private var rate: Double?
+  private var gapThreshold = 1.0
+  private var detector: StepDetector?
+  private var accumulators: [EpochAccumulator] = []
+  private var samples = 0
+  private var first: Double?
+  private var last: Double?
+  private var enmoSum = 0.0
+  private var enmoCount = 0
+  private var gaps = 0
+  private var gapTotal = 0.0
+  private var longestGap = 0.0
+  private var longestGapAt = 0.0
+  private var intervalStats = (n: 0.0, mean: 0.0, m2: 0.0)
+  private var stepsColumnSeen = false
+  private var stepsFromColumn = 0.0
+
+  public init(
+    kind: AccelDataKind, declaredRateHz: Double?,
+    parameters: AccelAnalysisParameters = AccelAnalysisParameters(),
+    source: String = ""
+  ) {
+    self.kind = kind
+    self.parameters = parameters
+    self.declaredRateHz = declaredRateHz
+    self.source = source
+  }
+
+  /// Adds a block of rows (times strictly increasing across blocks).
+  /// Adds a block of rows (times strictly increasing across blocks) with
+  /// `kind.width` values per row.
+  public mutating func add(time: [Double], values: [Double]) {
+    if rate == nil {
+      warmupTime += time
+      warmupValues += values
+      guard warmupTime.count > 1000 else { return }
+      start()
+      return
+    }
+    process(time, values)
+  }
+
+  private mutating func start() {
+    let t = warmupTime
+    var intervals: [Double] = []
+    for i in 1..<min(t.count, 1001) { intervals.append(t[i] - t[i - 1]) }
+    intervals.sort()
+    // To the microsecond: times of 1.7e9 s carry about 0.2 us of rounding.
+    let median = ((intervals.isEmpty ? 1 : intervals[intervals.count / 2]) * 1e6).rounded() / 1e6
+    let r = declaredRateHz ?? (median > 0 ? 1 / median : 1)
+    rate = r
+    gapThreshold = max(parameters.gapMinimumSeconds, parameters.gapIntervals / r)
+    if kind != .raw { gapThreshold = 1.5 / r }
+    accumulators = parameters.epochSeconds.map {
+      EpochAccumulator(seconds: $0, rate: r, kind: kind, cutPoints: parameters.cutPoints(for: kind))
+    }
+    if kind == .raw && r >= parameters.steps.minimumSampleRateHz {
+      detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
+    }
+    let values = warmupValues
+    warmupTime = []
+    warmupValues = []
+    process(t, values)
+  }
+
+  private mutating func process(_ time: [Double], _ values: [Double]) {
+    let n = time.count
+    guard n > 0 else { return }
+    if first == nil { first = time[0] }
+    samples += n
+    var previous = last ?? time[0]
+    for i in 0..<n {
+      let t = time[i]
+      let dt = t - previous
+      if dt > gapThreshold {
+        gaps += 1
+        gapTotal += dt
+        if dt > longestGap {
+          longestGap = dt
+          longestGapAt = previous
+        }
+        detector?.gap()
+      } else if dt > 0 {
+        let s = intervalStats
+        let count = s.n + 1
+        let delta = dt - s.mean
+        let mean = s.mean + delta / count
+        intervalStats = (count, mean, s.m2 + delta * (dt - mean))
+      }
+      previous = t
+      switch kind {
+      case .raw:
+        let x = values[3 * i]
+        let y = values[3 * i + 1]
+        let z = values[3 * i + 2]
+        let r = (x * x + y * y + z * z).squareRoot()
+        let enmo = max(0, r - 1) * 1000
+        enmoSum += enmo
+        enmoCount += 1
+        for a in accumulators.indices { accumulators[a].addRaw(t, r, enmo) }
+        detector?.add(time: t, magnitude: r)
+      case .counts:
+        let steps = values[5 * i + 3]
+        if !steps.isNaN {
+          stepsColumnSeen = true
+          stepsFromColumn += steps
+        }
+        for a in accumulators.indices {
+          accumulators[a].addCounts(t, axis1: values[5 * i], steps: steps, vm: vectorMagnitude(values, i))
+        }
+      case .enmo:
+        enmoSum += values[i]
+        enmoCount += 1
+        for a in accumulators.indices { accumulators[a].addENMO(t, values[i]) }
+      }
+    }
+    last = previous
+  }
+
+  /// The file's vector magnitude, else sqrt(axis1^2 + axis2^2 + axis3^2).
+  private func vectorMagnitude(_ values: [Double], _ i: Int) -> Double {
+    if !values[5 * i + 4].isNaN { return values[5 * i + 4] }
+    let a = values[(5 * i)..<(5 * i + 3)].filter { !$0.isNaN }
+    return a.reduce(0) { $0 + $1 * $1 }.squareRoot()
+  }
+
+  public mutating func finish() -> AccelAnalysis {
+    if rate == nil && !warmupTime.isEmpty { start() }
+    var diagnostics: [Diagnostic] = []
+    let where_ = source.isEmpty ? nil : source
+    detector?.finish()
+    let stepTimes = detector?.steps
+    for a in accumulators.indices { accumulators[a].finish() }
+    var tables = accumulators.map { (seconds: $0.seconds, epochs: $0.epochs) }
+    if let stepTimes {
+      for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
+    }
+    if gaps > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "gaps",
+          message:
+            "\(gaps) gap(s) longer than \(Fixed.shortest(gapThreshold)) s, \(Fixed.format(gapTotal, digits: 1)) s in all; the longest \(Fixed.format(longestGap, digits: 1)) s from \(ISO8601.formatUTC(longestGapAt))",
+          location: where_))
+    }
+    if kind == .raw, let rate, intervalStats.n > 10 {
+      let sd = (intervalStats.m2 / (intervalStats.n - 1)).squareRoot()
+      if sd > 0.05 / rate {
+        diagnostics.append(
+          Diagnostic(
+            code: "irregular-sampling", severity: .note,
+            message:
+              "sample intervals vary (sd \(Fixed.format(sd * 1000, digits: 1)) ms at a nominal \(Fixed.format(1000 / rate, digits: 1)) ms); steps are detected on a uniform \(Fixed.shortest((rate * 100).rounded() / 100)) Hz resampling",
+            location: where_))
+      }
+    }
+    if kind == .raw, let rate, rate < parameters.steps.minimumSampleRateHz {
+      diagnostics.append(
+        Diagnostic(
+          code: "rate-too-low-for-steps",
+          message:
+            "sample rate \(Fixed.shortest(rate)) Hz is below \(Fixed.shortest(parameters.steps.minimumSampleRateHz)) Hz; no steps detected",
+          location: where_))
+    }
+    if kind == .raw && enmoCount > 0 {
+      // Gravity must be in the signal for ENMO to mean anything.
+      let meanMagnitude = tables.first.map { t in
+        t.epochs.isEmpty ? 1 : t.epochs.map { $0.meanMagnitude }.reduce(0, +) / Double(t.epochs.count)
+      }
+      if let m = meanMagnitude, m < 0.5 || m > 1.5 {
+        diagnostics.append(
+          Diagnostic(
+            code: "gravity-missing",
+            message:
+              "mean |a| is \(Fixed.format(m, digits: 2)) g, not about 1 g: the export seems to exclude gravity (or the unit is wrong); ENMO needs gravity-including acceleration",
+            location: where_))
+      }
+    }
+    let steps: Int? =
+      stepTimes.map { $0.count } ?? (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
+    let madEpochs = tables.first?.epochs.compactMap(\.epoch.madMilliG) ?? []
+    let cut = parameters.cutPoints(for: kind)
+    return AccelAnalysis(
+      kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
+      sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
+      enmoMeanMilliG: enmoCount > 0 ? enmoSum / Double(enmoCount) : nil,
+      madMeanMilliG: madEpochs.isEmpty ? nil : madEpochs.reduce(0, +) / Double(madEpochs.count),
+      cutPoints: cut,
+      epochs: tables.map { ($0.seconds, $0.epochs.map(\.epoch)) },
+      days: Self.days(tables.first?.epochs.map(\.epoch) ?? [], timeZone: parameters.timeZone),
+      diagnostics: diagnostics)
+  }
+
+  /// Counts step times into epochs (both in time order).
+  private static func assign(_ steps: [Double], to epochs: inout [EpochAccumulator.Closed]) {
+    var s = 0
+    for e in epochs.indices {
+      let start = epochs[e].epoch.start
+      let end = start + epochs[e].epoch.seconds
+      while s < steps.count && steps[s] < start { s += 1 }
+      var count = 0
+      while s < steps.count && steps[s] < end {
+        count += 1
+        s += 1
+      }
+      epochs[e].epoch.steps = count
+    }
+  }
+
+  /// Daily summaries in `timeZone`.
+  static func days(_ epochs: [AccelEpoch], timeZone: TimeZone) -> [AccelDay] {
+    var out: [AccelDay] = []
+    var enmoSums: [Double] = []
+    var enmoCounts: [Int] = []
+    for e in epochs {
+      let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: e.start))
+      let date = String(ISO8601.formatUTC(e.start + Double(offset)).prefix(10))
+      if out.last?.date != date {
+        out.append(
+          AccelDay(
+            date: date, recordedHours: 0, steps: nil, enmoMeanMilliG: nil,
+            minutes: Dictionary(uniqueKeysWithValues: IntensityClass.allCases.map { ($0, 0) })))
+        enmoSums.append(0)
+        enmoCounts.append(0)
+      }
+      let d = out.count - 1
+      let recorded = e.seconds * min(1, e.coverage)
+      out[d].recordedHours += recorded / 3600
+      if let s = e.steps { out[d].steps = (out[d].steps ?? 0) + s }
+      if let m = e.enmoMilliG {
+        enmoSums[d] += m * Double(e.samples)
+        enmoCounts[d] += e.samples
+      }
+      if let c = e.intensity { out[d].minutes[c, default: 0] += recorded / 60 }
+    }
+    for d in out.indices where enmoCounts[d] > 0 {
+      out[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
+    }
+    return out
+  }
+}
+
+/// Accumulates rows into epochs of one length.
+struct EpochAccumulator {
+  struct Closed {
+    var epoch: AccelEpoch
+    var meanMagnitude: Double
+  }
+
+  let seconds: Double
+  let rate: Double
+  let kind: AccelDataKind
+  let cutPoints: CutPoints
+  private(set) var epochs: [Closed] = []
+  private var index = Int.min
+  private var n = 0
+  private var enmoSum = 0.0
+  private var magnitudes: [Double] = []
+  private var axis1 = 0.0
+  private var vm = 0.0
+  private var steps = 0.0
+  private var sawSteps = false
+
+  init(seconds: Double, rate: Double, kind: AccelDataKind, cutPoints: CutPoints) {
+    self.seconds = seconds
+    self.rate = rate
+    self.kind = kind
+    self.cutPoints = cutPoints
+  }
+
+  private mutating func roll(_ t: Double) {
+    let k = Int((t / seconds).rounded(.down))
+    if k != index {
+      if n > 0 { close() }
+      index = k
+    }
+  }
+
+  mutating func addRaw(_ t: Double, _ magnitude: Double, _ enmo: Double) {
+    roll(t)
+    n += 1
+    enmoSum += enmo
+    magnitudes.append(magnitude)
+  }
+
+  mutating func addCounts(_ t: Double, axis1 a: Double, steps s: Double, vm v: Double) {
+    roll(t)
+    n += 1
+    axis1 += a
+    vm += v
+    if !s.isNaN {
+      steps += s
+      sawSteps = true
+    }
+  }
+
+  mutating func addENMO(_ t: Double, _ value: Double) {
+    roll(t)
+    n += 1
+    enmoSum += value
+  }
+
+  mutating func finish() { if n > 0 { close() } }
+
+  private mutating func close() {
+    var epoch = AccelEpoch(
+      start: Double(index) * seconds, seconds: seconds, samples: n, coverage: Double(n) / (seconds * rate))
+    var meanMagnitude = 1.0
+    switch kind {
+    case .raw:
+      let enmo = enmoSum / Double(n)
+      meanMagnitude = magnitudes.reduce(0, +) / Double(n)
+      var deviation = 0.0
+      for m in magnitudes { deviation += abs(m - meanMagnitude) }
+      epoch.enmoMilliG = enmo
+      epoch.madMilliG = deviation / Double(n) * 1000
+      epoch.intensity = cutPoints.metric == .enmoMilliG ? cutPoints.classify(enmo) : nil
+    case .enmo:
+      let enmo = enmoSum / Double(n)
+      epoch.enmoMilliG = enmo
+      epoch.intensity = cutPoints.metric == .enmoMilliG ? cutPoints.classify(enmo) : nil
+    case .counts:
+      epoch.countsAxis1 = axis1
+      epoch.countsVectorMagnitude = vm
+      epoch.steps = sawSteps ? Int(steps.rounded()) : nil
+      epoch.intensity = cutPoints.metric == .countsPerMinute ? cutPoints.classify(axis1 * 60 / seconds) : nil
+    }
+    epochs.append(Closed(epoch: epoch, meanMagnitude: meanMagnitude))
+    n = 0
+    enmoSum = 0
+    magnitudes.removeAll(keepingCapacity: true)
+    axis1 = 0
+    vm = 0
+    steps = 0
+    sawSteps = false
+  }
+}

@@ -1,0 +1,182 @@
+import EnergyLabCore
+import Foundation
+
+/// The parameters of `StepDetector`, each named and reported.
+public struct StepDetectionParameters: Sendable, Hashable {
+  /// High-pass corner on |a| - 1 g, removing gravity and posture, Hz.
+  public var highPassHz = 0.5
+  /// Low-pass corner, removing impacts and tremor above walking cadence, Hz.
+  public var lowPassHz = 4.0
+  /// A filtered peak must reach this, g.
+  public var peakThresholdG = 0.08
+  /// A peak below this share of the mean of the bout's last four peaks is
+  /// filter ringing or a stumble, not a step.
+  public var relativePeakFraction = 0.5
+  /// Peaks closer than this are one step (the larger is kept): 240 steps/min.
+  public var minimumStepIntervalSeconds = 0.25
+  /// A longer pause ends a bout.
+  public var maximumStepIntervalSeconds = 1.25
+  /// Steps count only in bouts of at least this many consecutive steps.
+  public var minimumBoutSteps = 4
+  /// Below this sample rate no steps are detected, Hz.
+  public var minimumSampleRateHz = 10.0
+
+  public init() {}
+
+  public var named: [NamedParameter] {
+    [
+      ("step_high_pass_hz", highPassHz, "high-pass corner on |a| - 1 g, Hz"),
+      ("step_low_pass_hz", lowPassHz, "low-pass corner, Hz"),
+      ("step_peak_threshold_g", peakThresholdG, "smallest filtered peak that is a step, g"),
+      ("step_relative_peak", relativePeakFraction, "share of the bout's recent mean peak a step must reach"),
+      ("step_min_interval_s", minimumStepIntervalSeconds, "peaks closer than this are one step, s"),
+      ("step_max_interval_s", maximumStepIntervalSeconds, "a longer pause ends a bout, s"),
+      ("step_min_bout", Double(minimumBoutSteps), "steps count in bouts of at least this many"),
+    ].map { NamedParameter(name: $0.0, value: Fixed.shortest($0.1), meaning: $0.2) }
+  }
+}
+
+/// Counts steps in raw acceleration by peak detection on the band-passed
+/// vector magnitude, the approach of peak-counting pedometers (see Gu et
+/// al. 2017, "Robust and accurate smartphone-based step counting for
+/// indoor localization", IEEE Sensors J. 17:3453, for the same three
+/// ingredients: a magnitude threshold, a period window and a continuity
+/// rule):
+///
+/// 1. |a| - 1 g on a uniform grid at the nominal sample rate (linear
+///    interpolation, so phone jitter does not bias the filters);
+/// 2. Butterworth high-pass (`highPassHz`) then low-pass (`lowPassHz`);
+/// 3. a local maximum of at least `peakThresholdG` is a candidate step;
+///    candidates closer than `minimumStepIntervalSeconds` merge (the
+///    larger wins); a candidate below `relativePeakFraction` of the mean of
+///    the bout's last four peaks is dropped (the ringing of the filters
+///    after a bout stops);
+/// 4. a bout is a run of steps no more than `maximumStepIntervalSeconds`
+///    apart; steps count once a bout reaches `minimumBoutSteps`, so single
+///    bumps and a couple of shuffles are not steps.
+///
+/// A gap in the recording resets the filters and ends the bout.
+public struct StepDetector: Sendable {
+  public let parameters: StepDetectionParameters
+  public let sampleRateHz: Double
+  private var highPass: Biquad
+  private var lowPass: Biquad
+  private var started = false
+  private var previous = 0.0
+  private var beforePrevious = 0.0
+  private var gridTime = 0.0
+  private var lastTime = 0.0
+  private var lastMagnitude = 0.0
+  // Candidate peak waiting for the refractory window to pass.
+  private var candidateTime = -Double.infinity
+  private var candidateValue = 0.0
+  // Bout state.
+  private var boutLastStep = -Double.infinity
+  private var pending: [Double] = []
+  private var inBout = false
+  private var recentPeaks: [Double] = []
+  /// Times of the counted steps, in order.
+  public private(set) var steps: [Double] = []
+
+  public init(sampleRateHz: Double, parameters: StepDetectionParameters = StepDetectionParameters()) {
+    self.parameters = parameters
+    self.sampleRateHz = sampleRateHz
+    highPass = Biquad(.highPass, cutoffHz: parameters.highPassHz, sampleRateHz: sampleRateHz)
+    lowPass = Biquad(
+      .lowPass, cutoffHz: min(parameters.lowPassHz, sampleRateHz * 0.45), sampleRateHz: sampleRateHz)
+  }
+
+  /// Adds one sample: time (s) and vector magnitude (g).
+  public mutating func add(time t: Double, magnitude: Double) {
+    let step = 1 / sampleRateHz
+    guard started else {
+      started = true
+      gridTime = t
+      lastTime = t
+      lastMagnitude = magnitude
+      filter(t, magnitude)
+      return
+    }
+    // Interpolate onto the grid up to t.
+    let span = t - lastTime
+    var g = gridTime + step
+    while g <= t {
+      let f = span > 0 ? (g - lastTime) / span : 1
+      filter(g, lastMagnitude + f * (magnitude - lastMagnitude))
+      gridTime = g
+      g += step
+    }
+    lastTime = t
+    lastMagnitude = magnitude
+  }
+
+  /// Ends the signal at a gap: filters restart and the bout ends.
+  public mutating func gap() {
+    flushCandidate()
+    endBout()
+    highPass.reset()
+    lowPass.reset()
+    started = false
+    previous = 0
+    beforePrevious = 0
+  }
+
+  public mutating func finish() {
+    flushCandidate()
+    endBout()
+  }
+
+  private mutating func filter(_ t: Double, _ magnitude: Double) {
+    let y = lowPass(highPass(magnitude - 1))
+    // previous is a local maximum when beforePrevious < previous >= y.
+    if previous > beforePrevious && previous >= y && previous >= parameters.peakThresholdG {
+      peak(t - 1 / sampleRateHz, previous)
+    }
+    beforePrevious = previous
+    previous = y
+  }
+
+  private mutating func peak(_ t: Double, _ value: Double) {
+    if t - candidateTime < parameters.minimumStepIntervalSeconds {
+      if value > candidateValue {
+        candidateTime = t
+        candidateValue = value
+      }
+      return
+    }
+    flushCandidate()
+    candidateTime = t
+    candidateValue = value
+  }
+
+  private mutating func flushCandidate() {
+    guard candidateTime.isFinite else { return }
+    let t = candidateTime
+    candidateTime = -.infinity
+    if t - boutLastStep > parameters.maximumStepIntervalSeconds { endBout() }
+    if !recentPeaks.isEmpty {
+      let reference = recentPeaks.reduce(0, +) / Double(recentPeaks.count)
+      guard candidateValue >= parameters.relativePeakFraction * reference else { return }
+    }
+    recentPeaks.append(candidateValue)
+    if recentPeaks.count > 4 { recentPeaks.removeFirst() }
+    boutLastStep = t
+    if inBout {
+      steps.append(t)
+    } else {
+      pending.append(t)
+      if pending.count >= parameters.minimumBoutSteps {
+        steps += pending
+        pending.removeAll()
+        inBout = true
+      }
+    }
+  }
+
+  private mutating func endBout() {
+    pending.removeAll()
+    recentPeaks.removeAll()
+    inBout = false
+    boutLastStep = -.infinity
+  }
+}

@@ -1,0 +1,312 @@
+import EnergyLabCore
+import Foundation
+import Testing
+
+@testable import Ingest
+
+let accelFixtures = fixtures + "/accel"
+
+/// Reads a fixture whole: layout, times, values and the reader's report.
+func readAccel(
+  _ name: String, map: AccelColumnMap = AccelColumnMap(), timeZone: TimeZone? = nil,
+  chunkBytes: Int = 2 << 20,
+  workers: Int = 2
+) throws -> (AccelFileInfo, [Double], [Double]) {
+  var times: [Double] = []
+  var values: [Double] = []
+  let reader = AccelReader(map: map, timeZone: timeZone, workers: workers, chunkBytes: chunkBytes)
+  let info = try reader.read(path: accelFixtures + "/" + name) { block in
+    times += block.time
+    values += block.values
+  }
+  return (info, times, values)
+}
+
+func inputError(_ body: () throws -> Void) -> InputError? {
+  do {
+    try body()
+    return nil
+  } catch let error as InputError {
+    return error
+  } catch {
+    return nil
+  }
+}
+
+/// Seconds since 1970 UTC of a day number (days since 1970-01-01) and a
+/// time of day.
+func utc(_ day: Double, _ hour: Double, _ minute: Double = 0, _ second: Double = 0) -> Double {
+  day * 86400 + hour * 3600 + minute * 60 + second
+}
+
+struct AccelDialectTests {
+  /// 2014-05-07 is day 16197 since 1970-01-01 (Hinnant's days_from_civil);
+  /// 10:00 adds 36000 s.
+  static let may7At10 = utc(16197, 10)
+
+  @Test func actiGraphRawWithTimestamps() throws {
+    let (info, t, v) = try readAccel("actigraph-raw-timestamp.csv")
+    #expect(info.layout.format == .actigraphRaw)
+    #expect(info.layout.declaredRateHz == 30)
+    #expect(info.layout.metadata["serial_number"] == "NEO1F18120387")
+    #expect(t.count == 4)
+    #expect(t[0] == Self.may7At10)
+    #expect(abs(t[1] - (Self.may7At10 + 0.033)) < 1e-6)
+    #expect(v[0] == -0.182 && v[1] == -0.182 && v[2] == 0.962)
+    #expect(v[9] == 0 && v[10] == 0.6 && v[11] == 0.8)
+  }
+
+  /// Without a timestamp column rows are start + i/30 s; the header's
+  /// dd/MM/yyyy makes 31/12/2014 a date, and the rows cross midnight into
+  /// 2015 (day 16435 is 2014-12-31).
+  @Test func actiGraphRawWithoutTimestampsCountsFromTheHeaderStart() throws {
+    let (info, t, _) = try readAccel("actigraph-raw-no-timestamp.csv")
+    #expect(info.layout.format == .actigraphRaw)
+    let start = utc(16435, 23, 59, 59)
+    #expect(t == [start, start + 1.0 / 30, start + 2.0 / 30])
+    #expect(info.diagnostics.contains { $0.code == "local-time-as-utc" })
+  }
+
+  /// The local start is read in the zone given: 10:00 in London on
+  /// 2014-05-07 (BST, UTC+1) is 09:00Z.
+  @Test func actiGraphHeaderStartInATimeZone() throws {
+    let (info, t, _) = try readAccel(
+      "actigraph-raw-timestamp.csv", timeZone: TimeZone(identifier: "Europe/London")!)
+    #expect(t[0] == Self.may7At10 - 3600)
+    #expect(!info.diagnostics.contains { $0.code == "local-time-as-utc" })
+  }
+
+  /// GGIR's ActiGraph13.csv layout: headerless epoch rows axis1, axis2,
+  /// axis3, steps every 15 s; header lines padded with commas.
+  @Test func actiGraphCountsWithoutColumnNames() throws {
+    let (info, t, v) = try readAccel("actigraph-counts-headerless.csv")
+    #expect(info.layout.format == .actigraphCounts)
+    #expect(info.layout.kind == .counts)
+    #expect(info.layout.declaredRateHz == 1.0 / 15)
+    // 2013-08-26 is day 15943; 09:00 adds 32400 s.
+    let start = utc(15943, 9)
+    #expect(t == [start, start + 15, start + 30, start + 45])
+    #expect(Array(v[5..<9]) == [36, 0, 85, 1])
+    #expect(v[9].isNaN)  // no vector magnitude column
+  }
+
+  @Test func actiGraphCountsWithColumnNames() throws {
+    let (info, t, v) = try readAccel("actigraph-counts-named.csv")
+    #expect(info.layout.kind == .counts)
+    #expect(t[1] == Self.may7At10 + 60)
+    #expect(Array(v[5..<10]) == [2000, 1500, 900, 95, 2657.07])
+  }
+
+  /// ActiGraph Link declares dd/MM/yyyy but writes ISO times with Z.
+  @Test func actiGraphLinkWithISOTimestamps() throws {
+    let (info, t, v) = try readAccel("actigraph-link-iso.csv")
+    #expect(info.layout.kind == .counts)
+    // 2017-09-12 is day 17421.
+    #expect(t[2] == utc(17421, 15, 0, 2))
+    #expect(Array(v[10..<15]) == [113, 9, 29, 1, 118])
+    #expect(!info.diagnostics.contains { $0.code == "local-time-as-utc" })
+  }
+
+  @Test func axivitySixColumnsWithFormattedTimes() throws {
+    let (info, t, v) = try readAccel("axivity-ax6-formatted.csv")
+    #expect(info.layout.format == .axivity)
+    #expect(info.layout.columnCount == 7)
+    #expect(t.count == 3)
+    #expect(abs(t[1] - t[0] - 0.01) < 1e-6)
+    #expect(Array(v[3..<6]) == [-0.0625, 0, 1])
+  }
+
+  /// OmGui's unix-seconds export: 1551178506.01 is 2019-02-26T10:55:06.01Z.
+  @Test func axivityUnixSeconds() throws {
+    let (info, t, _) = try readAccel("axivity-unix.csv")
+    #expect(info.layout.format == .axivity)
+    #expect(abs(t[0] - 1_551_178_506.01) < 1e-6)
+  }
+
+  /// `acceleration (mg) - start - end - sampleRate = 5 seconds`: one ENMO
+  /// value per 5 s from 2014-12-08 10:00 (day 16412).
+  @Test func ukBiobankEpochs() throws {
+    let (info, t, v) = try readAccel("ukbiobank-epoch.csv")
+    #expect(info.layout.format == .ukBiobankEpoch)
+    #expect(info.layout.kind == .enmo)
+    let start = utc(16412, 10)
+    #expect(t == [start, start + 5, start + 10, start + 15, start + 20, start + 25])
+    #expect(v == [89.2, 12.5, 0, 45, 101.3, 3.1])
+  }
+
+  /// Sensor Logger writes time in unix nanoseconds and the axes as z, y, x
+  /// in m/s^2: 9.80665 m/s^2 is exactly 1 g.
+  @Test func sensorLoggerColumnsByName() throws {
+    let (info, t, v) = try readAccel("sensor-logger-accelerometer.csv")
+    #expect(info.layout.format == .phone)
+    #expect(info.layout.unit == .metersPerSecondSquared)
+    #expect(abs(t[0] - 1_698_411_600) < 1e-6)
+    #expect(abs(t[1] - t[0] - 0.01) < 1e-6)
+    #expect(v[0] == 0 && v[1] == 0 && abs(v[2] - 1) < 1e-12)
+    #expect(abs(v[8] - 1.5) < 1e-12)
+  }
+
+  /// phyphox: quoted names with units, elapsed seconds in E notation and
+  /// no start: times are relative and reported as such.
+  @Test func phyphoxElapsedSeconds() throws {
+    let (info, t, v) = try readAccel("phyphox.csv")
+    #expect(info.layout.format == .phone)
+    #expect(!info.layout.absoluteTime)
+    #expect(t == [0, 0.01])
+    #expect(abs(v[4] - 0.6) < 1e-12 && abs(v[5] - 0.8) < 1e-12)
+    #expect(info.diagnostics.contains { $0.code == "no-start-time" })
+  }
+
+  @Test func aColumnMapOverridesDetection() throws {
+    var map = AccelColumnMap()
+    map.time = .position(1)
+    map.timeFormat = .elapsed
+    map.start = 1_700_000_000
+    map.x = .name("z")
+    map.y = .name("y")
+    map.z = .name("x")
+    map.unit = .metersPerSecondSquared
+    let (_, t, v) = try readAccel("sensor-logger-accelerometer.csv", map: map)
+    // time column is position 1 (nanoseconds) read as elapsed seconds.
+    #expect(t[0] == 1_700_000_000 + 1_698_411_600_000_000_000)
+    #expect(abs(v[0] - 1) < 1e-12 && v[2] == 0)
+  }
+
+  @Test func gzippedFilesReadDirectly() throws {
+    let plain = accelFixtures + "/ukbiobank-epoch.csv"
+    let gz = FileManager.default.temporaryDirectory.appendingPathComponent("ukb-\(UUID().uuidString).csv.gz")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: gz) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", "gzip -c '\(plain)' > '\(gz)'"]
+    try p.run()
+    p.waitUntilExit()
+    var values: [Double] = []
+    let info = try AccelReader().read(path: gz) { values += $0.values }
+    #expect(info.compressed)
+    #expect(values == [89.2, 12.5, 0, 45, 101.3, 3.1])
+  }
+
+  /// Chunks of 64 bytes split lines across many parse tasks: the rows and
+  /// the line numbers of diagnostics are those of one big chunk.
+  @Test func chunkBoundariesDoNotChangeRowsOrLines() throws {
+    let whole = try readAccel("time-repeated-and-backwards.csv")
+    let small = try readAccel("time-repeated-and-backwards.csv", chunkBytes: 64)
+    let serial = try readAccel("time-repeated-and-backwards.csv", chunkBytes: 64, workers: 1)
+    #expect(whole.1 == small.1 && whole.2 == small.2 && serial.1 == whole.1)
+    #expect(whole.0.diagnostics == small.0.diagnostics)
+    let error = inputError { _ = try readAccel("non-numeric-cell.csv", chunkBytes: 40) }
+    #expect(error?.location.line == 3)
+  }
+}
+
+struct AccelBadInputTests {
+  static func path(_ name: String) -> String { accelFixtures + "/" + name }
+
+  @Test func wrongColumnCountNamesLineAndExpectation() {
+    let e = inputError { _ = try readAccel("wrong-column-count.csv") }
+    let expected =
+      Self.path("wrong-column-count.csv") + ":3:1: 3 fields; expected 4 fields separated by \",\""
+    #expect(e?.description == expected)
+  }
+
+  @Test func nonNumericCellNamesLineColumnAndCell() {
+    let e = inputError { _ = try readAccel("non-numeric-cell.csv") }
+    let expected =
+      Self.path("non-numeric-cell.csv")
+      + ":3:27: cell \"abc\" in column 3 (y) is not a finite number; expected a number"
+    #expect(e?.description == expected)
+  }
+
+  @Test func nanAndHugeNumbersAreNotNumbers() {
+    let nan = inputError { _ = try readAccel("nan-cell.csv") }
+    let huge = inputError { _ = try readAccel("huge-number.csv") }
+    #expect(nan?.problem.contains("\"NaN\"") == true)
+    #expect(huge?.problem.contains("\"1e999\"") == true)
+  }
+
+  @Test func repeatedAndBackwardTimesAreDroppedWithTheirLines() throws {
+    let (info, t, _) = try readAccel("time-repeated-and-backwards.csv")
+    #expect(t.count == 3)
+    let repeated = info.diagnostics.first { $0.code == "time-repeated" }
+    let backwards = info.diagnostics.first { $0.code == "time-backwards" }
+    #expect(repeated?.location == "\(Self.path("time-repeated-and-backwards.csv")):4")
+    #expect(backwards?.location == "\(Self.path("time-repeated-and-backwards.csv")):5")
+    #expect(backwards?.message.contains("0.005 s") == true)
+  }
+
+  @Test func aTruncatedLastLineIsDroppedWithADiagnostic() throws {
+    let (info, t, _) = try readAccel("truncated-last-line.csv")
+    #expect(t.count == 2)
+    #expect(
+      info.diagnostics.first { $0.code == "truncated-last-line" }?.location
+        == "\(Self.path("truncated-last-line.csv")):4")
+  }
+
+  @Test func emptyAndHeaderOnlyFilesAreErrors() {
+    let empty = inputError { _ = try readAccel("empty.csv") }
+    #expect(
+      empty?.description
+        == "\(Self.path("empty.csv")):1: empty file; expected an accelerometer CSV with at least one row")
+    let headerOnly = inputError { _ = try readAccel("header-only.csv") }
+    #expect(headerOnly?.problem == "no data rows after the column names")
+  }
+
+  @Test func aMissingFileIsAnInputError() {
+    let missing = inputError { _ = try readAccel("no-such-file.csv") }
+    #expect(missing?.problem == "no such file")
+  }
+}
+
+struct DateTimeScannerTests {
+  static func parse(_ text: String, _ order: DateOrder = .ymd, _ zone: TimeZone? = nil) -> Double? {
+    var s = DateTimeScanner(order: order, timeZone: zone)
+    var bytes = Array(text.utf8)
+    return bytes.withUnsafeMutableBufferPointer { s.parse(UnsafeBufferPointer($0)) }
+  }
+
+  /// 2016-05-01 is day 16922.
+  @Test func dateOrders() {
+    let expected = utc(16922, 10)
+    #expect(Self.parse("2016-05-01 10:00:00") == expected)
+    #expect(Self.parse("5/1/2016 10:00:00", .mdy) == expected)
+    #expect(Self.parse("1/5/2016 10:00:00", .dmy) == expected)
+    #expect(Self.parse("01.05.2016 10:00", .dmy) == expected)
+    #expect(Self.parse("2016-05-01T10:00:00.250+02:00") == expected - 7200 + 0.25)
+    #expect(Self.parse("2016-05-01T10:00:00-0130") == expected + 5400)
+    #expect(Self.parse("13/13/2016 10:00:00", .mdy) == nil)
+    #expect(Self.parse("2016-05-01 25:00:00") == nil)
+    #expect(Self.parse("2016-05-01") == nil)
+  }
+
+  /// Daylight saving: 2016-07-01 10:00 in London is 09:00Z, in January
+  /// 10:00Z; the same scanner crosses both.
+  @Test func localTimesInAZoneFollowDaylightSaving() {
+    var s = DateTimeScanner(order: .ymd, timeZone: TimeZone(identifier: "Europe/London")!)
+    func parse(_ text: String) -> Double? {
+      var bytes = Array(text.utf8)
+      return bytes.withUnsafeMutableBufferPointer { s.parse(UnsafeBufferPointer($0)) }
+    }
+    // 2016-07-01 is day 16983; 2016-01-01 is day 16801.
+    #expect(parse("2016-07-01 10:00:00.5") == utc(16983, 9, 0, 0.5))
+    #expect(parse("2016-07-01 10:00:01.5") == utc(16983, 9, 0, 1.5))
+    #expect(parse("2016-01-01 10:00:01") == utc(16801, 10, 0, 1))
+    #expect(s.sawLocalTime)
+  }
+
+  /// The same-minute fast path must not reuse a minute whose offset text
+  /// differs.
+  @Test func sameMinuteWithADifferentOffsetIsReadInFull() {
+    var s = DateTimeScanner()
+    func parse(_ text: String) -> Double? {
+      var bytes = Array(text.utf8)
+      return bytes.withUnsafeMutableBufferPointer { s.parse(UnsafeBufferPointer($0)) }
+    }
+    let a = parse("2016-05-01T10:00:00Z")!
+    #expect(parse("2016-05-01T10:00:30+01:00") == a + 30 - 3600)
+    #expect(parse("2016-05-01T10:00:31+01:00") == a + 31 - 3600)
+    #expect(parse("2016-05-01T10:00:32") == a + 32)
+    #expect(parse("2016-05-01T10:00:7x") == nil)
+  }
+}

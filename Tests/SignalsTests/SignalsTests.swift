@@ -1,0 +1,248 @@
+import EnergyLabCore
+import Foundation
+import Testing
+
+@testable import Signals
+
+/// A synthetic recording with answers known by construction: vertical
+/// acceleration 1 g plus `amplitude` x sin(2 pi f t) while walking, plus
+/// reproducible Gaussian noise on every axis.
+/// Seconds since 1970 UTC of a day number (days since 1970-01-01) and a
+/// time of day.
+func utc(_ day: Double, _ hour: Double, _ minute: Double = 0, _ second: Double = 0) -> Double {
+  day * 86400 + hour * 3600 + minute * 60 + second
+}
+
+struct SyntheticRecording {
+  var rateHz = 100.0
+  var start = 1_700_000_000.0
+  var time: [Double] = []
+  var values: [Double] = []
+  var seed: UInt64 = 42
+
+  mutating func noise(_ sd: Double) -> Double {
+    guard sd > 0 else { return 0 }
+    // Box-Muller on a 64-bit LCG (Knuth's MMIX constants).
+    func uniform() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (Double(seed >> 11) + 0.5) / 9_007_199_254_740_992
+    }
+    return sd * (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
+  }
+
+  /// Appends `seconds` of signal at `frequencyHz` (0: still).
+  mutating func add(
+    seconds: Double, frequencyHz: Double = 0, amplitude: Double = 0, noise sd: Double = 0, jitter: Double = 0
+  ) {
+    let n = Int((seconds * rateHz).rounded())
+    let t0 = time.last.map { $0 + 1 / rateHz } ?? start
+    for i in 0..<n {
+      let local = Double(i) / rateHz
+      let j = jitter > 0 ? Double(Int(seed % 1000)) / 1000 * jitter - jitter / 2 : 0
+      _ = noise(jitter > 0 ? 1 : 0)
+      time.append(t0 + local + j)
+      let a = frequencyHz > 0 ? amplitude * sin(2 * .pi * frequencyHz * local) : 0
+      values += [noise(sd), noise(sd), 1 + a + noise(sd)]
+    }
+  }
+
+  mutating func skip(seconds: Double) {
+    time[time.count - 1] += 0  // keep the last sample; the next starts after the pause
+    start = time.last! + seconds
+    let last = time.last!
+    time.append(last + seconds)
+    values += [0, 0, 1]
+  }
+
+  func analyse(
+    _ parameters: AccelAnalysisParameters = AccelAnalysisParameters(), declaredRateHz: Double? = nil
+  )
+    -> AccelAnalysis
+  {
+    var analyzer = AccelAnalyzer(kind: .raw, declaredRateHz: declaredRateHz, parameters: parameters)
+    // In blocks, as the reader delivers them.
+    var i = 0
+    while i < time.count {
+      let j = min(time.count, i + 4096)
+      analyzer.add(time: Array(time[i..<j]), values: Array(values[(3 * i)..<(3 * j)]))
+      i = j
+    }
+    return analyzer.finish()
+  }
+}
+
+struct ENMOAndMADTests {
+  /// |a| = 1 + A sin(2 pi 2 t), A = 0.3 g, sampled at 100 Hz over whole
+  /// periods (50 samples each). ENMO averages max(0, A sin): per period
+  /// (A/50) x sum_{k=1..24} sin(pi k / 25) = (A/50) cot(pi/50)
+  /// (the sum of sines identity), 95.367 mg (the continuous value A/pi is
+  /// 95.493). The mean of |a| is 1 g, so MAD is the mean of |A sin|, twice
+  /// that: 190.735 mg.
+  @Test func sinusoidHasTheHandCalculatedENMOAndMAD() throws {
+    var r = SyntheticRecording()
+    r.add(seconds: 60, frequencyHz: 2, amplitude: 0.3)
+    var p = AccelAnalysisParameters()
+    p.epochSeconds = [60]
+    r.start = 1_700_000_040  // a whole minute
+    r.time = r.time.map { $0 + 40 }
+    let a = r.analyse(p)
+    let enmo = 0.3 / 50 / tan(Double.pi / 50) * 1000
+    #expect(abs(enmo - 95.367) < 0.001)
+    let epoch = try #require(a.epochs(seconds: 60)?.first)
+    #expect(abs(epoch.enmoMilliG! - enmo) < 1e-6)
+    #expect(abs(epoch.madMilliG! - 2 * enmo) < 1e-6)
+    #expect(epoch.samples == 6000 && epoch.coverage == 1)
+    // 95.4 mg is light on Hildebrand's wrist cut-points (44.8 <= light < 100.6).
+    #expect(epoch.intensity == .light)
+  }
+
+  /// Two samples by hand: (0, 0, 1) has |a| = 1, ENMO 0; (0, 0.9, 1.2) has
+  /// |a| = 1.5, ENMO 500 mg; mean 250 mg; MAD = mean |1 - 1.25|, |1.5 -
+  /// 1.25| = 250 mg.
+  @Test func twoSamplesByHand() throws {
+    var analyzer = AccelAnalyzer(kind: .raw, declaredRateHz: 1, parameters: AccelAnalysisParameters())
+    analyzer.add(time: [1_700_000_000, 1_700_000_001], values: [0, 0, 1, 0, 0.9, 1.2])
+    let a = analyzer.finish()
+    let epoch = try #require(a.epochs(seconds: 5)?.first)
+    #expect(abs(epoch.enmoMilliG! - 250) < 1e-9)
+    #expect(abs(epoch.madMilliG! - 250) < 1e-9)
+    #expect(abs(a.enmoMeanMilliG! - 250) < 1e-9)
+  }
+
+  /// Gravity-free exports (phone "linear acceleration") have |a| near 0.
+  @Test func missingGravityIsReported() {
+    var analyzer = AccelAnalyzer(kind: .raw, declaredRateHz: 1, parameters: AccelAnalysisParameters())
+    analyzer.add(time: [0, 1, 2], values: [0.01, 0, 0, 0, 0.02, 0, 0, 0, 0.01])
+    #expect(analyzer.finish().diagnostics.contains { $0.code == "gravity-missing" })
+  }
+}
+
+struct StepDetectionTests {
+  /// 60 s at a cadence of 2 steps/s: 120 steps by construction (one
+  /// vertical peak per step), with 0.02 g of noise on every axis.
+  @Test func walkingAtTwoHertzGivesItsSteps() {
+    var r = SyntheticRecording()
+    r.add(seconds: 10, noise: 0.02)
+    r.add(seconds: 60, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    r.add(seconds: 10, noise: 0.02)
+    let steps = r.analyse().steps!
+    #expect(abs(steps - 120) <= 1, "counted \(steps)")
+  }
+
+  /// Running: 2.8 steps/s for 60 s with a 0.8 g impact, 168 steps.
+  @Test func runningGivesItsSteps() {
+    var r = SyntheticRecording()
+    r.add(seconds: 60, frequencyHz: 2.8, amplitude: 0.8, noise: 0.05)
+    let steps = r.analyse().steps!
+    #expect(abs(steps - 168) <= 1, "counted \(steps)")
+  }
+
+  @Test func stillnessAndNoiseAreNoSteps() {
+    var r = SyntheticRecording()
+    r.add(seconds: 120, noise: 0.02)
+    #expect(r.analyse().steps == 0)
+  }
+
+  /// Three steps are below the four-step bout: no steps.
+  @Test func shortBurstsAreNotABout() {
+    var r = SyntheticRecording()
+    r.add(seconds: 10, noise: 0.01)
+    r.add(seconds: 1.5, frequencyHz: 2, amplitude: 0.3, noise: 0.01)
+    r.add(seconds: 10, noise: 0.01)
+    r.add(seconds: 1.5, frequencyHz: 2, amplitude: 0.3, noise: 0.01)
+    r.add(seconds: 10, noise: 0.01)
+    #expect(r.analyse().steps == 0)
+  }
+
+  /// Phone sampling jitters by up to +-4 ms around 10 ms: the signal is
+  /// resampled before filtering, the count holds, and the report says so.
+  @Test func jitteredSamplingIsResampled() {
+    var r = SyntheticRecording()
+    r.add(seconds: 60, frequencyHz: 2, amplitude: 0.3, noise: 0.02, jitter: 0.008)
+    let a = r.analyse()
+    #expect(abs(a.steps! - 120) <= 1, "counted \(a.steps!)")
+    #expect(a.diagnostics.contains { $0.code == "irregular-sampling" })
+  }
+
+  /// 30 s of walking, a 20 s pause in the recording, 30 s more: 120 steps
+  /// and one gap reported.
+  @Test func aGapEndsTheBoutAndIsReported() {
+    var r = SyntheticRecording()
+    r.add(seconds: 30, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    r.skip(seconds: 20)
+    r.add(seconds: 30, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    let a = r.analyse()
+    #expect(a.gaps == 1)
+    #expect(abs(a.steps! - 120) <= 2, "counted \(a.steps!)")
+    #expect(a.diagnostics.first { $0.code == "gaps" }?.message.contains("20.0 s") == true)
+  }
+
+  /// Below 10 Hz the band-pass cannot work: no steps, and a warning.
+  @Test func lowRatesDetectNoSteps() {
+    var r = SyntheticRecording()
+    r.rateHz = 5
+    r.add(seconds: 60, frequencyHz: 2, amplitude: 0.3)
+    let a = r.analyse()
+    #expect(a.steps == nil)
+    #expect(a.diagnostics.contains { $0.code == "rate-too-low-for-steps" })
+  }
+}
+
+struct EpochAndDayTests {
+  /// 60 s epochs start on whole minutes: a recording from 08:00:30 fills
+  /// half of its first minute.
+  @Test func epochsAlignToWholeMultiples() throws {
+    var r = SyntheticRecording()
+    r.start = 1_700_000_010  // 22:13:30Z
+    r.add(seconds: 90)
+    var p = AccelAnalysisParameters()
+    p.epochSeconds = [60]
+    let epochs = try #require(r.analyse(p).epochs(seconds: 60))
+    #expect(epochs.count == 2)
+    #expect(epochs[0].start == 1_699_999_980)
+    #expect(epochs[0].coverage == 0.5)
+    #expect(epochs[1].coverage == 1)
+  }
+
+  /// Days are local: 22:59Z and 23:00Z on 2024-07-01 are 23:59 on July 1
+  /// and 00:00 on July 2 in London (BST).
+  @Test func daysFollowTheTimeZone() {
+    var analyzer = AccelAnalyzer(
+      kind: .enmo, declaredRateHz: 1.0 / 60,
+      parameters: {
+        var p = AccelAnalysisParameters()
+        p.epochSeconds = [60]
+        p.timeZone = TimeZone(identifier: "Europe/London")!
+        return p
+      }())
+    // 2024-07-01 is day 19905.
+    let t = utc(19905, 22, 59)
+    analyzer.add(time: [t, t + 60], values: [50, 150])
+    let days = analyzer.finish().days
+    #expect(days.map(\.date) == ["2024-07-01", "2024-07-02"])
+    #expect(days[0].minutes[.light] == 1)
+    #expect(days[1].minutes[.moderate] == 1)
+  }
+
+  /// Count epochs sum into longer epochs; Freedson's bounds are at 100,
+  /// 1952 and 5725 counts/min.
+  @Test func countEpochsSumAndClassify() throws {
+    var p = AccelAnalysisParameters()
+    p.epochSeconds = [60]
+    var analyzer = AccelAnalyzer(kind: .counts, declaredRateHz: 1.0 / 15, parameters: p)
+    let nan = Double.nan
+    analyzer.add(
+      time: [0, 15, 30, 45, 60],
+      values: [
+        500, 0, 0, 10, nan, 500, 0, 0, 10, nan, 500, 0, 0, 10, nan, 452, 0, 0, 10, nan, 99, 0, 0, 0, nan,
+      ])
+    let a = analyzer.finish()
+    let epochs = try #require(a.epochs(seconds: 60))
+    #expect(epochs[0].countsAxis1 == 1952 && epochs[0].intensity == .moderate && epochs[0].steps == 40)
+    #expect(epochs[1].intensity == .sedentary)
+    #expect(a.steps == 40)
+    let f = CutPoints.freedson1998
+    #expect(f.classify(99) == .sedentary && f.classify(100) == .light && f.classify(1951) == .light)
+    #expect(f.classify(5724) == .moderate && f.classify(5725) == .vigorous)
+  }
+}
