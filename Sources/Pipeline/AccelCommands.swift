@@ -20,11 +20,18 @@ public struct AccelOptions: Sendable {
 
   public init() {}
 
-  public var described: [NamedParameter] {
+  /// The parameters, with the epoch lengths the results were cut into
+  /// (a file of epochs keeps only the lengths that fit its own).
+  public func described(_ results: [AccelResult]) -> [NamedParameter] {
     var out = analysis.steps.named
+    var lengths: [Double] = []
+    for r in results {
+      for e in r.analysis.epochs where !lengths.contains(e.seconds) { lengths.append(e.seconds) }
+    }
     out.append(
       NamedParameter(
-        name: "epochs_s", value: analysis.epochSeconds.map(Fixed.shortest).joined(separator: ","),
+        name: "epochs_s",
+        value: (lengths.isEmpty ? analysis.epochSeconds : lengths).map(Fixed.shortest).joined(separator: ","),
         meaning: "epoch lengths, s"))
     out.append(
       NamedParameter(
@@ -161,10 +168,12 @@ public enum AccelCommands {
     context: CommandContext
   ) throws {
     var rows: [ResultRecord] = []
+    var analysed: [AccelResult] = []
     var failures = 0
     for (file, result) in zip(files, AccelPipeline.analyseAll(files, options: options, jobs: jobs)) {
       switch result {
       case .success(let r):
+        analysed.append(r)
         _ = try context.recordInput(file)
         context.provenance.diagnostics += r.diagnostics
         rows.append(summaryRecord(r))
@@ -176,7 +185,7 @@ public enum AccelCommands {
         throw error
       }
     }
-    context.provenance.addParameters(options.described)
+    context.provenance.addParameters(options.described(analysed))
     context.emit(ResultTable(name: "accel-summary", rows: rows), format: format)
     if failures > 0 {
       throw RuntimeError("\(failures) of \(files.count) files could not be read; \(rows.count) summarised")
@@ -208,7 +217,7 @@ public enum AccelCommands {
     let r = try AccelPipeline.analyse(file, options: options)
     _ = try context.recordInput(file)
     context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described)
+    context.provenance.addParameters(options.described([r]))
     let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
     context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
   }
@@ -221,7 +230,7 @@ public enum AccelCommands {
     let r = try AccelPipeline.analyse(file, options: options)
     _ = try context.recordInput(file)
     context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described + energy.described)
+    context.provenance.addParameters(options.described([r]) + energy.described)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let byDay = try AccelEnergy.byDay(r, options: energy, timeZone: zone)
     let rows = r.analysis.days.map { d -> ResultRecord in
@@ -241,16 +250,16 @@ public enum AccelCommands {
     context.emit(ResultTable(name: "accel-days", rows: rows), format: format)
   }
 
-  /// Energy by model for the whole recording, the hour-of-day profile, and
-  /// the StepMyHealth calorie balance when an intake is given.
+  /// Energy by model for the whole recording, the hour-of-day profile when
+  /// asked, and the StepMyHealth calorie balance when an intake is given.
   public static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
-    allowanceKilocalories: Double?, format: OutputFormat?, context: CommandContext
+    allowanceKilocalories: Double?, hourly: Bool = false, format: OutputFormat?, context: CommandContext
   ) throws {
     let r = try AccelPipeline.analyse(file, options: options)
     _ = try context.recordInput(file)
     context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described + energy.described)
+    context.provenance.addParameters(options.described([r]) + energy.described)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let totals = try AccelEnergy.totals(r, options: energy)
     context.emit(
@@ -261,15 +270,9 @@ public enum AccelCommands {
             "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
           ])
         }), format: format)
-    let hours = try AccelEnergy.hourly(r, options: energy, timeZone: zone)
-    context.emit(
-      ResultTable(
-        name: "accel-hourly",
-        rows: hours.map { h in
-          var record = ResultRecord(["hour": .integer(h.hour), "steps": .integer(h.steps)])
-          for (model, kcal) in h.kilocalories { record[AccelEnergy.column(model)] = .number(kcal, 1) }
-          return record
-        }), format: format)
+    if hourly {
+      context.emit(hourlyTable(try AccelEnergy.hourly(r, options: energy, timeZone: zone)), format: format)
+    }
     if let intake = intakeKilocalories {
       guard let steps = r.analysis.steps else {
         throw UsageError("\(file) has no steps; the calorie balance needs them")
@@ -289,6 +292,83 @@ public enum AccelCommands {
 }
 
 extension AccelCommands {
+  static func hourlyTable(_ hours: [AccelEnergy.Hour]) -> ResultTable {
+    ResultTable(
+      name: "accel-hourly",
+      rows: hours.map { h in
+        var record = ResultRecord(["hour": .integer(h.hour), "steps": .integer(h.steps)])
+        for (model, kcal) in h.kilocalories { record[AccelEnergy.column(model)] = .number(kcal, 1) }
+        return record
+      })
+  }
+
+  /// Charts of a recording by local time: acceleration (ENMO, or counts
+  /// per minute) per epoch with the cut-points, steps per hour, and energy
+  /// per hour by model, after the hourly table.
+  public static func plot(
+    file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
+    format: OutputFormat?, context: CommandContext
+  ) throws {
+    let r = try AccelPipeline.analyse(file, options: options)
+    _ = try context.recordInput(file)
+    context.provenance.diagnostics += r.diagnostics
+    context.provenance.addParameters(options.described([r]) + energy.described)
+    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let stem = GnuplotChart.safeFileStem(
+      URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")
+    let epochs = r.analysis.epochs.last?.epochs ?? []
+    guard let first = epochs.first else {
+      throw InputError(SourceLocation(file: file), "no epochs", expected: "a recording to plot")
+    }
+    let local0 = first.start + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: first.start)))
+    let midnight = (local0 / 86400).rounded(.down) * 86400
+    func hours(_ t: Double) -> Double {
+      (t + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: t))) - midnight) / 3600
+    }
+    let counts = r.analysis.kind == .counts
+    let cut = r.analysis.cutPoints
+    let perMinute = 60 / (epochs.first?.seconds ?? 60)
+    var acceleration = GnuplotChart(
+      name: "\(stem)-acceleration",
+      title: counts ? "Axis-1 counts per minute" : "ENMO per \(Fixed.shortest(first.seconds)) s epoch",
+      xLabel: "local time (h)", yLabel: counts ? "counts/min" : "ENMO (mg)",
+      series: [
+        .init(
+          title: counts ? "counts/min" : "ENMO", style: .lines,
+          points: epochs.compactMap { e in
+            guard let v = counts ? e.countsAxis1.map({ $0 * perMinute }) : e.enmoMilliG else { return nil }
+            return GnuplotChart.Point(hours(e.start), v)
+          })
+      ])
+    acceleration.horizontalLines = [
+      .init(y: cut.light, title: "light (\(cut.id))"), .init(y: cut.moderate, title: "moderate"),
+      .init(y: cut.vigorous, title: "vigorous"),
+    ]
+    let byHour = try AccelEnergy.hourly(r, options: energy, timeZone: zone)
+    context.emit(hourlyTable(byHour), format: format)
+    try context.draw(acceleration, folder: chartsDirectory, format: format)
+    if r.analysis.steps != nil {
+      try context.draw(
+        GnuplotChart(
+          name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour", yLabel: "steps",
+          series: [
+            .init(
+              title: "steps", style: .boxes,
+              points: byHour.map { .init(Double($0.hour) + 0.5, Double($0.steps)) })
+          ]), folder: chartsDirectory, format: format)
+    }
+    if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
+      var chart = GnuplotChart(
+        name: "\(stem)-energy", title: "Energy per hour by model", xLabel: "local hour",
+        yLabel: "energy (kcal)",
+        series: [])
+      chart.stackedBars = GnuplotChart.StackedBars(
+        categories: byHour.map { String($0.hour) }, seriesTitles: models,
+        values: byHour.map { $0.kilocalories.map(\.1) }, clustered: true)
+      try context.draw(chart, folder: chartsDirectory, format: format)
+    }
+  }
+
   /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times
   /// to the millisecond, g to 4 decimals), streamed and atomic, and prints
   /// what it holds by construction.

@@ -105,7 +105,7 @@ struct AccelCLI: ParsableCommand {
       Reads ActiGraph (raw and counts), Axivity, UK Biobank epoch and phone-app
       CSV exports, or any CSV through --time/--x/--y/--z, plain or gzipped.
       """,
-    subcommands: [Summary.self, Epochs.self, Days.self, Energy.self, Synth.self])
+    subcommands: [Summary.self, Epochs.self, Days.self, Energy.self, Plot.self, Synth.self])
 
   struct Summary: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -167,11 +167,12 @@ struct AccelCLI: ParsableCommand {
     @OptionGroup var subject: AccelEnergyArguments
     @Option(help: "Energy eaten, kcal: adds the StepMyHealth calorie balance.") var intake: Double?
     @Option(help: "Daily allowance of the calorie balance, kcal (default 2000).") var allowance: Double?
+    @Flag(help: "Also print energy and steps per local hour of the day.") var hourly = false
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try AccelCommands.energy(
         file: file, options: try read.options(), energy: try subject.options(), intakeKilocalories: intake,
-        allowanceKilocalories: allowance, format: output.format, context: context)
+        allowanceKilocalories: allowance, hourly: hourly, format: output.format, context: context)
     }
   }
 }
@@ -211,6 +212,23 @@ extension AccelCLI {
         return (movement, try QuantityParser.durationSeconds(parts[1]))
       }
       try AccelCommands.synth(spec, outputPath: output, context: context)
+    }
+  }
+}
+
+extension AccelCLI {
+  struct Plot: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Charts of a recording by local time: acceleration per epoch, steps and energy per hour.")
+    @Argument(help: "Accelerometer CSV file.") var file: String
+    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+    @OptionGroup var read: AccelReadOptions
+    @OptionGroup var subject: AccelEnergyArguments
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try AccelCommands.plot(
+        file: file, options: try read.options(), energy: try subject.options(), chartsDirectory: charts,
+        format: output.format, context: context)
     }
   }
 }
