@@ -17,6 +17,9 @@ let package = Package(
       name: "FuzzSurveys",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
     .executableTarget(
+      name: "FuzzAccelerometer",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
+    .executableTarget(
       name: "FuzzReferenceTables",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
   ]

@@ -14,6 +14,8 @@ public struct AccelDetector {
 
   /// Lines examined for detection.
   static let headLines = 64
+  /// The highest sample rate accepted, Hz.
+  public static let maximumRateHz = 10_000.0
 
   public func detect(head: [UInt8], file: String) throws -> AccelLayout {
     var lines: [String] = []
@@ -145,6 +147,11 @@ public struct AccelDetector {
     func column(_ candidates: [String]) -> Int? { keys.firstIndex { candidates.contains($0) } }
     if isCounts {
       let period = epoch ?? 60
+      guard period > 0 else {
+        throw InputError(
+          SourceLocation(file: file, line: 5), "epoch period 00:00:00 in a file of counts",
+          expected: "an epoch period of at least 1 s")
+      }
       var time = AccelTimeSource.implicit(start: start, period: period)
       var axes: [Int]
       var steps: Int?
@@ -180,10 +187,11 @@ public struct AccelDetector {
         valueColumns: axes + [steps ?? -1, vm ?? -1], scale: 1, unit: nil, declaredRateHz: 1 / period,
         absoluteTime: true, metadata: metadata, diagnostics: diagnostics)
     }
-    guard let rate = map.sampleRateHz ?? rate, rate > 0 else {
+    guard let rate = map.sampleRateHz ?? rate, rate > 0, rate <= Self.maximumRateHz else {
       throw InputError(
-        SourceLocation(file: file, line: 1), "ActiLife raw header without \"at N Hz\"",
-        expected: "a sample rate in the first line, or --sample-rate")
+        SourceLocation(file: file, line: 1), "ActiLife raw header without a usable \"at N Hz\"",
+        expected: "a sample rate of at most \(Int(Self.maximumRateHz)) Hz in the first line, or --sample-rate"
+      )
     }
     var time = AccelTimeSource.implicit(start: start, period: 1 / rate)
     var axes = [0, 1, 2]
@@ -272,13 +280,17 @@ public struct AccelDetector {
       switch ref {
       case .position(let p):
         guard p <= columnCount else {
-          throw UsageError("\(file): \(what) column \(p) does not exist; the file has \(columnCount) columns")
+          throw InputError(
+            SourceLocation(file: file, line: 1), "\(columnCount) columns",
+            expected: "a column \(p) for \(what) (as the column map says)")
         }
         return p - 1
       case .name(let n):
         guard let i = names.firstIndex(of: n) ?? keys.firstIndex(of: Self.key(n)) else {
-          throw UsageError(
-            "\(file): no column named \"\(n)\" for \(what); columns are \(names.joined(separator: ", "))")
+          throw InputError(
+            SourceLocation(file: file, line: 1),
+            "no column named \"\(n)\" among \(names.prefix(12).joined(separator: ", "))",
+            expected: "a column \"\(n)\" for \(what) (as the column map says)")
         }
         return i
       case nil:
@@ -391,7 +403,9 @@ public struct AccelDetector {
       }
     } else {
       guard let rate = map.sampleRateHz else {
-        throw UsageError("\(file): no time column; give --sample-rate (and --start) or --time")
+        throw InputError(
+          SourceLocation(file: file, line: headerLines + 1), "no time column",
+          expected: "a time column, or --sample-rate (and --start) for files without one")
       }
       if map.start == nil {
         absolute = false

@@ -35,6 +35,11 @@ public struct AccelFileInfo: Sendable {
 /// cannot be read (a recording cut off mid-write) is dropped with a
 /// diagnostic.
 public struct AccelReader: Sendable {
+  /// The range of times accepted, s since 1970: a bound on the epoch and
+  /// day arithmetic downstream.
+  public static let earliest = -1e10
+  public static let latest = 1e11
+
   public var map: AccelColumnMap
   public var timeZone: TimeZone?
   public var workers: Int
@@ -57,7 +62,15 @@ public struct AccelReader: Sendable {
     path: String, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
     onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
-    let chunks = try LineChunks(path: path)
+    try read(chunks: try LineChunks(path: path), progress: progress, onLayout: onLayout, onBlock: onBlock)
+  }
+
+  /// Reads from any chunk source (a file, or bytes in memory).
+  public func read(
+    chunks: LineChunks, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
+    onBlock: (AccelBlock) throws -> Void
+  ) throws -> AccelFileInfo {
+    let path = chunks.path
     guard let first = try chunks.next(size: chunkBytes) else {
       throw InputError(
         SourceLocation(file: path, line: 1), "empty file",
@@ -92,6 +105,14 @@ public struct AccelReader: Sendable {
       if case .implicit(let start, let period) = layout.time {
         for i in block.time.indices { block.time[i] = start + Double(implicitRows + i) * period }
         implicitRows += block.count
+      }
+      for (i, t) in block.time.enumerated() where !(t > Self.earliest && t < Self.latest) {
+        throw InputError(
+          SourceLocation(file: path, line: lineBase + Int(parsed.lineOffsets[i]) + 1),
+          "time \(Fixed.shortest(t)) s since 1970 is out of range",
+          expected: "a time between the years 1653 and 5138 (-1e10 to 1e11 s since 1970)")
+      }
+      if case .implicit = layout.time {
       } else {
         order.filter(&block, lineOffsets: parsed.lineOffsets, lineBase: lineBase)
       }

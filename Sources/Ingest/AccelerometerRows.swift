@@ -64,10 +64,6 @@ struct AccelRowParser: Sendable {
   func parse(_ chunk: [UInt8], skipLines: Int, isLast: Bool) -> ParsedRows {
     let slots = layout.valueColumns.count
     var out = ParsedRows()
-    let estimate = chunk.count / 32
-    out.time.reserveCapacity(estimate)
-    out.lineOffsets.reserveCapacity(estimate)
-    out.values.reserveCapacity(estimate * slots)
     var scanner: DateTimeScanner
     var numberScale = 1.0
     var numberStart = 0.0
@@ -91,11 +87,27 @@ struct AccelRowParser: Sendable {
     let delimiter = layout.delimiter
     let columnCount = layout.columnCount
     let scale = layout.kind == .raw ? layout.scale : 1
-    var row = [Double](repeating: .nan, count: slots)
 
     chunk.withUnsafeBufferPointer { buffer in
       let base = buffer.baseAddress!
       let n = buffer.count
+      // Rows are written straight into buffers: a row of k fields takes at
+      // least 2k bytes with its line break, which bounds the row count
+      // (pages never written are never touched).
+      let capacity = n / (2 * max(columnCount, 1)) + 2
+      let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+      let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * max(slots, 1))
+      let lineOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+      let row = UnsafeMutablePointer<Double>.allocate(capacity: max(slots, 1))
+      defer {
+        times.deallocate()
+        values.deallocate()
+        lineOffsets.deallocate()
+        row.deallocate()
+      }
+      let roles = UnsafeMutablePointer<Int>.allocate(capacity: max(columnCount, 1))
+      defer { roles.deallocate() }
+      for k in 0..<columnCount { roles[k] = self.roles[k] }
       var p = 0
       var line = 0
       var rowIndex = 0
@@ -200,9 +212,9 @@ struct AccelRowParser: Sendable {
             "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
           break lineLoop
         }
-        out.time.append(implicit ? Double(rowIndex) : timeValue)
-        for k in 0..<slots { out.values.append(row[k]) }
-        out.lineOffsets.append(Int32(truncatingIfNeeded: line))
+        times[rowIndex] = implicit ? Double(rowIndex) : timeValue
+        for k in 0..<slots { values[rowIndex * slots + k] = row[k] }
+        lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
         rowIndex += 1
       }
       // Count the remaining lines (after an error, for the line base).
@@ -211,6 +223,9 @@ struct AccelRowParser: Sendable {
         line += 1
       }
       out.lines = line
+      out.time = Array(UnsafeBufferPointer(start: times, count: rowIndex))
+      out.values = Array(UnsafeBufferPointer(start: values, count: rowIndex * slots))
+      out.lineOffsets = Array(UnsafeBufferPointer(start: lineOffsets, count: rowIndex))
     }
     out.sawLocalTime = scanner.sawLocalTime
     return out
@@ -259,9 +274,30 @@ struct AccelRowParser: Sendable {
     }
     guard digits > 0, digits <= 15, i == end || base[i] == delimiter else { return nil }
     q = i
-    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    let value = Double(mantissa) / Self.powerOfTen(fractionDigits)
     return negative ? -value : value
   }
 
-  static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+  /// 10^k for k in 0...15, exact, without a lazily initialised table.
+  @inline(__always)
+  static func powerOfTen(_ k: Int) -> Double {
+    switch k {
+    case 0: return 1
+    case 1: return 1e1
+    case 2: return 1e2
+    case 3: return 1e3
+    case 4: return 1e4
+    case 5: return 1e5
+    case 6: return 1e6
+    case 7: return 1e7
+    case 8: return 1e8
+    case 9: return 1e9
+    case 10: return 1e10
+    case 11: return 1e11
+    case 12: return 1e12
+    case 13: return 1e13
+    case 14: return 1e14
+    default: return 1e15
+    }
+  }
 }

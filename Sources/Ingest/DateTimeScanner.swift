@@ -41,6 +41,9 @@ public struct DateTimeScanner {
   // The minute of the last row: its text up to the seconds, its instant,
   // and the text after the seconds (the offset, if any).
   private var minutePrefix: [UInt8] = []
+  // The prefix as three overlapping 8-byte words (at 0, 8 and length - 8),
+  // compared without a call; used when 8 <= length <= 24.
+  private var prefixWords: (UInt64, UInt64, UInt64) = (0, 0, 0)
   private var minuteStart = 0.0
   private var minuteSuffix: [UInt8] = []
   private var minuteIsLocal = false
@@ -62,9 +65,18 @@ public struct DateTimeScanner {
   private mutating func sameMinute(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     let n = bytes.count
     let length = minutePrefix.count
-    guard n >= length + 2,
-      minutePrefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, length) == 0 })
-    else { return nil }
+    guard n >= length + 2 else { return nil }
+    let raw = UnsafeRawPointer(bytes.baseAddress!)
+    if length >= 8 && length <= 24 {
+      guard raw.loadUnaligned(as: UInt64.self) == prefixWords.0,
+        raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == prefixWords.2,
+        length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1
+      else { return nil }
+    } else {
+      guard minutePrefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw, length) == 0 }) else {
+        return nil
+      }
+    }
     var i = length
     let d1 = bytes[i] &- 0x30
     let d2 = bytes[i + 1] &- 0x30
@@ -205,6 +217,16 @@ public struct DateTimeScanner {
       return
     }
     minutePrefix = Array(bytes[start..<secondsAt])
+    let length = minutePrefix.count
+    if length >= 8 && length <= 24 {
+      minutePrefix.withUnsafeBytes { p in
+        prefixWords = (
+          p.loadUnaligned(as: UInt64.self),
+          length > 16 ? p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0,
+          p.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        )
+      }
+    }
     minuteSuffix = Array(bytes[suffixAt..<end])
     minuteStart = minute
     minuteIsLocal = isLocal

@@ -21,6 +21,17 @@ public final class LineChunks {
   /// Bytes of (uncompressed) text handed out so far.
   public private(set) var bytesRead = 0
 
+  private var memory: [UInt8]?
+  private var memoryOffset = 0
+
+  /// Bytes already in memory (tests and fuzzing), named `source` in errors.
+  public init(bytes: [UInt8], source: String, maximumLineBytes: Int = LineChunks.defaultMaximumLineBytes) {
+    path = source
+    self.maximumLineBytes = maximumLineBytes
+    compressed = false
+    memory = bytes
+  }
+
   public init(path: String, maximumLineBytes: Int = LineChunks.defaultMaximumLineBytes) throws {
     self.path = path
     self.maximumLineBytes = maximumLineBytes
@@ -60,6 +71,12 @@ public final class LineChunks {
   /// Fills `buffer` from the file; returns the number of bytes read (0 at
   /// the end).
   private func fill(_ buffer: UnsafeMutableRawPointer, _ count: Int) throws -> Int {
+    if let memory {
+      let n = min(count, memory.count - memoryOffset)
+      memory.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: n) }
+      memoryOffset += n
+      return n
+    }
     if let gz {
       let n = gzread(gz, buffer, UInt32(count))
       if n < 0 {
@@ -117,6 +134,22 @@ public final class LineChunks {
 
   private func append(to chunk: inout [UInt8], _ want: Int) throws {
     let old = chunk.count
+    if chunk.capacity - old < want {
+      // Grow into fresh, uninitialised storage: the old bytes, then the read.
+      var failure: Error?
+      var read = 0
+      let grown = [UInt8](unsafeUninitializedCapacity: old + want) { buffer, count in
+        if old > 0 {
+          chunk.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: old) }
+        }
+        do { read = try fill(buffer.baseAddress! + old, want) } catch { failure = error }
+        count = old + read
+      }
+      if let failure { throw failure }
+      chunk = grown
+      if read == 0 { atEnd = true }
+      return
+    }
     chunk.append(contentsOf: repeatElement(0, count: want))
     let n = try chunk.withUnsafeMutableBytes { try fill($0.baseAddress! + old, want) }
     chunk.removeLast(want - n)

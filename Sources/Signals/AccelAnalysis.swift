@@ -109,7 +109,8 @@ public struct AccelAnalyzer {
   private var gapTotal = 0.0
   private var longestGap = 0.0
   private var longestGapAt = 0.0
-  private var intervalStats = (n: 0.0, mean: 0.0, m2: 0.0)
+  private var intervalStats = (n: 0.0, sum: 0.0, sumSquares: 0.0)
+  private var nominalInterval = 0.0
   private var stepsColumnSeen = false
   private var stepsFromColumn = 0.0
 
@@ -147,12 +148,14 @@ public struct AccelAnalyzer {
     let median = ((intervals.isEmpty ? 1 : intervals[intervals.count / 2]) * 1e6).rounded() / 1e6
     let r = declaredRateHz ?? (median > 0 ? 1 / median : 1)
     rate = r
+    nominalInterval = 1 / r
     gapThreshold = max(parameters.gapMinimumSeconds, parameters.gapIntervals / r)
     if kind != .raw { gapThreshold = 1.5 / r }
     accumulators = parameters.epochSeconds.map {
       EpochAccumulator(seconds: $0, rate: r, kind: kind, cutPoints: parameters.cutPoints(for: kind))
     }
-    if kind == .raw && r >= parameters.steps.minimumSampleRateHz {
+    if kind == .raw && r >= parameters.steps.minimumSampleRateHz && r <= parameters.steps.maximumSampleRateHz
+    {
       detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
     }
     let values = warmupValues
@@ -179,11 +182,12 @@ public struct AccelAnalyzer {
         }
         detector?.gap()
       } else if dt > 0 {
-        let s = intervalStats
-        let count = s.n + 1
-        let delta = dt - s.mean
-        let mean = s.mean + delta / count
-        intervalStats = (count, mean, s.m2 + delta * (dt - mean))
+        // Sums of the deviation from the nominal interval (small numbers,
+        // so the one-pass variance is exact enough).
+        let d = dt - nominalInterval
+        intervalStats.n += 1
+        intervalStats.sum += d
+        intervalStats.sumSquares += d * d
       }
       previous = t
       switch kind {
@@ -242,7 +246,8 @@ public struct AccelAnalyzer {
           location: where_))
     }
     if kind == .raw, let rate, intervalStats.n > 10 {
-      let sd = (intervalStats.m2 / (intervalStats.n - 1)).squareRoot()
+      let s = intervalStats
+      let sd = (max(0, s.sumSquares - s.sum * s.sum / s.n) / (s.n - 1)).squareRoot()
       if sd > 0.05 / rate {
         diagnostics.append(
           Diagnostic(
@@ -258,6 +263,14 @@ public struct AccelAnalyzer {
           code: "rate-too-low-for-steps",
           message:
             "sample rate \(Fixed.shortest(rate)) Hz is below \(Fixed.shortest(parameters.steps.minimumSampleRateHz)) Hz; no steps detected",
+          location: where_))
+    }
+    if kind == .raw, let rate, rate > parameters.steps.maximumSampleRateHz {
+      diagnostics.append(
+        Diagnostic(
+          code: "rate-too-high-for-steps",
+          message:
+            "sample rate \(Fixed.shortest(rate)) Hz is above \(Fixed.shortest(parameters.steps.maximumSampleRateHz)) Hz; no steps detected",
           location: where_))
     }
     if kind == .raw && enmoCount > 0 {

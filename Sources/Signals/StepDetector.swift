@@ -20,6 +20,8 @@ public struct StepDetectionParameters: Sendable, Hashable {
   public var minimumBoutSteps = 4
   /// Below this sample rate no steps are detected, Hz.
   public var minimumSampleRateHz = 10.0
+  /// Nor above this one (the resampling grid would be needlessly fine), Hz.
+  public var maximumSampleRateHz = 1000.0
 
   public init() {}
 
@@ -97,9 +99,17 @@ public struct StepDetector: Sendable {
       filter(t, magnitude)
       return
     }
-    // Interpolate onto the grid up to t.
+    // Interpolate onto the grid up to t; a sample on the grid (regular
+    // sampling) goes straight in.
     let span = t - lastTime
     var g = gridTime + step
+    if abs(t - g) < 1e-6 * step {
+      filter(g, magnitude)
+      gridTime = g
+      lastTime = t
+      lastMagnitude = magnitude
+      return
+    }
     while g <= t {
       let f = span > 0 ? (g - lastTime) / span : 1
       filter(g, lastMagnitude + f * (magnitude - lastMagnitude))

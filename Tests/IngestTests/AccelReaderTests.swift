@@ -159,17 +159,29 @@ struct AccelDialectTests {
 
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
-    map.time = .position(1)
+    map.time = .name("seconds_elapsed")
     map.timeFormat = .elapsed
     map.start = 1_700_000_000
     map.x = .name("z")
     map.y = .name("y")
-    map.z = .name("x")
+    map.z = .position(5)
     map.unit = .metersPerSecondSquared
-    let (_, t, v) = try readAccel("sensor-logger-accelerometer.csv", map: map)
-    // time column is position 1 (nanoseconds) read as elapsed seconds.
-    #expect(t[0] == 1_700_000_000 + 1_698_411_600_000_000_000)
+    let (info, t, v) = try readAccel("sensor-logger-accelerometer.csv", map: map)
+    #expect(info.layout.absoluteTime)
+    #expect(t[0] == 1_700_000_000 && t[1] == 1_700_000_000.01)
     #expect(abs(v[0] - 1) < 1e-12 && v[2] == 0)
+  }
+
+  /// Nanoseconds read as elapsed seconds put the rows 5e10 years away: a
+  /// clear error, not an overflow downstream.
+  @Test func timesOutOfRangeAreAnError() {
+    var map = AccelColumnMap()
+    map.time = .position(1)
+    map.timeFormat = .elapsed
+    map.start = 0
+    let e = inputError { _ = try readAccel("sensor-logger-accelerometer.csv", map: map) }
+    #expect(e?.location.line == 2)
+    #expect(e?.expected == "a time between the years 1653 and 5138 (-1e10 to 1e11 s since 1970)")
   }
 
   @Test func gzippedFilesReadDirectly() throws {
