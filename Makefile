@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/energylab
 DEBUG_BIN := .build/debug/energylab
 
-.PHONY: deps build release reproduce test lint format generated fuzz clean
+.PHONY: deps build release reproduce test test-slurm lint format generated fuzz clean
 
 deps:
 	@scripts/install-deps
@@ -36,6 +36,13 @@ format:
 generated: build
 	scripts/update-readme-models
 	$(DEBUG_BIN) run --reproducible --quiet
+
+# A single-node Slurm cluster on this machine (installs slurmd, slurmctld,
+# slurm-client and munge when missing; needs root or sudo): a study run as a
+# job array of shards, merged, must equal one unsharded run. Not part of
+# `make test` or CI.
+test-slurm: release
+	scripts/test-slurm
 
 # libFuzzer targets for the readers (Fuzz/, a separate package), each run
 # for FUZZ_SECONDS (default 600); results in Fuzz/RESULTS.md.

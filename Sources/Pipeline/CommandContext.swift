@@ -67,6 +67,10 @@ public final class CommandContext: @unchecked Sendable {
   /// report's diagnostics in a notebook.
   public var warningSink: ((String) -> Void)?
 
+  /// Where progress bars are drawn: standard error when it is a terminal
+  /// (set by the command line), nowhere otherwise or with `--quiet`.
+  public var progressSink: ((String) -> Void)?
+
   public func warn(_ text: String) {
     if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
   }

@@ -52,4 +52,32 @@ public enum DatabaseCommands {
     }
     context.emit(ResultTable(name: table, rows: records), format: format)
   }
+
+  /// `db merge OUT SHARD...`: every run of the shards copied into OUT in
+  /// one transaction, replacing runs of the same key, so merging again (or
+  /// merging overlapping shards) changes nothing.
+  public static func merge(output: String, shards: [String], context: CommandContext) throws {
+    guard !shards.isEmpty else { throw UsageError("db merge needs at least one shard database") }
+    let sources = try shards.map(open)
+    let copied = try ResultsStore(path: output).merge(sources)
+    let total = try ResultsStore(path: output).canonicalLines().filter { $0.hasPrefix("run ") }.count
+    context.write("merged \(copied) runs from \(shards.count) databases into \(output) (\(total) runs)\n")
+  }
+
+  /// `db compare A B`: whether two stores hold the same results (runs by
+  /// key with every row, ignoring row ids and recording times); exit 1 and
+  /// the first difference when not.
+  public static func compare(_ a: String, _ b: String, context: CommandContext) throws {
+    let left = try open(a).canonicalLines()
+    let right = try open(b).canonicalLines()
+    guard left != right else {
+      context.write(
+        "\(a) and \(b) hold the same results (\(left.filter { $0.hasPrefix("run ") }.count) runs)\n")
+      return
+    }
+    let k = (0..<min(left.count, right.count)).first { left[$0] != right[$0] } ?? min(left.count, right.count)
+    throw RuntimeError(
+      "\(a) and \(b) differ at line \(k + 1) of their canonical dumps:\n  \(k < left.count ? left[k] : "(end)")\n  \(k < right.count ? right[k] : "(end)")"
+    )
+  }
 }

@@ -45,7 +45,7 @@ public enum ProfileCommand {
 
   public static func factorSetPath(_ nameOrPath: String) -> String {
     nameOrPath.hasSuffix(".csv") || nameOrPath.contains("/")
-      ? nameOrPath : "Datasets/factors/\(nameOrPath).csv"
+      ? nameOrPath : ShippedData.path("Datasets/factors/\(nameOrPath).csv")
   }
 
   /// The activities of the tracks with energy and CO2.

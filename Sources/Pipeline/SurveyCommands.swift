@@ -19,6 +19,47 @@ public enum SurveyCommands {
     public init(path: String) { self.path = path }
   }
 
+  /// Every question summarised; an error names the export as well as the
+  /// question.
+  static func summaries(of survey: Survey, scales: [String: SurveyScale]) throws -> [QuestionSummary] {
+    try survey.questions.map { q in
+      do {
+        return try SurveyStatistics.summary(q, scale: scales[q.id])
+      } catch let error as InputError {
+        throw InputError(
+          SourceLocation(file: survey.source), "\(error.location.file): \(error.problem)",
+          expected: error.expected)
+      }
+    }
+  }
+
+  /// The rows a survey's summaries store: counts, partial counts, means.
+  static func storedRows(_ survey: Survey, _ summaries: [QuestionSummary]) -> [SurveyResultRow] {
+    var rows: [SurveyResultRow] = []
+    for s in summaries {
+      for c in s.counts {
+        rows.append(
+          SurveyResultRow(
+            survey: survey.name, question: s.question.text, answer: c.label, count: c.count,
+            percentage: s.percentages.first { $0.label == c.label }?.percent))
+      }
+      for p in s.partial {
+        rows.append(
+          SurveyResultRow(
+            survey: survey.name, question: s.question.text, answer: p.labels.joined(separator: " | "),
+            count: p.count,
+            percentage: nil, note: "partial: \(p.note)"))
+      }
+      if let mean = s.mean {
+        rows.append(
+          SurveyResultRow(
+            survey: survey.name, question: s.question.text, answer: "mean", count: mean, percentage: nil,
+            note: "ordinal mean"))
+      }
+    }
+    return rows
+  }
+
   static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
     let survey = try SurveyReader(multiSelect: input.multiSelect).read(path: input.path)
     _ = try context.recordInput(input.path)
@@ -90,16 +131,7 @@ public enum SurveyCommands {
     context: CommandContext
   ) throws {
     let (survey, assigned) = try load(input, context: context)
-    let summaries = try survey.questions.map { q in
-      do {
-        return try SurveyStatistics.summary(q, scale: assigned[q.id])
-      } catch let error as InputError {
-        // Name the export as well as the question.
-        throw InputError(
-          SourceLocation(file: survey.source), "\(error.location.file): \(error.problem)",
-          expected: error.expected)
-      }
-    }
+    let summaries = try summaries(of: survey, scales: assigned)
     var codebook: Codebook?
     if let codebookPath {
       let data = try FileInput.read(codebookPath, expected: "a codebook CSV (theme,keywords)")
@@ -251,27 +283,7 @@ public enum SurveyCommands {
         command: "survey summary \(survey.name)", recordedAt: context.timestamp,
         inputs: try context.hashed(context.provenance.inputs),
         parameters: context.provenance.parameters)
-      for s in summaries {
-        for c in s.counts {
-          run.surveyResults.append(
-            SurveyResultRow(
-              survey: survey.name, question: s.question.text, answer: c.label, count: c.count,
-              percentage: s.percentages.first { $0.label == c.label }?.percent))
-        }
-        for p in s.partial {
-          run.surveyResults.append(
-            SurveyResultRow(
-              survey: survey.name, question: s.question.text, answer: p.labels.joined(separator: " | "),
-              count: p.count,
-              percentage: nil, note: "partial: \(p.note)"))
-        }
-        if let mean = s.mean {
-          run.surveyResults.append(
-            SurveyResultRow(
-              survey: survey.name, question: s.question.text, answer: "mean", count: mean, percentage: nil,
-              note: "ordinal mean"))
-        }
-      }
+      run.surveyResults = storedRows(survey, summaries)
       try ResultsStore(path: path).record(run)
     }
   }

@@ -18,6 +18,9 @@ public struct StepDetectionParameters: Sendable, Hashable {
   public var maximumStepIntervalSeconds = 1.25
   /// Steps count only in bouts of at least this many consecutive steps.
   public var minimumBoutSteps = 4
+  /// Consecutive samples are averaged down to about this rate before the
+  /// band-pass (100 Hz in fours, 50 Hz in pairs; 30 Hz as is), Hz.
+  public var detectionRateHz = 25.0
   /// Below this sample rate no steps are detected, Hz.
   public var minimumSampleRateHz = 10.0
   /// Nor above this one (the resampling grid would be needlessly fine), Hz.
@@ -27,6 +30,10 @@ public struct StepDetectionParameters: Sendable, Hashable {
 
   public var named: [NamedParameter] {
     [
+      (
+        "step_detection_rate_hz", detectionRateHz,
+        "samples averaged down to about this rate before filtering, Hz"
+      ),
       ("step_high_pass_hz", highPassHz, "high-pass corner on |a| - 1 g, Hz"),
       ("step_low_pass_hz", lowPassHz, "low-pass corner, Hz"),
       ("step_peak_threshold_g", peakThresholdG, "smallest filtered peak that is a step, g"),
@@ -47,7 +54,9 @@ public struct StepDetectionParameters: Sendable, Hashable {
 ///
 /// 1. |a| - 1 g on a uniform grid at the nominal sample rate (linear
 ///    interpolation, so phone jitter does not bias the filters);
-/// 2. Butterworth high-pass (`highPassHz`) then low-pass (`lowPassHz`);
+/// 2. averages of consecutive samples down to about `detectionRateHz`
+///    (a boxcar against aliasing), then a Butterworth high-pass
+///    (`highPassHz`) and low-pass (`lowPassHz`);
 /// 3. a local maximum of at least `peakThresholdG` is a candidate step;
 ///    candidates closer than `minimumStepIntervalSeconds` merge (the
 ///    larger wins); a candidate below `relativePeakFraction` of the mean of
@@ -61,6 +70,11 @@ public struct StepDetectionParameters: Sendable, Hashable {
 public struct StepDetector: Sendable {
   public let parameters: StepDetectionParameters
   public let sampleRateHz: Double
+  /// Grid samples averaged into one filtered sample.
+  private let decimation: Int
+  private let filterRateHz: Double
+  private var binSum = 0.0
+  private var binCount = 0
   private var highPass: Biquad
   private var lowPass: Biquad
   private var started = false
@@ -83,9 +97,12 @@ public struct StepDetector: Sendable {
   public init(sampleRateHz: Double, parameters: StepDetectionParameters = StepDetectionParameters()) {
     self.parameters = parameters
     self.sampleRateHz = sampleRateHz
-    highPass = Biquad(.highPass, cutoffHz: parameters.highPassHz, sampleRateHz: sampleRateHz)
+    decimation = max(1, Int((sampleRateHz / parameters.detectionRateHz).rounded(.down)))
+    let filterRate = sampleRateHz / Double(decimation)
+    filterRateHz = filterRate
+    highPass = Biquad(.highPass, cutoffHz: parameters.highPassHz, sampleRateHz: filterRate)
     lowPass = Biquad(
-      .lowPass, cutoffHz: min(parameters.lowPassHz, sampleRateHz * 0.45), sampleRateHz: sampleRateHz)
+      .lowPass, cutoffHz: min(parameters.lowPassHz, filterRate * 0.45), sampleRateHz: filterRate)
   }
 
   /// Adds one sample: time (s) and vector magnitude (g).
@@ -129,6 +146,8 @@ public struct StepDetector: Sendable {
     started = false
     previous = 0
     beforePrevious = 0
+    binSum = 0
+    binCount = 0
   }
 
   public mutating func finish() {
@@ -136,11 +155,23 @@ public struct StepDetector: Sendable {
     endBout()
   }
 
+  /// Averages `decimation` grid samples (a boxcar that also keeps noise
+  /// above the detection rate from aliasing) and filters the average.
   private mutating func filter(_ t: Double, _ magnitude: Double) {
+    binSum += magnitude
+    binCount += 1
+    guard binCount == decimation else { return }
+    let value = binSum / Double(decimation)
+    binSum = 0
+    binCount = 0
+    filterAverage(t - Double(decimation - 1) / 2 / sampleRateHz, value)
+  }
+
+  private mutating func filterAverage(_ t: Double, _ magnitude: Double) {
     let y = lowPass(highPass(magnitude - 1))
     // previous is a local maximum when beforePrevious < previous >= y.
     if previous > beforePrevious && previous >= y && previous >= parameters.peakThresholdG {
-      peak(t - 1 / sampleRateHz, previous)
+      peak(t - 1 / filterRateHz, previous)
     }
     beforePrevious = previous
     previous = y

@@ -783,7 +783,25 @@ struct DatabaseCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "db", abstract: "Inspect, check and export the results store.",
     discussion: "Without --db the store is $ENERGYLAB_DB, else energylab.sqlite in the current folder.",
-    subcommands: [Info.self, Export.self, Check.self])
+    subcommands: [Info.self, Export.self, Check.self, Merge.self, Compare.self])
+
+  struct Merge: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Combine shard databases into one, idempotently (runs of the same key are replaced).")
+    @Argument(help: "The merged database (created when missing).") var output: String
+    @Argument(help: "Shard databases.") var shards: [String]
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.merge(output: output, shards: shards, context: context)
+    }
+  }
+
+  struct Compare: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Whether two databases hold the same results; exit 1 with the first difference if not.")
+    @Argument(help: "A database.") var a: String
+    @Argument(help: "Another database.") var b: String
+    func execute(in context: CommandContext) throws { try DatabaseCommands.compare(a, b, context: context) }
+  }
 
   struct Check: ContextCommand {
     static let configuration = CommandConfiguration(

@@ -34,7 +34,7 @@ struct EnergyLab: ParsableCommand {
       RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, ProfileCLI.self, FootprintCLI.self,
       SurveyCLI.self, BalanceCLI.self, DurationCLI.self,
       AgreementCLI.self, StatsCLI.self,
-      ModelsCLI.self, TrackCLI.self, AccelCLI.self, DatabaseCLI.self,
+      ModelsCLI.self, TrackCLI.self, AccelCLI.self, BatchCLI.self, DatabaseCLI.self,
     ])
 }
 
@@ -65,6 +65,7 @@ enum Terminal {
     let context = CommandContext(defaultFormat: .table, sink: { write($0) })
     context.warningSink = { writeError($0 + "\n") }
     context.fingerprintsInputs = false
+    if isatty(STDERR_FILENO) == 1 { context.progressSink = { writeError($0) } }
     return context
   }()
 

@@ -1,0 +1,296 @@
+import EnergyLabCore
+import Evaluation
+import Foundation
+import Ingest
+import Reporting
+import Signals
+import Store
+import Tracks
+
+/// `batch DIR... --db FILE`: a whole study, every track, accelerometer
+/// recording and survey export under the folders, read, summarised, run
+/// through the default models and stored, one run per file.
+public enum BatchCommand {
+  public struct Options: Sendable {
+    public var folders: [String]
+    public var databasePath: String
+    /// Files processed at once (default: the number of cores, never more
+    /// than files).
+    public var jobs: Int?
+    public var shard: Shard?
+    public var failFast = false
+    public var track = TrackAnalysisParameters()
+    public var accel = AccelOptions()
+    public var energy = AccelEnergyOptions()
+    public var factorSet = ProfileCommand.defaultFactorSet
+    public var timeZone = "UTC"
+
+    public init(folders: [String], databasePath: String) {
+      self.folders = folders
+      self.databasePath = databasePath
+    }
+  }
+
+  /// `K/N`: the K-th of N shards (1-based). A file belongs to shard
+  /// 1 + (h mod N), h the first 8 bytes of the SHA-256 of its path relative
+  /// to the folder given, so the split does not depend on which other files
+  /// exist or in what order they are listed.
+  public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+      self.index = index
+      self.count = count
+    }
+
+    public init(parsing text: String) throws {
+      let parts = text.split(separator: "/")
+      guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+        throw UsageError("cannot read --shard \"\(text)\"; expected K/N with 1 <= K <= N, as 2/8")
+      }
+      self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    public static func of(relativePath: String, count: Int) -> Int {
+      let digest = SHA256.hex(Array(relativePath.utf8))
+      let h = UInt64(digest.prefix(16), radix: 16)!
+      return Int(h % UInt64(count)) + 1
+    }
+
+    public func contains(relativePath: String) -> Bool {
+      Self.of(relativePath: relativePath, count: count) == index
+    }
+  }
+
+  /// A file of the study: its path and its path relative to the folder.
+  public struct StudyFile: Sendable, Hashable {
+    public var path: String
+    public var relativePath: String
+    public var bytes: Int
+  }
+
+  public enum Kind: String, Sendable {
+    case track
+    case accelerometer
+    case survey
+  }
+
+  static let extensions = [".gpx", ".tcx", ".csv", ".csv.gz", ".txt", ".txt.gz"]
+
+  /// Candidate files under the folders, in path order; hidden files and
+  /// folders are passed over.
+  public static func discover(_ folders: [String]) throws -> [StudyFile] {
+    var out: [StudyFile] = []
+    let fm = FileManager.default
+    for folder in folders {
+      var isDirectory: ObjCBool = false
+      guard fm.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw UsageError("\(folder): not a folder; batch takes the folders of a study")
+      }
+      guard let walker = fm.enumerator(atPath: folder) else { continue }
+      var found: [String] = []
+      while let relative = walker.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        if name.hasPrefix(".") {
+          walker.skipDescendants()
+          continue
+        }
+        let lower = name.lowercased()
+        guard extensions.contains(where: { lower.hasSuffix($0) }) else { continue }
+        found.append(relative)
+      }
+      for relative in found.sorted() {
+        let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+        let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        out.append(StudyFile(path: path, relativePath: relative, bytes: size))
+      }
+    }
+    return out
+  }
+
+  /// What a file is: tracks by extension, CSV by content (an accelerometer
+  /// dialect, else a survey export).
+  static func kind(of file: StudyFile, options: Options) throws -> Kind {
+    let lower = file.path.lowercased()
+    if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") { return .track }
+    let chunks = try LineChunks(path: file.path)
+    let head = try chunks.next(size: 1 << 16) ?? []
+    let accelError: Error
+    do {
+      _ = try AccelDetector(map: options.accel.map, timeZone: options.accel.timeZone).detect(
+        head: head, file: file.path)
+      return .accelerometer
+    } catch {
+      accelError = error
+    }
+    if (try? SurveyReader().read(path: file.path)) != nil { return .survey }
+    throw InputError(
+      SourceLocation(file: file.path),
+      "neither an accelerometer recording (\(accelError)) nor a survey export",
+      expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
+  }
+
+  /// Reads one file and builds its run.
+  static func process(
+    _ file: StudyFile, options: Options, factors: EmissionFactorSet, progress: ((Int) -> Void)?
+  )
+    throws -> (Kind, RunRecord)
+  {
+    let kind = try kind(of: file, options: options)
+    // A private context: the provenance of one file stays with its run.
+    let context = CommandContext.buffered(defaultFormat: .json).0
+    context.fingerprintsInputs = false
+    var run: RunRecord
+    switch kind {
+    case .track:
+      let zone = try ProfileBuilder.timeZone(named: options.timeZone)
+      let (summary, header) = try TrackPipelines.summariseSequentially(
+        file: file.path, parameters: options.track, defaultTimeZone: zone)
+      var profile = ProfileCommand.Options(files: [file.path], binning: .day, timeZone: options.timeZone)
+      profile.track = options.track
+      profile.bodyMassKilograms = options.energy.bodyMassKilograms
+      let activities = try ProfileCommand.activities(profile, factors: factors, context: context)
+      run = RunRecord(
+        command: "batch track \(file.relativePath)", recordedAt: nil,
+        inputs: [try InputFingerprint.of(path: file.path)], parameters: options.track.described)
+      run.results = resultRows(
+        TrackCommands.summaryRecord(summary, format: header.format), subject: file.path)
+      run.tracks = [
+        TrackRow(
+          path: file.path, points: summary.points,
+          startTime: summary.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+          endTime: summary.endSecondsSince1970.map { ISO8601.formatUTC($0) },
+          durationSeconds: summary.durationSeconds,
+          distanceMeters: summary.distance2DMeters)
+      ]
+      run.activities = activities.enumerated().map { k, a in
+        ActivityRow(
+          trackPath: file.path, index: k + 1, mode: a.mode,
+          startTime: ISO8601.formatUTC(a.startSecondsSince1970),
+          endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
+          durationSeconds: a.durationSeconds,
+          model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode)!]!,
+          energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
+      }
+    case .accelerometer:
+      var accel = options.accel
+      accel.parseWorkers = 1
+      let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
+      run = RunRecord(
+        command: "batch accelerometer \(file.relativePath)", recordedAt: nil,
+        inputs: [try InputFingerprint.of(path: file.path)],
+        parameters: accel.described([r]) + options.energy.described)
+      run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.path)
+      for total in try AccelEnergy.totals(r, options: options.energy) {
+        run.results.append(
+          ResultRow(subject: file.path, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
+      }
+      if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
+        for e in minutes {
+          let start = ISO8601.formatUTC(e.start)
+          for (metric, value, unit) in [
+            ("enmo", e.enmoMilliG, "mg"), ("mad", e.madMilliG, "mg"),
+            ("steps", e.steps.map(Double.init), "steps"),
+            ("counts_axis1", e.countsAxis1, "counts"),
+          ] where value != nil {
+            run.epochs.append(
+              EpochRow(
+                source: file.path, epochStart: start, epochSeconds: e.seconds, metric: metric, value: value,
+                unit: unit))
+          }
+        }
+      }
+    case .survey:
+      let (survey, scales) = try SurveyCommands.load(SurveyCommands.Input(path: file.path), context: context)
+      let summaries = try SurveyCommands.summaries(of: survey, scales: scales)
+      run = RunRecord(
+        command: "batch survey \(file.relativePath)", recordedAt: nil,
+        inputs: [try InputFingerprint.of(path: file.path)], parameters: [])
+      run.surveyResults = SurveyCommands.storedRows(survey, summaries)
+    }
+    // One run per file: a changed file replaces its earlier results.
+    var key = "batch\n\(file.path)\n"
+    for p in run.parameters { key += "\(p.name)=\(p.value)\n" }
+    run.runKey = SHA256.hex(Array(key.utf8))
+    return (kind, run)
+  }
+
+  /// The numeric fields of a summary as result rows, units from the key's
+  /// suffix (`distance_2d_m` is in m).
+  static func resultRows(_ record: ResultRecord, subject: String) -> [ResultRow] {
+    record.fields.compactMap { field in
+      let value: Double
+      switch field.value {
+      case .number(let v, _): value = v
+      case .integer(let i): value = Double(i)
+      default: return nil
+      }
+      let suffix = field.key.split(separator: "_").last.map(String.init) ?? ""
+      let unit = ["m", "s", "mps", "bpm", "pct", "mg", "hz", "min", "kcal"].contains(suffix) ? suffix : ""
+      return ResultRow(subject: subject, metric: field.key, value: value, unit: unit)
+    }
+  }
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let all = try discover(options.folders)
+    let files =
+      options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
+    let factorPath = ProfileCommand.factorSetPath(options.factorSet)
+    let factors = try FactorReaders.emissionFactorSet(path: factorPath)
+    let store = try ResultsStore(path: options.databasePath)
+    let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    let bar = ProgressBar(
+      label: "batch", totalFiles: files.count, totalBytes: files.reduce(0) { $0 + $1.bytes },
+      sink: context.progressSink)
+    let lock = NSLock()
+    let next = Box(0)
+    let failures = Box<[String]>([])
+    let counts = Box<[Kind: Int]>([:])
+    let stop = Box<Error?>(nil)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        lock.lock()
+        let index = next.value
+        next.value += 1
+        let stopped = stop.value != nil
+        lock.unlock()
+        guard index < files.count, !stopped else { return }
+        let file = files[index]
+        do {
+          let (kind, run) = try process(
+            file, options: options, factors: factors, progress: { bar.reading(file: index, bytes: $0) })
+          try store.record(run)
+          lock.lock()
+          counts.value[kind, default: 0] += 1
+          lock.unlock()
+        } catch let error as InputError {
+          lock.lock()
+          failures.value.append("\(error)")
+          if options.failFast { stop.value = error }
+          lock.unlock()
+        } catch {
+          lock.lock()
+          stop.value = error
+          lock.unlock()
+        }
+        bar.finished(file: index, bytes: file.bytes)
+      }
+    }
+    bar.end()
+    for failure in failures.value { context.warn("energylab: \(failure) (skipped)") }
+    if let error = stop.value, !(error is InputError) { throw error }
+    let c = counts.value
+    let stored = c.values.reduce(0, +)
+    context.write(
+      "batch: \(files.count) files\(options.shard.map { " (shard \($0) of \(all.count))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(failures.value.count) failed\n"
+    )
+    if let error = stop.value { throw error }
+    if !failures.value.isEmpty {
+      throw RuntimeError(
+        "\(failures.value.count) of \(files.count) files could not be read; \(stored) stored")
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import EnergyLabCore
+import Foundation
+import Pipeline
+
+struct BatchCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "batch",
+    abstract:
+      "A whole study: every track, accelerometer recording and survey export under the folders, stored.",
+    discussion: """
+      Each file is read, summarised, run through the default models (energy and
+      CO2 by transport mode for tracks; epochs, steps and energy for recordings;
+      question summaries for surveys) and stored as one run. Unreadable files are
+      reported and skipped; the run ends with a summary line and exits 1 if any
+      failed. --shard K/N takes the files whose path relative to their folder
+      hashes to shard K, for a Slurm job array (scripts/slurm/); merge the shard
+      databases with `energylab db merge`.
+      """)
+  @Argument(help: "Study folders, searched recursively.") var folders: [String]
+  @Option(help: "Results database.") var db: String = DatabaseCommands.defaultPath
+  @Option(help: "Files processed at once (default: the number of cores).") var jobs: Int?
+  @Option(help: "Process only shard K of N, as 2/8.") var shard: String?
+  @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
+  @Flag(help: "No progress bar.") var quiet = false
+  @Option(help: "IANA time zone of times without an offset, days and hours (default UTC).") var tz: String?
+  @Option(help: "Body mass for the energy models, as 70kg (default 70 kg).") var mass: String?
+  @Option(help: "Emission factor set (name in Datasets/factors or a CSV path).") var factors: String?
+
+  func validate() throws {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func execute(in context: CommandContext) throws {
+    var options = BatchCommand.Options(folders: folders, databasePath: db)
+    options.jobs = jobs
+    options.shard = try shard.map(BatchCommand.Shard.init(parsing:))
+    options.failFast = failFast
+    if let tz {
+      guard let zone = TimeZone(identifier: tz) else {
+        throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
+      }
+      options.timeZone = tz
+      options.accel.timeZone = zone
+    }
+    if let mass { options.energy.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
+    if let factors { options.factorSet = factors }
+    if quiet { context.progressSink = nil }
+    try BatchCommand.run(options, context: context)
+  }
+}
