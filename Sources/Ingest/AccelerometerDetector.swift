@@ -18,6 +18,14 @@ public struct AccelDetector {
   public static let maximumRateHz = 10_000.0
 
   public func detect(head: [UInt8], file: String) throws -> AccelLayout {
+    // Text has no NUL and few control bytes; anything else is not a CSV.
+    let sample = head.prefix(4096)
+    let control = sample.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }.count
+    if sample.contains(0) || control * 100 > sample.count {
+      throw InputError(
+        SourceLocation(file: file, line: 1), "binary data, not text",
+        expected: "a CSV text file (plain or gzipped)")
+    }
     var lines: [String] = []
     var lineStart = 0
     var bytes = head[...]
@@ -54,6 +62,16 @@ public struct AccelDetector {
     var s = String(decoding: bytes, as: UTF8.self)
     if s.hasSuffix("\r") { s.removeLast() }
     return s
+  }
+
+  /// Text fit for an error message: at most 60 characters, control
+  /// characters and undecodable bytes shown as `?`.
+  static func printable(_ text: String) -> String {
+    let cleaned = String(
+      text.unicodeScalars.map {
+        $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "?" : Character($0)
+      })
+    return cleaned.count > 60 ? String(cleaned.prefix(60)) + "..." : cleaned
   }
 
   // MARK: ActiGraph
@@ -241,7 +259,7 @@ public struct AccelDetector {
       let period = Double(rateText.trimmingCharacters(in: .whitespaces)), period > 0
     else {
       throw InputError(
-        SourceLocation(file: file, line: 1), "UK Biobank header \"\(first.prefix(120))\"",
+        SourceLocation(file: file, line: 1), "UK Biobank header \"\(Self.printable(first))\"",
         expected: "acceleration (mg) - START - END - sampleRate = N seconds")
     }
     var diagnostics: [Diagnostic] = []
@@ -314,7 +332,7 @@ public struct AccelDetector {
       guard !hasHeader || map.x != nil else {
         throw InputError(
           SourceLocation(file: file, line: 1),
-          "no x, y and z columns among \(names.prefix(12).joined(separator: ", "))",
+          "no x, y and z columns among \(Self.printable(names.prefix(12).joined(separator: ", ")))",
           expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...), or --x/--y/--z")
       }
       // Positional: time first when the first cell is a time, then x, y, z.
@@ -376,7 +394,7 @@ public struct AccelDetector {
         var scanner = DateTimeScanner(order: order, timeZone: timeZone)
         guard Self.parse(&scanner, cell) != nil else {
           throw InputError(
-            SourceLocation(file: file, line: headerLines + 1), "time \"\(cell)\"",
+            SourceLocation(file: file, line: headerLines + 1), "time \"\(Self.printable(cell))\"",
             expected: "a date-time such as 2016-05-01 10:00:00.000 (or --time-format)")
         }
         if scanner.sawLocalTime && timeZone == nil {

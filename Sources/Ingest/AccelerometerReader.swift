@@ -71,10 +71,20 @@ public struct AccelReader: Sendable {
     onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
     let path = chunks.path
-    guard let first = try chunks.next(size: chunkBytes) else {
+    guard var first = try chunks.next(size: chunkBytes) else {
       throw InputError(
         SourceLocation(file: path, line: 1), "empty file",
         expected: "an accelerometer CSV with at least one row")
+    }
+    // Detection needs the header block and a data row or two.
+    do {
+      while first.lazy.filter({ $0 == 0x0A }).count < 16, let more = try chunks.next(size: chunkBytes) {
+        first += more
+      }
+    } catch let error as InputError where error.location.line == nil {
+      throw InputError(
+        SourceLocation(file: path, line: first.lazy.filter { $0 == 0x0A }.count + 1), error.problem,
+        expected: error.expected)
     }
     var layout = try AccelDetector(map: map, timeZone: timeZone).detect(head: first, file: path)
     try onLayout(layout)
@@ -131,7 +141,19 @@ public struct AccelReader: Sendable {
     var chunk: [UInt8]? = first
     var skip = layout.headerLines
     while let current = chunk {
-      let next = try chunks.next(size: chunkBytes)
+      let next: [UInt8]?
+      do {
+        next = try chunks.next(size: chunkBytes)
+      } catch let error as InputError where error.location.line == nil {
+        // Name the line: every line before it has been handed out.
+        for s in pending {
+          s.done.wait()
+          try consume(s.rows!)
+        }
+        try consume(parser.parse(current, skipLines: skip, isLast: false))
+        throw InputError(
+          SourceLocation(file: path, line: lineBase + 1), error.problem, expected: error.expected)
+      }
       let slot = Slot()
       let skipLines = skip
       let isLast = next == nil
@@ -171,7 +193,7 @@ public struct AccelReader: Sendable {
           code: "truncated-last-line", message: "the last line is cut off and cannot be read; it was dropped",
           location: "\(path):\(truncated)"))
     }
-    if blankLines > 0, let firstBlank {
+    if let firstBlank {
       diagnostics.append(
         Diagnostic(
           code: "blank-lines", severity: .note, message: "\(blankLines) blank line(s) skipped",

@@ -160,8 +160,8 @@ struct AccelRowParser: Sendable {
                 if b > a && buffer[b - 1] == 0x22 { b -= 1 }
               }
               guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
-                let text = String(
-                  decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self)
+                let text = AccelDetector.printable(
+                  String(decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self))
                 fail(fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
                 break lineLoop
               }
@@ -183,7 +183,7 @@ struct AccelRowParser: Sendable {
                 guard let v = NumberScanner.double(cell) else {
                   fail(
                     fieldStart,
-                    "time \"\(String(decoding: cell.prefix(40), as: UTF8.self))\" in \(name(field))",
+                    "time \"\(AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self)))\" in \(name(field))",
                     timeLabel)
                   break lineLoop
                 }
@@ -194,7 +194,7 @@ struct AccelRowParser: Sendable {
                 guard let t = scanner.parse(span) else {
                   fail(
                     fieldStart,
-                    "time \"\(String(decoding: span.prefix(40), as: UTF8.self))\" in \(name(field))",
+                    "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
                     timeLabel)
                   break lineLoop
                 }

@@ -126,9 +126,9 @@ public final class LineChunks {
           SourceLocation(file: path), "a line longer than \(maximumLineBytes) bytes",
           expected: "lines of at most \(maximumLineBytes) bytes (the reader's limit)")
       }
-      // No line break yet: read on.
+      // No line break yet: read on, but never past the limit.
       searchFrom = chunk.count
-      try append(to: &chunk, 1 << 20)
+      try append(to: &chunk, min(1 << 20, maximumLineBytes + 1 - chunk.count))
     }
   }
 

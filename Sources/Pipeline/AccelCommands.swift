@@ -147,7 +147,8 @@ public enum AccelCommands {
       "sample_rate_hz": .number(a.sampleRateHz, 3),
       "start_time": time(a.start, r),
       "end_time": time(a.end, r),
-      "duration_s": .number(a.durationSeconds, 3),
+      // To the microsecond: times near 1.7e9 s carry about 0.2 us of rounding.
+      "duration_s": .number(a.durationSeconds.map { ($0 * 1e6).rounded() / 1e6 }, 3),
       "gaps": .integer(a.gaps),
       "steps": a.steps.map { .integer($0) } ?? .null,
       "enmo_mean_mg": .number(a.enmoMeanMilliG, 2),

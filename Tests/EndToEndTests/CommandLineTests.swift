@@ -512,6 +512,50 @@ struct KillSafetyTests {
   }
 }
 
+/// A batch killed part-way (SIGKILL) leaves every file stored before it
+/// whole and the store sound; the same batch run again completes it.
+struct BatchKillSafetyTests {
+  @Test func killedBatchesKeepStoredFiles() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    _ = try energylab(["track", "synth", "-o", "study/a.gpx", "--duration", "2min"], in: folder)
+    let first = try energylab(["batch", "study", "--db", "s.sqlite"], in: folder)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "results", "--format", "csv"], in: folder)
+    for k in 0..<3 {
+      _ = try energylab(
+        [
+          "accel", "synth", "-o", "study/r\(k).csv", "--leg", "walk,30min", "--rate", "100", "--seed", "\(k)",
+        ], in: folder)
+    }
+    for attempt in 0..<5 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = ["batch", "study", "--db", "s.sqlite", "--jobs", "2", "--quiet"]
+      process.currentDirectoryURL = URL(fileURLWithPath: folder)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(useconds_t(100_000 + attempt * 150_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let check = try energylab(["db", "check", "--db", "s.sqlite"], in: folder)
+      #expect(check.stdout.hasSuffix(": ok\n"), "attempt \(attempt): \(check.stdout) \(check.stderr)")
+      let results = try energylab(
+        ["db", "export", "--db", "s.sqlite", "--table", "results", "--format", "csv"], in: folder)
+      // The track's rows are all still there, whatever else was stored.
+      for line in before.stdout.split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false).dropFirst()
+        #expect(results.stdout.contains(fields.joined(separator: ",")))
+      }
+    }
+    let again = try energylab(["batch", "study", "--db", "s.sqlite", "--quiet"], in: folder)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("1 tracks, 3 accelerometer recordings"))
+  }
+}
+
 /// Without gnuplot the scripts and data are still written and the report
 /// says what was skipped.
 struct WithoutGnuplotTests {

@@ -265,6 +265,53 @@ struct AccelBadInputTests {
     #expect(headerOnly?.problem == "no data rows after the column names")
   }
 
+  @Test func binaryJunkIsNotText() {
+    let e = inputError { _ = try readAccel("binary-junk.csv") }
+    #expect(
+      e?.description
+        == Self.path("binary-junk.csv")
+        + ":1: binary data, not text; expected a CSV text file (plain or gzipped)")
+  }
+
+  /// A line of a million digits is read (lines up to 4 MiB are), and its
+  /// number is refused, named by line and column.
+  @Test func aMillionCharacterLineIsAnErrorOnItsLine() {
+    let e = inputError { _ = try readAccel("million-character-line.csv") }
+    #expect(e?.location.line == 3 && e?.location.column == 25)
+    #expect(e?.expected == "a number")
+  }
+
+  /// Undecodable bytes in a column name do not stop detection: `x\xff\xfe`
+  /// is still the x column.
+  @Test func invalidUTF8InTheHeader() throws {
+    let (_, t, _) = try readAccel("invalid-utf8-header.csv")
+    #expect(t.count == 2)
+  }
+
+  /// Lines beyond the reader's limit are refused instead of buffered.
+  @Test func linesBeyondTheLimitAreRefused() {
+    let bytes =
+      Array("time,x,y,z\n2024-03-01T08:00:00Z,".utf8) + Array(repeating: UInt8(0x31), count: 200_000)
+      + Array(",0,1\n2024-03-01T08:00:01Z,0,0,1\n".utf8)
+    let e = inputError {
+      _ = try AccelReader(chunkBytes: 512).read(
+        chunks: LineChunks(bytes: bytes, source: "long.csv", maximumLineBytes: 1024)
+      ) { _ in }
+    }
+    #expect(e?.problem == "a line longer than 1024 bytes")
+    #expect(e?.location.line == 2)
+    // Further on, after rows already parsed: line 2 + 40 rows = line 42.
+    var rows = Array("time,x,y,z\n".utf8)
+    for k in 0..<40 { rows += Array("2024-03-01T08:00:\(10 + k)Z,0,0,1\n".utf8) }
+    rows += Array("2024-03-01T08:01:00Z,".utf8) + Array(repeating: UInt8(0x31), count: 200_000)
+    let later = inputError {
+      _ = try AccelReader(chunkBytes: 512).read(
+        chunks: LineChunks(bytes: rows, source: "long.csv", maximumLineBytes: 1024)
+      ) { _ in }
+    }
+    #expect(later?.location.line == 42)
+  }
+
   @Test func aMissingFileIsAnInputError() {
     let missing = inputError { _ = try readAccel("no-such-file.csv") }
     #expect(missing?.problem == "no such file")
