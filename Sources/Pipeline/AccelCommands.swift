@@ -94,11 +94,18 @@ public enum AccelPipeline {
 
   /// Analyses many files, `jobs` at a time (default: the number of cores,
   /// never more than files); one file alone is parsed on every core.
-  public static func analyseAll(_ files: [String], options: AccelOptions, jobs: Int?) -> [Result<
-    AccelResult, Error
-  >] {
+  public static func analyseAll(
+    _ files: [String], options: AccelOptions, jobs: Int?, progress: ProgressBar? = nil
+  ) -> [Result<AccelResult, Error>] {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    if workers <= 1 { return files.map { f in Result { try analyse(f, options: options) } } }
+    @Sendable func one(_ index: Int, _ options: AccelOptions) -> Result<AccelResult, Error> {
+      let result = Result {
+        try analyse(files[index], options: options) { progress?.reading(file: index, bytes: $0) }
+      }
+      progress?.finished(file: index, bytes: (try? result.get())?.info.bytes ?? 0)
+      return result
+    }
+    if workers <= 1 { return files.indices.map { one($0, options) } }
     let perFile = {
       var o = options
       o.parseWorkers = 1
@@ -114,7 +121,7 @@ public enum AccelPipeline {
         next.value += 1
         lock.unlock()
         guard index < files.count else { return }
-        let result = Result { try analyse(files[index], options: perFile) }
+        let result = one(index, perFile)
         lock.lock()
         results.value[index] = result
         lock.unlock()
@@ -171,7 +178,14 @@ public enum AccelCommands {
     var rows: [ResultRecord] = []
     var analysed: [AccelResult] = []
     var failures = 0
-    for (file, result) in zip(files, AccelPipeline.analyseAll(files, options: options, jobs: jobs)) {
+    let sizes = files.map {
+      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+    let bar = ProgressBar(
+      label: "accel", totalFiles: files.count, totalBytes: sizes.reduce(0, +), sink: context.progressSink)
+    let results = AccelPipeline.analyseAll(files, options: options, jobs: jobs, progress: bar)
+    bar.end()
+    for (file, result) in zip(files, results) {
       switch result {
       case .success(let r):
         analysed.append(r)

@@ -116,11 +116,13 @@ struct AccelCLI: ParsableCommand {
     @OptionGroup var read: AccelReadOptions
     @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
     @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
+    @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var output: FormatOption
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
     func execute(in context: CommandContext) throws {
+      if quiet { context.progressSink = nil }
       try AccelCommands.summary(
         files: files, options: try read.options(), jobs: jobs, failFast: failFast, format: output.format,
         context: context)
