@@ -111,28 +111,23 @@ public enum AccelPipeline {
       o.parseWorkers = 1
       return o
     }()
-    let results = Box<[Result<AccelResult, Error>?]>(Array(repeating: nil, count: files.count))
-    let lock = NSLock()
-    let next = Box(0)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      while true {
-        lock.lock()
-        let index = next.value
-        next.value += 1
-        lock.unlock()
-        guard index < files.count else { return }
-        let result = one(index, perFile)
-        lock.lock()
-        results.value[index] = result
-        lock.unlock()
-      }
-    }
-    return results.value.map { $0! }
+    return parallelMap(count: files.count, workers: workers) { one($0, perFile) }
   }
 }
 
 /// `accel summary`, `accel epochs`, `accel days` and `accel energy`.
 public enum AccelCommands {
+  /// Analyses one file and records its input, diagnostics and parameters.
+  static func analysed(
+    _ file: String, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
+  ) throws -> AccelResult {
+    let r = try AccelPipeline.analyse(file, options: options)
+    _ = try context.recordInput(file)
+    context.provenance.diagnostics += r.diagnostics
+    context.provenance.addParameters(options.described([r]) + (energy?.described ?? []))
+    return r
+  }
+
   /// An instant as ISO-8601 UTC, with milliseconds when it has a fraction
   /// of a second; null when the file's times are not absolute.
   static func time(_ t: Double?, _ result: AccelResult) -> ResultValue {
@@ -229,10 +224,7 @@ public enum AccelCommands {
     var options = options
     options.analysis.epochSeconds = [epochSeconds]
     options.epochsGiven = true
-    let r = try AccelPipeline.analyse(file, options: options)
-    _ = try context.recordInput(file)
-    context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described([r]))
+    let r = try analysed(file, options: options, context: context)
     let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
     context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
   }
@@ -242,10 +234,7 @@ public enum AccelCommands {
     file: String, options: AccelOptions, energy: AccelEnergyOptions, format: OutputFormat?,
     context: CommandContext
   ) throws {
-    let r = try AccelPipeline.analyse(file, options: options)
-    _ = try context.recordInput(file)
-    context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described([r]) + energy.described)
+    let r = try analysed(file, options: options, energy: energy, context: context)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let byDay = try AccelEnergy.byDay(r, options: energy, timeZone: zone)
     let rows = r.analysis.days.map { d -> ResultRecord in
@@ -271,10 +260,7 @@ public enum AccelCommands {
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false, format: OutputFormat?, context: CommandContext
   ) throws {
-    let r = try AccelPipeline.analyse(file, options: options)
-    _ = try context.recordInput(file)
-    context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described([r]) + energy.described)
+    let r = try analysed(file, options: options, energy: energy, context: context)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let totals = try AccelEnergy.totals(r, options: energy)
     context.emit(
@@ -324,10 +310,7 @@ extension AccelCommands {
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
     format: OutputFormat?, context: CommandContext
   ) throws {
-    let r = try AccelPipeline.analyse(file, options: options)
-    _ = try context.recordInput(file)
-    context.provenance.diagnostics += r.diagnostics
-    context.provenance.addParameters(options.described([r]) + energy.described)
+    let r = try analysed(file, options: options, energy: energy, context: context)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let stem = GnuplotChart.safeFileStem(
       URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")

@@ -246,38 +246,33 @@ public enum BatchCommand {
       label: "batch", totalFiles: files.count, totalBytes: files.reduce(0) { $0 + $1.bytes },
       sink: context.progressSink)
     let lock = NSLock()
-    let next = Box(0)
     let failures = Box<[String]>([])
     let counts = Box<[Kind: Int]>([:])
     let stop = Box<Error?>(nil)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      while true {
+    _ = parallelMap(count: files.count, workers: workers) { index in
+      lock.lock()
+      let stopped = stop.value != nil
+      lock.unlock()
+      guard !stopped else { return }
+      let file = files[index]
+      do {
+        let (kind, run) = try process(
+          file, options: options, factors: factors, progress: { bar.reading(file: index, bytes: $0) })
+        try store.record(run)
         lock.lock()
-        let index = next.value
-        next.value += 1
-        let stopped = stop.value != nil
+        counts.value[kind, default: 0] += 1
         lock.unlock()
-        guard index < files.count, !stopped else { return }
-        let file = files[index]
-        do {
-          let (kind, run) = try process(
-            file, options: options, factors: factors, progress: { bar.reading(file: index, bytes: $0) })
-          try store.record(run)
-          lock.lock()
-          counts.value[kind, default: 0] += 1
-          lock.unlock()
-        } catch let error as InputError {
-          lock.lock()
-          failures.value.append("\(error)")
-          if options.failFast { stop.value = error }
-          lock.unlock()
-        } catch {
-          lock.lock()
-          stop.value = error
-          lock.unlock()
-        }
-        bar.finished(file: index, bytes: file.bytes)
+      } catch let error as InputError {
+        lock.lock()
+        failures.value.append("\(error)")
+        if options.failFast { stop.value = error }
+        lock.unlock()
+      } catch {
+        lock.lock()
+        stop.value = error
+        lock.unlock()
       }
+      bar.finished(file: index, bytes: file.bytes)
     }
     bar.end()
     for failure in failures.value { context.warn("energylab: \(failure) (skipped)") }

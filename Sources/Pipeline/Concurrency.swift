@@ -39,6 +39,28 @@ final class BatchChannel<Element>: @unchecked Sendable {
   }
 }
 
+/// Runs `body` for every index of `0..<count` on `workers` threads, each
+/// taking the next index in order, and returns the results by index.
+func parallelMap<T>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+  let results = Box<[T?]>(Array(repeating: nil, count: count))
+  let lock = NSLock()
+  let next = Box(0)
+  DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+    while true {
+      lock.lock()
+      let index = next.value
+      next.value += 1
+      lock.unlock()
+      guard index < count else { return }
+      let result = body(index)
+      lock.lock()
+      results.value[index] = result
+      lock.unlock()
+    }
+  }
+  return results.value.map { $0! }
+}
+
 /// Result holder written by one thread and read by another after a join.
 final class Box<Value>: @unchecked Sendable {
   var value: Value

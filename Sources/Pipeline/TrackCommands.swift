@@ -81,37 +81,25 @@ public enum TrackCommands {
     failFast: Bool = false,
     jobs: Int? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
-    let results = Box<[Result<(TrackSummary, TrackHeader), Error>?]>(
-      Array(repeating: nil, count: files.count))
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    if files.count == 1 {
-      results.value[0] = Result {
-        try TrackPipelines.summarise(file: files[0], parameters: parameters, defaultTimeZone: defaultTimeZone)
-      }
-    } else {
-      let lock = NSLock()
-      let next = Box(0)
-      DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-          lock.lock()
-          let index = next.value
-          next.value += 1
-          lock.unlock()
-          guard index < files.count else { return }
-          let result = Result {
-            try TrackPipelines.summariseSequentially(
-              file: files[index], parameters: parameters, defaultTimeZone: defaultTimeZone)
-          }
-          lock.lock()
-          results.value[index] = result
-          lock.unlock()
+    let results: [Result<(TrackSummary, TrackHeader), Error>] =
+      files.count == 1
+      ? [
+        Result {
+          try TrackPipelines.summarise(
+            file: files[0], parameters: parameters, defaultTimeZone: defaultTimeZone)
+        }
+      ]
+      : parallelMap(count: files.count, workers: workers) { index in
+        Result {
+          try TrackPipelines.summariseSequentially(
+            file: files[index], parameters: parameters, defaultTimeZone: defaultTimeZone)
         }
       }
-    }
     var rows: [ResultRecord] = []
     var failures = 0
-    for (file, result) in zip(files, results.value) {
-      switch result! {
+    for (file, result) in zip(files, results) {
+      switch result {
       case .success(let (summary, header)):
         _ = try context.recordInput(file)
         context.provenance.diagnostics += summary.diagnostics
