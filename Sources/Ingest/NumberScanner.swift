@@ -2,7 +2,36 @@ import Foundation
 
 /// Reads decimal numbers straight from bytes.
 enum NumberScanner {
-  private static let powers: [Double] = (0...22).map { pow(10, Double($0)) }
+  /// 10^k for k in 0...22, each exact in a double; a switch, not a lazily
+  /// initialised table, in the per-number path.
+  @inline(__always)
+  static func power(_ k: Int) -> Double {
+    switch k {
+    case 0: return 1
+    case 1: return 1e1
+    case 2: return 1e2
+    case 3: return 1e3
+    case 4: return 1e4
+    case 5: return 1e5
+    case 6: return 1e6
+    case 7: return 1e7
+    case 8: return 1e8
+    case 9: return 1e9
+    case 10: return 1e10
+    case 11: return 1e11
+    case 12: return 1e12
+    case 13: return 1e13
+    case 14: return 1e14
+    case 15: return 1e15
+    case 16: return 1e16
+    case 17: return 1e17
+    case 18: return 1e18
+    case 19: return 1e19
+    case 20: return 1e20
+    case 21: return 1e21
+    default: return 1e22
+    }
+  }
 
   /// A decimal number with optional sign, fraction and exponent, allowing
   /// surrounding white space; nil when the bytes are not one. Exact where
@@ -55,7 +84,7 @@ enum NumberScanner {
     guard i == end else { return nil }
     if mantissa < (1 << 53) && abs(scale) <= 22 {
       let m = Double(mantissa)
-      let value = scale < 0 ? m / powers[-scale] : m * powers[scale]
+      let value = scale < 0 ? m / power(-scale) : m * power(scale)
       return negative ? -value : value
     }
     return slow(bytes, begin, end)

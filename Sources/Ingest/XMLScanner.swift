@@ -104,7 +104,11 @@ struct XMLScanner {
     // over consumed bytes; the column is the byte distance from the last
     // newline, kept as an offset into the buffer.
     var lineStart = 0  // buffer offset just after the last newline (may be negative after a shift)
-    var tagStack: [UInt8] = []  // open qualified names, concatenated
+    // Open qualified names, concatenated in the first `tagLength` bytes; the
+    // array only grows, so opening and closing elements copy no more than
+    // the name.
+    var tagStack: [UInt8] = []
+    var tagLength = 0
     var tagEnds: [Int] = []  // end offset of each name in tagStack
     var attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
     attributes.reserveCapacity(8)
@@ -197,44 +201,50 @@ struct XMLScanner {
           func startsWith(_ pattern: [UInt8]) -> Bool {
             i + pattern.count <= filled && pattern.indices.allSatisfy { bytes[i + $0] == pattern[$0] }
           }
-          if startsWith(Self.commentOpen) {
-            guard let e = find(Self.commentClose, from: i + 4) else {
-              if !atEnd { start = i; return true }
-              throw fail(line, columnAt(i), "comment not closed", expected: "-->")
-            }
-            advance(bytes, from: i, to: e + 3)
-            i = e + 3
-            continue
-          }
-          if startsWith(Self.cdataOpen) {
-            guard let e = find(Self.cdataClose, from: i + 9) else {
-              if !atEnd { start = i; return true }
-              throw fail(line, columnAt(i), "CDATA section not closed", expected: "]]>")
-            }
-            if !tagEnds.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
-            advance(bytes, from: i, to: e + 3)
-            i = e + 3
-            continue
-          }
-          if startsWith(Self.piOpen) || startsWith(Self.declarationOpen) {
-            let close: [UInt8] = bytes[i + 1] == 0x3F ? Self.piClose : Self.tagClose
-            guard let e = find(close, from: i + 2) else {
-              if !atEnd { start = i; return true }
-              throw fail(
-                line, columnAt(i), "declaration not closed", expected: String(decoding: close, as: UTF8.self))
-            }
-            if bytes[i + 1] == 0x3F {
-              let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<e]), as: UTF8.self)
-              if text.hasPrefix("<?xml"),
-                let range = text.range(of: "encoding\\s*=\\s*[\"']([^\"']+)", options: .regularExpression)
-              {
-                declaration.encoding = String(
-                  text[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last ?? "")
+          // Comments, CDATA, declarations and processing instructions all
+          // start with "<!" or "<?"; a plain tag skips their checks.
+          let second = i + 1 < filled ? bytes[i + 1] : 0
+          if second == 0x21 || second == 0x3F {
+            if startsWith(Self.commentOpen) {
+              guard let e = find(Self.commentClose, from: i + 4) else {
+                if !atEnd { start = i; return true }
+                throw fail(line, columnAt(i), "comment not closed", expected: "-->")
               }
+              advance(bytes, from: i, to: e + 3)
+              i = e + 3
+              continue
             }
-            advance(bytes, from: i, to: e + close.count)
-            i = e + close.count
-            continue
+            if startsWith(Self.cdataOpen) {
+              guard let e = find(Self.cdataClose, from: i + 9) else {
+                if !atEnd { start = i; return true }
+                throw fail(line, columnAt(i), "CDATA section not closed", expected: "]]>")
+              }
+              if !tagEnds.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+              advance(bytes, from: i, to: e + 3)
+              i = e + 3
+              continue
+            }
+            if startsWith(Self.piOpen) || startsWith(Self.declarationOpen) {
+              let close: [UInt8] = bytes[i + 1] == 0x3F ? Self.piClose : Self.tagClose
+              guard let e = find(close, from: i + 2) else {
+                if !atEnd { start = i; return true }
+                throw fail(
+                  line, columnAt(i), "declaration not closed",
+                  expected: String(decoding: close, as: UTF8.self))
+              }
+              if bytes[i + 1] == 0x3F {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<e]), as: UTF8.self)
+                if text.hasPrefix("<?xml"),
+                  let range = text.range(of: "encoding\\s*=\\s*[\"']([^\"']+)", options: .regularExpression)
+                {
+                  declaration.encoding = String(
+                    text[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last ?? "")
+                }
+              }
+              advance(bytes, from: i, to: e + close.count)
+              i = e + close.count
+              continue
+            }
           }
           // Start or end tag: the closing '>' outside quotes (memchr, then a
           // check that no quote is left open before it).
@@ -305,7 +315,7 @@ struct XMLScanner {
                 "closing tag </\(String(decoding: qualified, as: UTF8.self))> does not match <\(String(decoding: open, as: UTF8.self))>",
                 expected: "</\(String(decoding: open, as: UTF8.self))>")
             }
-            tagStack.removeLast(lastEnd - openStart)
+            tagLength = openStart
             tagEnds.removeLast()
             try handler.endElement(local, line: tagLine, column: tagColumn)
           } else {
@@ -361,8 +371,16 @@ struct XMLScanner {
                   tagLine, tagColumn, "elements nested deeper than \(limits.maximumDepth)",
                   expected: "a shallower document")
               }
-              tagStack.append(contentsOf: qualified)
-              tagEnds.append(tagStack.count)
+              let n = qualified.count
+              if tagLength + n > tagStack.count {
+                tagStack.append(contentsOf: repeatElement(0, count: max(tagLength + n - tagStack.count, 256)))
+              }
+              let at = tagLength
+              tagStack.withUnsafeMutableBufferPointer { b in
+                for j in 0..<n { b[at + j] = qualified[j] }
+              }
+              tagLength += n
+              tagEnds.append(tagLength)
             }
           }
           advance(bytes, from: i, to: k + 1)

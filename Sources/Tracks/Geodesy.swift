@@ -52,17 +52,56 @@ public enum Geodesy {
   /// great circle.
   static func vincentyInverseMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double?
   {
+    vincentyInverseMeters(
+      ReducedPoint(latitudeDegrees: lat1, longitudeDegrees: lon1),
+      ReducedPoint(latitudeDegrees: lat2, longitudeDegrees: lon2))
+  }
+
+  /// A point with its reduced latitude U = atan((1 - f) tan(phi)) worked
+  /// out once, for tracks, where every fix ends one step and starts the
+  /// next.
+  public struct ReducedPoint: Sendable, Hashable {
+    public let latitudeDegrees: Double
+    public let longitudeDegrees: Double
+    let sinU: Double
+    let cosU: Double
+
+    public init(latitudeDegrees: Double, longitudeDegrees: Double) {
+      self.latitudeDegrees = latitudeDegrees
+      self.longitudeDegrees = longitudeDegrees
+      let u = atan((1 - Geodesy.flattening) * tan(latitudeDegrees * .pi / 180))
+      sinU = sin(u)
+      cosU = cos(u)
+    }
+  }
+
+  /// The distance between two points, as `distanceMeters`, from their
+  /// reduced latitudes.
+  public static func distanceMeters(_ p: ReducedPoint, _ q: ReducedPoint, method: DistanceMethod = .geodesic)
+    -> Double
+  {
+    switch method {
+    case .haversine:
+      return haversineMeters(p.latitudeDegrees, p.longitudeDegrees, q.latitudeDegrees, q.longitudeDegrees)
+    case .geodesic:
+      return vincentyInverseMeters(p, q)
+        ?? haversineMeters(p.latitudeDegrees, p.longitudeDegrees, q.latitudeDegrees, q.longitudeDegrees)
+    }
+  }
+
+  static func vincentyInverseMeters(_ p: ReducedPoint, _ q: ReducedPoint) -> Double? {
+    let (lat1, lon1, lat2, lon2) = (
+      p.latitudeDegrees, p.longitudeDegrees, q.latitudeDegrees, q.longitudeDegrees
+    )
     if lat1 == lat2 && lon1 == lon2 { return 0 }
     let a = semiMajorAxisMeters
     let f = flattening
     let b = a * (1 - f)
     let L = (lon2 - lon1) * .pi / 180
-    let U1 = atan((1 - f) * tan(lat1 * .pi / 180))
-    let U2 = atan((1 - f) * tan(lat2 * .pi / 180))
-    let sinU1 = sin(U1)
-    let cosU1 = cos(U1)
-    let sinU2 = sin(U2)
-    let cosU2 = cos(U2)
+    let sinU1 = p.sinU
+    let cosU1 = p.cosU
+    let sinU2 = q.sinU
+    let cosU2 = q.cosU
     var lambda = L
     var iterations = 0
     var sinSigma = 0.0

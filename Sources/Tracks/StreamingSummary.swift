@@ -10,6 +10,8 @@ public struct StreamingTrackSummary: Sendable {
 
   private var points = 0
   private var previous: TrackPoint?
+  /// The previous fix with its reduced latitude, worked out once per fix.
+  private var previousReduced: Geodesy.ReducedPoint?
   private var startTime: Double?
   private var endTime: Double?
   private var distance2D = 0.0
@@ -28,6 +30,7 @@ public struct StreamingTrackSummary: Sendable {
   private var heartRateMax: Double?
   // Robust speed: running median of the last `robustSpeedWindow` step speeds.
   private var recentSpeeds: [Double] = []
+  private var sortedSpeeds: [Double] = []
   private var robustMaxSpeed: Double?
   // Smoothed elevation: centred moving average of `elevationSmoothingFixes`.
   private var elevations: [Double] = []
@@ -76,9 +79,12 @@ public struct StreamingTrackSummary: Sendable {
       }
       return
     }
-    let d2 = Geodesy.distanceMeters(
-      fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: p.latitudeDegrees,
-      longitude: p.longitudeDegrees, method: parameters.distanceMethod)
+    let here = Geodesy.ReducedPoint(latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees)
+    let there =
+      previousReduced
+      ?? Geodesy.ReducedPoint(latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees)
+    previousReduced = here
+    let d2 = Geodesy.distanceMeters(there, here, method: parameters.distanceMethod)
     var d3 = d2
     if let za = a.elevationMeters, let zb = p.elevationMeters {
       let dz = zb - za
@@ -96,7 +102,18 @@ public struct StreamingTrackSummary: Sendable {
         if v >= parameters.stopSpeedMetersPerSecond { moving += dt }
         recentSpeeds.append(v)
         if recentSpeeds.count > parameters.robustSpeedWindow { recentSpeeds.removeFirst() }
-        let sorted = recentSpeeds.sorted()
+        // Sorted in a kept scratch array: no allocation per fix.
+        sortedSpeeds.removeAll(keepingCapacity: true)
+        for x in recentSpeeds {
+          var k = sortedSpeeds.count
+          sortedSpeeds.append(x)
+          while k > 0 && sortedSpeeds[k - 1] > x {
+            sortedSpeeds[k] = sortedSpeeds[k - 1]
+            k -= 1
+          }
+          sortedSpeeds[k] = x
+        }
+        let sorted = sortedSpeeds
         let median =
           sorted.count % 2 == 1
           ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
