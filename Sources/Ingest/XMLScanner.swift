@@ -114,6 +114,14 @@ struct XMLScanner {
     attributes.reserveCapacity(8)
     func advance(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
       guard to > from, let base = bytes.baseAddress else { return }
+      if to - from < 64 {
+        // Short runs (the indentation between tags): a loop beats a call.
+        for k in from..<to where base[k] == 0x0A {
+          line += 1
+          lineStart = k + 1
+        }
+        return
+      }
       var p = base + from
       let end = base + to
       while p < end, let hit = memchr(p, 0x0A, end - p) {
@@ -248,31 +256,27 @@ struct XMLScanner {
           }
           // Start or end tag: the closing '>' outside quotes (memchr, then a
           // check that no quote is left open before it).
+          // One pass over the tag: its '>' outside quotes, and the line
+          // breaks inside it (counted here, not searched for again).
           var k = i + 1
-          while true {
-            guard let hit = memchr(bytes.baseAddress! + k, 0x3E, filled - k) else {
-              k = filled
+          var quote: UInt8 = 0
+          var breaks = 0
+          var lastBreak = 0
+          while k < filled {
+            let b = bytes[k]
+            if b == 0x0A {
+              breaks += 1
+              lastBreak = k
+            } else if quote != 0 {
+              if b == quote { quote = 0 }
+            } else if b == 0x3E {
               break
+            } else if b == 0x22 || b == 0x27 {
+              quote = b
+            } else if b == 0x3C {
+              throw fail(line, columnAt(i), "'<' inside a tag", expected: "'>' closing the tag")
             }
-            let candidate = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
-            var quote: UInt8 = 0
-            for q in (i + 1)..<candidate {
-              let b = bytes[q]
-              if quote != 0 {
-                if b == quote { quote = 0 }
-              } else if b == 0x22 || b == 0x27 {
-                quote = b
-              } else if b == 0x3C {
-                throw fail(line, columnAt(i), "'<' inside a tag", expected: "'>' closing the tag")
-              }
-            }
-            k = candidate
-            if quote == 0 { break }
-            k = candidate + 1
-            if k >= filled {
-              k = filled
-              break
-            }
+            k += 1
           }
           if k >= filled {
             if !atEnd { start = i; return true }
@@ -383,7 +387,10 @@ struct XMLScanner {
               tagEnds.append(tagLength)
             }
           }
-          advance(bytes, from: i, to: k + 1)
+          if breaks > 0 {
+            line += breaks
+            lineStart = lastBreak + 1
+          }
           i = k + 1
         }
         start = filled
