@@ -67,7 +67,12 @@ struct XMLScanner {
         expected: "a readable file")
     }
     defer { close(fd) }
+    // A small file gets a small buffer: zeroing 2 MB for a 100 kB track
+    // costs more than reading it.
+    var info = stat()
+    let size = fstat(fd, &info) == 0 ? Int(info.st_size) : Self.chunkSize
     try scan(
+      chunk: min(Self.chunkSize, max(1 << 16, size + 1)),
       read: { buffer, capacity in
         var n: Int
         repeat { n = read(fd, buffer, capacity) } while n < 0 && errno == EINTR
@@ -89,10 +94,11 @@ struct XMLScanner {
       }, handler: &handler)
   }
 
-  private func scan<H: XMLEventHandler>(read: (UnsafeMutablePointer<UInt8>, Int) -> Int, handler: inout H)
-    throws
-  {
-    var buffer = [UInt8](repeating: 0, count: Self.chunkSize * 2)
+  private func scan<H: XMLEventHandler>(
+    chunk chunkSize: Int = XMLScanner.chunkSize, read: (UnsafeMutablePointer<UInt8>, Int) -> Int,
+    handler: inout H
+  ) throws {
+    var buffer = [UInt8](repeating: 0, count: chunkSize * 2)
     var filled = 0
     var start = 0  // first unconsumed byte
     var line = 1
@@ -144,8 +150,8 @@ struct XMLScanner {
           lineStart -= start
           start = 0
         }
-        if buffer.count - filled < Self.chunkSize {
-          guard buffer.count < limits.maximumTokenBytes + Self.chunkSize * 2 else {
+        if buffer.count - filled < chunkSize {
+          guard buffer.count < limits.maximumTokenBytes + chunkSize * 2 else {
             throw fail(
               line, columnAt(filled), "a token longer than \(limits.maximumTokenBytes >> 20) MB",
               expected: "tags and text runs under the limit")
