@@ -26,7 +26,7 @@ public struct AccelOptions: Sendable {
     var out = analysis.steps.named
     var lengths: [Double] = []
     for r in results {
-      for e in r.analysis.epochs where !lengths.contains(e.seconds) { lengths.append(e.seconds) }
+      for e in r.analysis.epochSeconds where !lengths.contains(e) { lengths.append(e) }
     }
     out.append(
       NamedParameter(
@@ -178,7 +178,11 @@ public enum AccelCommands {
     }
     let bar = ProgressBar(
       label: "accel", totalFiles: files.count, totalBytes: sizes.reduce(0, +), sink: context.progressSink)
-    let results = AccelPipeline.analyseAll(files, options: options, jobs: jobs, progress: bar)
+    // A summary needs no epoch tables: memory stays flat however long the
+    // recording.
+    var streaming = options
+    streaming.analysis.keepEpochs = false
+    let results = AccelPipeline.analyseAll(files, options: streaming, jobs: jobs, progress: bar)
     bar.end()
     for (file, result) in zip(files, results) {
       switch result {

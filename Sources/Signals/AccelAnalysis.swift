@@ -47,6 +47,10 @@ public struct AccelAnalysisParameters: Sendable {
   public var steps = StepDetectionParameters()
   /// The zone of daily summaries and hour-of-day profiles.
   public var timeZone = TimeZone(identifier: "UTC")!
+  /// Whether the epoch tables are kept for the result; without them the
+  /// analysis (summaries, days) runs in memory that does not grow with the
+  /// recording.
+  public var keepEpochs = true
 
   public init() {}
 
@@ -69,7 +73,11 @@ public struct AccelAnalysis: Sendable {
   public var enmoMeanMilliG: Double?
   public var madMeanMilliG: Double?
   public var cutPoints: CutPoints
-  /// Epoch tables by epoch length, in the order of the parameters.
+  /// The epoch lengths used, s (a file of epochs keeps only those that fit
+  /// its own).
+  public var epochSeconds: [Double]
+  /// Epoch tables by epoch length, in the order of the parameters (empty
+  /// unless the parameters keep them).
   public var epochs: [(seconds: Double, epochs: [AccelEpoch])]
   public var days: [AccelDay]
   public var diagnostics: [Diagnostic]
@@ -113,6 +121,14 @@ public struct AccelAnalyzer {
   private var nominalInterval = 0.0
   private var stepsColumnSeen = false
   private var stepsFromColumn = 0.0
+  private var kept: [[EpochAccumulator.Closed]] = []
+  private var stepTimes: [Double] = []
+  private var stepCount = 0
+  private var days: DayBuilder
+  private var madSum = 0.0
+  private var madCount = 0
+  private var magnitudeSum = 0.0
+  private var magnitudeCount = 0
 
   public init(
     kind: AccelDataKind, declaredRateHz: Double?,
@@ -123,6 +139,7 @@ public struct AccelAnalyzer {
     self.parameters = parameters
     self.declaredRateHz = declaredRateHz
     self.source = source
+    days = DayBuilder(timeZone: parameters.timeZone)
   }
 
   /// Adds a block of rows (times strictly increasing across blocks).
@@ -137,6 +154,32 @@ public struct AccelAnalyzer {
       return
     }
     process(time, values)
+    drain()
+  }
+
+  /// Moves closed epochs and counted steps into the days (and, when kept,
+  /// the epoch tables), so that nothing else accumulates.
+  private mutating func drain() {
+    for a in accumulators.indices {
+      let closed = accumulators[a].drain()
+      if a == 0 {
+        for c in closed {
+          days.add(c.epoch)
+          if let m = c.epoch.madMilliG {
+            madSum += m
+            madCount += 1
+          }
+          magnitudeSum += c.meanMagnitude
+          magnitudeCount += 1
+        }
+      }
+      if parameters.keepEpochs { kept[a] += closed }
+    }
+    if let new = detector?.drainSteps(), !new.isEmpty {
+      stepCount += new.count
+      for t in new { days.addStep(t) }
+      if parameters.keepEpochs { stepTimes += new }
+    }
   }
 
   private mutating func start() {
@@ -158,10 +201,13 @@ public struct AccelAnalyzer {
     {
       detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
     }
+    kept = accumulators.map { _ in [] }
+    days.stepsKnown = detector != nil
     let values = warmupValues
     warmupTime = []
     warmupValues = []
     process(t, values)
+    drain()
   }
 
   private mutating func process(_ time: [Double], _ values: [Double]) {
@@ -231,10 +277,10 @@ public struct AccelAnalyzer {
     var diagnostics: [Diagnostic] = []
     let where_ = source.isEmpty ? nil : source
     detector?.finish()
-    let stepTimes = detector?.steps
     for a in accumulators.indices { accumulators[a].finish() }
-    var tables = accumulators.map { (seconds: $0.seconds, epochs: $0.epochs) }
-    if let stepTimes {
+    drain()
+    var tables = zip(accumulators, kept).map { (seconds: $0.seconds, epochs: $1) }
+    if detector != nil {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
     }
     if gaps > 0 {
@@ -275,10 +321,8 @@ public struct AccelAnalyzer {
     }
     if kind == .raw && enmoCount > 0 {
       // Gravity must be in the signal for ENMO to mean anything.
-      let meanMagnitude = tables.first.map { t in
-        t.epochs.isEmpty ? 1 : t.epochs.map { $0.meanMagnitude }.reduce(0, +) / Double(t.epochs.count)
-      }
-      if let m = meanMagnitude, m < 0.5 || m > 1.5 {
+      let m = magnitudeCount > 0 ? magnitudeSum / Double(magnitudeCount) : 1
+      if m < 0.5 || m > 1.5 {
         diagnostics.append(
           Diagnostic(
             code: "gravity-missing",
@@ -287,18 +331,16 @@ public struct AccelAnalyzer {
             location: where_))
       }
     }
-    let steps: Int? =
-      stepTimes.map { $0.count } ?? (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
-    let madEpochs = tables.first?.epochs.compactMap(\.epoch.madMilliG) ?? []
+    let steps: Int? = detector != nil ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
     let cut = parameters.cutPoints(for: kind)
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
       sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
       enmoMeanMilliG: enmoCount > 0 ? enmoSum / Double(enmoCount) : nil,
-      madMeanMilliG: madEpochs.isEmpty ? nil : madEpochs.reduce(0, +) / Double(madEpochs.count),
-      cutPoints: cut,
-      epochs: tables.map { ($0.seconds, $0.epochs.map(\.epoch)) },
-      days: Self.days(tables.first?.epochs.map(\.epoch) ?? [], timeZone: parameters.timeZone),
+      madMeanMilliG: madCount > 0 ? madSum / Double(madCount) : nil,
+      cutPoints: cut, epochSeconds: accumulators.map(\.seconds),
+      epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
+      days: days.days,
       diagnostics: diagnostics)
   }
 
@@ -317,37 +359,62 @@ public struct AccelAnalyzer {
       epochs[e].epoch.steps = count
     }
   }
+}
 
-  /// Daily summaries in `timeZone`.
-  static func days(_ epochs: [AccelEpoch], timeZone: TimeZone) -> [AccelDay] {
-    var out: [AccelDay] = []
-    var enmoSums: [Double] = []
-    var enmoCounts: [Int] = []
-    for e in epochs {
-      let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: e.start))
-      let date = String(ISO8601.formatUTC(e.start + Double(offset)).prefix(10))
-      if out.last?.date != date {
-        out.append(
-          AccelDay(
-            date: date, recordedHours: 0, steps: nil, enmoMeanMilliG: nil,
-            minutes: Dictionary(uniqueKeysWithValues: IntensityClass.allCases.map { ($0, 0) })))
-        enmoSums.append(0)
-        enmoCounts.append(0)
-      }
-      let d = out.count - 1
-      let recorded = e.seconds * min(1, e.coverage)
-      out[d].recordedHours += recorded / 3600
-      if let s = e.steps { out[d].steps = (out[d].steps ?? 0) + s }
-      if let m = e.enmoMilliG {
-        enmoSums[d] += m * Double(e.samples)
-        enmoCounts[d] += e.samples
-      }
-      if let c = e.intensity { out[d].minutes[c, default: 0] += recorded / 60 }
+/// Daily summaries in a time zone, built as epochs close and steps are
+/// counted (both in time order, the steps a little behind).
+struct DayBuilder {
+  let timeZone: TimeZone
+  /// Whether steps are counted (a detector runs), so that days start at 0.
+  var stepsKnown = false
+  private(set) var days: [AccelDay] = []
+  private var enmoSums: [Double] = []
+  private var enmoCounts: [Int] = []
+  // The local day of the last lookup and its span in UTC.
+  private var cachedIndex = -1
+  private var cachedFrom = 0.0
+  private var cachedTo = 0.0
+
+  init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+  /// The index of the day holding instant `t`, added when new.
+  private mutating func day(_ t: Double) -> Int {
+    if cachedIndex >= 0 && t >= cachedFrom && t < cachedTo { return cachedIndex }
+    let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
+    let localDay = ((t + offset) / 86400).rounded(.down)
+    let date = String(ISO8601.formatUTC(localDay * 86400).prefix(10))
+    if days.last(where: { $0.date == date }) == nil {
+      days.append(
+        AccelDay(
+          date: date, recordedHours: 0, steps: stepsKnown ? 0 : nil, enmoMeanMilliG: nil,
+          minutes: Dictionary(uniqueKeysWithValues: IntensityClass.allCases.map { ($0, 0) })))
+      enmoSums.append(0)
+      enmoCounts.append(0)
     }
-    for d in out.indices where enmoCounts[d] > 0 {
-      out[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
+    // The span of the day at this offset; after a change of offset the next
+    // lookup works the day out again.
+    cachedIndex = days.lastIndex { $0.date == date }!
+    cachedFrom = localDay * 86400 - offset
+    cachedTo = cachedFrom + 86400
+    return cachedIndex
+  }
+
+  mutating func add(_ e: AccelEpoch) {
+    let d = day(e.start)
+    let recorded = e.seconds * min(1, e.coverage)
+    days[d].recordedHours += recorded / 3600
+    if let s = e.steps { days[d].steps = (days[d].steps ?? 0) + s }
+    if let m = e.enmoMilliG {
+      enmoSums[d] += m * Double(e.samples)
+      enmoCounts[d] += e.samples
+      days[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
     }
-    return out
+    if let c = e.intensity { days[d].minutes[c, default: 0] += recorded / 60 }
+  }
+
+  mutating func addStep(_ t: Double) {
+    let d = day(t)
+    days[d].steps = (days[d].steps ?? 0) + 1
   }
 }
 
@@ -412,6 +479,12 @@ struct EpochAccumulator {
   }
 
   mutating func finish() { if n > 0 { close() } }
+
+  /// The epochs closed since the last drain.
+  mutating func drain() -> [Closed] {
+    defer { epochs.removeAll(keepingCapacity: true) }
+    return epochs
+  }
 
   private mutating func close() {
     var epoch = AccelEpoch(

@@ -91,8 +91,14 @@ public struct StepDetector: Sendable {
   private var pending: [Double] = []
   private var inBout = false
   private var recentPeaks: [Double] = []
-  /// Times of the counted steps, in order.
+  /// Times of the counted steps not yet drained, in order.
   public private(set) var steps: [Double] = []
+
+  /// The steps counted since the last drain.
+  public mutating func drainSteps() -> [Double] {
+    defer { steps.removeAll(keepingCapacity: true) }
+    return steps
+  }
 
   public init(sampleRateHz: Double, parameters: StepDetectionParameters = StepDetectionParameters()) {
     self.parameters = parameters

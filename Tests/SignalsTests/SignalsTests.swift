@@ -224,6 +224,32 @@ struct EpochAndDayTests {
     #expect(days[1].minutes[.moderate] == 1)
   }
 
+  /// Without the epoch tables the summary is the same: days, steps, ENMO
+  /// and MAD come out of the stream as the epochs close. The recording
+  /// crosses midnight (UTC) with walking on both sides.
+  @Test func streamingSummaryEqualsTheKeptTables() {
+    var r = SyntheticRecording()
+    r.start = utc(19905, 23, 58)
+    r.time = []
+    r.add(seconds: 60, noise: 0.02)
+    r.add(seconds: 120, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    r.add(seconds: 60, noise: 0.02)
+    var kept = AccelAnalysisParameters()
+    kept.keepEpochs = true
+    var streamed = kept
+    streamed.keepEpochs = false
+    let a = r.analyse(kept)
+    let b = r.analyse(streamed)
+    #expect(b.epochs.isEmpty && !a.epochs.isEmpty)
+    #expect(a.days == b.days)
+    #expect(a.days.map(\.date) == ["2024-07-01", "2024-07-02"])
+    #expect(a.steps == b.steps && a.enmoMeanMilliG == b.enmoMeanMilliG && a.madMeanMilliG == b.madMeanMilliG)
+    // Steps by day add up to the whole: 240 by construction, one day's
+    // minute of walking before midnight (120) and one after (120).
+    #expect(a.days.compactMap(\.steps).reduce(0, +) == a.steps)
+    #expect(abs(a.steps! - 240) <= 1)
+  }
+
   /// Count epochs sum into longer epochs; Freedson's bounds are at 100,
   /// 1952 and 5725 counts/min.
   @Test func countEpochsSumAndClassify() throws {
