@@ -57,6 +57,17 @@ struct XMLScanner {
     InputError(SourceLocation(file: source, line: line, column: column), what, expected: expected)
   }
 
+  /// Whether any byte of `w` is one of the bytes a tag's end search stops
+  /// at: line feed, '>', '"', '\'' or '<'.
+  @inline(__always)
+  static func hasAny(_ w: UInt64) -> Bool {
+    @inline(__always) func zero(_ x: UInt64) -> UInt64 {
+      (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+    return zero(w ^ 0x0A0A_0A0A_0A0A_0A0A) | zero(w ^ 0x3E3E_3E3E_3E3E_3E3E) | zero(w ^ 0x2222_2222_2222_2222)
+      | zero(w ^ 0x2727_2727_2727_2727) | zero(w ^ 0x3C3C_3C3C_3C3C_3C3C) != 0
+  }
+
   /// Scans the file at `path`.
   func scan<H: XMLEventHandler>(path: String, handler: inout H) throws {
     // Plain read(2) into the scanner's own buffer: no intermediate copy.
@@ -268,7 +279,16 @@ struct XMLScanner {
           var quote: UInt8 = 0
           var breaks = 0
           var lastBreak = 0
+          let raw = UnsafeRawPointer(bytes.baseAddress!)
           while k < filled {
+            // Eight ordinary bytes at a time: none of '\n', '>', '"', '\'',
+            // '<' (the has-zero-byte test on each pattern).
+            while k + 8 <= filled {
+              let w = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+              if Self.hasAny(w) { break }
+              k += 8
+            }
+            guard k < filled else { break }
             let b = bytes[k]
             if b == 0x0A {
               breaks += 1
