@@ -94,6 +94,8 @@ struct TrackFileHandler: XMLEventHandler {
   var defaultTimeZone: TimeZone?
   let onPoint: (TrackPoint) throws -> Void
   var format = ""
+  /// `format == "tcx"`, kept as a flag: it is asked at every element.
+  var isTCX = false
   var sawRoot = false
   var name: String?
   var sports: [String] = []
@@ -129,6 +131,7 @@ struct TrackFileHandler: XMLEventHandler {
         format = version.map { "gpx-\($0)" } ?? "gpx"
       } else if name.equals("TrainingCenterDatabase") {
         format = "tcx"
+        isTCX = true
       } else {
         throw InputError(
           SourceLocation(file: source, line: line, column: column),
@@ -137,7 +140,7 @@ struct TrackFileHandler: XMLEventHandler {
       }
       return
     }
-    if format == "tcx" {
+    if isTCX {
       if name.equals("Trackpoint") {
         current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line)
         hasPosition = false
@@ -264,7 +267,7 @@ struct TrackFileHandler: XMLEventHandler {
   }
 
   mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
-    if format == "tcx" {
+    if isTCX {
       if name.equals("Trackpoint"), let point = current {
         if hasPosition {
           count += 1

@@ -335,8 +335,10 @@ struct XMLScanner {
             let openStart = tagEnds.count > 1 ? tagEnds[tagEnds.count - 2] : 0
             let matches =
               lastEnd - openStart == qualified.count
-              && tagStack.withUnsafeBufferPointer {
-                memcmp($0.baseAddress! + openStart, qualified.baseAddress!, qualified.count) == 0
+              && tagStack.withUnsafeBufferPointer { open in
+                // Names are short: a loop, not a library call.
+                for j in 0..<qualified.count where open[openStart + j] != qualified[j] { return false }
+                return true
               }
             guard matches else {
               let open = Array(tagStack[openStart..<lastEnd])

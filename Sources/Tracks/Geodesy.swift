@@ -69,9 +69,11 @@ public enum Geodesy {
     public init(latitudeDegrees: Double, longitudeDegrees: Double) {
       self.latitudeDegrees = latitudeDegrees
       self.longitudeDegrees = longitudeDegrees
-      let u = atan((1 - Geodesy.flattening) * tan(latitudeDegrees * .pi / 180))
-      sinU = sin(u)
-      cosU = cos(u)
+      // tan U = (1 - f) tan(phi); sin U and cos U from tan U without the
+      // arctangent: cos U = 1 / sqrt(1 + tan^2 U), sin U = tan U cos U.
+      let t = (1 - Geodesy.flattening) * tan(latitudeDegrees * .pi / 180)
+      cosU = 1 / (1 + t * t).squareRoot()
+      sinU = t * cosU
     }
   }
 

@@ -30,6 +30,7 @@ public struct StreamingTrackSummary: Sendable {
   private var heartRateMax: Double?
   // Robust speed: running median of the last `robustSpeedWindow` step speeds.
   private var recentSpeeds: [Double] = []
+  private var oldestSpeed = 0
   private var sortedSpeeds: [Double] = []
   private var robustMaxSpeed: Double?
   // Smoothed elevation: centred moving average of `elevationSmoothingFixes`.
@@ -100,8 +101,13 @@ public struct StreamingTrackSummary: Sendable {
         let v = d2 / dt
         maxSpeed = max(maxSpeed ?? v, v)
         if v >= parameters.stopSpeedMetersPerSecond { moving += dt }
-        recentSpeeds.append(v)
-        if recentSpeeds.count > parameters.robustSpeedWindow { recentSpeeds.removeFirst() }
+        // A ring of the last `robustSpeedWindow` speeds.
+        if recentSpeeds.count < parameters.robustSpeedWindow {
+          recentSpeeds.append(v)
+        } else {
+          recentSpeeds[oldestSpeed] = v
+          oldestSpeed = (oldestSpeed + 1) % recentSpeeds.count
+        }
         // Sorted in a kept scratch array: no allocation per fix.
         sortedSpeeds.removeAll(keepingCapacity: true)
         for x in recentSpeeds {
