@@ -82,6 +82,11 @@ public enum TrackCommands {
     jobs: Int? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    let sizes = files.map {
+      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+    let bar = ProgressBar(
+      label: "track", totalFiles: files.count, totalBytes: sizes.reduce(0, +), sink: context.progressSink)
     let results: [Result<(TrackSummary, TrackHeader), Error>] =
       files.count == 1
       ? [
@@ -91,11 +96,14 @@ public enum TrackCommands {
         }
       ]
       : parallelMap(count: files.count, workers: workers) { index in
-        Result {
+        let result = Result {
           try TrackPipelines.summariseSequentially(
             file: files[index], parameters: parameters, defaultTimeZone: defaultTimeZone)
         }
+        bar.finished(file: index, bytes: sizes[index])
+        return result
       }
+    bar.end()
     var rows: [ResultRecord] = []
     var failures = 0
     for (file, result) in zip(files, results) {

@@ -731,11 +731,13 @@ struct TrackCLI: ParsableCommand {
     @OptionGroup var track: TrackOptions
     @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
     @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
+    @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var output: FormatOption
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
     func execute(in context: CommandContext) throws {
+      if quiet { context.progressSink = nil }
       try TrackCommands.summary(
         files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(), failFast: failFast,
         jobs: jobs,
