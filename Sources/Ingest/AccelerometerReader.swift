@@ -136,6 +136,12 @@ public struct AccelReader: Sendable {
       let done = DispatchSemaphore(value: 0)
       var rows: ParsedRows?
     }
+    func consumeAll(_ slots: [Slot]) throws {
+      for s in slots {
+        s.done.wait()
+        try consume(s.rows!)
+      }
+    }
     let queue = DispatchQueue(label: "energylab.accel.parse", attributes: .concurrent)
     var pending: [Slot] = []
     var chunk: [UInt8]? = first
@@ -146,10 +152,7 @@ public struct AccelReader: Sendable {
         next = try chunks.next(size: chunkBytes)
       } catch let error as InputError where error.location.line == nil {
         // Name the line: every line before it has been handed out.
-        for s in pending {
-          s.done.wait()
-          try consume(s.rows!)
-        }
+        try consumeAll(pending)
         try consume(parser.parse(current, skipLines: skip, isLast: false))
         throw InputError(
           SourceLocation(file: path, line: lineBase + 1), error.problem, expected: error.expected)
@@ -178,10 +181,7 @@ public struct AccelReader: Sendable {
       }
       chunk = next
     }
-    for s in pending {
-      s.done.wait()
-      try consume(s.rows!)
-    }
+    try consumeAll(pending)
     progress?(chunks.bytesRead)
     guard rows > 0 || truncated != nil else {
       throw InputError(

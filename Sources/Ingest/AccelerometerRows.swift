@@ -293,31 +293,8 @@ struct AccelRowParser: Sendable {
     q = i
     // Exact: both operands are exact doubles, so the quotient is the
     // correctly rounded value of the decimal (Clinger's fast path).
-    let value = Double(mantissa) / Self.powerOfTen(fractionDigits)
+    let value = Double(mantissa) / NumberScanner.power(fractionDigits)
     return negative ? -value : value
-  }
-
-  /// 10^k for k in 0...15, exact, without a lazily initialised table.
-  @inline(__always)
-  static func powerOfTen(_ k: Int) -> Double {
-    switch k {
-    case 0: return 1
-    case 1: return 1e1
-    case 2: return 1e2
-    case 3: return 1e3
-    case 4: return 1e4
-    case 5: return 1e5
-    case 6: return 1e6
-    case 7: return 1e7
-    case 8: return 1e8
-    case 9: return 1e9
-    case 10: return 1e10
-    case 11: return 1e11
-    case 12: return 1e12
-    case 13: return 1e13
-    case 14: return 1e14
-    default: return 1e15
-    }
   }
 
 }

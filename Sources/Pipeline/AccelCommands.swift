@@ -102,7 +102,7 @@ public enum AccelPipeline {
       let result = Result {
         try analyse(files[index], options: options) { progress?.reading(file: index, bytes: $0) }
       }
-      progress?.finished(file: index, bytes: (try? result.get())?.info.bytes ?? 0)
+      progress?.finished(file: index)
       return result
     }
     if workers <= 1 { return files.indices.map { one($0, options) } }
@@ -170,40 +170,19 @@ public enum AccelCommands {
     files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false, format: OutputFormat?,
     context: CommandContext
   ) throws {
-    var rows: [ResultRecord] = []
-    var analysed: [AccelResult] = []
-    var failures = 0
-    let sizes = files.map {
-      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-    let bar = ProgressBar(
-      label: "accel", totalFiles: files.count, totalBytes: sizes.reduce(0, +), sink: context.progressSink)
+    let bar = ProgressBar(label: "accel", files: files, sink: context.progressSink)
     // A summary needs no epoch tables: memory stays flat however long the
     // recording.
     var streaming = options
     streaming.analysis.keepEpochs = false
     let results = AccelPipeline.analyseAll(files, options: streaming, jobs: jobs, progress: bar)
     bar.end()
-    for (file, result) in zip(files, results) {
-      switch result {
-      case .success(let r):
-        analysed.append(r)
-        _ = try context.recordInput(file)
-        context.provenance.diagnostics += r.diagnostics
-        rows.append(summaryRecord(r))
-      case .failure(let error as InputError):
-        if failFast { throw error }
-        failures += 1
-        context.warn("energylab: \(error) (skipped)")
-      case .failure(let error):
-        throw error
-      }
+    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
+      (summaryRecord($0), $0.diagnostics)
     }
-    context.provenance.addParameters(options.described(analysed))
-    context.emit(ResultTable(name: "accel-summary", rows: rows), format: format)
-    if failures > 0 {
-      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(rows.count) summarised")
-    }
+    context.provenance.addParameters(options.described(summaries.values))
+    context.emit(ResultTable(name: "accel-summary", rows: summaries.rows), format: format)
+    try summaries.finish(of: files.count)
   }
 
   public static func epochRecord(_ e: AccelEpoch, _ r: AccelResult) -> ResultRecord {

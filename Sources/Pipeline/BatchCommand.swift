@@ -5,6 +5,7 @@ import Ingest
 import Reporting
 import Signals
 import Store
+import Surveys
 import Tracks
 
 /// `batch DIR... --db FILE`: a whole study, every track, accelerometer
@@ -69,7 +70,6 @@ public enum BatchCommand {
   public struct StudyFile: Sendable, Hashable {
     public var path: String
     public var relativePath: String
-    public var bytes: Int
   }
 
   public enum Kind: String, Sendable {
@@ -104,33 +104,27 @@ public enum BatchCommand {
       }
       for relative in found.sorted() {
         let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-        let size = ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        out.append(StudyFile(path: path, relativePath: relative, bytes: size))
+        out.append(StudyFile(path: path, relativePath: relative))
       }
     }
     return out
   }
 
   /// What a file is: tracks by extension, CSV by content (an accelerometer
-  /// dialect, else a survey export).
-  static func kind(of file: StudyFile, options: Options) throws -> Kind {
+  /// dialect, else a survey export, whose reader then has the last word);
+  /// with the reason a CSV is not a recording.
+  static func kind(of file: StudyFile, options: Options) throws -> (Kind, notRecording: Error?) {
     let lower = file.path.lowercased()
-    if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") { return .track }
+    if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") { return (.track, nil) }
     let chunks = try LineChunks(path: file.path)
     let head = try chunks.next(size: 1 << 16) ?? []
-    let accelError: Error
     do {
       _ = try AccelDetector(map: options.accel.map, timeZone: options.accel.timeZone).detect(
         head: head, file: file.path)
-      return .accelerometer
+      return (.accelerometer, nil)
     } catch {
-      accelError = error
+      return (.survey, error)
     }
-    if (try? SurveyReader().read(path: file.path)) != nil { return .survey }
-    throw InputError(
-      SourceLocation(file: file.path),
-      "neither an accelerometer recording (\(accelError)) nor a survey export",
-      expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
   }
 
   /// Reads one file and builds its run.
@@ -139,7 +133,7 @@ public enum BatchCommand {
   )
     throws -> (Kind, RunRecord)
   {
-    let kind = try kind(of: file, options: options)
+    let (kind, notRecording) = try kind(of: file, options: options)
     // A private context: the provenance of one file stays with its run.
     let context = CommandContext.buffered(defaultFormat: .json).0
     context.fingerprintsInputs = false
@@ -204,7 +198,16 @@ public enum BatchCommand {
         }
       }
     case .survey:
-      let (survey, scales) = try SurveyCommands.load(SurveyCommands.Input(path: file.path), context: context)
+      let survey: Survey
+      let scales: [String: SurveyScale]
+      do {
+        (survey, scales) = try SurveyCommands.load(SurveyCommands.Input(path: file.path), context: context)
+      } catch is InputError {
+        throw InputError(
+          SourceLocation(file: file.path),
+          "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export",
+          expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
+      }
       let summaries = try SurveyCommands.summaries(of: survey, scales: scales)
       run = RunRecord(
         command: "batch survey \(file.relativePath)", recordedAt: nil,
@@ -242,9 +245,7 @@ public enum BatchCommand {
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
     let store = try ResultsStore(path: options.databasePath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    let bar = ProgressBar(
-      label: "batch", totalFiles: files.count, totalBytes: files.reduce(0) { $0 + $1.bytes },
-      sink: context.progressSink)
+    let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: context.progressSink)
     let lock = NSLock()
     let failures = Box<[String]>([])
     let counts = Box<[Kind: Int]>([:])
@@ -272,7 +273,7 @@ public enum BatchCommand {
         stop.value = error
         lock.unlock()
       }
-      bar.finished(file: index, bytes: file.bytes)
+      bar.finished(file: index)
     }
     bar.end()
     for failure in failures.value { context.warn("energylab: \(failure) (skipped)") }

@@ -61,6 +61,44 @@ func parallelMap<T>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) 
   return results.value.map { $0! }
 }
 
+/// Per-file results turned into rows: a readable file's input and
+/// diagnostics are recorded and its row kept; an unreadable one is reported
+/// and skipped (`failFast` stops at it). `finish` then fails the command
+/// when any file was skipped.
+struct SkipAndLog<Value> {
+  var rows: [ResultRecord] = []
+  var values: [Value] = []
+  var failures = 0
+
+  init(
+    files: [String], results: [Result<Value, Error>], failFast: Bool, context: CommandContext,
+    row: (Value) -> (ResultRecord, [Diagnostic])
+  ) throws {
+    for (file, result) in zip(files, results) {
+      switch result {
+      case .success(let value):
+        _ = try context.recordInput(file)
+        let (record, diagnostics) = row(value)
+        context.provenance.diagnostics += diagnostics
+        rows.append(record)
+        values.append(value)
+      case .failure(let error as InputError):
+        if failFast { throw error }
+        failures += 1
+        context.warn("energylab: \(error) (skipped)")
+      case .failure(let error):
+        throw error
+      }
+    }
+  }
+
+  func finish(of total: Int) throws {
+    if failures > 0 {
+      throw RuntimeError("\(failures) of \(total) files could not be read; \(rows.count) summarised")
+    }
+  }
+}
+
 /// Result holder written by one thread and read by another after a join.
 final class Box<Value>: @unchecked Sendable {
   var value: Value

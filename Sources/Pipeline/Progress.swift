@@ -8,7 +8,8 @@ public final class ProgressBar: @unchecked Sendable {
   private let lock = NSLock()
   private let sink: ((String) -> Void)?
   private let label: String
-  private let totalFiles: Int
+  private let sizes: [Int]
+  private var totalFiles: Int { sizes.count }
   private let totalBytes: Int
   private var files = 0
   private var finishedBytes = 0
@@ -17,10 +18,13 @@ public final class ProgressBar: @unchecked Sendable {
   private var lastDrawn = Date.distantPast
   private var drawn = false
 
-  public init(label: String, totalFiles: Int, totalBytes: Int, sink: ((String) -> Void)?) {
+  /// A bar over `files`, their sizes read from the file system.
+  public init(label: String, files: [String], sink: ((String) -> Void)?) {
     self.label = label
-    self.totalFiles = totalFiles
-    self.totalBytes = totalBytes
+    sizes = files.map {
+      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+    totalBytes = sizes.reduce(0, +)
     self.sink = sink
   }
 
@@ -33,13 +37,13 @@ public final class ProgressBar: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// File `index` is done; it was `bytes` long.
-  public func finished(file index: Int, bytes: Int) {
+  /// File `index` is done.
+  public func finished(file index: Int) {
     guard sink != nil else { return }
     lock.lock()
     partialBytes[index] = nil
     files += 1
-    finishedBytes += bytes
+    finishedBytes += sizes[index]
     drawIfDue(force: files == totalFiles)
     lock.unlock()
   }

@@ -82,11 +82,7 @@ public enum TrackCommands {
     jobs: Int? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    let sizes = files.map {
-      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-    let bar = ProgressBar(
-      label: "track", totalFiles: files.count, totalBytes: sizes.reduce(0, +), sink: context.progressSink)
+    let bar = ProgressBar(label: "track", files: files, sink: context.progressSink)
     let results: [Result<(TrackSummary, TrackHeader), Error>] =
       files.count == 1
       ? [
@@ -100,31 +96,16 @@ public enum TrackCommands {
           try TrackPipelines.summariseSequentially(
             file: files[index], parameters: parameters, defaultTimeZone: defaultTimeZone)
         }
-        bar.finished(file: index, bytes: sizes[index])
+        bar.finished(file: index)
         return result
       }
     bar.end()
-    var rows: [ResultRecord] = []
-    var failures = 0
-    for (file, result) in zip(files, results) {
-      switch result {
-      case .success(let (summary, header)):
-        _ = try context.recordInput(file)
-        context.provenance.diagnostics += summary.diagnostics
-        rows.append(summaryRecord(summary, format: header.format))
-      case .failure(let error as InputError):
-        if failFast { throw error }
-        failures += 1
-        context.warn("energylab: \(error) (skipped)")
-      case .failure(let error):
-        throw error
-      }
+    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
+      (summaryRecord($0.0, format: $0.1.format), $0.0.diagnostics)
     }
     context.provenance.addParameters(parameters.described)
-    context.emit(ResultTable(name: "track-summary", rows: rows), format: format)
-    if failures > 0 {
-      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(rows.count) summarised")
-    }
+    context.emit(ResultTable(name: "track-summary", rows: summaries.rows), format: format)
+    try summaries.finish(of: files.count)
   }
 
   /// The activities of a track by speed band, or by the Alter Eco thesis's

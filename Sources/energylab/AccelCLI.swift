@@ -114,17 +114,13 @@ struct AccelCLI: ParsableCommand {
         "Unreadable files are reported and skipped; the run then exits 1 (--fail-fast stops at the first).")
     @Argument(help: "Accelerometer CSV files (.csv or .csv.gz).") var files: [String]
     @OptionGroup var read: AccelReadOptions
-    @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
-    @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
-    @Flag(help: "No progress bar.") var quiet = false
+    @OptionGroup var run: FileRunOptions
     @OptionGroup var output: FormatOption
-    func validate() throws {
-      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
     func execute(in context: CommandContext) throws {
-      if quiet { context.progressSink = nil }
+      run.apply(to: context)
       try AccelCommands.summary(
-        files: files, options: try read.options(), jobs: jobs, failFast: failFast, format: output.format,
+        files: files, options: try read.options(), jobs: run.jobs, failFast: run.failFast,
+        format: output.format,
         context: context)
     }
   }

@@ -3,6 +3,22 @@ import EnergyLabCore
 import Foundation
 import Pipeline
 
+/// How a command over many files runs: files at once, skip-and-log or
+/// stop, progress bar or not.
+struct FileRunOptions: ParsableArguments {
+  @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
+  @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
+  @Flag(help: "No progress bar.") var quiet = false
+
+  func validate() throws {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func apply(to context: CommandContext) {
+    if quiet { context.progressSink = nil }
+  }
+}
+
 struct BatchCLI: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
@@ -19,23 +35,17 @@ struct BatchCLI: ContextCommand {
       """)
   @Argument(help: "Study folders, searched recursively.") var folders: [String]
   @Option(help: "Results database.") var db: String = DatabaseCommands.defaultPath
-  @Option(help: "Files processed at once (default: the number of cores).") var jobs: Int?
   @Option(help: "Process only shard K of N, as 2/8.") var shard: String?
-  @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
-  @Flag(help: "No progress bar.") var quiet = false
+  @OptionGroup var run: FileRunOptions
   @Option(help: "IANA time zone of times without an offset, days and hours (default UTC).") var tz: String?
   @Option(help: "Body mass for the energy models, as 70kg (default 70 kg).") var mass: String?
   @Option(help: "Emission factor set (name in Datasets/factors or a CSV path).") var factors: String?
 
-  func validate() throws {
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-  }
-
   func execute(in context: CommandContext) throws {
     var options = BatchCommand.Options(folders: folders, databasePath: db)
-    options.jobs = jobs
+    options.jobs = run.jobs
     options.shard = try shard.map(BatchCommand.Shard.init(parsing:))
-    options.failFast = failFast
+    options.failFast = run.failFast
     if let tz {
       guard let zone = TimeZone(identifier: tz) else {
         throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
@@ -45,7 +55,7 @@ struct BatchCLI: ContextCommand {
     }
     if let mass { options.energy.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
     if let factors { options.factorSet = factors }
-    if quiet { context.progressSink = nil }
+    run.apply(to: context)
     try BatchCommand.run(options, context: context)
   }
 }

@@ -729,18 +729,13 @@ struct TrackCLI: ParsableCommand {
         "Unreadable files are reported and skipped; the run then exits 1 (--fail-fast stops at the first).")
     @Argument(help: "GPX or TCX files.") var files: [String]
     @OptionGroup var track: TrackOptions
-    @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
-    @Option(help: "Files read at once (default: the number of cores).") var jobs: Int?
-    @Flag(help: "No progress bar.") var quiet = false
+    @OptionGroup var run: FileRunOptions
     @OptionGroup var output: FormatOption
-    func validate() throws {
-      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
     func execute(in context: CommandContext) throws {
-      if quiet { context.progressSink = nil }
+      run.apply(to: context)
       try TrackCommands.summary(
-        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(), failFast: failFast,
-        jobs: jobs,
+        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        failFast: run.failFast, jobs: run.jobs,
         format: output.format, context: context)
     }
   }

@@ -33,8 +33,8 @@ struct ProgressLineTests {
   }
 
   @Test func silentWithoutASink() {
-    let bar = ProgressBar(label: "x", totalFiles: 2, totalBytes: 10, sink: nil)
-    bar.finished(file: 0, bytes: 5)
+    let bar = ProgressBar(label: "x", files: ["a", "b"], sink: nil)
+    bar.finished(file: 0)
     bar.end()
   }
 }
