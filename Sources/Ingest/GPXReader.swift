@@ -103,10 +103,13 @@ struct TrackFileHandler: XMLEventHandler {
   var pointsWithoutOffset = 0
   var tcxWithoutPosition = 0
   var invalidText = 0
-  var current: TrackPoint?
+  /// The fix being read, valid while `inPoint` (kept in place rather than
+  /// optional, so setting a field writes it without copying the fix).
+  var current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan)
+  var inPoint = false
   var hasPosition = false
   var field = Field.none
-  var text: [UInt8] = []
+  let text = TextBuffer()
   var depthNames: [String] = []
   var inHeartRate = false
   var inTrack = false
@@ -119,8 +122,7 @@ struct TrackFileHandler: XMLEventHandler {
 
   mutating func startElement(
     _ name: UnsafeBufferPointer<UInt8>,
-    attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)],
-    line: Int, column: Int
+    attributes: UnsafeBufferPointer<XMLAttribute>, line: Int, column: Int
   ) throws {
     if !sawRoot {
       sawRoot = true
@@ -143,12 +145,13 @@ struct TrackFileHandler: XMLEventHandler {
     if isTCX {
       if name.equals("Trackpoint") {
         current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line)
+        inPoint = true
         hasPosition = false
       } else if name.equals("Activity") {
         if let sport = attributes.first(where: { $0.name.equals("Sport") }) {
           sports.append(String(decoding: sport.value, as: UTF8.self))
         }
-      } else if current != nil {
+      } else if inPoint {
         field = .none
         if name.equals("Time") {
           field = .time
@@ -171,7 +174,7 @@ struct TrackFileHandler: XMLEventHandler {
         } else if name.equals("Watts") {
           field = .power
         }
-        text.removeAll(keepingCapacity: true)
+        text.removeAll()
       }
       return
     }
@@ -204,6 +207,7 @@ struct TrackFileHandler: XMLEventHandler {
           expected: "lat=\"..\" lon=\"..\"")
       }
       current = TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, sourceLine: line)
+      inPoint = true
       return
     }
     if name.equals("trk") { inTrack = true }
@@ -230,31 +234,31 @@ struct TrackFileHandler: XMLEventHandler {
       field = .speed
     } else if name.equals("hdop") {
       field = .hdop
-    } else if name.equals("name") && current == nil && inTrack
+    } else if name.equals("name") && !inPoint && inTrack
       && self.name == nil
     {
       field = .name
     }
-    if field != .none { text.removeAll(keepingCapacity: true) }
+    if field != .none { text.removeAll() }
   }
 
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-    if field != .none { text.append(contentsOf: bytes) }
+    if field != .none { text.append(bytes) }
   }
 
-  mutating func value(_ what: String, expected: String, line: Int, column: Int) throws -> Double {
+  func value(_ what: String, expected: String, line: Int, column: Int) throws -> Double {
     let v = text.withUnsafeBufferPointer { NumberScanner.double($0) }
     guard let v else {
       throw InputError(
         SourceLocation(file: source, line: line, column: column),
-        "cannot read <\(what)>\(String(decoding: text.prefix(40), as: UTF8.self))</\(what)>",
+        "cannot read <\(what)>\(text.prefixText(40))</\(what)>",
         expected: expected)
     }
     return v
   }
 
   /// The element text as a coordinate in degrees, checked to lie within ±`limit`.
-  mutating func coordinate(_ what: String, _ noun: String, limit: Double, line: Int, column: Int) throws
+  func coordinate(_ what: String, _ noun: String, limit: Double, line: Int, column: Int) throws
     -> Double
   {
     let v = try value(what, expected: "a \(noun) in degrees", line: line, column: column)
@@ -268,27 +272,27 @@ struct TrackFileHandler: XMLEventHandler {
 
   mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
     if isTCX {
-      if name.equals("Trackpoint"), let point = current {
+      if name.equals("Trackpoint"), inPoint {
         if hasPosition {
           count += 1
-          try onPoint(point)
+          try onPoint(current)
         } else {
           tcxWithoutPosition += 1
         }
-        current = nil
+        inPoint = false
       } else if name.equals("HeartRateBpm") {
         inHeartRate = false
-      } else if current != nil && field != .none {
+      } else if inPoint && field != .none {
         try store(line: line, column: column)
       }
       return
     }
     if name.equals("trkpt") || name.equals("rtept") || name.equals("wpt") {
-      if let point = current {
+      if inPoint {
         count += 1
-        try onPoint(point)
+        try onPoint(current)
       }
-      current = nil
+      inPoint = false
       return
     }
     if name.equals("trk") { inTrack = false }
@@ -299,14 +303,14 @@ struct TrackFileHandler: XMLEventHandler {
       field = .none
       return
     }
-    if current != nil && field != .none { try store(line: line, column: column) }
+    if inPoint && field != .none { try store(line: line, column: column) }
   }
 
   mutating func store(line: Int, column: Int) throws {
     defer { field = .none }
     switch field {
     case .ele:
-      current!.elevationMeters = try value(
+      current.elevationMeters = try value(
         "ele", expected: "an elevation in metres", line: line, column: column)
     case .time:
       let parsed = text.withUnsafeBufferPointer { bytes -> ParsedTimestamp? in
@@ -324,7 +328,7 @@ struct TrackFileHandler: XMLEventHandler {
       guard let parsed else {
         throw InputError(
           SourceLocation(file: source, line: line, column: column),
-          "cannot read <time>\(String(decoding: text.prefix(40), as: UTF8.self))</time>",
+          "cannot read <time>\(text.prefixText(40))</time>",
           expected: "an ISO-8601 time such as 2012-05-01T10:00:00Z")
       }
       var seconds = parsed.secondsSince1970
@@ -339,32 +343,32 @@ struct TrackFileHandler: XMLEventHandler {
           seconds = local - Double(offset)
         }
       }
-      current!.timeSecondsSince1970 = seconds
+      current.timeSecondsSince1970 = seconds
     case .hr:
-      current!.heartRateBeatsPerMinute = try value(
+      current.heartRateBeatsPerMinute = try value(
         "hr", expected: "a heart rate in bpm", line: line, column: column)
     case .cad:
-      current!.cadencePerMinute = try value(
+      current.cadencePerMinute = try value(
         "cad", expected: "a cadence per minute", line: line, column: column)
     case .temp:
-      current!.temperatureCelsius = try value(
+      current.temperatureCelsius = try value(
         "temp", expected: "a temperature in degrees C", line: line, column: column)
     case .power:
-      current!.powerWatts = try value("power", expected: "a power in watts", line: line, column: column)
+      current.powerWatts = try value("power", expected: "a power in watts", line: line, column: column)
     case .speed:
-      current!.reportedSpeedMetersPerSecond = try value(
+      current.reportedSpeedMetersPerSecond = try value(
         "speed", expected: "a speed in m/s", line: line, column: column)
     case .hdop:
-      current!.horizontalDilution = try value(
+      current.horizontalDilution = try value(
         "hdop", expected: "a dilution of precision", line: line, column: column)
     case .lat:
-      current!.latitudeDegrees = try coordinate(
+      current.latitudeDegrees = try coordinate(
         "LatitudeDegrees", "latitude", limit: 90, line: line, column: column)
-      hasPosition = !current!.longitudeDegrees.isNaN
+      hasPosition = !current.longitudeDegrees.isNaN
     case .lon:
-      current!.longitudeDegrees = try coordinate(
+      current.longitudeDegrees = try coordinate(
         "LongitudeDegrees", "longitude", limit: 180, line: line, column: column)
-      hasPosition = !current!.latitudeDegrees.isNaN
+      hasPosition = !current.latitudeDegrees.isNaN
     default: break
     }
   }

@@ -7,11 +7,13 @@ import Foundation
 protocol XMLEventHandler {
   mutating func startElement(
     _ name: UnsafeBufferPointer<UInt8>,
-    attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)],
-    line: Int, column: Int) throws
+    attributes: UnsafeBufferPointer<XMLAttribute>, line: Int, column: Int) throws
   mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) throws
 }
+
+/// One attribute of a start tag: name and raw value (entities not decoded).
+typealias XMLAttribute = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
 
 /// Limits that keep a pathological file from using unbounded memory or time.
 public struct XMLLimits: Sendable, Hashable {
@@ -126,9 +128,44 @@ struct XMLScanner {
     // the name.
     var tagStack: [UInt8] = []
     var tagLength = 0
-    var tagEnds: [Int] = []  // end offset of each name in tagStack
-    var attributes: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
-    attributes.reserveCapacity(8)
+    // How many elements are open; entry d of `tagEnds` is where the d-th
+    // open name ends in tagStack (entry 0 is 0), entry d of `tagLocals` the
+    // offset of its local part (after the prefix). Sized for the deepest
+    // nesting allowed, so opening and closing never allocate.
+    var depth = 0
+    var tagEnds = [Int](repeating: 0, count: limits.maximumDepth + 2)
+    var tagLocals = [Int](repeating: 0, count: limits.maximumDepth + 2)
+    // The current tag's attributes, in storage kept for the whole scan (no
+    // array to make unique or retain at every tag).
+    var attributeCapacity = 8
+    var attributeStorage = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: attributeCapacity)
+    defer { attributeStorage.deallocate() }
+    var attributeCount = 0
+    func addAttribute(_ attribute: XMLAttribute) {
+      if attributeCount == attributeCapacity {
+        let larger = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: attributeCapacity * 2)
+        larger.moveInitialize(from: attributeStorage, count: attributeCount)
+        attributeStorage.deallocate()
+        attributeStorage = larger
+        attributeCapacity *= 2
+      }
+      (attributeStorage + attributeCount).initialize(to: attribute)
+      attributeCount += 1
+    }
+    func push(_ qualified: UnsafeBufferPointer<UInt8>, local: Int) {
+      let n = qualified.count
+      if tagLength + n > tagStack.count {
+        tagStack.append(contentsOf: repeatElement(0, count: max(tagLength + n - tagStack.count, 256)))
+      }
+      let at = tagLength
+      tagStack.withUnsafeMutableBufferPointer { b in
+        for j in 0..<n { b[at + j] = qualified[j] }
+      }
+      tagLength += n
+      depth += 1
+      tagEnds[depth] = tagLength
+      tagLocals[depth] = local
+    }
     func advance(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
       guard to > from, let base = bytes.baseAddress else { return }
       if to - from < 64 {
@@ -194,7 +231,7 @@ struct XMLScanner {
               j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
             }
             if j == filled && !atEnd { start = i; return true }
-            if !tagEnds.isEmpty {
+            if depth > 0 {
               try handler.text(UnsafeBufferPointer(rebasing: bytes[i..<j]))
             } else {
               // Outside the root only white space may stand.
@@ -244,7 +281,7 @@ struct XMLScanner {
                 if !atEnd { start = i; return true }
                 throw fail(line, columnAt(i), "CDATA section not closed", expected: "]]>")
               }
-              if !tagEnds.isEmpty { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
+              if depth > 0 { try handler.text(UnsafeBufferPointer(rebasing: bytes[(i + 9)..<e])) }
               advance(bytes, from: i, to: e + 3)
               i = e + 3
               continue
@@ -271,10 +308,62 @@ struct XMLScanner {
               continue
             }
           }
-          // Start or end tag: the closing '>' outside quotes (memchr, then a
-          // check that no quote is left open before it).
-          // One pass over the tag: its '>' outside quotes, and the line
-          // breaks inside it (counted here, not searched for again).
+          // Fast paths for the commonest tags, which need no search for the
+          // tag's end: an end tag spelling the open element's name then '>',
+          // and a start tag without attributes.
+          if second == 0x2F, depth > 0 {
+            let lastEnd = tagEnds[depth]
+            let openStart = tagEnds[depth - 1]
+            let n = lastEnd - openStart
+            let close = i + 2 + n
+            if close < filled && bytes[close] == 0x3E
+              && tagStack.withUnsafeBufferPointer({ open in
+                for j in 0..<n where open[openStart + j] != bytes[i + 2 + j] { return false }
+                return true
+              })
+            {
+              let local = UnsafeBufferPointer(rebasing: bytes[(i + 2 + tagLocals[depth])..<close])
+              tagLength = openStart
+              depth -= 1
+              try handler.endElement(local, line: line, column: columnAt(i))
+              i = close + 1
+              continue
+            }
+          } else if second != 0x2F {
+            var p = i + 1
+            var localStart = p
+            while p < filled {
+              let b = bytes[p]
+              if b > 0x3E { p += 1; continue }
+              if b == 0x3A {
+                p += 1
+                localStart = p
+                continue
+              }
+              if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x2F || b == 0x3E || b == 0x3C
+                || b == 0x22 || b == 0x27
+              {
+                break
+              }
+              p += 1
+            }
+            if p > i + 1 && p < filled && bytes[p] == 0x3E && (!sawRoot || depth > 0)
+              && depth < limits.maximumDepth
+            {
+              sawRoot = true
+              let column = columnAt(i)
+              try handler.startElement(
+                UnsafeBufferPointer(rebasing: bytes[localStart..<p]),
+                attributes: UnsafeBufferPointer(start: attributeStorage, count: 0), line: line, column: column
+              )
+              push(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<p]), local: localStart - i - 1)
+              i = p + 1
+              continue
+            }
+          }
+          // Start or end tag, general case. One pass over the tag: its '>'
+          // outside quotes, and the line breaks inside it (counted here, not
+          // searched for again).
           var k = i + 1
           var quote: UInt8 = 0
           var breaks = 0
@@ -314,25 +403,31 @@ struct XMLScanner {
           let selfClosing = bytes[k - 1] == 0x2F && !isEnd
           var p = i + (isEnd ? 2 : 1)
           let nameStart = p
-          while p < k
-            && !(bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09
-              || bytes[p] == 0x2F || bytes[p] == 0x3E)
-          { p += 1 }
+          var localStart = p
+          while p < k {
+            let b = bytes[p]
+            if b > 0x3E {
+              p += 1
+              continue
+            }
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x2F || b == 0x3E { break }
+            p += 1
+            if b == 0x3A { localStart = p }
+          }
           guard p > nameStart else {
             throw fail(tagLine, tagColumn, "tag without a name", expected: "<name ...>")
           }
           let qualified = UnsafeBufferPointer(rebasing: bytes[nameStart..<p])
-          var localStart = nameStart
-          for q in nameStart..<p where bytes[q] == 0x3A { localStart = q + 1 }
           let local = UnsafeBufferPointer(rebasing: bytes[localStart..<p])
           if isEnd {
-            guard let lastEnd = tagEnds.last else {
+            guard depth > 0 else {
               throw fail(
                 tagLine, tagColumn,
                 "closing tag </\(String(decoding: qualified, as: UTF8.self))> without an open element",
                 expected: "a matching start tag")
             }
-            let openStart = tagEnds.count > 1 ? tagEnds[tagEnds.count - 2] : 0
+            let lastEnd = tagEnds[depth]
+            let openStart = tagEnds[depth - 1]
             let matches =
               lastEnd - openStart == qualified.count
               && tagStack.withUnsafeBufferPointer { open in
@@ -348,15 +443,15 @@ struct XMLScanner {
                 expected: "</\(String(decoding: open, as: UTF8.self))>")
             }
             tagLength = openStart
-            tagEnds.removeLast()
+            depth -= 1
             try handler.endElement(local, line: tagLine, column: tagColumn)
           } else {
-            if sawRoot && tagEnds.isEmpty {
+            if sawRoot && depth == 0 {
               throw fail(tagLine, tagColumn, "a second root element", expected: "one root element")
             }
             sawRoot = true
             // Attributes: name = "value" or 'value', any spacing.
-            attributes.removeAll(keepingCapacity: true)
+            attributeCount = 0
             let end = selfClosing ? k - 1 : k
             while true {
               while p < end && (bytes[p] == 0x20 || bytes[p] == 0x0A || bytes[p] == 0x0D || bytes[p] == 0x09)
@@ -391,28 +486,22 @@ struct XMLScanner {
               guard p < end else {
                 throw fail(tagLine, tagColumn, "attribute value not closed", expected: "a closing quote")
               }
-              attributes.append((attributeName, UnsafeBufferPointer(rebasing: bytes[vs..<p])))
+              addAttribute((attributeName, UnsafeBufferPointer(rebasing: bytes[vs..<p])))
               p += 1
             }
-            try handler.startElement(local, attributes: attributes, line: tagLine, column: tagColumn)
+            try handler.startElement(
+              local, attributes: UnsafeBufferPointer(start: attributeStorage, count: attributeCount),
+              line: tagLine,
+              column: tagColumn)
             if selfClosing {
               try handler.endElement(local, line: tagLine, column: tagColumn)
             } else {
-              guard tagEnds.count < limits.maximumDepth else {
+              guard depth < limits.maximumDepth else {
                 throw fail(
                   tagLine, tagColumn, "elements nested deeper than \(limits.maximumDepth)",
                   expected: "a shallower document")
               }
-              let n = qualified.count
-              if tagLength + n > tagStack.count {
-                tagStack.append(contentsOf: repeatElement(0, count: max(tagLength + n - tagStack.count, 256)))
-              }
-              let at = tagLength
-              tagStack.withUnsafeMutableBufferPointer { b in
-                for j in 0..<n { b[at + j] = qualified[j] }
-              }
-              tagLength += n
-              tagEnds.append(tagLength)
+              push(qualified, local: localStart - nameStart)
             }
           }
           if breaks > 0 {
@@ -428,8 +517,9 @@ struct XMLScanner {
       if atEnd && start >= filled { break }
     }
     if !sawRoot { throw fail(1, 1, "no element in the file", expected: "an XML document") }
-    if let lastEnd = tagEnds.last {
-      let openStart = tagEnds.count > 1 ? tagEnds[tagEnds.count - 2] : 0
+    if depth > 0 {
+      let lastEnd = tagEnds[depth]
+      let openStart = tagEnds[depth - 1]
       let name = String(decoding: tagStack[openStart..<lastEnd], as: UTF8.self)
       throw fail(line, columnAt(filled), "file ends inside <\(name)>", expected: "</\(name)>")
     }
@@ -448,6 +538,52 @@ struct XMLScanner {
       text.replaceSubrange(range, with: code.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "")
     }
     return text.replacingOccurrences(of: "&amp;", with: "&")
+  }
+}
+
+/// The text of the element being read, gathered across runs (comments or
+/// CDATA may split it). A plain growable byte buffer: appending the few
+/// bytes of a value is a copy, with no copy-on-write check.
+final class TextBuffer {
+  private var storage: UnsafeMutablePointer<UInt8>
+  private var capacity = 64
+  private(set) var count = 0
+
+  init() { storage = .allocate(capacity: capacity) }
+  deinit { storage.deallocate() }
+
+  @inline(__always) func removeAll() { count = 0 }
+
+  @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    if count + bytes.count > capacity {
+      var grown = capacity * 2
+      while grown < count + bytes.count { grown *= 2 }
+      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+      larger.update(from: storage, count: count)
+      storage.deallocate()
+      storage = larger
+      capacity = grown
+    }
+    let target = storage + count
+    if bytes.count <= 32 {
+      // A value's few bytes: a loop, not a library call.
+      for k in 0..<bytes.count { target[k] = base[k] }
+    } else {
+      target.update(from: base, count: bytes.count)
+    }
+    count += bytes.count
+  }
+
+  @inline(__always) func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
+    -> R
+  {
+    try body(UnsafeBufferPointer(start: storage, count: count))
+  }
+
+  /// The first `n` bytes as text, for messages.
+  func prefixText(_ n: Int) -> String {
+    String(decoding: UnsafeBufferPointer(start: storage, count: min(n, count)), as: UTF8.self)
   }
 }
 

@@ -9,7 +9,12 @@ public struct StreamingTrackSummary: Sendable {
   public let source: String
 
   private var points = 0
-  private var previous: TrackPoint?
+  /// What the step to the next fix needs of the previous one: its time,
+  /// elevation and reduced latitude (not the whole fix, which is copied for
+  /// nothing).
+  private var hasPrevious = false
+  private var previousTime: Double?
+  private var previousElevation: Double?
   /// The previous fix with its reduced latitude, worked out once per fix.
   private var previousReduced: Geodesy.ReducedPoint?
   private var startTime: Double?
@@ -34,7 +39,8 @@ public struct StreamingTrackSummary: Sendable {
   private var sortedSpeeds: [Double] = []
   private var robustMaxSpeed: Double?
   // Smoothed elevation: centred moving average of `elevationSmoothingFixes`.
-  private var elevations: [Double] = []
+  private var elevations: [Double] = []  // a ring of the last 2h + 1
+  private var oldestElevation = 0
   private var elevationCount = 0
   private var smoothedPrevious: Double?
   private var smoothedGain = 0.0
@@ -72,22 +78,24 @@ public struct StreamingTrackSummary: Sendable {
       heartRateMax = max(heartRateMax ?? hr, hr)
     }
     if let z = p.elevationMeters { addElevation(z) }
-    defer { previous = p }
-    guard let a = previous else {
+    let here = Geodesy.ReducedPoint(latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees)
+    let previousTime = self.previousTime
+    let previousElevation = self.previousElevation
+    self.previousTime = p.timeSecondsSince1970
+    self.previousElevation = p.elevationMeters
+    guard hasPrevious, let there = previousReduced else {
+      hasPrevious = true
+      previousReduced = here
       if let z = p.elevationMeters {
         lastWithElevation = (0, z)
         windowStart = (0, z)
       }
       return
     }
-    let here = Geodesy.ReducedPoint(latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees)
-    let there =
-      previousReduced
-      ?? Geodesy.ReducedPoint(latitudeDegrees: a.latitudeDegrees, longitudeDegrees: a.longitudeDegrees)
     previousReduced = here
     let d2 = Geodesy.distanceMeters(there, here, method: parameters.distanceMethod)
     var d3 = d2
-    if let za = a.elevationMeters, let zb = p.elevationMeters {
+    if let za = previousElevation, let zb = p.elevationMeters {
       let dz = zb - za
       d3 = sqrt(d2 * d2 + dz * dz)
       sawElevationChange = true
@@ -95,7 +103,7 @@ public struct StreamingTrackSummary: Sendable {
     }
     distance2D += d2
     distance3D += d3
-    if let ta = a.timeSecondsSince1970, let tb = p.timeSecondsSince1970 {
+    if let ta = previousTime, let tb = p.timeSecondsSince1970 {
       let dt = tb - ta
       if dt > 0 {
         let v = d2 / dt
@@ -148,15 +156,29 @@ public struct StreamingTrackSummary: Sendable {
     // Centred moving average of half-width h: the fix h back now has its
     // whole window [i - h, i + h] in the last 2h + 1 elevations.
     let half = max(0, parameters.elevationSmoothingFixes / 2)
-    elevations.append(z)
-    elevationCount += 1
-    if elevations.count > 2 * half + 1 { elevations.removeFirst() }
-    let i = elevationCount - 1 - half
-    if i >= 0 {
-      let from = max(0, i - half)
-      let window = elevations.suffix(elevationCount - from)
-      emitSmoothed(window.reduce(0, +) / Double(window.count))
+    if elevations.count < 2 * half + 1 {
+      elevations.append(z)
+    } else {
+      elevations[oldestElevation] = z
+      oldestElevation = (oldestElevation + 1) % elevations.count
     }
+    elevationCount += 1
+    let i = elevationCount - 1 - half
+    if i >= 0 { emitSmoothed(meanOfLast(elevationCount - max(0, i - half))) }
+  }
+
+  /// The mean of the last `n` elevations, summed oldest first.
+  private func meanOfLast(_ n: Int) -> Double {
+    let size = elevations.count
+    var sum = 0.0
+    var index = oldestElevation + size - n
+    if index >= size { index -= size }
+    for _ in 0..<n {
+      sum += elevations[index]
+      index += 1
+      if index == size { index = 0 }
+    }
+    return sum / Double(n)
   }
 
   private mutating func emitSmoothed(_ z: Double) {
@@ -208,11 +230,7 @@ public struct StreamingTrackSummary: Sendable {
     // around them up to the end.
     let half = max(0, parameters.elevationSmoothingFixes / 2)
     let n = elevationCount
-    for i in max(0, n - half)..<max(0, n) {
-      let from = max(0, i - half)
-      let window = elevations.suffix(n - from)
-      emitSmoothed(window.reduce(0, +) / Double(window.count))
-    }
+    for i in max(0, n - half)..<max(0, n) { emitSmoothed(meanOfLast(n - max(0, i - half))) }
     // The last grade window: a rest shorter than half a window joins the one before.
     if let last = lastWithElevation, let start = windowStart {
       let rest = last.distance - start.distance

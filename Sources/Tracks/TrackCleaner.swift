@@ -101,7 +101,7 @@ public struct TrackCleaner: Sendable {
         return
       }
     }
-    lastKept = p
+    if parameters.maximumSpeedMetersPerSecond != nil { lastKept = p }
     try emit(p)
   }
 
