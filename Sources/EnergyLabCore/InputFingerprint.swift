@@ -13,8 +13,6 @@ public struct InputFingerprint: Sendable, Hashable {
   public var sha256: String
 
   public static func of(path: String) throws -> InputFingerprint {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-    return InputFingerprint(path: path, sizeBytes: size, sha256: try SHA256.hex(fileAt: path))
+    InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: try SHA256.hex(fileAt: path))
   }
 }

@@ -65,15 +65,13 @@ public struct GPXReader: Sendable {
   /// Streams the fixes of a file to `onPoint`, in file order.
   @discardableResult
   public func stream(path: String, onPoint: @escaping (TrackPoint) throws -> Void) throws -> TrackHeader {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    guard let status = FileStatus.of(path) else {
       throw InputError(SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
     }
-    guard !isDirectory.boolValue else {
+    guard !status.isDirectory else {
       throw InputError(SourceLocation(file: path), "is a folder", expected: "a GPX or TCX file")
     }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0
-    guard size > 0 else {
+    guard status.sizeBytes > 0 else {
       throw InputError(
         SourceLocation(file: path, line: 1, column: 1), "empty file", expected: "a GPX document")
     }

@@ -6,7 +6,10 @@ import Reporting
 /// diagnostics. Reports end with it; the store records it.
 public struct Provenance: Sendable, Hashable {
   public var commands: [String] = []
-  public var inputs: [InputFingerprint] = []
+  public private(set) var inputs: [InputFingerprint] = []
+  /// The inputs as a set, so recording each of many thousand files is not
+  /// a search of all before it.
+  private var inputSet: Set<InputFingerprint> = []
   public var parameters: [NamedParameter] = []
   public var diagnostics: [Diagnostic] = []
   public var skipped: [String] = []
@@ -14,7 +17,7 @@ public struct Provenance: Sendable, Hashable {
   public init() {}
 
   mutating func addInput(_ input: InputFingerprint) {
-    if !inputs.contains(input) { inputs.append(input) }
+    if inputSet.insert(input).inserted { inputs.append(input) }
   }
 
   mutating func addParameters(_ list: [NamedParameter]) {
@@ -91,9 +94,7 @@ public final class CommandContext: @unchecked Sendable {
     if fingerprintsInputs {
       fingerprint = try InputFingerprint.of(path: path)
     } else {
-      let size =
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-      fingerprint = InputFingerprint(path: path, sizeBytes: size, sha256: "")
+      fingerprint = InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: "")
     }
     provenance.addInput(fingerprint)
     return fingerprint

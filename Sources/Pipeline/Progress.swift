@@ -21,9 +21,7 @@ public final class ProgressBar: @unchecked Sendable {
   /// A bar over `files`, their sizes read from the file system.
   public init(label: String, files: [String], sink: ((String) -> Void)?) {
     self.label = label
-    sizes = files.map {
-      ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? NSNumber)?.intValue ?? 0
-    }
+    sizes = files.map(FileStatus.size)
     totalBytes = sizes.reduce(0, +)
     self.sink = sink
   }
