@@ -10,7 +10,7 @@ struct EnergyLabMain {
     // A closed pipe (energylab ... | head) must end the program quietly.
     signal(SIGPIPE, SIG_IGN)
     do {
-      var command = try EnergyLab.parseAsRoot()
+      var command = try LongArgumentLists.parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
       Terminal.finish()
     } catch {

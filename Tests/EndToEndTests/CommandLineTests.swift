@@ -679,6 +679,32 @@ struct TrackCommandLineTests {
     #expect(fast.stdout.isEmpty)
   }
 
+  /// Long file lists are parsed with their tails folded (see
+  /// LongArgumentLists); every file must still arrive once, in order, around
+  /// options written between them, with a bad one skipped as usual.
+  @Test func longFileListsKeepEveryFileInOrder() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "30s"], in: folder)
+    let names = (0..<300).map { String(format: "t%03d.gpx", $0) }
+    for name in names where name != "t150.gpx" {
+      try FileManager.default.copyItem(atPath: "\(folder)/walk.gpx", toPath: "\(folder)/\(name)")
+    }
+    try "<gpx><trk>".write(toFile: "\(folder)/t150.gpx", atomically: true, encoding: .utf8)
+    let arguments =
+      ["track", "summary", "--format", "json"] + names[..<100] + ["--movement", "walk"] + names[100...]
+    let out = try energylab(arguments, in: folder)
+    #expect(out.status == 1)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["file"] as? String } == names.filter { $0 != "t150.gpx" })
+    #expect(out.stderr.contains("energylab: 1 of 300 files could not be read; 299 summarised"))
+    // A long list that is not a file list parses as written: `db merge`
+    // takes the output first, so nothing is folded into it.
+    let shards = (0..<80).map { "missing-\($0).sqlite" }
+    let merge = try energylab(["db", "merge", "merged.sqlite"] + shards, in: folder)
+    #expect(merge.status != 0)
+    #expect(merge.stderr.contains("missing-0.sqlite"), "\(merge.stderr)")
+  }
+
   /// Start-up fixes 800 m off, then a walk: --drop-startup-jumps 500 drops
   /// them and the distance is the walk's alone (1.3 m/s x 120 s = 156 m).
   @Test func startupJumpsAreDropped() throws {
