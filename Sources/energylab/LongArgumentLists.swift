@@ -2,46 +2,16 @@ import ArgumentParser
 
 /// A command whose positional arguments are a list of input files or folders.
 protocol FileListCommand: ParsableCommand {
-  var fileArguments: [String] { get set }
+  var files: [String] { get set }
 }
 
-extension TrackCLI.Summary: FileListCommand {
-  var fileArguments: [String] {
-    get { files }
-    set { files = newValue }
-  }
-}
-
-extension AccelCLI.Summary: FileListCommand {
-  var fileArguments: [String] {
-    get { files }
-    set { files = newValue }
-  }
-}
-
-extension EnergyCLI: FileListCommand {
-  var fileArguments: [String] {
-    get { files }
-    set { files = newValue }
-  }
-}
-
-extension AgreementCLI: FileListCommand {
-  var fileArguments: [String] {
-    get { files }
-    set { files = newValue }
-  }
-}
-
-extension ProfileCLI: FileListCommand {
-  var fileArguments: [String] {
-    get { files }
-    set { files = newValue }
-  }
-}
-
+extension TrackCLI.Summary: FileListCommand {}
+extension AccelCLI.Summary: FileListCommand {}
+extension EnergyCLI: FileListCommand {}
+extension AgreementCLI: FileListCommand {}
+extension ProfileCLI: FileListCommand {}
 extension BatchCLI: FileListCommand {
-  var fileArguments: [String] {
+  var files: [String] {
     get { folders }
     set { folders = newValue }
   }
@@ -94,7 +64,7 @@ enum LongArgumentLists {
     if var command = (try? EnergyLab.parseAsRoot(folded)) as? FileListCommand {
       var files: [String] = []
       var spliced = 0
-      for argument in command.fileArguments {
+      for argument in command.files {
         if let tail = tails[argument] {
           files += tail
           spliced += 1
@@ -103,7 +73,7 @@ enum LongArgumentLists {
         }
       }
       if spliced == tails.count {
-        command.fileArguments = files
+        command.files = files
         return command
       }
     }
