@@ -133,8 +133,8 @@ struct XMLScanner {
     // offset of its local part (after the prefix). Sized for the deepest
     // nesting allowed, so opening and closing never allocate.
     var depth = 0
-    var tagEnds = [Int](repeating: 0, count: limits.maximumDepth + 2)
-    var tagLocals = [Int](repeating: 0, count: limits.maximumDepth + 2)
+    var tagEnds = [Int](repeating: 0, count: max(0, limits.maximumDepth) + 2)
+    var tagLocals = [Int](repeating: 0, count: max(0, limits.maximumDepth) + 2)
     // The current tag's attributes, in storage kept for the whole scan (no
     // array to make unique or retain at every tag).
     var attributeCapacity = 8

@@ -74,6 +74,34 @@ struct GPXReaderTests {
 }
 
 struct StreamingReaderTests {
+  /// Plain end tags and start tags without attributes are read on a fast
+  /// path; the same tags written with a space before '>' take the general
+  /// one. Both must give the same fixes, and a closing tag that drops the
+  /// prefix must still be refused.
+  @Test func fastAndGeneralTagPathsReadAlike() throws {
+    let compact = """
+      <?xml version="1.0"?><gpx version="1.1"><trk><trkseg>\
+      <trkpt lat="51.5" lon="-0.1"><ele>12.5</ele><time>2020-01-01T10:00:00Z</time>\
+      <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>130</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>\
+      </trkpt><trkpt lat="51.6" lon="-0.2"><ele>13</ele></trkpt></trkseg></trk></gpx>
+      """
+    let spaced = compact.replacingOccurrences(
+      of: "([A-Za-z0-9\"])>", with: "$1 >", options: .regularExpression)
+    #expect(spaced.contains("<ele >12.5</ele >"))
+    let a = try GPXReader().read(data: Data(compact.utf8), source: "compact.gpx")
+    let b = try GPXReader().read(data: Data(spaced.utf8), source: "spaced.gpx")
+    #expect(a.points.count == 2)
+    #expect(a.points[0].heartRateBeatsPerMinute == 130)
+    #expect(a.points[0].elevationMeters == 12.5)
+    #expect(a.points[1].latitudeDegrees == 51.6)
+    #expect(a.points == b.points)
+    let dropped = compact.replacingOccurrences(of: "</gpxtpx:hr>", with: "</hr>")
+    let error = #expect(throws: InputError.self) {
+      try GPXReader().read(data: Data(dropped.utf8), source: "dropped.gpx")
+    }
+    #expect(error?.problem == "closing tag </hr> does not match <gpxtpx:hr>")
+  }
+
   /// TCX multisport: running then biking; a trackpoint without a position is
   /// left out with a diagnostic; heart rate, cadence, speed and power read.
   @Test func tcxMultisport() throws {
