@@ -130,11 +130,11 @@ struct XMLScanner {
     var tagLength = 0
     // How many elements are open; entry d of `tagEnds` is where the d-th
     // open name ends in tagStack (entry 0 is 0), entry d of `tagLocals` the
-    // offset of its local part (after the prefix). Sized for the deepest
-    // nesting allowed, so opening and closing never allocate.
+    // offset of its local part (after the prefix). They only grow, so
+    // closing an element never shrinks them.
     var depth = 0
-    var tagEnds = [Int](repeating: 0, count: max(0, limits.maximumDepth) + 2)
-    var tagLocals = [Int](repeating: 0, count: max(0, limits.maximumDepth) + 2)
+    var tagEnds = [Int](repeating: 0, count: 64)
+    var tagLocals = [Int](repeating: 0, count: 64)
     // The current tag's attributes, in storage kept for the whole scan (no
     // array to make unique or retain at every tag).
     var attributeCapacity = 8
@@ -163,6 +163,10 @@ struct XMLScanner {
       }
       tagLength += n
       depth += 1
+      if depth == tagEnds.count {
+        tagEnds.append(contentsOf: repeatElement(0, count: depth))
+        tagLocals.append(contentsOf: repeatElement(0, count: depth))
+      }
       tagEnds[depth] = tagLength
       tagLocals[depth] = local
     }
@@ -310,7 +314,9 @@ struct XMLScanner {
           }
           // Fast paths for the commonest tags, which need no search for the
           // tag's end: an end tag spelling the open element's name then '>',
-          // and a start tag without attributes.
+          // and a start tag without attributes. A name holding a quote (the
+          // general path lets one through) is left to the general path,
+          // where the quote opens a value.
           if second == 0x2F, depth > 0 {
             let lastEnd = tagEnds[depth]
             let openStart = tagEnds[depth - 1]
@@ -318,7 +324,10 @@ struct XMLScanner {
             let close = i + 2 + n
             if close < filled && bytes[close] == 0x3E
               && tagStack.withUnsafeBufferPointer({ open in
-                for j in 0..<n where open[openStart + j] != bytes[i + 2 + j] { return false }
+                for j in 0..<n {
+                  let b = bytes[i + 2 + j]
+                  if open[openStart + j] != b || b == 0x22 || b == 0x27 { return false }
+                }
                 return true
               })
             {

@@ -100,6 +100,14 @@ struct StreamingReaderTests {
       try GPXReader().read(data: Data(dropped.utf8), source: "dropped.gpx")
     }
     #expect(error?.problem == "closing tag </hr> does not match <gpxtpx:hr>")
+    // A quote in a name passes the general path when the quotes pair up
+    // within the start tag; in the end tag it opens a value that never
+    // closes, whichever path the tag would otherwise take.
+    let quoted = "<gpx><trk><trkseg><trk' a'=\"1\"></trk'><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>"
+    let quoteError = #expect(throws: InputError.self) {
+      try GPXReader().read(data: Data(quoted.utf8), source: "quoted.gpx")
+    }
+    #expect(quoteError?.description == "quoted.gpx:1:32: file ends inside a tag; expected '>'")
   }
 
   /// TCX multisport: running then biking; a trackpoint without a position is
