@@ -141,12 +141,15 @@ public enum BatchCommand {
     switch kind {
     case .track:
       let zone = try ProfileBuilder.timeZone(named: options.timeZone)
-      let (summary, header) = try TrackPipelines.summariseSequentially(
-        file: file.path, parameters: options.track, defaultTimeZone: zone)
+      // Read once: the summary and the activities come from the same fixes.
+      let (track, header) = try TrackCommands.readTrackAndHeader(
+        file.path, parameters: options.track, defaultTimeZone: zone)
+      let summary = TrackAnalysis(parameters: options.track).summary(of: track)
       var profile = ProfileCommand.Options(files: [file.path], binning: .day, timeZone: options.timeZone)
       profile.track = options.track
       profile.bodyMassKilograms = options.energy.bodyMassKilograms
-      let activities = try ProfileCommand.activities(profile, factors: factors, context: context)
+      let activities = try ProfileCommand.activities(profile, factors: factors, context: context) { _ in track
+      }
       run = RunRecord(
         command: "batch track \(file.relativePath)", recordedAt: nil,
         inputs: [try InputFingerprint.of(path: file.path)], parameters: options.track.described)
@@ -160,15 +163,7 @@ public enum BatchCommand {
           durationSeconds: summary.durationSeconds,
           distanceMeters: summary.distance2DMeters)
       ]
-      run.activities = activities.enumerated().map { k, a in
-        ActivityRow(
-          trackPath: file.path, index: k + 1, mode: a.mode,
-          startTime: ISO8601.formatUTC(a.startSecondsSince1970),
-          endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
-          durationSeconds: a.durationSeconds,
-          model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode)!]!,
-          energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
-      }
+      run.activities = ProfileCommand.activityRows(activities) { _ in file.path }
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1

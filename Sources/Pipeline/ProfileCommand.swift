@@ -48,11 +48,13 @@ public enum ProfileCommand {
       ? nameOrPath : ShippedData.path("Datasets/factors/\(nameOrPath).csv")
   }
 
-  /// The activities of the tracks with energy and CO2.
-  public static func activities(_ options: Options, factors: EmissionFactorSet, context: CommandContext)
-    throws
-    -> [ProfileActivity]
-  {
+  /// The activities of the tracks with energy and CO2. `read` hands over
+  /// a track already read (as `TrackCommands.readTrack` reads it), so a
+  /// caller that needs it for more than activities reads it once.
+  public static func activities(
+    _ options: Options, factors: EmissionFactorSet, context: CommandContext,
+    read: ((String) throws -> Track)? = nil
+  ) throws -> [ProfileActivity] {
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
     var modes = options.modes
     modes.enabledModes = TransportMode.allCases.filter { factors.modes.contains($0.rawValue) }
@@ -63,9 +65,11 @@ public enum ProfileCommand {
     let classifier = SpeedBandClassifier(parameters: modes)
     var out: [ProfileActivity] = []
     for file in options.files {
-      let track = try TrackCommands.readTrack(
-        file, parameters: options.track, defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone)
-      )
+      let track =
+        try read?(file)
+        ?? TrackCommands.readTrack(
+          file, parameters: options.track,
+          defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone))
       _ = try context.recordInput(file)
       let (steps, diagnostics) = analysis.steps(of: track)
       context.provenance.diagnostics += track.diagnostics + diagnostics
@@ -96,6 +100,21 @@ public enum ProfileCommand {
           meaning: "MET of cycling (Compendium 2011, 01015)")
       ])
     return out.sorted { $0.startSecondsSince1970 < $1.startSecondsSince1970 }
+  }
+
+  /// Activities as store rows, numbered from 1, each under `trackPath`.
+  static func activityRows(_ activities: [ProfileActivity], trackPath: (ProfileActivity) -> String)
+    -> [ActivityRow]
+  {
+    activities.enumerated().map { k, a in
+      ActivityRow(
+        trackPath: trackPath(a), index: k + 1, mode: a.mode,
+        startTime: ISO8601.formatUTC(a.startSecondsSince1970),
+        endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
+        durationSeconds: a.durationSeconds,
+        model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
+        energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
+    }
   }
 
   public static func run(_ options: Options, context: CommandContext) throws {
@@ -164,15 +183,7 @@ public enum ProfileCommand {
         recordedAt: context.timestamp, inputs: try context.hashed(context.provenance.inputs),
         parameters: context.provenance.parameters,
         results: stored)
-      run.activities = activities.enumerated().map { k, a in
-        ActivityRow(
-          trackPath: a.session, index: k + 1, mode: a.mode,
-          startTime: ISO8601.formatUTC(a.startSecondsSince1970),
-          endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
-          durationSeconds: a.durationSeconds,
-          model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
-          energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
-      }
+      run.activities = activityRows(activities) { $0.session }
       try ResultsStore(path: path).record(run)
     }
   }

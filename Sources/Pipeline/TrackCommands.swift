@@ -31,15 +31,23 @@ public enum TrackCommands {
     _ path: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters(),
     defaultTimeZone: TimeZone? = nil
   ) throws -> Track {
+    try readTrackAndHeader(path, parameters: parameters, defaultTimeZone: defaultTimeZone).track
+  }
+
+  /// `readTrack`, with what the file says of itself (its format).
+  static func readTrackAndHeader(
+    _ path: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
+  ) throws -> (track: Track, header: TrackHeader) {
     var points: [TrackPoint] = []
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
     let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path) { p in
       try cleaner.add(p) { points.append($0) }
     }
     cleaner.finish { points.append($0) }
-    return Track(
+    let track = Track(
       name: header.name, source: path, points: points,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
+    return (track, header)
   }
 
   public static func summaryRecord(_ s: TrackSummary, format: String?) -> ResultRecord {
