@@ -72,7 +72,7 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["Store"]),
     .testTarget(name: "SurveysTests", dependencies: ["Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["energylab"]),
   ]
 )

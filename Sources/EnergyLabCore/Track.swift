@@ -1,3 +1,15 @@
+/// What a fix is in its file: a recorded track point, a point of a planned
+/// route, a waypoint (a point of interest, never part of a path), or a TCX
+/// trackpoint that carries a time but no position.
+public enum FixKind: UInt8, Sendable, Hashable {
+  case track
+  case route
+  case waypoint
+  /// A TCX trackpoint without a position: its time counts towards the
+  /// duration, it adds no distance.
+  case timeOnly
+}
+
 /// One fix of a recorded or synthetic track.
 public struct TrackPoint: Sendable, Hashable {
   public var latitudeDegrees: Double
@@ -18,10 +30,18 @@ public struct TrackPoint: Sendable, Hashable {
   public var horizontalDilution: Double?
   /// 1-based line of the fix in its source file, for diagnostics.
   public var sourceLine: Int
+  /// Track fix, route point, waypoint or time-only trackpoint.
+  public var kind: FixKind
+  /// Ordinal (from 0) of the path segment holding the fix in its file: for
+  /// track fixes the `<trkseg>` (counted across all `<trk>`; TCX: the
+  /// `<Track>`), for route points the `<rte>`. Consecutive fixes of two
+  /// segments are never joined by a step.
+  public var segment: Int32
 
   public init(
     latitudeDegrees: Double, longitudeDegrees: Double, elevationMeters: Double? = nil,
-    timeSecondsSince1970: Double? = nil, heartRateBeatsPerMinute: Double? = nil, sourceLine: Int = 0
+    timeSecondsSince1970: Double? = nil, heartRateBeatsPerMinute: Double? = nil, sourceLine: Int = 0,
+    kind: FixKind = .track, segment: Int32 = 0
   ) {
     self.latitudeDegrees = latitudeDegrees
     self.longitudeDegrees = longitudeDegrees
@@ -29,22 +49,164 @@ public struct TrackPoint: Sendable, Hashable {
     self.timeSecondsSince1970 = timeSecondsSince1970
     self.heartRateBeatsPerMinute = heartRateBeatsPerMinute
     self.sourceLine = sourceLine
+    self.kind = kind
+    self.segment = segment
   }
 }
 
-/// A track as read from a file: its fixes in file order (segments joined)
-/// and what was noticed while reading.
+/// Where a file's path comes from.
+public enum PathSource: String, Sendable, Hashable {
+  /// Track fixes (`<trk>`/`<trkseg>`/`<trkpt>`, TCX trackpoints).
+  case tracks
+  /// Route points (`<rte>`/`<rtept>`), used only when the file has no track fix.
+  case routes
+  /// Neither: the file has no path (waypoints alone make none).
+  case none
+}
+
+/// How a track file is built: counts of its tracks, segments, routes and
+/// waypoints, as the file holds them.
+public struct TrackStructure: Sendable, Hashable {
+  /// `<trk>` elements (TCX: `<Activity>`).
+  public var tracks = 0
+  /// `<trkseg>` elements, empty ones included (TCX: `<Track>`).
+  public var segments = 0
+  /// Track fixes with a position.
+  public var trackPoints = 0
+  /// TCX trackpoints with a time but no position.
+  public var timeOnlyPoints = 0
+  /// `<rte>` elements.
+  public var routes = 0
+  public var routePoints = 0
+  /// `<wpt>` elements.
+  public var waypoints = 0
+
+  public init() {}
+
+  /// Track fixes when there are any, else route points.
+  public var pathSource: PathSource {
+    trackPoints > 0 ? .tracks : routePoints > 0 ? .routes : .none
+  }
+}
+
+/// A track as read from a file: the fixes of its path in file order (track
+/// fixes, or route points when the file has no track), each tagged with its
+/// segment; its waypoints apart; and what was noticed while reading.
 public struct Track: Sendable, Hashable {
   public var name: String?
   /// The file it came from, as given.
   public var source: String
+  /// The path's fixes, in file order; a change of `segment` between two
+  /// consecutive fixes is a gap that no step crosses.
   public var points: [TrackPoint]
+  /// Points of interest: never part of the path.
+  public var waypoints: [TrackPoint]
+  /// TCX trackpoints without a position: they count towards the duration.
+  public var timeOnlyPoints: [TrackPoint]
+  public var structure: TrackStructure
+  /// Distance the recording device measured itself (TCX), metres.
+  public var deviceDistanceMeters: Double?
   public var diagnostics: [Diagnostic]
 
-  public init(name: String? = nil, source: String, points: [TrackPoint], diagnostics: [Diagnostic] = []) {
+  public init(
+    name: String? = nil, source: String, points: [TrackPoint], waypoints: [TrackPoint] = [],
+    timeOnlyPoints: [TrackPoint] = [], structure: TrackStructure? = nil, diagnostics: [Diagnostic] = []
+  ) {
     self.name = name
     self.source = source
     self.points = points
+    self.waypoints = waypoints
+    self.timeOnlyPoints = timeOnlyPoints
+    self.structure = structure ?? Track.structure(ofPath: points, waypoints: waypoints.count)
     self.diagnostics = diagnostics
+  }
+
+  /// The structure of a path built in memory: one track whose segments are
+  /// the distinct `segment` runs of `points`.
+  static func structure(ofPath points: [TrackPoint], waypoints: Int) -> TrackStructure {
+    var s = TrackStructure()
+    s.waypoints = waypoints
+    guard !points.isEmpty else { return s }
+    s.tracks = 1
+    s.trackPoints = points.count
+    s.segments = 1
+    for i in points.indices.dropFirst() where points[i].segment != points[i - 1].segment { s.segments += 1 }
+    return s
+  }
+
+  /// The index ranges of `points` that make one segment each, in order;
+  /// with `joined`, one range over all of them.
+  public func segmentRanges(joined: Bool = false) -> [Range<Int>] {
+    guard !points.isEmpty else { return [] }
+    if joined { return [0..<points.count] }
+    var out: [Range<Int>] = []
+    var start = 0
+    for i in 1...points.count where i == points.count || points[i].segment != points[i - 1].segment {
+      out.append(start..<i)
+      start = i
+    }
+    return out
+  }
+}
+
+/// Builds a `Track` from fixes of every kind handed over in file order: the
+/// path is the track fixes, or the route points when there is no track fix;
+/// waypoints and time-only trackpoints are kept apart.
+public struct TrackAssembler: Sendable {
+  private var trackPoints: [TrackPoint] = []
+  private var routePoints: [TrackPoint] = []
+  private var waypoints: [TrackPoint] = []
+  private var timeOnly: [TrackPoint] = []
+
+  public init() {}
+
+  public mutating func add(_ p: TrackPoint) {
+    switch p.kind {
+    case .track: trackPoints.append(p)
+    case .route: routePoints.append(p)
+    case .waypoint: waypoints.append(p)
+    case .timeOnly: timeOnly.append(p)
+    }
+  }
+
+  /// The track, with a diagnostic when its path comes from routes or when
+  /// it has none.
+  public func track(
+    name: String?, source: String, structure: TrackStructure, deviceDistanceMeters: Double? = nil,
+    diagnostics: [Diagnostic]
+  ) -> Track {
+    let fromRoutes = trackPoints.isEmpty && !routePoints.isEmpty
+    var track = Track(
+      name: name, source: source, points: fromRoutes ? routePoints : trackPoints, waypoints: waypoints,
+      timeOnlyPoints: timeOnly, structure: structure,
+      diagnostics: diagnostics + structure.pathDiagnostics(source: source))
+    track.deviceDistanceMeters = deviceDistanceMeters
+    return track
+  }
+}
+
+extension TrackStructure {
+  /// Notes on where the path comes from: routes when the file has no track,
+  /// nothing when it has neither.
+  public func pathDiagnostics(source: String) -> [Diagnostic] {
+    switch pathSource {
+    case .tracks: return []
+    case .routes:
+      return [
+        Diagnostic(
+          code: "path-from-routes", severity: .note,
+          message:
+            "the file has no track; its path is its \(routes == 1 ? "route" : "\(routes) routes") (\(routePoints) route points, a planned path, not a recording)",
+          location: source)
+      ]
+    case .none:
+      return waypoints > 0
+        ? [
+          Diagnostic(
+            code: "no-path",
+            message: "the file holds \(waypoints) waypoints and no track or route: waypoints make no path",
+            location: source)
+        ] : []
+    }
   }
 }

@@ -8,14 +8,19 @@ public struct TrackHeader: Sendable, Hashable {
   public var format: String
   /// TCX activity sports, in file order (`Running`, `Biking`, ...).
   public var sports: [String]
-  public var points: Int
+  /// Counts of tracks, segments, routes, waypoints and their fixes.
+  public var structure: TrackStructure
+  /// Distance the recording device measured itself (TCX: the sum of the
+  /// laps' `DistanceMeters`, else the last trackpoint's), metres.
+  public var deviceDistanceMeters: Double?
   public var diagnostics: [Diagnostic]
 }
 
-/// Reads GPX 1.0 and 1.1 (track points, route points and waypoints) and
-/// TCX (Activities, Laps, Trackpoints, multisport) with a streaming
-/// byte-level scanner: fixes are handed over one at a time, so a summary
-/// can be computed in constant memory.
+/// Reads GPX 1.0 and 1.1 (tracks of segments of track points, routes of
+/// route points, and waypoints) and TCX (Activities, Laps, Tracks,
+/// Trackpoints, multisport) with a streaming byte-level scanner: fixes are
+/// handed over one at a time, each tagged with its kind and segment, so a
+/// summary can be computed in constant memory.
 ///
 /// GPX: `lat`/`lon` in any order and spacing, `<ele>`, `<time>`, GPX 1.0
 /// `<speed>` and `<hdop>`, and extension elements named `hr`/`heartrate`,
@@ -23,7 +28,9 @@ public struct TrackHeader: Sendable, Hashable {
 /// namespace (Garmin TrackPointExtension and common variants). Root `<gpx>`
 /// with or without a namespace. TCX: `Time`, `LatitudeDegrees`,
 /// `LongitudeDegrees`, `AltitudeMeters`, `HeartRateBpm/Value`, `Cadence`,
-/// `Speed` and `Watts`; trackpoints without a position are counted and left out.
+/// `Speed`, `Watts` and `DistanceMeters`; trackpoints with a time but no
+/// position are handed over as `.timeOnly` fixes. Empty elements (`<ele/>`,
+/// `<time></time>`) are missing values, counted in a diagnostic.
 public struct GPXReader: Sendable {
   /// Offset applied to times written without one, in seconds east of UTC.
   public var defaultOffsetSeconds: Int
@@ -42,29 +49,54 @@ public struct GPXReader: Sendable {
 
   /// Reads a whole file into a `Track`.
   public func read(path: String) throws -> Track {
-    var points: [TrackPoint] = []
-    let header = try stream(path: path) { points.append($0) }
-    return Track(name: header.name, source: path, points: points, diagnostics: header.diagnostics)
+    var assembler = TrackAssembler()
+    let header = try stream(path: path) { assembler.add($0) }
+    return assembler.track(
+      name: header.name, source: path, structure: header.structure,
+      deviceDistanceMeters: header.deviceDistanceMeters, diagnostics: header.diagnostics)
   }
 
   public func read(data: Data, source: String) throws -> Track {
-    var points: [TrackPoint] = []
-    var handler = TrackFileHandler(source: source, defaultOffsetSeconds: defaultOffsetSeconds) {
-      points.append($0)
-    }
+    var assembler = TrackAssembler()
+    let h = try stream(data: data, source: source) { assembler.add($0) }
+    return assembler.track(
+      name: h.name, source: source, structure: h.structure, deviceDistanceMeters: h.deviceDistanceMeters,
+      diagnostics: h.diagnostics)
+  }
+
+  /// Streams the fixes of a document in memory to `onPoint`, in file order.
+  @discardableResult
+  public func stream(data: Data, source: String, onPoint: @escaping (TrackPoint) throws -> Void) throws
+    -> TrackHeader
+  {
+    var handler = TrackFileHandler(
+      source: source, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
+    handler.defaultTimeZone = defaultTimeZone
     guard !data.isEmpty else {
       throw InputError(
         SourceLocation(file: source, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
     let scanner = XMLScanner(source: source, limits: limits)
     try scanner.scan(data: data, handler: &handler)
-    let header = try handler.finish(declaredEncoding: scanner.declaration.encoding)
-    return Track(name: header.name, source: source, points: points, diagnostics: header.diagnostics)
+    return try handler.finish(declaredEncoding: scanner.declaration.encoding)
   }
 
-  /// Streams the fixes of a file to `onPoint`, in file order.
+  /// Streams the fixes of a file to `onPoint`, in file order; `-` is
+  /// standard input.
   @discardableResult
   public func stream(path: String, onPoint: @escaping (TrackPoint) throws -> Void) throws -> TrackHeader {
+    if path == "-" {
+      var handler = TrackFileHandler(
+        source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
+      handler.defaultTimeZone = defaultTimeZone
+      let scanner = XMLScanner(source: path, limits: limits)
+      try scanner.scan(fileDescriptor: 0, handler: &handler)
+      guard scanner.declaration.bytesRead > 0 else {
+        throw InputError(
+          SourceLocation(file: path, line: 1, column: 1), "empty input", expected: "a GPX document")
+      }
+      return try handler.finish(declaredEncoding: scanner.declaration.encoding)
+    }
     guard let status = FileStatus.of(path) else {
       throw InputError(SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
     }
@@ -85,7 +117,28 @@ public struct GPXReader: Sendable {
 
 /// Turns scanner events of a GPX or TCX file into fixes.
 struct TrackFileHandler: XMLEventHandler {
-  enum Field { case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue }
+  enum Field: Int {
+    case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue, distance, lapDistance
+
+    /// The element as a reader would name it in a message.
+    func elementName(tcx: Bool) -> String {
+      switch self {
+      case .ele: tcx ? "AltitudeMeters" : "ele"
+      case .time: tcx ? "Time" : "time"
+      case .hr: tcx ? "HeartRateBpm" : "hr"
+      case .cad: tcx ? "Cadence" : "cad"
+      case .temp: "temp"
+      case .power: tcx ? "Watts" : "power"
+      case .speed: tcx ? "Speed" : "speed"
+      case .hdop: "hdop"
+      case .name: "name"
+      case .lat: "LatitudeDegrees"
+      case .lon: "LongitudeDegrees"
+      case .distance, .lapDistance: "DistanceMeters"
+      case .none, .tcxValue: ""
+      }
+    }
+  }
 
   let source: String
   let defaultOffsetSeconds: Int
@@ -97,10 +150,25 @@ struct TrackFileHandler: XMLEventHandler {
   var sawRoot = false
   var name: String?
   var sports: [String] = []
-  var count = 0
+  var structure = TrackStructure()
+  /// The segment new track fixes belong to; -1 before the first.
+  var trackSegment: Int32 = -1
+  /// Whether the `<trk>` being read has opened a segment (GPX puts track
+  /// points inside `<trkseg>`; a point outside one opens a segment of its own).
+  var trackHasSegment = false
+  var routeName: String?
+  var inRoute = false
+  var pointKind = FixKind.track
   var pointsWithoutOffset = 0
-  var tcxWithoutPosition = 0
+  var tcxWithoutPositionOrTime = 0
   var invalidText = 0
+  /// Empty value elements by `Field.rawValue`, and the first line of each.
+  var emptyValues: [Int] = Array(repeating: 0, count: 16)
+  var firstEmptyLine: Int?
+  var inLap = false
+  var inTCXTrack = false
+  var lapDistanceSum: Double?
+  var lastTrackpointDistance: Double?
   /// The fix being read, valid while `inPoint` (kept in place rather than
   /// optional, so setting a field writes it without copying the fix).
   var current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan)
@@ -142,13 +210,31 @@ struct TrackFileHandler: XMLEventHandler {
     }
     if isTCX {
       if name.equals("Trackpoint") {
-        current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line)
+        if !inTCXTrack {
+          // A trackpoint outside <Track> still belongs to a segment.
+          structure.segments += 1
+          trackSegment += 1
+          inTCXTrack = true
+        }
+        current = TrackPoint(
+          latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line, kind: .track,
+          segment: trackSegment)
         inPoint = true
         hasPosition = false
       } else if name.equals("Activity") {
+        structure.tracks += 1
         if let sport = attributes.first(where: { $0.name.equals("Sport") }) {
           sports.append(String(decoding: sport.value, as: UTF8.self))
         }
+      } else if name.equals("Lap") {
+        inLap = true
+      } else if name.equals("Track") {
+        structure.segments += 1
+        trackSegment += 1
+        inTCXTrack = true
+      } else if inLap && !inTCXTrack && name.equals("DistanceMeters") {
+        field = .lapDistance
+        text.removeAll()
       } else if inPoint {
         field = .none
         if name.equals("Time") {
@@ -171,12 +257,16 @@ struct TrackFileHandler: XMLEventHandler {
           field = .speed
         } else if name.equals("Watts") {
           field = .power
+        } else if name.equals("DistanceMeters") {
+          field = .distance
         }
         text.removeAll()
       }
       return
     }
-    if name.equals("trkpt") || name.equals("rtept") || name.equals("wpt") {
+    let kind: FixKind? =
+      name.equals("trkpt") ? .track : name.equals("rtept") ? .route : name.equals("wpt") ? .waypoint : nil
+    if let kind {
       var lat: Double?
       var lon: Double?
       for attribute in attributes {
@@ -204,11 +294,34 @@ struct TrackFileHandler: XMLEventHandler {
           "<\(String(decoding: name, as: UTF8.self))> without lat and lon attributes",
           expected: "lat=\"..\" lon=\"..\"")
       }
-      current = TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, sourceLine: line)
+      var segment: Int32 = 0
+      switch kind {
+      case .track:
+        if !trackHasSegment { openTrackSegment() }
+        segment = trackSegment
+        structure.trackPoints += 1
+      case .route:
+        segment = Int32(max(0, structure.routes - 1))
+        structure.routePoints += 1
+      case .waypoint, .timeOnly:
+        structure.waypoints += 1
+      }
+      current = TrackPoint(
+        latitudeDegrees: lat, longitudeDegrees: lon, sourceLine: line, kind: kind, segment: segment)
+      pointKind = kind
       inPoint = true
       return
     }
-    if name.equals("trk") { inTrack = true }
+    if name.equals("trk") {
+      inTrack = true
+      trackHasSegment = false
+      structure.tracks += 1
+    } else if name.equals("trkseg") {
+      openTrackSegment()
+    } else if name.equals("rte") {
+      inRoute = true
+      structure.routes += 1
+    }
     field = .none
     if name.equals("ele") {
       field = .ele
@@ -232,12 +345,23 @@ struct TrackFileHandler: XMLEventHandler {
       field = .speed
     } else if name.equals("hdop") {
       field = .hdop
-    } else if name.equals("name") && !inPoint && inTrack
-      && self.name == nil
+    } else if name.equals("name") && !inPoint
+      && ((inTrack && self.name == nil) || (inRoute && routeName == nil))
     {
       field = .name
     }
     if field != .none { text.removeAll() }
+  }
+
+  mutating func openTrackSegment() {
+    if !inTrack {
+      // A segment outside <trk> still belongs to a track of its own.
+      structure.tracks += 1
+      inTrack = true
+    }
+    structure.segments += 1
+    trackSegment += 1
+    trackHasSegment = true
   }
 
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) throws {
@@ -272,40 +396,90 @@ struct TrackFileHandler: XMLEventHandler {
     if isTCX {
       if name.equals("Trackpoint"), inPoint {
         if hasPosition {
-          count += 1
+          structure.trackPoints += 1
+          try onPoint(current)
+        } else if current.timeSecondsSince1970 != nil {
+          structure.timeOnlyPoints += 1
+          current.kind = .timeOnly
           try onPoint(current)
         } else {
-          tcxWithoutPosition += 1
+          tcxWithoutPositionOrTime += 1
         }
         inPoint = false
       } else if name.equals("HeartRateBpm") {
         inHeartRate = false
+      } else if name.equals("Track") {
+        inTCXTrack = false
+      } else if name.equals("Lap") {
+        inLap = false
+      } else if field == .lapDistance {
+        if let v = try optionalValue(
+          "DistanceMeters", expected: "a distance in metres", line: line, column: column)
+        {
+          lapDistanceSum = (lapDistanceSum ?? 0) + v
+        }
+        field = .none
       } else if inPoint && field != .none {
         try store(line: line, column: column)
       }
       return
     }
     if name.equals("trkpt") || name.equals("rtept") || name.equals("wpt") {
-      if inPoint {
-        count += 1
-        try onPoint(current)
-      }
+      if inPoint { try onPoint(current) }
       inPoint = false
       return
     }
-    if name.equals("trk") { inTrack = false }
+    if name.equals("trk") {
+      inTrack = false
+    } else if name.equals("trkseg") {
+      trackHasSegment = false
+    } else if name.equals("rte") {
+      inRoute = false
+    }
     if field == .name {
       if text.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) == nil { invalidText += 1 }
-      self.name = text.withUnsafeBufferPointer { XMLScanner.decode($0) }.trimmingCharacters(
+      let value = text.withUnsafeBufferPointer { XMLScanner.decode($0) }.trimmingCharacters(
         in: .whitespacesAndNewlines)
+      if value.isEmpty {
+        countEmpty(line: line)
+      } else if inTrack {
+        self.name = value
+      } else {
+        routeName = value
+      }
       field = .none
       return
     }
     if inPoint && field != .none { try store(line: line, column: column) }
   }
 
+  /// Whether the element text holds only white space (an empty element).
+  var textIsBlank: Bool {
+    text.withUnsafeBufferPointer { bytes in
+      bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+  }
+
+  /// The element text as a number, or nil for an empty element (counted).
+  mutating func optionalValue(_ what: String, expected: String, line: Int, column: Int) throws -> Double? {
+    if textIsBlank {
+      countEmpty(line: line)
+      return nil
+    }
+    return try value(what, expected: expected, line: line, column: column)
+  }
+
+  mutating func countEmpty(line: Int) {
+    emptyValues[field.rawValue] += 1
+    if firstEmptyLine == nil { firstEmptyLine = line }
+  }
+
   mutating func store(line: Int, column: Int) throws {
     defer { field = .none }
+    if textIsBlank {
+      countEmpty(line: line)
+      return
+    }
     switch field {
     case .ele:
       current.elevationMeters = try value(
@@ -359,6 +533,9 @@ struct TrackFileHandler: XMLEventHandler {
     case .hdop:
       current.horizontalDilution = try value(
         "hdop", expected: "a dilution of precision", line: line, column: column)
+    case .distance:
+      lastTrackpointDistance = try value(
+        "DistanceMeters", expected: "a distance in metres", line: line, column: column)
     case .lat:
       current.latitudeDegrees = try coordinate(
         "LatitudeDegrees", "latitude", limit: 90, line: line, column: column)
@@ -403,14 +580,35 @@ struct TrackFileHandler: XMLEventHandler {
           message: "\(invalidText) text values are not valid UTF-8; invalid bytes were replaced",
           location: source))
     }
-    if tcxWithoutPosition > 0 {
+    if structure.timeOnlyPoints > 0 {
       diagnostics.append(
         Diagnostic(
           code: "trackpoint-without-position", severity: .note,
-          message: "\(tcxWithoutPosition) TCX trackpoints have no position and are left out", location: source
-        ))
+          message:
+            "\(structure.timeOnlyPoints) TCX trackpoints carry a time but no position: they count towards the duration, not the distance",
+          location: source))
+    }
+    if tcxWithoutPositionOrTime > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "trackpoint-without-position-or-time", severity: .note,
+          message:
+            "\(tcxWithoutPositionOrTime) TCX trackpoints have neither position nor time and are left out",
+          location: source))
+    }
+    let empties = emptyValues.indices.compactMap { k -> String? in
+      guard emptyValues[k] > 0, let f = Field(rawValue: k) else { return nil }
+      return "\(emptyValues[k]) <\(f.elementName(tcx: isTCX))>"
+    }
+    if !empties.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "empty-value", severity: .note,
+          message: "empty elements read as missing values: \(empties.joined(separator: ", "))",
+          location: firstEmptyLine.map { "\(source):\($0)" } ?? source))
     }
     return TrackHeader(
-      name: name ?? sports.first, format: format, sports: sports, points: count, diagnostics: diagnostics)
+      name: name ?? routeName ?? sports.first, format: format, sports: sports, structure: structure,
+      deviceDistanceMeters: lapDistanceSum ?? lastTrackpointDistance, diagnostics: diagnostics)
   }
 }

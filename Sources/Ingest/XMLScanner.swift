@@ -33,6 +33,8 @@ struct XMLScanner {
   /// The encoding an XML declaration names, when it names one.
   final class Declaration: @unchecked Sendable {
     var encoding: String?
+    /// Bytes read from a file descriptor so far.
+    var bytesRead = 0
   }
   let declaration = Declaration()
 
@@ -80,6 +82,11 @@ struct XMLScanner {
         expected: "a readable file")
     }
     defer { close(fd) }
+    try scan(fileDescriptor: fd, handler: &handler)
+  }
+
+  /// Scans what can be read from an open file descriptor (a file or a pipe).
+  func scan<H: XMLEventHandler>(fileDescriptor fd: Int32, handler: inout H) throws {
     // A small file gets a small buffer: zeroing 2 MB for a 100 kB track
     // costs more than reading it.
     var info = stat()
@@ -89,6 +96,7 @@ struct XMLScanner {
       read: { buffer, capacity in
         var n: Int
         repeat { n = read(fd, buffer, capacity) } while n < 0 && errno == EINTR
+        if n > 0 { declaration.bytesRead += n }
         return n
       }, handler: &handler)
   }

@@ -173,6 +173,8 @@ private struct CleanedSummary {
 
   mutating func finish(header: TrackHeader) -> TrackSummary {
     cleaner.finish { accumulator.add($0) }
-    return accumulator.finish(diagnostics: header.diagnostics + cleaner.diagnostics(source: file))
+    return accumulator.finish(
+      diagnostics: header.diagnostics + cleaner.diagnostics(source: file), structure: header.structure,
+      deviceDistanceMeters: header.deviceDistanceMeters)
   }
 }

@@ -78,7 +78,7 @@ public enum EnergyCommand {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
       let inherited = track.diagnostics + stepDiagnostics
-      let times = track.points.compactMap(\.timeSecondsSince1970)
+      let times = (track.points + track.timeOnlyPoints).compactMap(\.timeSecondsSince1970)
       trackRows.append(
         TrackRow(
           path: file, points: track.points.count, startTime: times.min().map { ISO8601.formatUTC($0) },
@@ -141,8 +141,9 @@ public enum EnergyCommand {
         record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
         record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
         record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
+        let known = result.stepsWithEnergy > 0 || range.isEmpty
         record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
-        record["energy_kcal"] = .number(result.energyKilocalories, 2)
+        record["energy_kcal"] = .number(known ? result.energyKilocalories : nil, 2)
         record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
         rows.append(record)
         if let activity = piece.activity {
@@ -164,7 +165,8 @@ public enum EnergyCommand {
             unit: "mL/kg/min"),
           ResultRow(
             subject: subject, metric: "energy_rate", value: result.kilocaloriesPerMinute, unit: "kcal/min"),
-          ResultRow(subject: subject, metric: "energy", value: result.energyKilocalories, unit: "kcal"),
+          ResultRow(
+            subject: subject, metric: "energy", value: known ? result.energyKilocalories : nil, unit: "kcal"),
         ]
       }
     }

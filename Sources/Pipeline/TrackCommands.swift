@@ -38,14 +38,15 @@ public enum TrackCommands {
   static func readTrackAndHeader(
     _ path: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (track: Track, header: TrackHeader) {
-    var points: [TrackPoint] = []
+    var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
     let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path) { p in
-      try cleaner.add(p) { points.append($0) }
+      cleaner.add(p) { assembler.add($0) }
     }
-    cleaner.finish { points.append($0) }
-    let track = Track(
-      name: header.name, source: path, points: points,
+    cleaner.finish { assembler.add($0) }
+    let track = assembler.track(
+      name: header.name, source: path, structure: header.structure,
+      deviceDistanceMeters: header.deviceDistanceMeters,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
     return (track, header)
   }
@@ -54,13 +55,23 @@ public enum TrackCommands {
     ResultRecord([
       "file": .string(s.source),
       "format": format.map { .string($0) } ?? .null,
-      "points": .integer(s.points),
+      "path": .string(s.pathSource.rawValue),
+      "tracks": .integer(s.structure.tracks),
+      "segments": .integer(s.structure.segments),
+      "routes": .integer(s.structure.routes),
+      "waypoints": .integer(s.structure.waypoints),
+      "points": .integer(s.structure.trackPoints),
+      "route_points": .integer(s.structure.routePoints),
       "start_time": s.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
       "end_time": s.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
       "duration_s": .number(s.durationSeconds, 1),
       "moving_time_s": .number(s.movingTimeSeconds, 1),
       "distance_2d_m": .number(s.distance2DMeters, 1),
       "distance_3d_m": .number(s.distance3DMeters, 1),
+      "gap_count": .integer(s.gapCount),
+      "gap_distance_m": .number(s.gapDistanceMeters, 1),
+      "gap_duration_s": .number(s.gapDurationSeconds, 1),
+      "device_distance_m": .number(s.deviceDistanceMeters, 1),
       "elevation_gain_m": .number(s.elevationGainMeters, 1),
       "elevation_loss_m": .number(s.elevationLossMeters, 1),
       "elevation_gain_smoothed_m": .number(s.elevationGainSmoothedMeters, 1),
@@ -138,7 +149,10 @@ public enum TrackCommands {
         _ = try context.recordInput(regionsPath)
       }
       context.provenance.addParameters(alterEco.described)
-      let activities = AlterEcoClassifier(parameters: alterEco, regions: regions).activities(of: track.points)
+      context.provenance.diagnostics += track.diagnostics
+      context.provenance.addParameters(parameters.described)
+      let activities = AlterEcoClassifier(parameters: alterEco, regions: regions).activities(
+        of: track.points, joinSegments: parameters.joinSegments)
       let rows = activities.enumerated().map { k, a in
         ResultRecord([
           "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode),
@@ -206,10 +220,16 @@ public enum TrackCommands {
     // Elevation over distance.
     var distance = 0.0
     var elevation: [GnuplotChart.Point] = []
-    if let z = track.points.first?.elevationMeters { elevation.append(.init(0, z)) }
+    // Along the path's distance (gaps left out); a segment's first fix
+    // starts its line where the one before ended.
     for (k, s) in steps.enumerated() {
+      if k == 0 || steps[k - 1].segment != s.segment,
+        let z = track.points[s.endPointIndex - 1].elevationMeters
+      {
+        elevation.append(.init(distance / 1000, z))
+      }
       distance += s.distance2DMeters
-      if let z = track.points[k + 1].elevationMeters { elevation.append(.init(distance / 1000, z)) }
+      if let z = track.points[s.endPointIndex].elevationMeters { elevation.append(.init(distance / 1000, z)) }
     }
     if !elevation.isEmpty {
       try context.draw(

@@ -15,6 +15,8 @@ public struct TrackEnergy: Sendable, Hashable {
   /// defines no VO2.
   public var meanVO2MillilitersPerKilogramPerMinute: Double?
   public var meanGradeFraction: Double?
+  /// Steps that gave energy; 0 means the energy is unknown, not zero.
+  public var stepsWithEnergy: Int
   public var diagnostics: [Diagnostic]
 
   public var kilocaloriesPerMinute: Double? {
@@ -26,7 +28,9 @@ public struct TrackEnergy: Sendable, Hashable {
 
   /// Applies `model` to each step between fixes: speed from distance over
   /// time, grade from the step's fixed-distance window; energy is the sum
-  /// of kcal/min x minutes. Model diagnostics are counted per code rather
+  /// of kcal/min x minutes. A step without a usable time gives energy only
+  /// under a model that works from distance alone (Cameron); otherwise it
+  /// is counted in a warning. Model diagnostics are counted per code rather
   /// than repeated for every step.
   public init(
     track: Track, model: any EnergyModel, subject: ModelInput, analysis: TrackAnalysis = TrackAnalysis()
@@ -55,8 +59,27 @@ public struct TrackEnergy: Sendable, Hashable {
     var counts: [String: (count: Int, example: Diagnostic)] = [:]
     var order: [String] = []
     var previousSpeed = 0.0
+    var used = 0
+    var untimed = 0
+    var untimedFromDistance = 0
     for step in steps {
-      guard let dt = step.durationSeconds, let speed = step.speedMetersPerSecond else { continue }
+      guard let dt = step.durationSeconds, let speed = step.speedMetersPerSecond else {
+        untimed += 1
+        // Distance-based models still give energy from the distance alone.
+        var input = subject
+        input.speedMetersPerSecond = nil
+        input.durationSeconds = nil
+        input.distanceMeters = step.distance2DMeters
+        input.gradeFraction = step.gradeFraction ?? 0
+        if let output = try? model.evaluate(input), let stepEnergy = output.energyKilocalories {
+          perStep?(step, output, stepEnergy)
+          untimedFromDistance += 1
+          used += 1
+          distance += step.distance2DMeters
+          energy += stepEnergy
+        }
+        continue
+      }
       var input = subject
       input.speedMetersPerSecond = speed
       input.previousSpeedMetersPerSecond = previousSpeed
@@ -71,6 +94,7 @@ public struct TrackEnergy: Sendable, Hashable {
         continue
       }
       perStep?(step, output, stepEnergy)
+      used += 1
       duration += dt
       distance += step.distance2DMeters
       energy += stepEnergy
@@ -96,7 +120,23 @@ public struct TrackEnergy: Sendable, Hashable {
     energyKilocalories = energy
     meanVO2MillilitersPerKilogramPerMinute = sawVO2 && duration > 0 ? vo2Time / duration : nil
     meanGradeFraction = sawGrade && duration > 0 ? gradeTime / duration : nil
+    stepsWithEnergy = used
     var diagnostics = inherited
+    if untimed > untimedFromDistance {
+      diagnostics.append(
+        Diagnostic(
+          code: "steps-without-time",
+          message:
+            "\(untimed - untimedFromDistance) of \(steps.count) steps have no usable time and \(model.info.id) needs a speed, so they add no energy\(used == 0 ? "; the energy is unknown (a distance-based model such as cameron-walking works without times)" : "")",
+          location: source))
+    } else if untimedFromDistance > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "energy-from-distance", severity: .note,
+          message:
+            "\(untimedFromDistance) of \(steps.count) steps have no usable time: their energy comes from distance alone",
+          location: source))
+    }
     for code in order {
       let (count, example) = counts[code]!
       diagnostics.append(

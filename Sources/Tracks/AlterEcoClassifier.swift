@@ -103,6 +103,9 @@ public struct AlterEcoActivity: Sendable, Hashable {
   public var startSecondsSince1970: Double
   public var endSecondsSince1970: Double
   public var distanceMeters: Double
+  /// The path segment a speed activity lies in; nil for a journey between
+  /// two regions, which may span a gap (the phone off during a flight).
+  public var segment: Int32?
 }
 
 /// Runs the classifier over a track's fixes.
@@ -119,7 +122,10 @@ public struct AlterEcoClassifier: Sendable {
     Geodesy.distanceMeters(fromLatitude: a.0, longitude: a.1, toLatitude: b.0, longitude: b.1)
   }
 
-  public func activities(of points: [TrackPoint]) -> [AlterEcoActivity] {
+  /// The activities of a path's fixes. No speed activity spans a gap
+  /// between segments unless `joinSegments`; journeys between regions
+  /// (stations, airports) may, as the app infers them from visits.
+  public func activities(of points: [TrackPoint], joinSegments: Bool = false) -> [AlterEcoActivity] {
     // Location updates: fixes with a time, under the altitude limit, 50 m apart.
     var updates: [TrackPoint] = []
     for p in points
@@ -146,7 +152,7 @@ public struct AlterEcoClassifier: Sendable {
           mode: carVotes >= otherVotes ? "car" : "walk-or-cycle",
           startSecondsSince1970: group.first!.startSecondsSince1970,
           endSecondsSince1970: group.last!.endSecondsSince1970,
-          distanceMeters: group.reduce(0) { $0 + $1.distanceMeters }))
+          distanceMeters: group.reduce(0) { $0 + $1.distanceMeters }, segment: group.first!.segment))
       group.removeAll()
     }
     for k in updates.indices {
@@ -181,6 +187,10 @@ public struct AlterEcoClassifier: Sendable {
         speedSinceFlag = 0
       }
       guard k > 0, let t0 = updates[k - 1].timeSecondsSince1970, t > t0 else { continue }
+      if !joinSegments && updates[k - 1].segment != p.segment {
+        flush()
+        continue
+      }
       let d = distance(
         (updates[k - 1].latitudeDegrees, updates[k - 1].longitudeDegrees),
         (p.latitudeDegrees, p.longitudeDegrees))
@@ -190,7 +200,7 @@ public struct AlterEcoClassifier: Sendable {
       let activity = AlterEcoActivity(
         mode: speed >= parameters.carSpeedMetersPerSecond ? "car" : "walk-or-cycle",
         startSecondsSince1970: t0,
-        endSecondsSince1970: t, distanceMeters: d)
+        endSecondsSince1970: t, distanceMeters: d, segment: joinSegments ? 0 : p.segment)
       if flag != nil {
         speedSinceFlag += 1
         if speedSinceFlag >= parameters.flagResetActivities { flag = nil }
@@ -212,7 +222,7 @@ public struct AlterEcoClassifier: Sendable {
     // Neighbouring activities of one mode are one activity.
     var merged: [AlterEcoActivity] = []
     for a in out.sorted(by: { $0.startSecondsSince1970 < $1.startSecondsSince1970 }) {
-      if let last = merged.last, last.mode == a.mode,
+      if let last = merged.last, last.mode == a.mode, last.segment == a.segment,
         a.startSecondsSince1970 - last.endSecondsSince1970 <= parameters.timeoutSeconds
       {
         merged[merged.count - 1].endSecondsSince1970 = a.endSecondsSince1970

@@ -1,3 +1,4 @@
+import EnergyLabCore
 import Foundation
 
 /// Distances and positions on the WGS-84 ellipsoid.
@@ -209,5 +210,23 @@ public enum Geodesy {
     let alpha2 = atan2(sinAlpha, -tmp)
     return Destination(
       latitudeDegrees: lat2 * 180 / .pi, longitudeDegrees: lon2, finalAzimuthDegrees: alpha2 * 180 / .pi)
+  }
+}
+
+extension Geodesy {
+  /// A quick equirectangular distance for tests against coarse thresholds
+  /// (not for metrics):
+  /// ```
+  /// d = R sqrt( Δφ² + (cos φm Δλ)² ),  Δλ wrapped to ±180°
+  /// ```
+  /// Within 0.5 % of the great circle for steps of a few kilometres; it
+  /// overstates long east-west distances at high latitudes.
+  public static func approximateMeters(_ a: TrackPoint, _ b: TrackPoint) -> Double {
+    let dPhi = (b.latitudeDegrees - a.latitudeDegrees) * .pi / 180
+    var dLon = b.longitudeDegrees - a.longitudeDegrees
+    if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+    let meanPhi = (a.latitudeDegrees + b.latitudeDegrees) * .pi / 360
+    let dLambda = dLon * .pi / 180 * cos(meanPhi)
+    return meanRadiusMeters * (dPhi * dPhi + dLambda * dLambda).squareRoot()
   }
 }

@@ -122,7 +122,26 @@ public struct SpeedBandClassifier: Sendable {
     return modes
   }
 
+  /// The activities of the steps, segment by segment: an activity never
+  /// spans a gap between segments, and the smoothing window never reaches
+  /// across one. `stepRange`s index `steps`.
   public func activities(of steps: [TrackStep]) -> [Activity] {
+    var out: [Activity] = []
+    var start = 0
+    for i in steps.indices.dropFirst().map({ $0 }) + [steps.count]
+    where i == steps.count || steps[i].segment != steps[i - 1].segment {
+      out += activities(ofSegment: Array(steps[start..<i])).map { a in
+        var a = a
+        a.stepRange = (a.stepRange.lowerBound + start)..<(a.stepRange.upperBound + start)
+        return a
+      }
+      start = i
+    }
+    return out
+  }
+
+  /// The activities of steps of one segment.
+  func activities(ofSegment steps: [TrackStep]) -> [Activity] {
     guard !steps.isEmpty else { return [] }
     let modes = modes(of: steps)
     var runs: [(mode: TransportMode, range: Range<Int>)] = []

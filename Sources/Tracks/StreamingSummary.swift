@@ -4,11 +4,123 @@ import Foundation
 /// Track metrics computed one fix at a time in constant memory: a 500 MB
 /// file needs no more memory than a 5 kB one. `TrackAnalysis.summary` feeds
 /// a whole track through it, so both give the same numbers.
+///
+/// Fixes of every kind come in file order. The path is the track fixes, or
+/// the route points when the file has no track fix; each is summed per
+/// segment, and nothing bridges two segments (unless `joinSegments`).
+/// Waypoints are counted and never join the path; time-only trackpoints
+/// count towards the duration.
 public struct StreamingTrackSummary: Sendable {
   public let parameters: TrackAnalysisParameters
   public let source: String
+  private var trackPath: PathAccumulator
+  private var routePath: PathAccumulator
+  private var waypoints = 0
+  private var timeOnly = 0
+  private var timeOnlyStart: Double?
+  private var timeOnlyEnd: Double?
+  private var timeOnlyHeartRateSum = 0.0
+  private var timeOnlyHeartRateCount = 0
+  private var timeOnlyHeartRateMax: Double?
 
-  private var points = 0
+  public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
+    self.source = source
+    self.parameters = parameters
+    trackPath = PathAccumulator(source: source, parameters: parameters)
+    routePath = PathAccumulator(source: source, parameters: parameters)
+  }
+
+  public mutating func add(_ p: TrackPoint) {
+    switch p.kind {
+    case .track: trackPath.add(p)
+    case .route: routePath.add(p)
+    case .waypoint: waypoints += 1
+    case .timeOnly:
+      timeOnly += 1
+      if let t = p.timeSecondsSince1970 {
+        timeOnlyStart = min(timeOnlyStart ?? t, t)
+        timeOnlyEnd = max(timeOnlyEnd ?? t, t)
+      }
+      if let hr = p.heartRateBeatsPerMinute {
+        timeOnlyHeartRateSum += hr
+        timeOnlyHeartRateCount += 1
+        timeOnlyHeartRateMax = max(timeOnlyHeartRateMax ?? hr, hr)
+      }
+    }
+  }
+
+  /// The summary of everything added. `structure` is the file's own count
+  /// of tracks, segments, routes and waypoints when a reader gave one;
+  /// otherwise it is worked out from the fixes added.
+  public mutating func finish(
+    diagnostics inherited: [Diagnostic] = [], structure given: TrackStructure? = nil,
+    deviceDistanceMeters: Double? = nil
+  ) -> TrackSummary {
+    var structure = given ?? TrackStructure()
+    if given == nil {
+      structure.trackPoints = trackPath.points
+      structure.segments = trackPath.segments
+      structure.tracks = trackPath.points > 0 ? 1 : 0
+      structure.routePoints = routePath.points
+      structure.routes = routePath.segments
+      structure.waypoints = waypoints
+      structure.timeOnlyPoints = timeOnly
+    }
+    let usesRoutes = trackPath.points == 0 && routePath.points > 0
+    var diagnostics = inherited
+    for d in structure.pathDiagnostics(source: source) where !inherited.contains(where: { $0.code == d.code })
+    {
+      diagnostics.append(d)
+    }
+    var summary =
+      usesRoutes
+      ? routePath.finish(diagnostics: diagnostics, hasWaypoints: waypoints > 0)
+      : trackPath.finish(diagnostics: diagnostics, hasWaypoints: waypoints > 0)
+    summary.structure = structure
+    summary.pathSource = structure.pathSource
+    summary.deviceDistanceMeters = deviceDistanceMeters
+    if timeOnly > 0 {
+      // Time-only trackpoints widen the time span and carry heart rate.
+      if let t = timeOnlyStart {
+        summary.startSecondsSince1970 = min(summary.startSecondsSince1970 ?? t, t)
+      }
+      if let t = timeOnlyEnd { summary.endSecondsSince1970 = max(summary.endSecondsSince1970 ?? t, t) }
+      if let a = summary.startSecondsSince1970, let b = summary.endSecondsSince1970 {
+        summary.durationSeconds = b - a
+        summary.averageSpeedMetersPerSecond = b > a ? summary.distance2DMeters / (b - a) : nil
+      }
+      if timeOnlyHeartRateCount > 0 {
+        let n = Double(summary.heartRateCount)
+        let total = (summary.heartRateMeanBeatsPerMinute ?? 0) * n + timeOnlyHeartRateSum
+        summary.heartRateCount += timeOnlyHeartRateCount
+        summary.heartRateMeanBeatsPerMinute = total / Double(summary.heartRateCount)
+        summary.heartRateMaxBeatsPerMinute = max(
+          summary.heartRateMaxBeatsPerMinute ?? -.infinity, timeOnlyHeartRateMax ?? -.infinity)
+      }
+    }
+    return summary
+  }
+}
+
+/// The metrics of one kind of path (track fixes or route points), summed
+/// over its segments; gaps between segments are measured, not travelled.
+struct PathAccumulator: Sendable {
+  let parameters: TrackAnalysisParameters
+  let source: String
+
+  private(set) var points = 0
+  private(set) var segments = 0
+  private var currentSegment: Int32 = 0
+  /// The last fix of the path so far, to measure a gap to the next segment.
+  private var lastLatitude = 0.0
+  private var lastLongitude = 0.0
+  private var lastSegmentEndTime: Double?
+  private var gapCount = 0
+  private var gapDistance = 0.0
+  private var gapDuration = 0.0
+  private var sawGapDuration = false
+  private var largestGap: (meters: Double, seconds: Double?, line: Int)?
+  private var fixesWithElevation = 0
   /// What the step to the next fix needs of the previous one: its time,
   /// elevation and reduced latitude (not the whole fix, which is copied for
   /// nothing).
@@ -60,13 +172,24 @@ public struct StreamingTrackSummary: Sendable {
   private var gradeMin: Double?
   private var gradeMax: Double?
 
-  public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
+  init(source: String, parameters: TrackAnalysisParameters) {
     self.source = source
     self.parameters = parameters
   }
 
-  public mutating func add(_ p: TrackPoint) {
+  mutating func add(_ p: TrackPoint) {
+    if points == 0 {
+      segments = 1
+      currentSegment = p.segment
+    } else if p.segment != currentSegment {
+      segments += 1
+      currentSegment = p.segment
+      recordGap(to: p)
+      if !parameters.joinSegments { endSegment() }
+    }
     points += 1
+    lastLatitude = p.latitudeDegrees
+    lastLongitude = p.longitudeDegrees
     if let t = p.timeSecondsSince1970 {
       sawTime = true
       startTime = min(startTime ?? t, t)
@@ -77,7 +200,10 @@ public struct StreamingTrackSummary: Sendable {
       heartRateCount += 1
       heartRateMax = max(heartRateMax ?? hr, hr)
     }
-    if let z = p.elevationMeters { addElevation(z) }
+    if let z = p.elevationMeters {
+      fixesWithElevation += 1
+      addElevation(z)
+    }
     let here = Geodesy.ReducedPoint(latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees)
     let previousTime = self.previousTime
     let previousElevation = self.previousElevation
@@ -139,6 +265,43 @@ public struct StreamingTrackSummary: Sendable {
     }
     cumulative += d2
     if let z = p.elevationMeters { advanceGrade(to: cumulative, elevation: z) }
+  }
+
+  /// Measures the gap from the last fix added to `p`, the first of the next segment.
+  private mutating func recordGap(to p: TrackPoint) {
+    let d = Geodesy.distanceMeters(
+      fromLatitude: lastLatitude, longitude: lastLongitude, toLatitude: p.latitudeDegrees,
+      longitude: p.longitudeDegrees, method: parameters.distanceMethod)
+    var seconds: Double?
+    if let a = previousTime, let b = p.timeSecondsSince1970 {
+      seconds = b - a
+      gapDuration += b - a
+      sawGapDuration = true
+    }
+    gapCount += 1
+    gapDistance += d
+    if d > (largestGap?.meters ?? -1) { largestGap = (d, seconds, p.sourceLine) }
+  }
+
+  /// Closes the segment being summed: flushes its smoothing and grade
+  /// windows and forgets its last fix, so no step or window crosses the gap.
+  private mutating func endSegment() {
+    flushSegment()
+    hasPrevious = false
+    previousTime = nil
+    previousElevation = nil
+    previousReduced = nil
+    recentSpeeds.removeAll(keepingCapacity: true)
+    oldestSpeed = 0
+    elevations.removeAll(keepingCapacity: true)
+    oldestElevation = 0
+    elevationCount = 0
+    smoothedPrevious = nil
+    hysteresisReference = nil
+    cumulative = 0
+    lastWithElevation = nil
+    windowStart = nil
+    pending = nil
   }
 
   private mutating func addElevation(_ z: Double) {
@@ -224,8 +387,8 @@ public struct StreamingTrackSummary: Sendable {
     gradeMax = max(gradeMax ?? grade, grade)
   }
 
-  /// The summary of everything added.
-  public mutating func finish(diagnostics inherited: [Diagnostic] = []) -> TrackSummary {
+  /// Flushes the smoothing and grade windows of the segment being summed.
+  private mutating func flushSegment() {
     // Flush the smoothing window: the last h fixes average what stands
     // around them up to the end.
     let half = max(0, parameters.elevationSmoothingFixes / 2)
@@ -249,23 +412,42 @@ public struct StreamingTrackSummary: Sendable {
       record(p.start, p.end)
       pending = nil
     }
+  }
+
+  /// The summary of everything added.
+  mutating func finish(diagnostics inherited: [Diagnostic], hasWaypoints: Bool) -> TrackSummary {
+    flushSegment()
     var diagnostics = inherited
     diagnostics += TimeOrder.diagnostics(
       backwards: backwards, repeated: repeated, location: firstBadLine.map { "\(source):\($0)" } ?? source)
     if points == 0 {
-      diagnostics.append(
-        Diagnostic(
-          code: "no-points", message: "the file holds no track, route or waypoints", location: source))
+      if !hasWaypoints {
+        diagnostics.append(
+          Diagnostic(
+            code: "no-points", message: "the file holds no track, route or waypoints", location: source))
+      }
     } else if !sawTime {
       diagnostics.append(
         Diagnostic(
           code: "no-times", message: "fixes carry no time; speeds and durations are unknown", location: source
         ))
     }
-    if points >= 2 && gradeRun == 0 {
+    if points >= 2 && fixesWithElevation < 2 {
       diagnostics.append(
         Diagnostic(
           code: "no-elevation", message: "fixes carry no elevation; grade is unknown", location: source))
+    }
+    if let gap = largestGap,
+      gap.meters >= parameters.gapNoteMeters || (gap.seconds ?? 0) >= parameters.gapNoteSeconds
+    {
+      let how = parameters.joinSegments ? "joined into the path (join_segments)" : "not part of the path"
+      let duration = gap.seconds.map { ", \(Fixed.format($0, digits: 0)) s" } ?? ""
+      diagnostics.append(
+        Diagnostic(
+          code: "segment-gap", severity: .note,
+          message:
+            "\(gapCount) \(gapCount == 1 ? "gap" : "gaps") between segments, \(Fixed.format(gapDistance, digits: 1)) m in all, \(how); the largest \(Fixed.format(gap.meters, digits: 1)) m\(duration) before line \(gap.line)",
+          location: "\(source):\(gap.line)"))
     }
     let duration: Double? = if let startTime, let endTime { endTime - startTime } else { nil }
     return TrackSummary(
@@ -283,6 +465,8 @@ public struct StreamingTrackSummary: Sendable {
       elevationLossSmoothedMeters: sawElevationChange ? smoothedLoss : nil,
       elevationGainHysteresisMeters: sawElevationChange ? hysteresisGain : nil,
       elevationLossHysteresisMeters: sawElevationChange ? hysteresisLoss : nil,
-      robustMaxSpeedMetersPerSecond: robustMaxSpeed)
+      robustMaxSpeedMetersPerSecond: robustMaxSpeed, heartRateCount: heartRateCount,
+      gapCount: gapCount, gapDistanceMeters: gapDistance,
+      gapDurationSeconds: gapCount == 0 ? 0 : sawGapDuration ? gapDuration : nil)
   }
 }

@@ -27,8 +27,16 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// Step speeds in the running median whose maximum is the robust maximum
   /// speed. Default 5.
   public var robustSpeedWindow = 5
-  /// Optional cleaning of fixes before any metric.
+  /// Cleaning of fixes before any metric (impossible fixes by default).
   public var cleaning = CleaningParameters()
+  /// Join the segments (and tracks) of a file into one path, as readers
+  /// that ignore `<trkseg>` do: steps then cross the gaps. Default off:
+  /// each segment is a path of its own and gaps are measured, not travelled.
+  public var joinSegments = false
+  /// A gap between segments at least this long, metres, or this long in
+  /// time, seconds, is named in a diagnostic. Defaults 100 m and 300 s.
+  public var gapNoteMeters = 100.0
+  public var gapNoteSeconds = 300.0
 
   public init() {}
 
@@ -44,7 +52,12 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
       NamedParameter(
         name: "stop_speed_mps", value: Fixed.shortest(stopSpeedMetersPerSecond),
         meaning: "steps slower than this are not moving time"),
-    ]
+      NamedParameter(
+        name: "join_segments", value: joinSegments ? "on" : "off",
+        meaning: joinSegments
+          ? "segments and tracks joined into one path; steps cross the gaps"
+          : "each segment a path of its own; gaps between segments are not travelled"),
+    ] + cleaning.described
   }
 }
 
@@ -60,13 +73,20 @@ public struct TrackStep: Sendable, Hashable {
   /// Grade of the fixed-distance window holding the step's midpoint.
   public var gradeFraction: Double?
   public var heartRateBeatsPerMinute: Double?
+  /// The path segment of the step (steps never cross segments, unless
+  /// segments are joined).
+  public var segment: Int
+  /// Index in the track's `points` of the fix the step ends at.
+  public var endPointIndex: Int
 
   public init(
     startSecondsSince1970: Double?, durationSeconds: Double?, distance2DMeters: Double,
     distance3DMeters: Double,
     elevationChangeMeters: Double?, speedMetersPerSecond: Double?, gradeFraction: Double?,
-    heartRateBeatsPerMinute: Double?
+    heartRateBeatsPerMinute: Double?, segment: Int = 0, endPointIndex: Int = 0
   ) {
+    self.segment = segment
+    self.endPointIndex = endPointIndex
     self.startSecondsSince1970 = startSecondsSince1970
     self.durationSeconds = durationSeconds
     self.distance2DMeters = distance2DMeters
@@ -111,6 +131,18 @@ public struct TrackSummary: Sendable, Hashable {
   /// Largest running median of step speeds: a maximum that one bad fix
   /// cannot set.
   public var robustMaxSpeedMetersPerSecond: Double?
+  /// Fixes whose heart rate makes the mean.
+  public var heartRateCount = 0
+  /// Gaps between consecutive path segments, their summed great-circle
+  /// (geodesic) length and summed time: measured, not part of the distance.
+  public var gapCount = 0
+  public var gapDistanceMeters = 0.0
+  public var gapDurationSeconds: Double?
+  /// Tracks, segments, routes and waypoints of the file.
+  public var structure = TrackStructure()
+  public var pathSource = PathSource.tracks
+  /// Distance the device measured itself (TCX), metres.
+  public var deviceDistanceMeters: Double?
 }
 
 /// Track metrics computed from the fixes as they are: no smoothing.
@@ -127,58 +159,67 @@ public struct TrackAnalysis: Sendable {
     let points = track.points
     guard points.count >= 2 else { return ([], []) }
     var diagnostics: [Diagnostic] = []
-    var cumulative = [0.0]
-    cumulative.reserveCapacity(points.count)
     var steps: [TrackStep] = []
     steps.reserveCapacity(points.count - 1)
     var backwards = 0
     var repeated = 0
     var firstBadLine: Int?
-    for i in 1..<points.count {
-      let a = points[i - 1]
-      let b = points[i]
-      let d2 = Geodesy.distanceMeters(
-        fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
-        longitude: b.longitudeDegrees, method: parameters.distanceMethod)
-      var dz: Double?
-      if let za = a.elevationMeters, let zb = b.elevationMeters { dz = zb - za }
-      let d3 = dz.map { sqrt(d2 * d2 + $0 * $0) } ?? d2
-      var dt: Double?
-      var speed: Double?
-      if let ta = a.timeSecondsSince1970, let tb = b.timeSecondsSince1970 {
-        let delta = tb - ta
-        if delta > 0 {
-          dt = delta
-          speed = d2 / delta
-        } else {
-          if delta < 0 { backwards += 1 } else { repeated += 1 }
-          if firstBadLine == nil { firstBadLine = b.sourceLine }
+    var sawWindows = false
+    for (segment, range) in track.segmentRanges(joined: parameters.joinSegments).enumerated()
+    where range.count >= 2 {
+      let firstStep = steps.count
+      var cumulative = [0.0]
+      cumulative.reserveCapacity(range.count)
+      for i in range.dropFirst() {
+        let a = points[i - 1]
+        let b = points[i]
+        let d2 = Geodesy.distanceMeters(
+          fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+          longitude: b.longitudeDegrees, method: parameters.distanceMethod)
+        var dz: Double?
+        if let za = a.elevationMeters, let zb = b.elevationMeters { dz = zb - za }
+        let d3 = dz.map { sqrt(d2 * d2 + $0 * $0) } ?? d2
+        var dt: Double?
+        var speed: Double?
+        if let ta = a.timeSecondsSince1970, let tb = b.timeSecondsSince1970 {
+          let delta = tb - ta
+          if delta > 0 {
+            dt = delta
+            speed = d2 / delta
+          } else {
+            if delta < 0 { backwards += 1 } else { repeated += 1 }
+            if firstBadLine == nil { firstBadLine = b.sourceLine }
+          }
         }
+        var hr: Double?
+        if let ha = a.heartRateBeatsPerMinute, let hb = b.heartRateBeatsPerMinute { hr = (ha + hb) / 2 }
+        steps.append(
+          TrackStep(
+            startSecondsSince1970: a.timeSecondsSince1970, durationSeconds: dt, distance2DMeters: d2,
+            distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
+            heartRateBeatsPerMinute: hr, segment: segment, endPointIndex: i))
+        cumulative.append(cumulative[cumulative.count - 1] + d2)
       }
-      var hr: Double?
-      if let ha = a.heartRateBeatsPerMinute, let hb = b.heartRateBeatsPerMinute { hr = (ha + hb) / 2 }
-      steps.append(
-        TrackStep(
-          startSecondsSince1970: a.timeSecondsSince1970, durationSeconds: dt, distance2DMeters: d2,
-          distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
-          heartRateBeatsPerMinute: hr))
-      cumulative.append(cumulative[i - 1] + d2)
+      // Grade windows of this segment alone; the pointer walks forward
+      // with the steps' midpoints.
+      let windows = gradeWindows(points: points[range], cumulative: cumulative)
+      sawWindows = sawWindows || !windows.isEmpty
+      var w = 0
+      for k in firstStep..<steps.count where !windows.isEmpty {
+        let j = k - firstStep
+        let middle = (cumulative[j] + cumulative[j + 1]) / 2
+        while w < windows.count - 1 && middle > windows[w].endMeters { w += 1 }
+        steps[k].gradeFraction = windows[w].gradeFraction
+      }
     }
     diagnostics += TimeOrder.diagnostics(
       backwards: backwards, repeated: repeated,
       location: firstBadLine.map { "\(track.source):\($0)" } ?? track.source)
-    let windows = gradeWindows(points: points, cumulative: cumulative)
-    if windows.isEmpty {
+    if !sawWindows {
       diagnostics.append(
         Diagnostic(
           code: "no-elevation", message: "fixes carry no elevation; grade is unknown", location: track.source)
       )
-    } else {
-      for i in steps.indices {
-        let middle = (cumulative[i] + cumulative[i + 1]) / 2
-        steps[i].gradeFraction =
-          windows.first(where: { middle <= $0.endMeters })?.gradeFraction ?? windows.last?.gradeFraction
-      }
     }
     return (steps, diagnostics)
   }
@@ -192,23 +233,39 @@ public struct TrackAnalysis: Sendable {
 
   /// Grade over consecutive windows of `gradeWindowMeters` of horizontal
   /// distance, elevation interpolated linearly at the window edges; a last
-  /// window shorter than half the length joins the one before it.
+  /// window shorter than half the length joins the one before it. Windows
+  /// restart at every segment; their positions are along the path's
+  /// distance, gaps left out.
   public func gradeWindows(of track: Track) -> [GradeWindow] {
-    var cumulative = [0.0]
-    for i in track.points.indices.dropFirst() {
-      let a = track.points[i - 1]
-      let b = track.points[i]
-      cumulative.append(
-        cumulative[i - 1]
-          + Geodesy.distanceMeters(
-            fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
-            longitude: b.longitudeDegrees, method: parameters.distanceMethod))
+    var out: [GradeWindow] = []
+    var offset = 0.0
+    for range in track.segmentRanges(joined: parameters.joinSegments) {
+      var cumulative = [0.0]
+      for i in range.dropFirst() {
+        let a = track.points[i - 1]
+        let b = track.points[i]
+        cumulative.append(
+          cumulative[cumulative.count - 1]
+            + Geodesy.distanceMeters(
+              fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+              longitude: b.longitudeDegrees, method: parameters.distanceMethod))
+      }
+      out += gradeWindows(points: track.points[range], cumulative: cumulative).map {
+        GradeWindow(
+          startMeters: $0.startMeters + offset, endMeters: $0.endMeters + offset,
+          gradeFraction: $0.gradeFraction)
+      }
+      offset += cumulative.last ?? 0
     }
-    return gradeWindows(points: track.points, cumulative: cumulative)
+    return out
   }
 
-  private func gradeWindows(points: [TrackPoint], cumulative: [Double]) -> [GradeWindow] {
-    let withElevation = points.indices.compactMap { i in points[i].elevationMeters.map { (cumulative[i], $0) }
+  /// Windows of one segment: `cumulative[k]` is the distance to the fix
+  /// `points[points.startIndex + k]`.
+  private func gradeWindows(points: ArraySlice<TrackPoint>, cumulative: [Double]) -> [GradeWindow] {
+    let base = points.startIndex
+    let withElevation = points.indices.compactMap { i in
+      points[i].elevationMeters.map { (cumulative[i - base], $0) }
     }
     guard withElevation.count >= 2, let total = cumulative.last, total > 0 else { return [] }
     func elevation(at x: Double) -> Double {
@@ -250,7 +307,11 @@ public struct TrackAnalysis: Sendable {
   public func summary(of track: Track) -> TrackSummary {
     var accumulator = StreamingTrackSummary(source: track.source, parameters: parameters)
     for point in track.points { accumulator.add(point) }
-    return accumulator.finish(diagnostics: track.diagnostics)
+    for point in track.waypoints { accumulator.add(point) }
+    for point in track.timeOnlyPoints { accumulator.add(point) }
+    return accumulator.finish(
+      diagnostics: track.diagnostics, structure: track.structure,
+      deviceDistanceMeters: track.deviceDistanceMeters)
   }
 }
 

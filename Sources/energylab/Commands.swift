@@ -114,6 +114,20 @@ struct TrackOptions: ParsableArguments {
   @Option(help: "Cleaning: drop fixes above this elevation, m (Alter Eco: 6000).") var maxAltitude: Double?
   @Option(help: "Cleaning: drop fixes needing a faster speed than this from the last kept fix, m/s.")
   var maxSpeed: Double?
+  @Flag(
+    help:
+      "Join the segments and tracks of a file into one path, so steps cross the gaps between them (default: each segment is a path of its own; gaps are measured, not travelled). Waypoints never join the path."
+  )
+  var joinSegments = false
+  @Option(
+    help:
+      "A single fix whose steps to both neighbours need more than this speed, m/s, is left out as impossible (default 400, above any airliner's ground speed)."
+  )
+  var impossibleSpeed: Double = 400
+  @Flag(
+    help:
+      "Keep impossible fixes: those at latitude 0, longitude 0 and single fixes needing impossible speeds.")
+  var keepImpossibleFixes = false
 
   var parameters: TrackAnalysisParameters {
     var p = TrackAnalysisParameters()
@@ -126,6 +140,14 @@ struct TrackOptions: ParsableArguments {
     p.cleaning.maximumHorizontalDilution = maxHdop
     p.cleaning.maximumAltitudeMeters = maxAltitude
     p.cleaning.maximumSpeedMetersPerSecond = maxSpeed
+    p.joinSegments = joinSegments
+    if keepImpossibleFixes {
+      p.cleaning.dropNullIsland = false
+      p.cleaning.impossibleSpeedMetersPerSecond = nil
+      p.cleaning.impossibleJumpMeters = nil
+    } else {
+      p.cleaning.impossibleSpeedMetersPerSecond = impossibleSpeed
+    }
     return p
   }
 
@@ -147,6 +169,7 @@ struct TrackOptions: ParsableArguments {
     guard elevationHysteresis >= 0 else {
       throw ValidationError("--elevation-hysteresis must not be negative")
     }
+    guard impossibleSpeed > 0 else { throw ValidationError("--impossible-speed must be positive") }
   }
 }
 

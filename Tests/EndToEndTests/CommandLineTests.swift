@@ -705,8 +705,47 @@ struct TrackCommandLineTests {
     #expect(merge.stderr.contains("missing-0.sqlite"), "\(merge.stderr)")
   }
 
-  /// Start-up fixes 800 m off, then a walk: --drop-startup-jumps 500 drops
-  /// them and the distance is the walk's alone (1.3 m/s x 120 s = 156 m).
+  /// `-` reads the track from standard input (a pipe): the same figures as
+  /// the file, named `-`; an empty pipe is an error naming `-`.
+  @Test func trackSummaryReadsStandardInput() throws {
+    let folder = try scratchFolder()
+    let file = "\(packageRoot)/Tests/PipelineTests/Fixtures/track-structure/gpslogger-paused-segments.gpx"
+    func run(stdin: String?) throws -> Outcome {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = ["track", "summary", stdin == nil ? file : "-", "--format", "csv"]
+      process.currentDirectoryURL = URL(fileURLWithPath: folder)
+      let input = Pipe()
+      let out = Pipe()
+      let err = Pipe()
+      process.standardInput = input
+      process.standardOutput = out
+      process.standardError = err
+      try process.run()
+      if let stdin { input.fileHandleForWriting.write(FileManager.default.contents(atPath: stdin) ?? Data()) }
+      try input.fileHandleForWriting.close()
+      let stdout = out.fileHandleForReading.readDataToEndOfFile()
+      let stderr = err.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return Outcome(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+    }
+    let piped = try run(stdin: file)
+    let direct = try run(stdin: nil)
+    #expect(piped.status == 0, "\(piped.stderr)")
+    #expect(piped.stdout.split(separator: "\n").last?.hasPrefix("-,gpx-1.0,tracks,1,3,0,0,450,") == true)
+    #expect(piped.stdout == direct.stdout.replacingOccurrences(of: file, with: "-"))
+    try "".write(toFile: "\(folder)/empty", atomically: true, encoding: .utf8)
+    let empty = try run(stdin: "\(folder)/empty")
+    #expect(empty.status == 1)
+    #expect(empty.stderr.contains("energylab: -:1:1:"))
+  }
+
+  /// A start-up fix 7 km off, 5 s before a walk: the impossible-fix rule
+  /// (1,400 m/s) leaves it out by default; with impossible fixes kept,
+  /// --drop-startup-jumps 500 drops it and the distance is the walk's alone
+  /// (1.3 m/s x 120 s = 156 m).
   @Test func startupJumpsAreDropped() throws {
     let folder = try scratchFolder()
     var text = "<gpx version=\"1.1\"><trk><trkseg>\n"
@@ -720,9 +759,21 @@ struct TrackCommandLineTests {
     let points = walk.split(separator: "\n").filter { $0.contains("<trkpt") }.joined(separator: "\n")
     text += points + "\n</trkseg></trk></gpx>\n"
     try text.write(toFile: "\(folder)/jump.gpx", atomically: true, encoding: .utf8)
-    let raw = try energylab(["track", "summary", "jump.gpx", "--format", "json"], in: folder)
+    let byDefault = try energylab(["track", "summary", "jump.gpx", "--format", "json"], in: folder)
+    let defaultRow = try #require(
+      (JSONSerialization.jsonObject(with: Data(byDefault.stdout.utf8)) as? [[String: Any]])?.first)
+    #expect(abs((defaultRow["distance_2d_m"] as? Double ?? 0) - 156) < 0.05)
+    #expect(
+      (defaultRow["diagnostics"] as? [String])?.contains {
+        $0.contains("left out 1 impossible fix") && $0.contains("line 2 (50.8, -0.1)")
+      } == true)
+    let raw = try energylab(
+      ["track", "summary", "jump.gpx", "--keep-impossible-fixes", "--format", "json"], in: folder)
     let cleaned = try energylab(
-      ["track", "summary", "jump.gpx", "--drop-startup-jumps", "500", "--format", "json"], in: folder)
+      [
+        "track", "summary", "jump.gpx", "--keep-impossible-fixes", "--drop-startup-jumps", "500", "--format",
+        "json",
+      ], in: folder)
     let rawRow = try #require(
       (JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])?.first)
     let cleanRow = try #require(

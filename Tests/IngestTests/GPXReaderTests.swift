@@ -135,7 +135,12 @@ struct StreamingReaderTests {
   @Test func gpx10Variants() throws {
     let track = try GPXReader().read(path: "\(fixtures)/gpx10-speed-and-extensions.gpx")
     #expect(track.name == "Café & back")
-    #expect(track.points.count == 4)
+    // The path is the two track points; the route point and the waypoint
+    // are kept apart.
+    #expect(track.points.count == 2)
+    #expect(track.waypoints.map(\.latitudeDegrees) == [51.7])
+    #expect(track.structure.routes == 1 && track.structure.routePoints == 1)
+    #expect(track.structure.tracks == 1 && track.structure.segments == 1 && track.structure.waypoints == 1)
     let p = track.points[0]
     #expect(p.latitudeDegrees == 51.5 && p.longitudeDegrees == -0.1)
     #expect(p.reportedSpeedMetersPerSecond == 1.25)
