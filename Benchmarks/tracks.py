@@ -84,6 +84,26 @@ def main():
         ours = results["energylab track summary"][0]
         for tool, (seconds, rss) in results.items():
             rows.append((corpus, f"{size:.1f}", tool, seconds, rss, seconds / ours))
+    # Whole-track commands hold the path's fixes and steps (compact: about
+    # 170 bytes per fix); their peak memory on the large file, beside
+    # gpxpy's for parsing it.
+    study = os.path.join(WORK, "large-study")
+    os.makedirs(study, exist_ok=True)
+    if not os.path.exists(os.path.join(study, "large.gpx")):
+        os.symlink(large, os.path.join(study, "large.gpx"))
+    db = os.path.join(WORK, "large-study.sqlite")
+    whole = []
+    for tool, cmd in [
+        ("energylab energy --model acsm-walking", [BIN, "energy", large, "--model", "acsm-walking", "--mass", "70kg"]),
+        ("energylab profile --by day", [BIN, "profile", large, "--by", "day", "--tz", "UTC"]),
+        ("energylab batch (summary, activities, energy, CO2; stored)", [BIN, "batch", study, "--db", db, "--quiet"]),
+        ("gpxpy (parse, length, duration, climb)", [py, gpxpy_py, large]),
+    ]:
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+        seconds, rss = measure(cmd)
+        whole.append((tool, seconds, rss))
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -97,6 +117,10 @@ def main():
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
     gpxpy_version = subprocess.run([py, "-c", "import gpxpy; print(gpxpy.__version__)"], capture_output=True, text=True).stdout.strip()
     babel = subprocess.run(["gpsbabel", "-V"], capture_output=True, text=True).stdout.strip().splitlines()
+    out += ["", "Whole-track commands on the large file (%s fixes):" % f"{400001:,}", "",
+            "| command | best of %d (s) | peak RSS (MB) |" % REPEATS, "| --- | ---: | ---: |"]
+    for tool, seconds, rss in whole:
+        out.append(f"| {tool} | {seconds:.2f} | {rss:.0f} |")
     text = "\n".join(out) + f"\n\nMachine: {machine}. gpxpy {gpxpy_version}; {babel[-1] if babel else 'gpsbabel'}.\n"
     os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "Benchmarks", "results", "tracks.md"), "w") as f:

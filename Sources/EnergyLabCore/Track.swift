@@ -11,32 +11,74 @@ public enum FixKind: UInt8, Sendable, Hashable {
 }
 
 /// One fix of a recorded or synthetic track.
+///
+/// Held compactly (96 bytes): a value that is absent is stored as NaN,
+/// which no reader ever yields for a present one (they refuse NaN), and read
+/// back as nil.
 public struct TrackPoint: Sendable, Hashable {
   public var latitudeDegrees: Double
   public var longitudeDegrees: Double
-  /// Elevation above the reference surface of the source (GPX: WGS-84
-  /// ellipsoid or geoid, as the device wrote it), in metres.
-  public var elevationMeters: Double?
-  /// Seconds since 1970-01-01T00:00:00Z.
-  public var timeSecondsSince1970: Double?
-  public var heartRateBeatsPerMinute: Double?
-  /// Cadence, revolutions or steps per minute as the device writes it.
-  public var cadencePerMinute: Double?
-  public var temperatureCelsius: Double?
-  public var powerWatts: Double?
-  /// Speed the device reported (GPX 1.0 `<speed>`, TCX `Speed`), m/s.
-  public var reportedSpeedMetersPerSecond: Double?
-  /// Horizontal dilution of precision, when written.
-  public var horizontalDilution: Double?
-  /// 1-based line of the fix in its source file, for diagnostics.
-  public var sourceLine: Int
-  /// Track fix, route point, waypoint or time-only trackpoint.
-  public var kind: FixKind
+  private var elevation = Double.nan
+  private var time = Double.nan
+  private var heartRate = Double.nan
+  private var cadence = Double.nan
+  private var temperature = Double.nan
+  private var power = Double.nan
+  private var reportedSpeed = Double.nan
+  private var dilution = Double.nan
+  private var line: Int32
   /// Ordinal (from 0) of the path segment holding the fix in its file: for
   /// track fixes the `<trkseg>` (counted across all `<trk>`; TCX: the
   /// `<Track>`), for route points the `<rte>`. Consecutive fixes of two
   /// segments are never joined by a step.
   public var segment: Int32
+  /// Track fix, route point, waypoint or time-only trackpoint.
+  public var kind: FixKind
+
+  /// Elevation above the reference surface of the source (GPX: WGS-84
+  /// ellipsoid or geoid, as the device wrote it), in metres.
+  public var elevationMeters: Double? {
+    get { elevation.isNaN ? nil : elevation }
+    set { elevation = newValue ?? .nan }
+  }
+  /// Seconds since 1970-01-01T00:00:00Z.
+  public var timeSecondsSince1970: Double? {
+    get { time.isNaN ? nil : time }
+    set { time = newValue ?? .nan }
+  }
+  public var heartRateBeatsPerMinute: Double? {
+    get { heartRate.isNaN ? nil : heartRate }
+    set { heartRate = newValue ?? .nan }
+  }
+  /// Cadence, revolutions or steps per minute as the device writes it.
+  public var cadencePerMinute: Double? {
+    get { cadence.isNaN ? nil : cadence }
+    set { cadence = newValue ?? .nan }
+  }
+  public var temperatureCelsius: Double? {
+    get { temperature.isNaN ? nil : temperature }
+    set { temperature = newValue ?? .nan }
+  }
+  public var powerWatts: Double? {
+    get { power.isNaN ? nil : power }
+    set { power = newValue ?? .nan }
+  }
+  /// Speed the device reported (GPX 1.0 `<speed>`, TCX `Speed`), m/s.
+  public var reportedSpeedMetersPerSecond: Double? {
+    get { reportedSpeed.isNaN ? nil : reportedSpeed }
+    set { reportedSpeed = newValue ?? .nan }
+  }
+  /// Horizontal dilution of precision, when written.
+  public var horizontalDilution: Double? {
+    get { dilution.isNaN ? nil : dilution }
+    set { dilution = newValue ?? .nan }
+  }
+  /// 1-based line of the fix in its source file, for diagnostics (lines
+  /// beyond 2^31 are kept as 2^31 - 1).
+  public var sourceLine: Int {
+    get { Int(line) }
+    set { line = Int32(clamping: newValue) }
+  }
 
   public init(
     latitudeDegrees: Double, longitudeDegrees: Double, elevationMeters: Double? = nil,
@@ -45,12 +87,32 @@ public struct TrackPoint: Sendable, Hashable {
   ) {
     self.latitudeDegrees = latitudeDegrees
     self.longitudeDegrees = longitudeDegrees
+    self.line = Int32(clamping: sourceLine)
+    self.kind = kind
+    self.segment = segment
     self.elevationMeters = elevationMeters
     self.timeSecondsSince1970 = timeSecondsSince1970
     self.heartRateBeatsPerMinute = heartRateBeatsPerMinute
-    self.sourceLine = sourceLine
-    self.kind = kind
-    self.segment = segment
+  }
+
+  public static func == (a: TrackPoint, b: TrackPoint) -> Bool {
+    a.latitudeDegrees == b.latitudeDegrees && a.longitudeDegrees == b.longitudeDegrees
+      && a.elevationMeters == b.elevationMeters && a.timeSecondsSince1970 == b.timeSecondsSince1970
+      && a.heartRateBeatsPerMinute == b.heartRateBeatsPerMinute && a.cadencePerMinute == b.cadencePerMinute
+      && a.temperatureCelsius == b.temperatureCelsius && a.powerWatts == b.powerWatts
+      && a.reportedSpeedMetersPerSecond == b.reportedSpeedMetersPerSecond
+      && a.horizontalDilution == b.horizontalDilution && a.line == b.line && a.segment == b.segment
+      && a.kind == b.kind
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(latitudeDegrees)
+    hasher.combine(longitudeDegrees)
+    hasher.combine(elevationMeters)
+    hasher.combine(timeSecondsSince1970)
+    hasher.combine(line)
+    hasher.combine(segment)
+    hasher.combine(kind)
   }
 }
 

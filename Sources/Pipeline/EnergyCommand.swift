@@ -78,12 +78,18 @@ public enum EnergyCommand {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
       let inherited = track.diagnostics + stepDiagnostics
-      let times = (track.points + track.timeOnlyPoints).compactMap(\.timeSecondsSince1970)
+      var first: Double?
+      var last: Double?
+      for p in [track.points, track.timeOnlyPoints].joined() {
+        guard let t = p.timeSecondsSince1970 else { continue }
+        first = min(first ?? t, t)
+        last = max(last ?? t, t)
+      }
       trackRows.append(
         TrackRow(
-          path: file, points: track.points.count, startTime: times.min().map { ISO8601.formatUTC($0) },
-          endTime: times.max().map { ISO8601.formatUTC($0) },
-          durationSeconds: times.isEmpty ? nil : times.max()! - times.min()!,
+          path: file, points: track.points.count, startTime: first.map { ISO8601.formatUTC($0) },
+          endTime: last.map { ISO8601.formatUTC($0) },
+          durationSeconds: first.flatMap { a in last.map { $0 - a } },
           distanceMeters: steps.reduce(0) { $0 + $1.distance2DMeters }))
       var pieces: [(activity: Activity?, model: any EnergyModel, subject: ModelInput)] = []
       if options.byMode {

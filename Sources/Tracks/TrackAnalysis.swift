@@ -61,23 +61,59 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   }
 }
 
-/// The movement between two consecutive fixes.
+/// The movement between two consecutive fixes of one segment.
+///
+/// Held compactly (72 bytes): an absent value is stored as NaN and read
+/// back as nil.
 public struct TrackStep: Sendable, Hashable {
-  public var startSecondsSince1970: Double?
-  public var durationSeconds: Double?
+  private var start: Double
+  private var duration: Double
   public var distance2DMeters: Double
   public var distance3DMeters: Double
-  public var elevationChangeMeters: Double?
+  private var elevationChange: Double
+  private var speed: Double
+  private var grade: Double
+  private var heartRate: Double
+  private var segmentOrdinal: Int32
+  private var endIndex: Int32
+
+  public var startSecondsSince1970: Double? {
+    get { start.isNaN ? nil : start }
+    set { start = newValue ?? .nan }
+  }
+  public var durationSeconds: Double? {
+    get { duration.isNaN ? nil : duration }
+    set { duration = newValue ?? .nan }
+  }
+  public var elevationChangeMeters: Double? {
+    get { elevationChange.isNaN ? nil : elevationChange }
+    set { elevationChange = newValue ?? .nan }
+  }
   /// Horizontal speed, m/s; nil without usable times.
-  public var speedMetersPerSecond: Double?
+  public var speedMetersPerSecond: Double? {
+    get { speed.isNaN ? nil : speed }
+    set { speed = newValue ?? .nan }
+  }
   /// Grade of the fixed-distance window holding the step's midpoint.
-  public var gradeFraction: Double?
-  public var heartRateBeatsPerMinute: Double?
+  public var gradeFraction: Double? {
+    get { grade.isNaN ? nil : grade }
+    set { grade = newValue ?? .nan }
+  }
+  public var heartRateBeatsPerMinute: Double? {
+    get { heartRate.isNaN ? nil : heartRate }
+    set { heartRate = newValue ?? .nan }
+  }
   /// The path segment of the step (steps never cross segments, unless
   /// segments are joined).
-  public var segment: Int
+  public var segment: Int {
+    get { Int(segmentOrdinal) }
+    set { segmentOrdinal = Int32(clamping: newValue) }
+  }
   /// Index in the track's `points` of the fix the step ends at.
-  public var endPointIndex: Int
+  public var endPointIndex: Int {
+    get { Int(endIndex) }
+    set { endIndex = Int32(clamping: newValue) }
+  }
 
   public init(
     startSecondsSince1970: Double?, durationSeconds: Double?, distance2DMeters: Double,
@@ -85,16 +121,32 @@ public struct TrackStep: Sendable, Hashable {
     elevationChangeMeters: Double?, speedMetersPerSecond: Double?, gradeFraction: Double?,
     heartRateBeatsPerMinute: Double?, segment: Int = 0, endPointIndex: Int = 0
   ) {
-    self.segment = segment
-    self.endPointIndex = endPointIndex
-    self.startSecondsSince1970 = startSecondsSince1970
-    self.durationSeconds = durationSeconds
+    start = startSecondsSince1970 ?? .nan
+    duration = durationSeconds ?? .nan
     self.distance2DMeters = distance2DMeters
     self.distance3DMeters = distance3DMeters
-    self.elevationChangeMeters = elevationChangeMeters
-    self.speedMetersPerSecond = speedMetersPerSecond
-    self.gradeFraction = gradeFraction
-    self.heartRateBeatsPerMinute = heartRateBeatsPerMinute
+    elevationChange = elevationChangeMeters ?? .nan
+    speed = speedMetersPerSecond ?? .nan
+    grade = gradeFraction ?? .nan
+    heartRate = heartRateBeatsPerMinute ?? .nan
+    segmentOrdinal = Int32(clamping: segment)
+    endIndex = Int32(clamping: endPointIndex)
+  }
+
+  public static func == (a: TrackStep, b: TrackStep) -> Bool {
+    a.startSecondsSince1970 == b.startSecondsSince1970 && a.durationSeconds == b.durationSeconds
+      && a.distance2DMeters == b.distance2DMeters && a.distance3DMeters == b.distance3DMeters
+      && a.elevationChangeMeters == b.elevationChangeMeters
+      && a.speedMetersPerSecond == b.speedMetersPerSecond
+      && a.gradeFraction == b.gradeFraction && a.heartRateBeatsPerMinute == b.heartRateBeatsPerMinute
+      && a.segmentOrdinal == b.segmentOrdinal && a.endIndex == b.endIndex
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(startSecondsSince1970)
+    hasher.combine(distance2DMeters)
+    hasher.combine(segmentOrdinal)
+    hasher.combine(endIndex)
   }
 }
 
