@@ -140,49 +140,86 @@ public struct SpeedBandClassifier: Sendable {
     return out
   }
 
-  /// The activities of steps of one segment.
+  /// The activities of steps of one segment: runs of one mode; the
+  /// shortest run below `minimumActivitySeconds` (the earliest of equals)
+  /// joins its longer neighbour (the earlier of equals), neighbours of one
+  /// mode then join, until no short run is left. Runs are kept in a linked
+  /// list and the short ones in a heap, so a noisy track of many thousand
+  /// runs takes O(n log n), not the O(n^2) of rescanning every run.
   func activities(ofSegment steps: [TrackStep]) -> [Activity] {
     guard !steps.isEmpty else { return [] }
     let modes = modes(of: steps)
-    var runs: [(mode: TransportMode, range: Range<Int>)] = []
+    // Prefix sums of step durations: the seconds of any range in O(1).
+    var prefix = [0.0]
+    prefix.reserveCapacity(steps.count + 1)
+    for step in steps { prefix.append(prefix[prefix.count - 1] + (step.durationSeconds ?? 0)) }
+    struct Run {
+      var mode: TransportMode
+      var range: Range<Int>
+      var previous: Int?
+      var next: Int?
+      var alive = true
+      var version = 0
+    }
+    var list: [Run] = []
     var start = 0
     for i in 1...steps.count where i == steps.count || modes[i] != modes[start] {
-      runs.append((modes[start], start..<i))
+      list.append(
+        Run(mode: modes[start], range: start..<i, previous: list.isEmpty ? nil : list.count - 1, next: nil))
+      if list.count > 1 { list[list.count - 2].next = list.count - 1 }
       start = i
     }
-    func seconds(_ range: Range<Int>) -> Double { steps[range].reduce(0) { $0 + ($1.durationSeconds ?? 0) } }
-    // Absorb the shortest too-short run into its longer neighbour until none is left.
-    while runs.count > 1 {
-      guard
-        let shortest = runs.indices.filter({ seconds(runs[$0].range) < parameters.minimumActivitySeconds })
-          .min(by: { seconds(runs[$0].range) < seconds(runs[$1].range) })
-      else { break }
-      let previous = shortest > 0 ? shortest - 1 : nil
-      let next = shortest + 1 < runs.count ? shortest + 1 : nil
+    func seconds(_ k: Int) -> Double { prefix[list[k].range.upperBound] - prefix[list[k].range.lowerBound] }
+    var heap = ShortRunHeap()
+    for k in list.indices where seconds(k) < parameters.minimumActivitySeconds {
+      heap.push(.init(seconds: seconds(k), position: list[k].range.lowerBound, run: k, version: 0))
+    }
+    var alive = list.count
+    /// Joins run `b` into run `a` (neighbours), keeping `a`'s mode.
+    func absorb(_ a: Int, _ b: Int) {
+      list[a].range =
+        min(
+          list[a].range.lowerBound, list[b].range.lowerBound)..<max(
+          list[a].range.upperBound, list[b].range.upperBound)
+      if list[b].previous == a {
+        list[a].next = list[b].next
+        if let n = list[b].next { list[n].previous = a }
+      } else {
+        list[a].previous = list[b].previous
+        if let p = list[b].previous { list[p].next = a }
+      }
+      list[b].alive = false
+      alive -= 1
+    }
+    while alive > 1, let entry = heap.pop() {
+      let shortest = entry.run
+      guard list[shortest].alive, list[shortest].version == entry.version else { continue }
       let target: Int
-      switch (previous, next) {
-      case (let p?, let n?): target = seconds(runs[p].range) >= seconds(runs[n].range) ? p : n
+      switch (list[shortest].previous, list[shortest].next) {
+      case (let p?, let n?): target = seconds(p) >= seconds(n) ? p : n
       case (let p?, nil): target = p
       case (nil, let n?): target = n
-      default: target = shortest
+      default: continue
       }
-      let merged =
-        min(
-          runs[target].range.lowerBound, runs[shortest].range.lowerBound)..<max(
-          runs[target].range.upperBound, runs[shortest].range.upperBound)
-      runs[target].range = merged
-      runs.remove(at: shortest)
+      absorb(target, shortest)
       // Neighbours of one mode join.
-      var k = 1
-      while k < runs.count {
-        if runs[k].mode == runs[k - 1].mode {
-          runs[k - 1].range = runs[k - 1].range.lowerBound..<runs[k].range.upperBound
-          runs.remove(at: k)
-        } else {
-          k += 1
-        }
+      if let p = list[target].previous, list[p].mode == list[target].mode { absorb(target, p) }
+      if let n = list[target].next, list[n].mode == list[target].mode { absorb(target, n) }
+      list[target].version += 1
+      if seconds(target) < parameters.minimumActivitySeconds {
+        heap.push(
+          .init(
+            seconds: seconds(target), position: list[target].range.lowerBound, run: target,
+            version: list[target].version))
       }
     }
+    var runs: [(mode: TransportMode, range: Range<Int>)] = []
+    var k: Int? = list.firstIndex { $0.alive && $0.previous == nil }
+    while let current = k {
+      runs.append((list[current].mode, list[current].range))
+      k = list[current].next
+    }
+    func seconds(_ range: Range<Int>) -> Double { prefix[range.upperBound] - prefix[range.lowerBound] }
     return runs.map { run in
       let slice = steps[run.range]
       let end = slice.last.flatMap { step in
@@ -193,5 +230,51 @@ public struct SpeedBandClassifier: Sendable {
         endSecondsSince1970: end, distanceMeters: slice.reduce(0) { $0 + $1.distance2DMeters },
         durationSeconds: seconds(run.range))
     }
+  }
+}
+
+/// A binary min-heap of short runs, by seconds and then by position (the
+/// earliest of equally short runs first).
+struct ShortRunHeap {
+  struct Entry {
+    var seconds: Double
+    var position: Int
+    var run: Int
+    var version: Int
+
+    func precedes(_ other: Entry) -> Bool {
+      seconds != other.seconds ? seconds < other.seconds : position < other.position
+    }
+  }
+
+  private var items: [Entry] = []
+
+  mutating func push(_ entry: Entry) {
+    items.append(entry)
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard items[child].precedes(items[parent]) else { break }
+      items.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func pop() -> Entry? {
+    guard !items.isEmpty else { return nil }
+    items.swapAt(0, items.count - 1)
+    let top = items.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var first = parent
+      if left < items.count && items[left].precedes(items[first]) { first = left }
+      if right < items.count && items[right].precedes(items[first]) { first = right }
+      if first == parent { break }
+      items.swapAt(parent, first)
+      parent = first
+    }
+    return top
   }
 }

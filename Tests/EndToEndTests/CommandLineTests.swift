@@ -13,16 +13,24 @@ struct Outcome {
   var stderr: String
 }
 
-func energylab(_ arguments: [String], in folder: String) throws -> Outcome {
+/// Runs energylab in `folder`; with `stdin`, those bytes are piped to its
+/// standard input and the pipe closed.
+func energylab(_ arguments: [String], in folder: String, stdin: Data? = nil) throws -> Outcome {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: binary)
   process.arguments = arguments
   process.currentDirectoryURL = URL(fileURLWithPath: folder)
   let out = Pipe()
   let err = Pipe()
+  let input = Pipe()
   process.standardOutput = out
   process.standardError = err
+  if stdin != nil { process.standardInput = input }
   try process.run()
+  if let stdin {
+    input.fileHandleForWriting.write(stdin)
+    try input.fileHandleForWriting.close()
+  }
   let stdout = out.fileHandleForReading.readDataToEndOfFile()
   let stderr = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
@@ -711,25 +719,9 @@ struct TrackCommandLineTests {
     let folder = try scratchFolder()
     let file = "\(packageRoot)/Tests/PipelineTests/Fixtures/track-structure/gpslogger-paused-segments.gpx"
     func run(stdin: String?) throws -> Outcome {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: binary)
-      process.arguments = ["track", "summary", stdin == nil ? file : "-", "--format", "csv"]
-      process.currentDirectoryURL = URL(fileURLWithPath: folder)
-      let input = Pipe()
-      let out = Pipe()
-      let err = Pipe()
-      process.standardInput = input
-      process.standardOutput = out
-      process.standardError = err
-      try process.run()
-      if let stdin { input.fileHandleForWriting.write(FileManager.default.contents(atPath: stdin) ?? Data()) }
-      try input.fileHandleForWriting.close()
-      let stdout = out.fileHandleForReading.readDataToEndOfFile()
-      let stderr = err.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return Outcome(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+      try energylab(
+        ["track", "summary", stdin == nil ? file : "-", "--format", "csv"], in: folder,
+        stdin: stdin.map { FileManager.default.contents(atPath: $0) ?? Data() })
     }
     let piped = try run(stdin: file)
     let direct = try run(stdin: nil)
