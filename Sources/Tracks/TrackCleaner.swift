@@ -183,13 +183,22 @@ public struct TrackCleaner: Sendable {
   /// usable times, an impossible jump). A fast equirectangular distance is
   /// enough for a test against thresholds this far from real movement.
   private func impossible(_ a: TrackPoint, _ b: TrackPoint) -> Bool {
-    let d = Geodesy.approximateMeters(a, b)
+    let limit: Double
     if let ta = a.timeSecondsSince1970, let tb = b.timeSecondsSince1970, tb > ta {
-      if let v = parameters.impossibleSpeedMetersPerSecond { return d / (tb - ta) > v }
-      return false
+      guard let v = parameters.impossibleSpeedMetersPerSecond else { return false }
+      limit = v * (tb - ta)
+    } else {
+      guard let jump = parameters.impossibleJumpMeters else { return false }
+      limit = jump
     }
-    if let jump = parameters.impossibleJumpMeters { return d > jump }
-    return false
+    // Almost every step is far below the limit: R (|Δφ| + |Δλ|) bounds the
+    // distance from above without a cosine.
+    let bound =
+      Geodesy.meanRadiusMeters
+      * (abs(b.latitudeDegrees - a.latitudeDegrees)
+        + abs(b.longitudeDegrees - a.longitudeDegrees)) * .pi / 180
+    if bound <= limit { return false }
+    return Geodesy.approximateMeters(a, b) > limit
   }
 
   private mutating func dropSpike(_ p: TrackPoint) {
