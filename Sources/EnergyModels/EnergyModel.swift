@@ -160,3 +160,39 @@ extension ModelInput {
     return value
   }
 }
+
+extension ModelInput {
+  /// Every subject value that is set, as named parameters: what a run
+  /// records (and keys on), so that runs differing only in, say, age or sex
+  /// are stored as two runs.
+  public var subjectParameters: [NamedParameter] {
+    let values: [(String, Double?, String)] = [
+      ("body_mass_kg", bodyMassKilograms, "subject body mass"),
+      ("age_years", ageYears, "subject age"),
+      ("vo2max_ml_kg_min", vo2MaxMillilitersPerKilogramPerMinute, "subject VO2max"),
+      ("heart_rate_bpm", heartRateBeatsPerMinute, "heart rate given for the subject"),
+      ("height_m", heightMeters, "subject height"),
+      ("load_kg", loadKilograms, "load carried"),
+      ("terrain_factor", terrainFactor, "terrain factor (Pandolf eta)"),
+      ("met", metabolicEquivalent, "MET given"),
+      ("kcal_per_step", kilocaloriesPerStep, "energy per step given"),
+      ("stride_m", strideMeters, "stride length given"),
+      ("step_rate_per_min", stepRatePerMinute, "step rate given"),
+      ("step_height_m", stepHeightMeters, "step height given"),
+      ("power_w", powerWatts, "power given"),
+      ("mechanical_efficiency", mechanicalEfficiency, "efficiency of kinetic models"),
+    ]
+    var out: [NamedParameter] = []
+    for (name, value, meaning) in values {
+      guard let value else { continue }
+      out.append(NamedParameter(name: name, value: Fixed.shortest(value), meaning: meaning))
+      if name == "age_years", let sex {
+        out.append(NamedParameter(name: "sex", value: sex.rawValue, meaning: "subject sex"))
+      }
+    }
+    if ageYears == nil, let sex {
+      out.append(NamedParameter(name: "sex", value: sex.rawValue, meaning: "subject sex"))
+    }
+    return out
+  }
+}

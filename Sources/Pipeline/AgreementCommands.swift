@@ -164,7 +164,7 @@ public enum AgreementCommands {
         NamedParameter(
           name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
           meaning: "centred moving average of step speeds"),
-      ])
+      ] + subject.subjectParameters)
     context.write(
       (format ?? context.defaultFormat) == .json
         ? ""

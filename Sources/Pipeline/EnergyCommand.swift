@@ -192,11 +192,6 @@ public enum EnergyCommand {
       NamedParameter(
         name: "speed_smoothing_fixes", value: String(options.speedSmoothingFixes),
         meaning: "centred moving average of step speeds (1 = none)"))
-    if let efficiency = options.subject.mechanicalEfficiency {
-      parameterList.append(
-        NamedParameter(
-          name: "mechanical_efficiency", value: Fixed.shortest(efficiency), meaning: "kinetic models"))
-    }
     if options.byMode {
       parameterList += options.modes.described
       for mode in TransportMode.allCases {
@@ -213,10 +208,7 @@ public enum EnergyCommand {
       parameterList.append(
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
     }
-    parameterList.append(
-      NamedParameter(
-        name: "body_mass_kg", value: Fixed.shortest(options.subject.bodyMassKilograms!),
-        meaning: "subject body mass"))
+    parameterList += options.subject.subjectParameters
     context.provenance.addParameters(parameterList)
     if options.perFix {
       context.emit(ResultTable(name: "energy-per-fix", rows: fixRows), format: options.format)
