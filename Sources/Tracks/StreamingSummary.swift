@@ -17,11 +17,7 @@ public struct StreamingTrackSummary: Sendable {
   private var routePath: PathAccumulator
   private var waypoints = 0
   private var timeOnly = 0
-  private var timeOnlyStart: Double?
-  private var timeOnlyEnd: Double?
-  private var timeOnlyHeartRateSum = 0.0
-  private var timeOnlyHeartRateCount = 0
-  private var timeOnlyHeartRateMax: Double?
+  private var timeOnlySpan = TimeAndHeartRate()
 
   public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
     self.source = source
@@ -37,15 +33,7 @@ public struct StreamingTrackSummary: Sendable {
     case .waypoint: waypoints += 1
     case .timeOnly:
       timeOnly += 1
-      if let t = p.timeSecondsSince1970 {
-        timeOnlyStart = min(timeOnlyStart ?? t, t)
-        timeOnlyEnd = max(timeOnlyEnd ?? t, t)
-      }
-      if let hr = p.heartRateBeatsPerMinute {
-        timeOnlyHeartRateSum += hr
-        timeOnlyHeartRateCount += 1
-        timeOnlyHeartRateMax = max(timeOnlyHeartRateMax ?? hr, hr)
-      }
+      timeOnlySpan.add(p)
     }
   }
 
@@ -81,21 +69,21 @@ public struct StreamingTrackSummary: Sendable {
     summary.deviceDistanceMeters = deviceDistanceMeters
     if timeOnly > 0 {
       // Time-only trackpoints widen the time span and carry heart rate.
-      if let t = timeOnlyStart {
+      if let t = timeOnlySpan.start {
         summary.startSecondsSince1970 = min(summary.startSecondsSince1970 ?? t, t)
       }
-      if let t = timeOnlyEnd { summary.endSecondsSince1970 = max(summary.endSecondsSince1970 ?? t, t) }
+      if let t = timeOnlySpan.end { summary.endSecondsSince1970 = max(summary.endSecondsSince1970 ?? t, t) }
       if let a = summary.startSecondsSince1970, let b = summary.endSecondsSince1970 {
         summary.durationSeconds = b - a
         summary.averageSpeedMetersPerSecond = b > a ? summary.distance2DMeters / (b - a) : nil
       }
-      if timeOnlyHeartRateCount > 0 {
+      if timeOnlySpan.heartRateCount > 0 {
         let n = Double(summary.heartRateCount)
-        let total = (summary.heartRateMeanBeatsPerMinute ?? 0) * n + timeOnlyHeartRateSum
-        summary.heartRateCount += timeOnlyHeartRateCount
+        let total = (summary.heartRateMeanBeatsPerMinute ?? 0) * n + timeOnlySpan.heartRateSum
+        summary.heartRateCount += timeOnlySpan.heartRateCount
         summary.heartRateMeanBeatsPerMinute = total / Double(summary.heartRateCount)
         summary.heartRateMaxBeatsPerMinute = max(
-          summary.heartRateMaxBeatsPerMinute ?? -.infinity, timeOnlyHeartRateMax ?? -.infinity)
+          summary.heartRateMaxBeatsPerMinute ?? -.infinity, timeOnlySpan.heartRateMax ?? -.infinity)
       }
     }
     return summary
@@ -129,8 +117,8 @@ struct PathAccumulator: Sendable {
   private var previousElevation: Double?
   /// The previous fix with its reduced latitude, worked out once per fix.
   private var previousReduced: Geodesy.ReducedPoint?
-  private var startTime: Double?
-  private var endTime: Double?
+  /// First and last time and heart rate of the path's fixes.
+  private var span = TimeAndHeartRate()
   private var distance2D = 0.0
   private var distance3D = 0.0
   private var gain = 0.0
@@ -141,10 +129,6 @@ struct PathAccumulator: Sendable {
   private var backwards = 0
   private var repeated = 0
   private var firstBadLine: Int?
-  private var sawTime = false
-  private var heartRateSum = 0.0
-  private var heartRateCount = 0
-  private var heartRateMax: Double?
   // Robust speed: running median of the last `robustSpeedWindow` step speeds.
   private var recentSpeeds: [Double] = []
   private var oldestSpeed = 0
@@ -190,16 +174,7 @@ struct PathAccumulator: Sendable {
     points += 1
     lastLatitude = p.latitudeDegrees
     lastLongitude = p.longitudeDegrees
-    if let t = p.timeSecondsSince1970 {
-      sawTime = true
-      startTime = min(startTime ?? t, t)
-      endTime = max(endTime ?? t, t)
-    }
-    if let hr = p.heartRateBeatsPerMinute {
-      heartRateSum += hr
-      heartRateCount += 1
-      heartRateMax = max(heartRateMax ?? hr, hr)
-    }
+    span.add(p)
     if let z = p.elevationMeters {
       fixesWithElevation += 1
       addElevation(z)
@@ -426,7 +401,7 @@ struct PathAccumulator: Sendable {
           Diagnostic(
             code: "no-points", message: "the file holds no track, route or waypoints", location: source))
       }
-    } else if !sawTime {
+    } else if span.start == nil {
       diagnostics.append(
         Diagnostic(
           code: "no-times", message: "fixes carry no time; speeds and durations are unknown", location: source
@@ -449,24 +424,47 @@ struct PathAccumulator: Sendable {
             "\(gapCount) \(gapCount == 1 ? "gap" : "gaps") between segments, \(Fixed.format(gapDistance, digits: 1)) m in all, \(how); the largest \(Fixed.format(gap.meters, digits: 1)) m\(duration) before line \(gap.line)",
           location: "\(source):\(gap.line)"))
     }
-    let duration: Double? = if let startTime, let endTime { endTime - startTime } else { nil }
+    let duration: Double? = if let start = span.start, let end = span.end { end - start } else { nil }
     return TrackSummary(
-      source: source, points: points, startSecondsSince1970: startTime, endSecondsSince1970: endTime,
-      durationSeconds: duration, movingTimeSeconds: sawTime ? moving : nil, distance2DMeters: distance2D,
+      source: source, points: points, startSecondsSince1970: span.start, endSecondsSince1970: span.end,
+      durationSeconds: duration, movingTimeSeconds: span.start != nil ? moving : nil,
+      distance2DMeters: distance2D,
       distance3DMeters: distance3D, elevationGainMeters: sawElevationChange ? gain : nil,
       elevationLossMeters: sawElevationChange ? loss : nil,
       averageSpeedMetersPerSecond: duration.flatMap { $0 > 0 ? distance2D / $0 : nil },
       maxSpeedMetersPerSecond: maxSpeed,
       gradeMeanFraction: gradeRun > 0 ? gradeRise / gradeRun : nil, gradeMinFraction: gradeMin,
       gradeMaxFraction: gradeMax,
-      heartRateMeanBeatsPerMinute: heartRateCount > 0 ? heartRateSum / Double(heartRateCount) : nil,
-      heartRateMaxBeatsPerMinute: heartRateMax, diagnostics: diagnostics,
+      heartRateMeanBeatsPerMinute: span.heartRateCount > 0
+        ? span.heartRateSum / Double(span.heartRateCount) : nil,
+      heartRateMaxBeatsPerMinute: span.heartRateMax, diagnostics: diagnostics,
       elevationGainSmoothedMeters: sawElevationChange ? smoothedGain : nil,
       elevationLossSmoothedMeters: sawElevationChange ? smoothedLoss : nil,
       elevationGainHysteresisMeters: sawElevationChange ? hysteresisGain : nil,
       elevationLossHysteresisMeters: sawElevationChange ? hysteresisLoss : nil,
-      robustMaxSpeedMetersPerSecond: robustMaxSpeed, heartRateCount: heartRateCount,
+      robustMaxSpeedMetersPerSecond: robustMaxSpeed, heartRateCount: span.heartRateCount,
       gapCount: gapCount, gapDistanceMeters: gapDistance,
       gapDurationSeconds: gapCount == 0 ? 0 : sawGapDuration ? gapDuration : nil)
+  }
+}
+
+/// First and last time and the heart rate of fixes, one at a time.
+struct TimeAndHeartRate: Sendable {
+  private(set) var start: Double?
+  private(set) var end: Double?
+  private(set) var heartRateSum = 0.0
+  private(set) var heartRateCount = 0
+  private(set) var heartRateMax: Double?
+
+  mutating func add(_ p: TrackPoint) {
+    if let t = p.timeSecondsSince1970 {
+      start = min(start ?? t, t)
+      end = max(end ?? t, t)
+    }
+    if let hr = p.heartRateBeatsPerMinute {
+      heartRateSum += hr
+      heartRateCount += 1
+      heartRateMax = max(heartRateMax ?? hr, hr)
+    }
   }
 }
