@@ -69,7 +69,8 @@ let package = Package(
     .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"]),
     .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
-    .testTarget(name: "StoreTests", dependencies: ["Store"]),
+    .testTarget(
+      name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "SurveysTests", dependencies: ["Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], exclude: ["Fixtures"]),

@@ -3,7 +3,7 @@ import Foundation
 import Reporting
 import Store
 
-/// `db info` and `db export` as library calls.
+/// `db info`, `check`, `export`, `compare` and `merge` as library calls.
 public enum DatabaseCommands {
   /// The database used when no `--db` is given: `$ENERGYLAB_DB`, else
   /// `energylab.sqlite` in the current folder.
@@ -18,12 +18,10 @@ public enum DatabaseCommands {
     guard result == "ok" else { throw RuntimeError("\(path): integrity check failed: \(result)") }
   }
 
+  /// Opens a store read-only: reading commands never migrate or change a
+  /// database, and refuse one that is not EnergyLab's.
   static func open(_ path: String) throws -> ResultsStore {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw InputError(
-        SourceLocation(file: path), "no such database", expected: "an EnergyLab results database")
-    }
-    return try ResultsStore(path: path)
+    try ResultsStore.reading(path)
   }
 
   public static func info(path: String, format: OutputFormat?, context: CommandContext) throws {

@@ -216,9 +216,24 @@ public struct StoreInfo: Sendable, Hashable {
 
 /// The SQLite results store. Every run is written in one transaction:
 /// a failed or killed run leaves the previous contents intact.
+///
+/// Opened for writing, the store waits for other writers (a busy timeout,
+/// then retries), migrates an older EnergyLab database forward and refuses
+/// a file that is not EnergyLab's or that a newer EnergyLab has migrated.
+/// Opened for reading, it never migrates, never changes the journal mode
+/// and works on files the user may only read.
 public final class ResultsStore: Sendable {
+  public enum Access: Sendable {
+    case write
+    case read
+  }
+
   public let path: String
+  public let access: Access
   private let queue: DatabaseQueue
+  /// The EnergyLab tables this file holds: all of them once migrated; an
+  /// older file opened for reading may lack the later ones.
+  private let presentTables: Set<String>
 
   public static let tables = [
     "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
@@ -226,19 +241,146 @@ public final class ResultsStore: Sendable {
     "reference_values", "survey_results",
   ]
 
-  public init(path: String) throws {
+  /// How long a statement waits for another process's lock before SQLite
+  /// reports the database busy, s.
+  static let busyTimeoutSeconds = 30.0
+  /// Attempts at opening or writing when the database stays busy (or a
+  /// concurrent first migration got there first).
+  static let attempts = 8
+
+  public init(path: String, access: Access = .write) throws {
     self.path = path
-    do {
-      var configuration = Configuration()
-      configuration.foreignKeysEnabled = true
-      configuration.prepareDatabase { db in
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
-        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    self.access = access
+    switch access {
+    case .write:
+      (queue, presentTables) = try Self.retrying(path: path, doing: "open results database") {
+        try Self.openForWriting(path)
       }
-      queue = try DatabaseQueue(path: path, configuration: configuration)
-      try Self.migrator.migrate(queue)
+    case .read:
+      (queue, presentTables) = try Self.openForReading(path)
+    }
+  }
+
+  /// Opens a store for reading only: `db info`, `check`, `export`,
+  /// `compare` and the shards of `merge`.
+  public static func reading(_ path: String) throws -> ResultsStore {
+    try ResultsStore(path: path, access: .read)
+  }
+
+  private static func openForWriting(_ path: String) throws -> (DatabaseQueue, Set<String>) {
+    var configuration = Configuration()
+    configuration.foreignKeysEnabled = true
+    configuration.busyMode = .timeout(busyTimeoutSeconds)
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    // Checked before anything is changed: another program's file keeps
+    // its journal mode and tables.
+    try queue.read { db in _ = try schema(of: db, path: path, forWriting: true) }
+    // WAL lets readers go on while a writer writes; the mode stays with
+    // the file, so it is set once.
+    try queue.writeWithoutTransaction { db in
+      if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+    }
+    try migrator.migrate(queue)
+    return (queue, Set(tables))
+  }
+
+  private static func openForReading(_ path: String) throws -> (DatabaseQueue, Set<String>) {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw RuntimeError("\(path): no such database; expected an EnergyLab results database")
+    }
+    guard FileStatus.size(path) > 0 else {
+      throw RuntimeError("\(path): empty file, not an EnergyLab results database")
+    }
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(busyTimeoutSeconds)
+    func open(_ name: String) throws -> (DatabaseQueue, Set<String>) {
+      let queue = try DatabaseQueue(path: name, configuration: configuration)
+      let present = try queue.read { db in try schema(of: db, path: path, forWriting: false) }
+      return (queue, present)
+    }
+    do {
+      do {
+        return try open(path)
+      } catch let error as DatabaseError
+        where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN
+      {
+        // A WAL database in a folder the user may not write has no shared
+        // memory file to read through; nobody can be writing it there, so
+        // it is read as immutable.
+        guard let immutable = immutableURI(path) else { throw error }
+        do { return try open(immutable) } catch is DatabaseError { throw error }
+      }
     } catch let error as DatabaseError {
-      throw RuntimeError("\(path): cannot open results database: \(error.message ?? "\(error)")")
+      if error.resultCode == .SQLITE_NOTADB {
+        throw RuntimeError("\(path): not an SQLite database; expected an EnergyLab results database")
+      }
+      throw RuntimeError("\(path): cannot read results database: \(error.message ?? "\(error)")")
+    }
+  }
+
+  /// `file:PATH?immutable=1`, the path percent-encoded.
+  private static func immutableURI(_ path: String) -> String? {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    return absolute.addingPercentEncoding(withAllowedCharacters: allowed).map { "file:\($0)?immutable=1" }
+  }
+
+  /// Checks that `db` is an EnergyLab store this version understands;
+  /// returns its EnergyLab tables. A new, empty file passes for writing.
+  private static func schema(of db: Database, path: String, forWriting: Bool) throws -> Set<String> {
+    let names = try String.fetchAll(
+      db,
+      sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    // A file another writer is creating holds the migrations table alone.
+    if names.allSatisfy({ $0 == "grdb_migrations" }) {
+      if forWriting { return [] }
+      throw RuntimeError("\(path): empty database with no tables, not an EnergyLab results database")
+    }
+    guard names.contains("grdb_migrations"), names.contains("runs") else {
+      let listed = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", ..." : "")
+      throw RuntimeError(
+        "\(path): not an EnergyLab results database (it holds tables \(listed); expected runs, inputs, parameters, ...)"
+          + (forWriting ? "; nothing was written to it, give another --db" : ""))
+    }
+    let known = migrator.migrations
+    let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    let unknown = applied.filter { !known.contains($0) }
+    guard unknown.isEmpty else {
+      throw RuntimeError(
+        "\(path): written by a newer EnergyLab (schema migration \(unknown.joined(separator: ", ")) is unknown to EnergyLab \(EnergyLabVersion.current))"
+          + (forWriting
+            ? "; nothing was written to it, use a newer energylab or another --db"
+            : "; use a newer energylab"))
+    }
+    return Set(names).intersection(tables)
+  }
+
+  /// Runs `body`, again after a pause when the database stays busy or a
+  /// concurrent process migrated it first, up to `attempts` times.
+  static func retrying<T>(path: String, doing what: String, _ body: () throws -> T) throws -> T {
+    var attempt = 0
+    while true {
+      attempt += 1
+      do {
+        return try body()
+      } catch let error as DatabaseError {
+        let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        let raced = error.resultCode == .SQLITE_ERROR && (error.message ?? "").contains("already exists")
+        if (busy || raced) && attempt < attempts {
+          usleep(UInt32(min(2.0, 0.05 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5) * 1e6))
+          continue
+        }
+        throw RuntimeError(
+          "\(path): cannot \(what): \(error.message ?? "\(error)")\(busy ? " (still busy after \(attempt) attempts)" : "")"
+            + (error.sql.map { " (SQL: \($0))" } ?? ""))
+      }
     }
   }
 
@@ -337,11 +479,8 @@ public final class ResultsStore: Sendable {
   /// transaction. Returns the run's row id.
   @discardableResult
   public func record(_ run: RunRecord) throws -> Int64 {
-    do {
-      return try queue.write { db in try Self.insert(run, into: db) }
-    } catch let error as DatabaseError {
-      throw RuntimeError(
-        "\(path): cannot store run: \(error.message ?? "\(error)") (SQL: \(error.sql ?? "-"))")
+    try Self.retrying(path: path, doing: "store run") {
+      try queue.write { db in try Self.insert(run, into: db) }
     }
   }
 
@@ -351,10 +490,8 @@ public final class ResultsStore: Sendable {
   @discardableResult
   public func merge(_ others: [ResultsStore]) throws -> Int {
     let runs = try others.flatMap { try $0.allRuns() }
-    do {
+    try Self.retrying(path: path, doing: "merge") {
       try queue.write { db in for run in runs { _ = try Self.insert(run, into: db) } }
-    } catch let error as DatabaseError {
-      throw RuntimeError("\(path): cannot merge: \(error.message ?? "\(error)")")
     }
     return runs.count
   }
@@ -442,7 +579,7 @@ public final class ResultsStore: Sendable {
 
   /// Every run with all its rows, in the order stored.
   public func allRuns() throws -> [RunRecord] {
-    try queue.read { db in
+    try reading { db in
       var runs: [RunRecord] = []
       for row in try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id") {
         let id: Int64 = row["id"]
@@ -457,7 +594,9 @@ public final class ResultsStore: Sendable {
           ).map { NamedParameter(name: $0["name"], value: $0["value"], meaning: $0["meaning"]) })
         run.runKey = row["run_key"]
         func rows(_ table: String) throws -> [Row] {
-          try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE run_id = ? ORDER BY rowid", arguments: [id])
+          guard presentTables.contains(table) else { return [] }
+          return try Row.fetchAll(
+            db, sql: "SELECT * FROM \(table) WHERE run_id = ? ORDER BY rowid", arguments: [id])
         }
         run.results = try rows("results").map {
           ResultRow(subject: $0["subject"], metric: $0["metric"], value: $0["value"], unit: $0["unit"])
@@ -508,8 +647,8 @@ public final class ResultsStore: Sendable {
   /// each in order, without row ids or recording times: two stores with
   /// the same lines hold the same results, however they were filled.
   public func canonicalLines() throws -> [String] {
-    let tables = Self.tables.filter { $0 != "runs" }
-    return try queue.read { db in
+    let tables = Self.tables.filter { $0 != "runs" && presentTables.contains($0) }
+    return try reading { db in
       var lines: [String] = []
       for run in try Row.fetchAll(
         db, sql: "SELECT id, run_key, command, energylab_version FROM runs ORDER BY run_key")
@@ -543,12 +682,13 @@ public final class ResultsStore: Sendable {
     }
   }
 
-  /// Row counts per table and the applied migrations.
+  /// Row counts per table (the tables this file holds) and the applied
+  /// migrations.
   public func info() throws -> StoreInfo {
-    try queue.read { db in
+    try reading { db in
       let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
       var counts: [(String, Int)] = []
-      for table in Self.tables {
+      for table in Self.tables where presentTables.contains(table) {
         counts.append((table, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0))
       }
       return StoreInfo(path: path, schemaMigrations: migrations, rowCounts: counts)
@@ -561,7 +701,12 @@ public final class ResultsStore: Sendable {
     guard Self.tables.contains(table) else {
       throw UsageError("unknown table \"\(table)\"; expected one of \(Self.tables.joined(separator: ", "))")
     }
-    return try queue.read { db in
+    guard presentTables.contains(table) else {
+      throw RuntimeError(
+        "\(path): no table \(table) in this database (an older EnergyLab schema; a writing command migrates it)"
+      )
+    }
+    return try reading { db in
       let columns = try db.columns(in: table).map(\.name)
       let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
         columns.map { column -> String? in
@@ -581,6 +726,15 @@ public final class ResultsStore: Sendable {
 
   /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
   public func integrityCheck() throws -> String {
-    try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    try reading { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+  }
+
+  /// A read of the store, its database errors told with the file's name.
+  private func reading<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try queue.read(body)
+    } catch let error as DatabaseError {
+      throw RuntimeError("\(path): cannot read results database: \(error.message ?? "\(error)")")
+    }
   }
 }

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import GRDB
 import Store
 import Testing
 
@@ -77,5 +78,137 @@ struct ResultsStoreTests {
 
   @Test func unopenableDatabaseIsARuntimeError() {
     #expect(throws: RuntimeError.self) { try ResultsStore(path: "/proc/no/such/dir/results.sqlite") }
+  }
+}
+
+/// Opening for reading or writing: what the store accepts, refuses and
+/// leaves untouched.
+struct StoreAccessTests {
+  func folder() -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-access-\(UUID().uuidString)"
+    ).path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  func message(_ body: () throws -> Void) -> String {
+    do {
+      try body()
+      return "(no error)"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  func journalMode(_ path: String) throws -> String? {
+    var configuration = Configuration()
+    configuration.readonly = true
+    return try DatabaseQueue(path: path, configuration: configuration).read {
+      try String.fetchOne($0, sql: "PRAGMA journal_mode")
+    }
+  }
+
+  /// The schema of EnergyLab's first store version, as it wrote it, with
+  /// one run.
+  func versionOneDatabase(at path: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+          INSERT INTO grdb_migrations VALUES ('v1-runs-inputs-results');
+          CREATE TABLE runs (id INTEGER PRIMARY KEY, run_key TEXT NOT NULL UNIQUE, command TEXT NOT NULL,
+            energylab_version TEXT NOT NULL, recorded_at TEXT);
+          CREATE TABLE inputs (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            path TEXT NOT NULL, size_bytes INTEGER NOT NULL, sha256 TEXT NOT NULL);
+          CREATE TABLE parameters (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            name TEXT NOT NULL, value TEXT NOT NULL, meaning TEXT NOT NULL);
+          CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            subject TEXT NOT NULL, metric TEXT NOT NULL, value REAL, unit TEXT NOT NULL);
+          CREATE TABLE predictions (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            model TEXT NOT NULL, reference TEXT NOT NULL, case_key TEXT NOT NULL, predicted REAL NOT NULL,
+            reference_value REAL NOT NULL, unit TEXT NOT NULL);
+          CREATE TABLE error_summaries (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            model TEXT NOT NULL, reference TEXT NOT NULL, statistic TEXT NOT NULL, value REAL);
+          INSERT INTO runs VALUES (1, 'k1', 'energy --model acsm-walking', '0.0.9', NULL);
+          INSERT INTO inputs VALUES (1, 'walk.gpx', 10, 'aa');
+          INSERT INTO parameters VALUES (1, 'body_mass_kg', '70', 'mass');
+          INSERT INTO results VALUES (1, 'walk.gpx', 'energy', 49.28, 'kcal');
+          """)
+    }
+  }
+
+  @Test func versionOneDatabaseIsReadAsItIsAndMigratedForwardByAWriter() throws {
+    let path = folder() + "/v1.sqlite"
+    try versionOneDatabase(at: path)
+    // Read-only: the old file is read as it is, its later tables absent.
+    let old = try ResultsStore.reading(path)
+    #expect(try old.info().schemaMigrations == ["v1-runs-inputs-results"])
+    #expect(try old.info().rowCounts.map(\.table) == Array(ResultsStore.tables.prefix(6)))
+    #expect(try old.allRuns().map(\.command) == ["energy --model acsm-walking"])
+    #expect(throws: RuntimeError.self) { try old.rows(of: "tracks") }
+    #expect(try journalMode(path) == "delete")
+    // A writer migrates it forward, keeping the old run, and stores a new one.
+    let store = try ResultsStore(path: path)
+    #expect(
+      try store.info().schemaMigrations == [
+        "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys",
+      ])
+    try store.record(ResultsStoreTests().run(45.76))
+    let runs = try store.allRuns()
+    #expect(runs.map(\.command) == ["energy --model acsm-walking", "energy --model acsm-walking"])
+    #expect(runs[0].results == [ResultRow(subject: "walk.gpx", metric: "energy", value: 49.28, unit: "kcal")])
+    #expect(runs[1].tracks.count == 1)
+    #expect(try store.integrityCheck() == "ok")
+    #expect(try journalMode(path) == "wal")
+  }
+
+  @Test func readingRefusesWhatIsNotAnEnergyLabStoreAndChangesNothing() throws {
+    let dir = folder()
+    let other = dir + "/other.sqlite"
+    try DatabaseQueue(path: other).write { try $0.execute(sql: "CREATE TABLE people (name TEXT)") }
+    let before = try Data(contentsOf: URL(fileURLWithPath: other))
+    #expect(message { _ = try ResultsStore.reading(other) }.contains("not an EnergyLab results database"))
+    // A writer refuses it too, before adding a table or switching it to WAL.
+    #expect(message { _ = try ResultsStore(path: other) }.contains("nothing was written to it"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+    #expect(try journalMode(other) == "delete")
+
+    let empty = dir + "/empty.sqlite"
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    #expect(message { _ = try ResultsStore.reading(empty) }.contains("empty file"))
+    let text = dir + "/text.sqlite"
+    FileManager.default.createFile(atPath: text, contents: Data("runs,inputs\n".utf8))
+    #expect(message { _ = try ResultsStore.reading(text) }.contains("not an SQLite database"))
+    #expect(message { _ = try ResultsStore.reading(dir + "/none.sqlite") }.contains("no such database"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
+  }
+
+  @Test func newerSchemaIsRefusedByReadersAndWriters() throws {
+    let path = folder() + "/newer.sqlite"
+    try ResultsStore(path: path).record(ResultsStoreTests().run(1))
+    try DatabaseQueue(path: path).write {
+      try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')")
+    }
+    #expect(message { _ = try ResultsStore.reading(path) }.contains("written by a newer EnergyLab"))
+    #expect(message { _ = try ResultsStore(path: path) }.contains("nothing was written to it"))
+    let runs = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") }
+    #expect(runs == 1)
+  }
+
+  @Test func manyWritersInOneProcessAllStore() async throws {
+    // Separate connections, as separate processes have: each waits for the
+    // others' write locks instead of failing with "database is locked".
+    let path = folder() + "/shared.sqlite"
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for k in 0..<16 {
+        group.addTask {
+          try ResultsStore(path: path).record(ResultsStoreTests().run(Double(k), parameter: "\(60 + k)"))
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try ResultsStore.reading(path).info().rowCounts.first?.rows == 16)
   }
 }
