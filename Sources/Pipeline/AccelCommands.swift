@@ -42,7 +42,37 @@ public struct AccelOptions: Sendable {
     out.append(
       NamedParameter(
         name: "time_zone", value: timeZone?.identifier ?? "UTC", meaning: "local times, days, hours"))
-    return out
+    if let cut = analysis.cutPoints {
+      out.append(
+        NamedParameter(
+          name: "cut_points",
+          value:
+            "\(cut.id): light \(Fixed.shortest(cut.light)), moderate \(Fixed.shortest(cut.moderate)), vigorous \(Fixed.shortest(cut.vigorous)) \(cut.metric.rawValue)",
+          meaning: cut.citation))
+    }
+    return out + map.described
+  }
+}
+
+extension AccelColumnMap {
+  /// What the user said about the file's layout, one parameter per choice
+  /// made (none when the layout was detected).
+  public var described: [NamedParameter] {
+    let given: [(String, String?, String)] = [
+      ("accel_format", format?.rawValue, "file format named instead of detected"),
+      ("time_column", time?.description, "column of the sample times"),
+      ("time_format", timeFormat?.rawValue, "how the times are written"),
+      ("x_column", x?.description, "column of the x axis"),
+      ("y_column", y?.description, "column of the y axis"),
+      ("z_column", z?.description, "column of the z axis"),
+      ("accel_unit", unit?.rawValue, "unit of the acceleration columns"),
+      ("date_order", dateOrder?.rawValue, "order of day, month and year in dates"),
+      ("start", start.map { ISO8601.formatUTC($0) }, "start of a recording without absolute times"),
+      ("sample_rate_hz", sampleRateHz.map(Fixed.shortest), "sample rate of a file without times"),
+    ]
+    return given.compactMap { name, value, meaning in
+      value.map { NamedParameter(name: name, value: $0, meaning: meaning) }
+    }
   }
 }
 

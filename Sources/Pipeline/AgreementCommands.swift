@@ -165,11 +165,7 @@ public enum AgreementCommands {
           name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
           meaning: "centred moving average of step speeds"),
       ] + subject.subjectParameters)
-    context.write(
-      (format ?? context.defaultFormat) == .json
-        ? ""
-        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
-    context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+    // Stored before anything is printed: a failed output loses no run.
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
@@ -179,5 +175,10 @@ public enum AgreementCommands {
       }
       try ResultsStore(path: path).record(run)
     }
+    context.write(
+      (format ?? context.defaultFormat) == .json
+        ? ""
+        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
+    context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
   }
 }

@@ -66,10 +66,14 @@ public enum BatchCommand {
     }
   }
 
-  /// A file of the study: its path and its path relative to the folder.
+  /// A file of the study: its path, its path relative to the folder, and
+  /// the name it is stored under: the folder's own name (symbolic links
+  /// and `.` resolved) and the relative path, so `batch study`,
+  /// `batch ./study` and `batch /abs/study` store the same runs.
   public struct StudyFile: Sendable, Hashable {
     public var path: String
     public var relativePath: String
+    public var storedPath: String
   }
 
   public enum Kind: String, Sendable {
@@ -102,9 +106,11 @@ public enum BatchCommand {
         guard extensions.contains(where: { lower.hasSuffix($0) }) else { continue }
         found.append(relative)
       }
+      let root = (CanonicalPath.resolved(folder) as NSString).lastPathComponent
+      let prefix = root == "/" || root.isEmpty ? "" : root + "/"
       for relative in found.sorted() {
         let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-        out.append(StudyFile(path: path, relativePath: relative))
+        out.append(StudyFile(path: path, relativePath: relative, storedPath: prefix + relative))
       }
     }
     return out
@@ -129,7 +135,8 @@ public enum BatchCommand {
 
   /// Reads one file and builds its run.
   static func process(
-    _ file: StudyFile, options: Options, factors: EmissionFactorSet, progress: ((Int) -> Void)?
+    _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorInput: InputFingerprint,
+    progress: ((Int) -> Void)?
   )
     throws -> (Kind, RunRecord)
   {
@@ -138,6 +145,9 @@ public enum BatchCommand {
     let context = CommandContext.buffered(defaultFormat: .json).0
     context.fingerprintsInputs = false
     var run: RunRecord
+    let fingerprint = try InputFingerprint.of(path: file.path)
+    let input = InputFingerprint(
+      path: file.storedPath, sizeBytes: fingerprint.sizeBytes, sha256: fingerprint.sha256)
     switch kind {
     case .track:
       let zone = try ProfileBuilder.timeZone(named: options.timeZone)
@@ -150,32 +160,42 @@ public enum BatchCommand {
       profile.bodyMassKilograms = options.energy.bodyMassKilograms
       let activities = try ProfileCommand.activities(profile, factors: factors, context: context) { _ in track
       }
+      let parameters =
+        context.provenance.parameters + [
+          NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
+          NamedParameter(
+            name: "body_mass_kg", value: Fixed.shortest(options.energy.bodyMassKilograms),
+            meaning: "body mass of the walking and cycling models"),
+          NamedParameter(
+            name: "time_zone", value: options.timeZone,
+            meaning: "zone of track times written without an offset"),
+        ]
       run = RunRecord(
-        command: "batch track \(file.relativePath)", recordedAt: nil,
-        inputs: [try InputFingerprint.of(path: file.path)], parameters: options.track.described)
+        command: "batch track \(file.storedPath)", recordedAt: nil, inputs: [input, factorInput],
+        parameters: parameters)
       run.results = resultRows(
-        TrackCommands.summaryRecord(summary, format: header.format), subject: file.path)
+        TrackCommands.summaryRecord(summary, format: header.format), subject: file.storedPath)
       run.tracks = [
         TrackRow(
-          path: file.path, points: summary.points,
+          path: file.storedPath, points: summary.points,
           startTime: summary.startSecondsSince1970.map { ISO8601.formatUTC($0) },
           endTime: summary.endSecondsSince1970.map { ISO8601.formatUTC($0) },
           durationSeconds: summary.durationSeconds,
           distanceMeters: summary.distance2DMeters)
       ]
-      run.activities = ProfileCommand.activityRows(activities) { _ in file.path }
+      run.activities = ProfileCommand.activityRows(activities) { _ in file.storedPath }
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1
       let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
       run = RunRecord(
-        command: "batch accelerometer \(file.relativePath)", recordedAt: nil,
-        inputs: [try InputFingerprint.of(path: file.path)],
+        command: "batch accelerometer \(file.storedPath)", recordedAt: nil, inputs: [input],
         parameters: accel.described([r]) + options.energy.described)
-      run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.path)
+      run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.storedPath)
       for total in try AccelEnergy.totals(r, options: options.energy) {
         run.results.append(
-          ResultRow(subject: file.path, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
+          ResultRow(
+            subject: file.storedPath, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
       }
       if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
         for e in minutes {
@@ -187,7 +207,8 @@ public enum BatchCommand {
           ] where value != nil {
             run.epochs.append(
               EpochRow(
-                source: file.path, epochStart: start, epochSeconds: e.seconds, metric: metric, value: value,
+                source: file.storedPath, epochStart: start, epochSeconds: e.seconds, metric: metric,
+                value: value,
                 unit: unit))
           }
         }
@@ -205,14 +226,13 @@ public enum BatchCommand {
       }
       let summaries = try SurveyCommands.summaries(of: survey, scales: scales)
       run = RunRecord(
-        command: "batch survey \(file.relativePath)", recordedAt: nil,
-        inputs: [try InputFingerprint.of(path: file.path)], parameters: [])
+        command: "batch survey \(file.storedPath)", recordedAt: nil, inputs: [input],
+        parameters: context.provenance.parameters)
       run.surveyResults = SurveyCommands.storedRows(survey, summaries)
     }
-    // One run per file: a changed file replaces its earlier results.
-    var key = "batch\n\(file.path)\n"
-    for p in run.parameters { key += "\(p.name)=\(p.value)\n" }
-    run.runKey = SHA256.hex(Array(key.utf8))
+    // The key is the command, the file by stored name and content, and
+    // every parameter: the same file re-run replaces its run, a changed file
+    // or parameter adds one.
     return (kind, run)
   }
 
@@ -238,6 +258,9 @@ public enum BatchCommand {
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
     let factorPath = ProfileCommand.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
+    let factorDigest = try InputFingerprint.of(path: factorPath)
+    let factorInput = InputFingerprint(
+      path: CanonicalPath.of(factorPath), sizeBytes: factorDigest.sizeBytes, sha256: factorDigest.sha256)
     let store = try ResultsStore(path: options.databasePath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: context.progressSink)
@@ -253,7 +276,8 @@ public enum BatchCommand {
       let file = files[index]
       do {
         let (kind, run) = try process(
-          file, options: options, factors: factors, progress: { bar.reading(file: index, bytes: $0) })
+          file, options: options, factors: factors, factorInput: factorInput,
+          progress: { bar.reading(file: index, bytes: $0) })
         try store.record(run)
         lock.lock()
         counts.value[kind, default: 0] += 1

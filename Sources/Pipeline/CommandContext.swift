@@ -100,9 +100,15 @@ public final class CommandContext: @unchecked Sendable {
     return fingerprint
   }
 
-  /// The inputs with every sha256 computed, for storing a run.
+  /// The inputs as a run stores them: every sha256 computed and each path
+  /// canonical (resolved, relative to the working directory when inside
+  /// it), so `walk.gpx`, `./walk.gpx` and its absolute path are one input.
   public func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
-    try inputs.map { $0.sha256.isEmpty ? try InputFingerprint.of(path: $0.path) : $0 }
+    try inputs.map { input in
+      var out = input.sha256.isEmpty ? try InputFingerprint.of(path: input.path) : input
+      out.path = CanonicalPath.of(input.path)
+      return out
+    }
   }
 
   /// Draws a chart into `folder` (or the figures folder); in Markdown

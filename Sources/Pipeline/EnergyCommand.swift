@@ -210,13 +210,7 @@ public enum EnergyCommand {
     }
     parameterList += options.subject.subjectParameters
     context.provenance.addParameters(parameterList)
-    if options.perFix {
-      context.emit(ResultTable(name: "energy-per-fix", rows: fixRows), format: options.format)
-    } else {
-      context.emit(
-        ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows),
-        format: options.format)
-    }
+    // Stored before anything is printed: a failed output loses no run.
     if let path = options.databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
@@ -225,6 +219,13 @@ public enum EnergyCommand {
       run.tracks = trackRows
       run.activities = activityRows
       try ResultsStore(path: path).record(run)
+    }
+    if options.perFix {
+      context.emit(ResultTable(name: "energy-per-fix", rows: fixRows), format: options.format)
+    } else {
+      context.emit(
+        ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows),
+        format: options.format)
     }
   }
 }

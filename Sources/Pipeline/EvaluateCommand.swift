@@ -239,6 +239,46 @@ public enum EvaluateCommand {
       }
     context.provenance.addParameters(parameters)
 
+    // Stored before anything is printed: a failed output loses no run.
+    if let dbPath = options.databasePath ?? context.databasePath {
+      var predictions: [PredictionRow] = []
+      var summaries: [ErrorSummaryRow] = []
+      for c in comparisons {
+        for cell in c.cells {
+          predictions.append(
+            PredictionRow(
+              model: c.modelID, reference: table.name,
+              caseKey:
+                "\(table.rowVariable)=\(Fixed.shortest(cell.rowKey)) \(table.columnVariable)=\(Fixed.shortest(cell.columnKey))",
+              predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
+        }
+        for field in statisticsRecord(c, unit: unit).fields {
+          if case .number(let value, _) = field.value {
+            summaries.append(
+              ErrorSummaryRow(model: c.modelID, reference: table.name, statistic: field.key, value: value))
+          } else if case .integer(let value) = field.value {
+            summaries.append(
+              ErrorSummaryRow(
+                model: c.modelID, reference: table.name, statistic: field.key, value: Double(value)))
+          }
+        }
+      }
+      var run = RunRecord(
+        command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
+          + assumed.map { "--assume \($0)" }.joined(separator: " "),
+        recordedAt: context.timestamp, inputs: try context.hashed([fingerprint]), parameters: parameters,
+        predictions: predictions,
+        errorSummaries: summaries)
+      run.referenceValues = table.cells.map {
+        ReferenceValueRow(
+          reference: table.name,
+          caseKey:
+            "\(table.rowVariable)=\(Fixed.shortest($0.rowKey)) \(table.columnVariable)=\(Fixed.shortest($0.columnKey))",
+          value: $0.value, unit: unit)
+      }
+      try ResultsStore(path: dbPath).record(run)
+    }
+
     if (format ?? context.defaultFormat) == .markdown {
       context.write(
         "Assumed (the table does not state them): \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")).\n\n"
@@ -281,45 +321,6 @@ public enum EvaluateCommand {
       }
     }
     try drawCharts(comparisons: comparisons, table: table, unit: unit, options: options, context: context)
-
-    if let dbPath = options.databasePath ?? context.databasePath {
-      var predictions: [PredictionRow] = []
-      var summaries: [ErrorSummaryRow] = []
-      for c in comparisons {
-        for cell in c.cells {
-          predictions.append(
-            PredictionRow(
-              model: c.modelID, reference: table.name,
-              caseKey:
-                "\(table.rowVariable)=\(Fixed.shortest(cell.rowKey)) \(table.columnVariable)=\(Fixed.shortest(cell.columnKey))",
-              predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
-        }
-        for field in statisticsRecord(c, unit: unit).fields {
-          if case .number(let value, _) = field.value {
-            summaries.append(
-              ErrorSummaryRow(model: c.modelID, reference: table.name, statistic: field.key, value: value))
-          } else if case .integer(let value) = field.value {
-            summaries.append(
-              ErrorSummaryRow(
-                model: c.modelID, reference: table.name, statistic: field.key, value: Double(value)))
-          }
-        }
-      }
-      var run = RunRecord(
-        command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
-          + assumed.map { "--assume \($0)" }.joined(separator: " "),
-        recordedAt: context.timestamp, inputs: try context.hashed([fingerprint]), parameters: parameters,
-        predictions: predictions,
-        errorSummaries: summaries)
-      run.referenceValues = table.cells.map {
-        ReferenceValueRow(
-          reference: table.name,
-          caseKey:
-            "\(table.rowVariable)=\(Fixed.shortest($0.rowKey)) \(table.columnVariable)=\(Fixed.shortest($0.columnKey))",
-          value: $0.value, unit: unit)
-      }
-      try ResultsStore(path: dbPath).record(run)
-    }
   }
 
   /// Decimal places a table key needs to print as written (2.5 -> 1).

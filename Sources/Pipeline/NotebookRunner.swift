@@ -43,9 +43,12 @@ public struct NotebookRunner {
     let notebook = try Notebook.read(path: path)
     let fm = FileManager.default
     let final = "\(reportsDirectory)/\(notebook.name)"
-    let pid = ProcessInfo.processInfo.processIdentifier
-    let temporary = "\(reportsDirectory)/.\(notebook.name).tmp-\(pid)"
+    Self.recoverInterruptedRuns(in: reportsDirectory)
+    let temporary = TemporaryFiles.name(for: final, kind: "tmp")
+    let previous = TemporaryFiles.name(for: final, kind: "old")
     try? fm.removeItem(atPath: temporary)
+    TemporaryFiles.register(temporary)
+    defer { TemporaryFiles.unregister(temporary) }
     do {
       try fm.createDirectory(atPath: "\(temporary)/figures", withIntermediateDirectories: true)
       try fm.createDirectory(atPath: "\(temporary)/data", withIntermediateDirectories: true)
@@ -59,7 +62,6 @@ public struct NotebookRunner {
       try? fm.removeItem(atPath: temporary)
       throw error
     }
-    let previous = "\(reportsDirectory)/.\(notebook.name).old-\(pid)"
     if fm.fileExists(atPath: final) { try fm.moveItem(atPath: final, toPath: previous) }
     do {
       try fm.moveItem(atPath: temporary, toPath: final)
@@ -70,6 +72,30 @@ public struct NotebookRunner {
     }
     try? fm.removeItem(atPath: previous)
     return final
+  }
+
+  /// What a killed run left in the reports folder: its half-built report
+  /// folders are removed, and a previous report it had moved aside but not
+  /// yet replaced is put back. Returns the names acted on.
+  @discardableResult
+  public static func recoverInterruptedRuns(in reportsDirectory: String) -> [String] {
+    let fm = FileManager.default
+    guard let names = try? fm.contentsOfDirectory(atPath: reportsDirectory) else { return [] }
+    var done: [String] = []
+    for name in names.sorted() {
+      guard let (target, kind, pid) = TemporaryFiles.parse(name), kind == "old", pid != getpid(),
+        !TemporaryFiles.isRunning(pid)
+      else { continue }
+      let final = "\(reportsDirectory)/\(target)"
+      let moved = "\(reportsDirectory)/\(name)"
+      if fm.fileExists(atPath: final) {
+        try? fm.removeItem(atPath: moved)
+      } else {
+        try? fm.moveItem(atPath: moved, toPath: final)
+      }
+      done.append(name)
+    }
+    return done + TemporaryFiles.removeStale(in: reportsDirectory, kinds: ["tmp", "partial"])
   }
 
   private func build(_ notebook: Notebook, into folder: String) throws {

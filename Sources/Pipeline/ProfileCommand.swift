@@ -145,6 +145,27 @@ public enum ProfileCommand {
       ])
       return record
     }
+    // Stored before anything is printed: a failed output loses no run.
+    if let path = options.databasePath ?? context.databasePath {
+      let stored = bins.flatMap { bin in
+        [
+          ResultRow(
+            subject: "\(bin.label) \(bin.mode)", metric: "distance", value: bin.distanceMeters, unit: "m"),
+          ResultRow(
+            subject: "\(bin.label) \(bin.mode)", metric: "energy", value: bin.energyKilocalories, unit: "kcal"
+          ),
+          ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
+        ]
+      }
+      var run = RunRecord(
+        command:
+          "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(factors.name)",
+        recordedAt: context.timestamp, inputs: try context.hashed(context.provenance.inputs),
+        parameters: context.provenance.parameters,
+        results: stored)
+      run.activities = activityRows(activities) { $0.session }
+      try ResultsStore(path: path).record(run)
+    }
     let format = options.format ?? context.defaultFormat
     if format != .json && format != .csv {
       let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }
@@ -166,26 +187,6 @@ public enum ProfileCommand {
     try drawCharts(
       bins: bins, activities: activities, binning: options.binning, factors: factors, options: options,
       context: context)
-    if let path = options.databasePath ?? context.databasePath {
-      let stored = bins.flatMap { bin in
-        [
-          ResultRow(
-            subject: "\(bin.label) \(bin.mode)", metric: "distance", value: bin.distanceMeters, unit: "m"),
-          ResultRow(
-            subject: "\(bin.label) \(bin.mode)", metric: "energy", value: bin.energyKilocalories, unit: "kcal"
-          ),
-          ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
-        ]
-      }
-      var run = RunRecord(
-        command:
-          "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(factors.name)",
-        recordedAt: context.timestamp, inputs: try context.hashed(context.provenance.inputs),
-        parameters: context.provenance.parameters,
-        results: stored)
-      run.activities = activityRows(activities) { $0.session }
-      try ResultsStore(path: path).record(run)
-    }
   }
 
   static func drawCharts(

@@ -154,6 +154,15 @@ public enum SurveyCommands {
         name: "quantiles", value: "type 7", meaning: "median and IQR of scale codes (Hyndman and Fan)"),
       NamedParameter(name: "proportion_ci", value: "Wilson 95 %", meaning: "top-two-box intervals"),
     ])
+    // Stored before anything is printed: a failed output loses no run.
+    if let path = databasePath ?? context.databasePath {
+      var run = RunRecord(
+        command: "survey summary \(survey.name)", recordedAt: context.timestamp,
+        inputs: try context.hashed(context.provenance.inputs),
+        parameters: context.provenance.parameters)
+      run.surveyResults = storedRows(survey, summaries)
+      try ResultsStore(path: path).record(run)
+    }
     let fmt = format ?? context.defaultFormat
     var records = summaries.map(record)
     if let codebook {
@@ -278,14 +287,6 @@ public enum SurveyCommands {
     }
     try drawCharts(
       survey: survey, summaries: summaries, folder: chartsDirectory, format: format, context: context)
-    if let path = databasePath ?? context.databasePath {
-      var run = RunRecord(
-        command: "survey summary \(survey.name)", recordedAt: context.timestamp,
-        inputs: try context.hashed(context.provenance.inputs),
-        parameters: context.provenance.parameters)
-      run.surveyResults = storedRows(survey, summaries)
-      try ResultsStore(path: path).record(run)
-    }
   }
 
   static func drawCharts(

@@ -1,48 +1,53 @@
 import EnergyLabCore
 import Foundation
 
-/// Writes files atomically: into a temporary file beside the target, then
-/// renamed over it, so a reader never sees half a file.
+/// Writes files atomically: into `.NAME.partial-PID` beside the target,
+/// then renamed over it, so a reader never sees half a file. The partial
+/// file is removed on failure and on SIGINT or SIGTERM; one left by a killed
+/// process is removed by the next write into the same folder.
 public enum AtomicFile {
   public static func write(_ text: String, to path: String) throws {
     try write(Data(text.utf8), to: path)
   }
 
   public static func write(_ data: Data, to path: String) throws {
-    do {
-      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw RuntimeError("\(path): cannot write file (\((error as NSError).localizedDescription))")
-    }
+    try stream(to: path) { write in try write([UInt8](data)) }
   }
-}
 
-extension AtomicFile {
   /// Streams a large file into a temporary file beside `path`, renamed over
   /// it only when `body` returns: an interrupted or failed write leaves any
   /// previous file whole.
   public static func stream(to path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void)
     throws
   {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).partial-\(getpid())")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-      let handle = try? FileHandle(forWritingTo: temporary)
-    else { throw RuntimeError("\(path): cannot write file") }
+    let temporary = TemporaryFiles.name(for: path, kind: "partial")
+    TemporaryFiles.removeStale(in: (path as NSString).deletingLastPathComponent, kinds: ["partial"])
+    TemporaryFiles.register(temporary)
+    defer { TemporaryFiles.unregister(temporary) }
+    func failure(_ why: String) -> RuntimeError { RuntimeError("\(path): cannot write file (\(why))") }
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+    var isOpen = true
     do {
       try body { bytes in
-        do { try handle.write(contentsOf: bytes) } catch {
-          throw RuntimeError("\(path): cannot write file (\((error as NSError).localizedDescription))")
+        var offset = 0
+        while offset < bytes.count {
+          let n = bytes.withUnsafeBytes {
+            Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset)
+          }
+          if n < 0 && errno == EINTR { continue }
+          guard n > 0 else { throw failure(String(cString: strerror(n < 0 ? errno : EIO))) }
+          offset += n
         }
       }
-      try handle.close()
-      guard rename(temporary.path, path) == 0 else {
-        throw RuntimeError("\(path): cannot write file (rename failed, errno \(errno))")
+      isOpen = false
+      guard close(fd) == 0 else { throw failure(String(cString: strerror(errno))) }
+      guard rename(temporary, path) == 0 else {
+        throw failure("rename failed: \(String(cString: strerror(errno)))")
       }
     } catch {
-      try? handle.close()
-      try? FileManager.default.removeItem(at: temporary)
+      if isOpen { close(fd) }
+      try? FileManager.default.removeItem(atPath: temporary)
       throw error
     }
   }

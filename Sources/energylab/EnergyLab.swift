@@ -7,8 +7,11 @@ import Reporting
 @main
 struct EnergyLabMain {
   static func main() {
-    // A closed pipe (energylab ... | head) must end the program quietly.
+    // A closed pipe (energylab ... | head) is seen as EPIPE on write and
+    // handled there, after the work (and its storing) is done.
     signal(SIGPIPE, SIG_IGN)
+    Terminal.holdClosedStandardStreams()
+    TemporaryFiles.installSignalCleanup()
     do {
       var command = try LongArgumentLists.parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
@@ -69,11 +72,51 @@ enum Terminal {
     return context
   }()
 
+  /// Why standard output could not be written; nil while it can. A reader
+  /// that went away (`| head -1`) is no failure: the rest is dropped and
+  /// the command still completes, storing every run. Any other failure
+  /// (a full disk, a closed descriptor) is reported at the end with exit 1.
+  nonisolated(unsafe) static var outputFailure: String?
+  nonisolated(unsafe) static var readerGone = false
+  nonisolated(unsafe) static var outputClosedAtStart = false
+  static let outputLock = NSLock()
+
+  /// Keeps descriptors 1 and 2 taken when the program was started with
+  /// them closed, so no file opened later lands on them and receives the
+  /// output; writing to a closed standard output is then reported.
+  static func holdClosedStandardStreams() {
+    for fd in [STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", O_WRONLY)
+      if opened >= 0 && opened != fd {
+        dup2(opened, fd)
+        close(opened)
+      }
+      if fd == STDOUT_FILENO { outputClosedAtStart = true }
+    }
+  }
+
   static func write(_ text: String) {
-    do {
-      try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
-    } catch {
-      exit(0)  // broken pipe: the reader has gone
+    outputLock.lock()
+    defer { outputLock.unlock() }
+    guard outputFailure == nil, !readerGone else { return }
+    guard !outputClosedAtStart else {
+      outputFailure = "standard output is closed"
+      return
+    }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      if n > 0 {
+        bytes = bytes.dropFirst(n)
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else if n < 0 && errno == EPIPE {
+        readerGone = true
+        return
+      } else {
+        outputFailure = String(cString: strerror(n < 0 ? errno : EIO))
+        return
+      }
     }
   }
 
@@ -81,11 +124,17 @@ enum Terminal {
     try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
   }
 
-  static func finish() {
+  /// Exit 0, or 1 when standard output failed.
+  static func finish() -> Never {
+    if let outputFailure {
+      writeError("energylab: cannot write standard output: \(outputFailure)\n")
+      exit(1)
+    }
     exit(0)
   }
 
   static func fail(_ error: Error) -> Never {
+    if let outputFailure { writeError("energylab: cannot write standard output: \(outputFailure)\n") }
     switch error {
     case let e as InputError:
       writeError("energylab: \(e)\n")

@@ -16,9 +16,14 @@ struct Outcome {
 /// Runs energylab in `folder`; with `stdin`, those bytes are piped to its
 /// standard input and the pipe closed.
 func energylab(_ arguments: [String], in folder: String, stdin: Data? = nil) throws -> Outcome {
+  try run([URL(fileURLWithPath: binary).path] + arguments, in: folder, stdin: stdin)
+}
+
+/// Runs any program (`arguments[0]`) in `folder`.
+func run(_ arguments: [String], in folder: String, stdin: Data? = nil) throws -> Outcome {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: binary)
-  process.arguments = arguments
+  process.executableURL = URL(fileURLWithPath: arguments[0])
+  process.arguments = Array(arguments.dropFirst())
   process.currentDirectoryURL = URL(fileURLWithPath: folder)
   let out = Pipe()
   let err = Pipe()

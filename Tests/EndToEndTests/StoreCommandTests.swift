@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// The results store as a researcher uses it from the command line: one
+/// run per input however its path is typed, many writers at once, runs
+/// stored whatever happens to standard output, read-only inspection, and
+/// nothing left behind by an interrupted run.
+struct StoreCommandTests {
+  static let track = "\(packageRoot)/Datasets/pem-walk/walk-2.9mph-2pct.gpx"
+
+  func runs(_ db: String, in folder: String) throws -> Int? {
+    let info = try energylab(["db", "info", "--db", db, "--format", "csv"], in: folder)
+    let line = info.stdout.split(separator: "\n").first { $0.hasPrefix("runs,") }
+    return line.flatMap { Int($0.dropFirst("runs,".count)) }
+  }
+
+  /// A study of 4 tracks, 1 recording and 1 survey, without the broken file.
+  func study() throws -> String {
+    let folder = try BatchCommandTests.study()
+    try FileManager.default.removeItem(atPath: folder + "/study/recordings/broken.csv")
+    return folder
+  }
+
+  @Test func aStudyTypedThreeWaysIsStoredOnce() throws {
+    let folder = try study()
+    for root in ["study", "./study", folder + "/study", "study/"] {
+      let out = try energylab(["batch", root, "--db", "s.sqlite", "--quiet"], in: folder)
+      #expect(out.status == 0, "\(root): \(out.stderr)")
+    }
+    #expect(try runs("s.sqlite", in: folder) == 6)
+    // Stored under the study folder's own name, not the path as typed.
+    let inputs = try energylab(
+      ["db", "export", "--table", "inputs", "--db", "s.sqlite", "--format", "csv"], in: folder)
+    #expect(inputs.stdout.contains(",study/tracks/walk-1.gpx,"))
+    #expect(!inputs.stdout.contains(folder))
+    // A changed file adds a run; the same again replaces it.
+    try FileManager.default.removeItem(atPath: folder + "/study/tracks/walk-1.gpx")
+    _ = try energylab(
+      ["track", "synth", "-o", "study/tracks/walk-1.gpx", "--duration", "2min", "--seed", "9"], in: folder)
+    for _ in 0..<2 { _ = try energylab(["batch", "study", "--db", "s.sqlite", "--quiet"], in: folder) }
+    #expect(try runs("s.sqlite", in: folder) == 7)
+    // So does another body mass (it changes the tracks' and the recording's energy).
+    _ = try energylab(["batch", "study", "--db", "s.sqlite", "--quiet", "--mass", "80kg"], in: folder)
+    #expect(try runs("s.sqlite", in: folder) == 12)
+  }
+
+  @Test func oneInputTypedThreeWaysIsOneRun() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.copyItem(atPath: Self.track, toPath: folder + "/walk.gpx")
+    for path in ["walk.gpx", "./walk.gpx", folder + "/walk.gpx"] {
+      let out = try energylab(
+        ["energy", path, "--model", "acsm-walking", "--mass", "70kg", "--db", "e.sqlite"], in: folder)
+      #expect(out.status == 0, "\(out.stderr)")
+    }
+    #expect(try runs("e.sqlite", in: folder) == 1)
+  }
+
+  @Test func manyWritersOnOneDatabaseAllSucceed() throws {
+    let folder = try study()
+    try FileManager.default.copyItem(atPath: Self.track, toPath: folder + "/walk.gpx")
+    var processes: [(Process, String)] = []
+    func start(_ arguments: [String]) throws {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = arguments
+      process.currentDirectoryURL = URL(fileURLWithPath: folder)
+      let err = FileManager.default.temporaryDirectory.appendingPathComponent("w-\(UUID().uuidString).err")
+      FileManager.default.createFile(atPath: err.path, contents: nil)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = try FileHandle(forWritingTo: err)
+      try process.run()
+      processes.append((process, err.path))
+    }
+    // Three batches (each a different body mass: 5 runs each, the survey's
+    // run shared) and eight single runs, all at once.
+    for mass in [60, 61, 62] {
+      try start(["batch", "study", "--db", "shared.sqlite", "--mass", "\(mass)kg", "--jobs", "2", "--quiet"])
+    }
+    for mass in 70..<78 {
+      try start([
+        "energy", "walk.gpx", "--model", "acsm-walking", "--mass", "\(mass)kg", "--db", "shared.sqlite",
+      ])
+    }
+    for (process, err) in processes {
+      process.waitUntilExit()
+      let message = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+      #expect(process.terminationStatus == 0, "\(process.arguments ?? []): \(message)")
+    }
+    #expect(try runs("shared.sqlite", in: folder) == 3 * 5 + 1 + 8)
+    #expect(try energylab(["db", "check", "--db", "shared.sqlite"], in: folder).status == 0)
+  }
+
+  @Test func runsAreStoredWhateverHappensToStandardOutput() throws {
+    let folder = try scratchFolder()
+    func energy(mass: Int, stdout: FileHandle?, closeReader: Pipe? = nil) throws -> (Int32, String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = [
+        "energy", Self.track, "--model", "acsm-walking", "--mass", "\(mass)kg", "--db", "o.sqlite",
+        "--per-fix",
+      ]
+      process.currentDirectoryURL = URL(fileURLWithPath: folder)
+      let err = Pipe()
+      process.standardError = err
+      if let closeReader {
+        process.standardOutput = closeReader
+      } else if let stdout {
+        process.standardOutput = stdout
+      }
+      try process.run()
+      // The reader goes away at once, as `| head -1` does after one line.
+      if let closeReader { try closeReader.fileHandleForReading.close() }
+      let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return (process.terminationStatus, message)
+    }
+    // A full disk: exit 1 with a message, the run stored.
+    let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    let (fullStatus, fullMessage) = try energy(mass: 70, stdout: full)
+    #expect(fullStatus == 1)
+    #expect(fullMessage.contains("cannot write standard output: No space left on device"))
+    #expect(try runs("o.sqlite", in: folder) == 1)
+    // A closed pipe: exit 0, quietly, the run stored.
+    let (pipeStatus, pipeMessage) = try energy(mass: 71, stdout: nil, closeReader: Pipe())
+    #expect(pipeStatus == 0, "\(pipeMessage)")
+    #expect(pipeMessage.isEmpty)
+    #expect(try runs("o.sqlite", in: folder) == 2)
+  }
+
+  @Test func readingCommandsWorkOnAReadOnlyDatabaseAndChangeNothing() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["energy", Self.track, "--model", "acsm-walking", "--mass", "70kg", "--db", "w.sqlite"], in: folder)
+    let locked = folder + "/locked"
+    try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: folder + "/w.sqlite", toPath: locked + "/w.sqlite")
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked + "/w.sqlite")
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+    defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked) }
+    // As root, permissions do not bind: the commands run as nobody instead,
+    // from a copy of the program nobody may run wherever the checkout is.
+    let asRoot = getuid() == 0
+    let asOther = asRoot ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let program = asRoot ? folder + "/energylab" : URL(fileURLWithPath: binary).path
+    if asRoot { try FileManager.default.copyItem(atPath: binary, toPath: program) }
+    for command in [["db", "info"], ["db", "check"], ["db", "export", "--table", "runs"]] {
+      let out = try run(asOther + [program] + command + ["--db", "locked/w.sqlite"], in: folder)
+      #expect(out.status == 0, "\(command): \(out.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: locked) == ["w.sqlite"])
+    let compare = try run(asOther + [program, "db", "compare", "w.sqlite", "locked/w.sqlite"], in: folder)
+    #expect(compare.status == 0, "\(compare.stderr)")
+    // A file that is no database: exit 1, named.
+    try "runs\n".write(toFile: folder + "/notes.sqlite", atomically: true, encoding: .utf8)
+    let info = try energylab(["db", "info", "--db", "notes.sqlite"], in: folder)
+    #expect(info.status == 1)
+    #expect(info.stderr.contains("notes.sqlite: not an SQLite database"))
+  }
+
+  @Test func anInterruptedNotebookLeavesNothingBehind() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/Reports", withIntermediateDirectories: true)
+    try """
+    # Slow
+
+    ```energylab
+    accel synth -o big.csv --leg walk,240min --rate 100
+    ```
+    """.write(toFile: folder + "/slow.md", atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["run", "slow.md", "--quiet"]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let temporary = folder + "/Reports/.slow.tmp-\(process.processIdentifier)"
+    let partial = folder + "/.big.csv.partial-\(process.processIdentifier)"
+    let deadline = Date().addingTimeInterval(60)
+    while !FileManager.default.fileExists(atPath: partial) && process.isRunning && Date() < deadline {
+      usleep(10_000)
+    }
+    #expect(FileManager.default.fileExists(atPath: temporary), "the report is being built")
+    process.terminate()  // SIGTERM
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal, "exit \(process.terminationStatus)")
+    #expect(process.terminationStatus == SIGTERM)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/Reports") == [])
+    #expect(!FileManager.default.fileExists(atPath: partial))
+  }
+}
