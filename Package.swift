@@ -66,7 +66,7 @@ let package = Package(
     .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
     .testTarget(name: "IngestTests", dependencies: ["Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "TracksTests", dependencies: ["Tracks", "Ingest"]),
-    .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"]),
+    .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
     .testTarget(

@@ -280,6 +280,22 @@ public struct AccelDetector {
 
   // MARK: Named or positional columns
 
+  /// The numbers of column `index` in `lines` (cells that are not numbers
+  /// left out).
+  static func column(_ index: Int, of lines: [String], _ delimiter: UInt8) -> [Double] {
+    lines.prefix(50).compactMap { line in
+      let cells = split(line, delimiter)
+      return index < cells.count
+        ? Double(cells[index].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))) : nil
+    }
+  }
+
+  /// The median of the positive steps between consecutive values.
+  static func medianStep(_ values: [Double]) -> Double? {
+    let steps = zip(values.dropFirst(), values).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+    return steps.isEmpty ? nil : steps[steps.count / 2]
+  }
+
   private func columns(_ lines: [String], _ file: String) throws -> AccelLayout {
     var diagnostics: [Diagnostic] = []
     let delimiter = Self.delimiter(lines[0])
@@ -338,7 +354,19 @@ public struct AccelDetector {
       // Positional: time first when the first cell is a time, then x, y, z.
       let lead = timeColumn ?? (Self.looksLikeTime(firstRow.first ?? "") ? 0 : nil)
       timeColumn = lead
-      let start = (lead ?? -1) + 1
+      var start = (lead ?? -1) + 1
+      // Android sensor loggers write time, accuracy (0-3), x, y, z.
+      if !hasHeader, columnCount >= start + 4,
+        Self.column(start, of: lines, delimiter).allSatisfy({ [0, 1, 2, 3].contains($0) })
+      {
+        diagnostics.append(
+          Diagnostic(
+            code: "accuracy-column", severity: .note,
+            message:
+              "column \(start + 1) holds only the integers 0-3 (Android sensor accuracy); x, y, z read from columns \(start + 2)-\(start + 4)",
+            location: file))
+        start += 1
+      }
       guard columnCount >= start + 3 else {
         throw InputError(
           SourceLocation(file: file, line: headerLines + 1), "\(columnCount) columns",
@@ -369,6 +397,21 @@ public struct AccelDetector {
             v > 1e17
             ? .unixNanoseconds
             : v > 1e14 ? nil : v > 1e11 ? .unixMilliseconds : v > 1e8 ? .unixSeconds : .elapsed
+          // A phone's sensor clock counts nanoseconds from boot: large
+          // integers whose steps are milliseconds when read as nanoseconds
+          // and seconds or more when read any other way.
+          if format == nil || format == .unixMilliseconds,
+            let spacing = Self.medianStep(Self.column(t, of: Array(lines.dropFirst(headerLines)), delimiter)),
+            spacing * 1e-9 >= 5e-4, spacing * 1e-9 <= 1, spacing * 1e-3 > 10
+          {
+            format = .sensorNanoseconds
+            diagnostics.append(
+              Diagnostic(
+                code: "sensor-clock", severity: .note,
+                message:
+                  "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock (nanoseconds since boot; --time-format sensor-ns)",
+                location: file))
+          }
           if format == nil {
             throw InputError(
               SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
@@ -408,6 +451,18 @@ public struct AccelDetector {
       case .unixSeconds: time = .number(column: t, scale: 1, start: 0)
       case .unixMilliseconds: time = .number(column: t, scale: 1e-3, start: 0)
       case .unixNanoseconds: time = .number(column: t, scale: 1e-9, start: 0)
+      case .sensorNanoseconds:
+        let first = Double(cell) ?? 0
+        if map.start == nil {
+          absolute = false
+          diagnostics.append(
+            Diagnostic(
+              code: "no-start-time", severity: .warning,
+              message:
+                "times are a phone's sensor clock (from boot) and no start was given (--start); times count from the first sample and no dates are reported",
+              location: file))
+        }
+        time = .number(column: t, scale: 1e-9, start: (map.start ?? 0) - first * 1e-9)
       case .elapsed:
         if map.start == nil {
           absolute = false

@@ -46,6 +46,9 @@ public enum AccelTimeFormat: String, Sendable, Hashable, CaseIterable {
   case unixNanoseconds = "unix-ns"
   /// Seconds since the start of the recording.
   case elapsed
+  /// Nanoseconds on the phone's own clock, which starts at boot (Android
+  /// `SensorEvent.timestamp`): times relative to the first sample.
+  case sensorNanoseconds = "sensor-ns"
 }
 
 /// A column named by its header text or by its 1-based position.

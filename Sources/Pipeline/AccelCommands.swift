@@ -225,6 +225,9 @@ public enum AccelCommands {
       "mad_mg": .number(e.madMilliG, 2),
       "steps": e.steps.map { .integer($0) } ?? .null,
       "counts_axis1": .number(e.countsAxis1, 0),
+      "counts_x": .number(e.countsX, 0),
+      "counts_y": .number(e.countsY, 0),
+      "counts_z": .number(e.countsZ, 0),
       "counts_vm": .number(e.countsVectorMagnitude, 1),
       "intensity": e.intensity.map { .string($0.rawValue) } ?? .null,
     ])

@@ -16,9 +16,16 @@ public struct AccelEpoch: Sendable, Hashable {
   /// Mean amplitude deviation of |a|, mg (raw data).
   public var madMilliG: Double?
   public var steps: Int?
-  /// Axis-1 and vector-magnitude counts (count data).
+  /// Axis-1 counts of a file of counts (ActiLife's axis 1 is the vertical
+  /// axis of a hip-worn device, its y; raw data gives each device axis
+  /// instead, as which axis is vertical depends on the wear).
   public var countsAxis1: Double?
+  /// Vector-magnitude counts: the magnitude of the epoch's summed axes.
   public var countsVectorMagnitude: Double?
+  /// Counts of each device axis, from raw acceleration.
+  public var countsX: Double?
+  public var countsY: Double?
+  public var countsZ: Double?
   public var intensity: IntensityClass?
 }
 
@@ -129,6 +136,13 @@ public struct AccelAnalyzer {
   private var madCount = 0
   private var magnitudeSum = 0.0
   private var magnitudeCount = 0
+  private var counter: ActiGraphCounts?
+  /// Start of the current count stream (the first sample, or the first
+  /// after a gap).
+  private var countOrigin = 0.0
+  private var countSecondsDone = 0
+  /// Whole seconds of counts from raw data: start, x, y, z.
+  private var countSeconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
 
   public init(
     kind: AccelDataKind, declaredRateHz: Double?,
@@ -201,6 +215,7 @@ public struct AccelAnalyzer {
     {
       detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
     }
+    if kind == .raw && parameters.keepEpochs { counter = ActiGraphCounts(sampleRateHz: r) }
     kept = accumulators.map { _ in [] }
     days.stepsKnown = detector != nil
     let values = warmupValues
@@ -213,7 +228,10 @@ public struct AccelAnalyzer {
   private mutating func process(_ time: [Double], _ values: [Double]) {
     let n = time.count
     guard n > 0 else { return }
-    if first == nil { first = time[0] }
+    if first == nil {
+      first = time[0]
+      countOrigin = time[0]
+    }
     samples += n
     var previous = last ?? time[0]
     for i in 0..<n {
@@ -227,6 +245,13 @@ public struct AccelAnalyzer {
           longestGapAt = previous
         }
         detector?.gap()
+        if counter != nil {
+          // A gap ends the count stream: the next sample starts a new one.
+          drainCounts()
+          counter = ActiGraphCounts(sampleRateHz: rate ?? 0)
+          countOrigin = t
+          countSecondsDone = 0
+        }
       } else if dt > 0 {
         // Sums of the deviation from the nominal interval (small numbers,
         // so the one-pass variance is exact enough).
@@ -247,6 +272,7 @@ public struct AccelAnalyzer {
         enmoCount += 1
         for a in accumulators.indices { accumulators[a].addRaw(t, r, enmo) }
         detector?.add(time: t, magnitude: r)
+        counter?.add(x: x, y: y, z: z)
       case .counts:
         let steps = values[5 * i + 3]
         if !steps.isNaN {
@@ -254,7 +280,9 @@ public struct AccelAnalyzer {
           stepsFromColumn += steps
         }
         for a in accumulators.indices {
-          accumulators[a].addCounts(t, axis1: values[5 * i], steps: steps, vm: vectorMagnitude(values, i))
+          accumulators[a].addCounts(
+            t, axes: SIMD3(values[5 * i], values[5 * i + 1], values[5 * i + 2]), steps: steps,
+            vm: vectorMagnitude(values, i))
         }
       case .enmo:
         enmoSum += values[i]
@@ -263,6 +291,23 @@ public struct AccelAnalyzer {
       }
     }
     last = previous
+    drainCounts()
+  }
+
+  /// Keeps the seconds of counts completed (for the epoch tables).
+  private mutating func drainCounts() {
+    guard var c = counter else { return }
+    let new = c.drainSeconds()
+    counter = c
+    guard parameters.keepEpochs else { return }
+    for s in new {
+      countSeconds.append(
+        (
+          countOrigin + Double(countSecondsDone), Int32(clamping: s.x), Int32(clamping: s.y),
+          Int32(clamping: s.z)
+        ))
+      countSecondsDone += 1
+    }
   }
 
   /// The file's vector magnitude, else sqrt(axis1^2 + axis2^2 + axis3^2).
@@ -282,6 +327,9 @@ public struct AccelAnalyzer {
     var tables = zip(accumulators, kept).map { (seconds: $0.seconds, epochs: $1) }
     if detector != nil {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
+    }
+    if counter != nil, !countSeconds.isEmpty {
+      for k in tables.indices { Self.assign(countSeconds, to: &tables[k].epochs) }
     }
     if gaps > 0 {
       diagnostics.append(
@@ -342,6 +390,31 @@ public struct AccelAnalyzer {
       epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
       days: days.days,
       diagnostics: diagnostics)
+  }
+
+  /// Sums seconds of counts into the epochs holding their starts (both in
+  /// time order); the vector magnitude is that of the summed axes.
+  private static func assign(
+    _ seconds: [(start: Double, x: Int32, y: Int32, z: Int32)], to epochs: inout [EpochAccumulator.Closed]
+  ) {
+    var s = 0
+    for e in epochs.indices {
+      let start = epochs[e].epoch.start
+      let end = start + epochs[e].epoch.seconds
+      while s < seconds.count && seconds[s].start < start { s += 1 }
+      var sum = SIMD3<Double>()
+      var any = false
+      while s < seconds.count && seconds[s].start < end {
+        sum += SIMD3(Double(seconds[s].x), Double(seconds[s].y), Double(seconds[s].z))
+        any = true
+        s += 1
+      }
+      guard any else { continue }
+      epochs[e].epoch.countsX = sum.x
+      epochs[e].epoch.countsY = sum.y
+      epochs[e].epoch.countsZ = sum.z
+      epochs[e].epoch.countsVectorMagnitude = (sum * sum).sum().squareRoot()
+    }
   }
 
   /// Counts step times into epochs (both in time order).
@@ -436,6 +509,9 @@ struct EpochAccumulator {
   private var magnitudes: [Double] = []
   private var axis1 = 0.0
   private var vm = 0.0
+  /// Sums of the three axes while every row has all three.
+  private var axisSums = SIMD3<Double>()
+  private var threeAxes = true
   private var steps = 0.0
   private var sawSteps = false
 
@@ -461,11 +537,16 @@ struct EpochAccumulator {
     magnitudes.append(magnitude)
   }
 
-  mutating func addCounts(_ t: Double, axis1 a: Double, steps s: Double, vm v: Double) {
+  mutating func addCounts(_ t: Double, axes: SIMD3<Double>, steps s: Double, vm v: Double) {
     roll(t)
     n += 1
-    axis1 += a
+    axis1 += axes.x
     vm += v
+    if axes.y.isNaN || axes.z.isNaN {
+      threeAxes = false
+    } else {
+      axisSums += axes
+    }
     if !s.isNaN {
       steps += s
       sawSteps = true
@@ -505,7 +586,10 @@ struct EpochAccumulator {
       epoch.intensity = cutPoints.metric == .enmoMilliG ? cutPoints.classify(enmo) : nil
     case .counts:
       epoch.countsAxis1 = axis1
-      epoch.countsVectorMagnitude = vm
+      // ActiLife re-integrates epochs by summing the axes and taking the
+      // magnitude of the sums; with one axis only, the file's magnitudes
+      // are summed.
+      epoch.countsVectorMagnitude = threeAxes ? (axisSums * axisSums).sum().squareRoot() : vm
       epoch.steps = sawSteps ? Int(steps.rounded()) : nil
       epoch.intensity = cutPoints.metric == .countsPerMinute ? cutPoints.classify(axis1 * 60 / seconds) : nil
     }
@@ -515,6 +599,8 @@ struct EpochAccumulator {
     magnitudes.removeAll(keepingCapacity: true)
     axis1 = 0
     vm = 0
+    axisSums = SIMD3()
+    threeAxes = true
     steps = 0
     sawSteps = false
   }

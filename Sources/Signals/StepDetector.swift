@@ -9,11 +9,17 @@ public struct StepDetectionParameters: Sendable, Hashable {
   public var lowPassHz = 4.0
   /// A filtered peak must reach this, g.
   public var peakThresholdG = 0.08
-  /// A peak below this share of the mean of the bout's last four peaks is
-  /// filter ringing or a stumble, not a step.
-  public var relativePeakFraction = 0.5
-  /// Peaks closer than this are one step (the larger is kept): 240 steps/min.
-  public var minimumStepIntervalSeconds = 0.25
+  /// A peak below this share of the mean of the bout's last four full
+  /// peaks is filter ringing or a stumble, not a step. Low enough to keep
+  /// the smaller peak of the far leg when the phone is in a trouser pocket.
+  public var relativePeakFraction = 0.3
+  /// A peak below this share (and above `relativePeakFraction`) is a weak
+  /// step: it counts only when a full step follows in the same bout, so
+  /// the overshoot of the filters after the last step is not a step.
+  public var weakPeakFraction = 0.5
+  /// Peaks closer than this are one step (the larger is kept): 200
+  /// steps/min, above walking and most running cadences.
+  public var minimumStepIntervalSeconds = 0.3
   /// A longer pause ends a bout.
   public var maximumStepIntervalSeconds = 1.25
   /// Steps count only in bouts of at least this many consecutive steps.
@@ -38,6 +44,7 @@ public struct StepDetectionParameters: Sendable, Hashable {
       ("step_low_pass_hz", lowPassHz, "low-pass corner, Hz"),
       ("step_peak_threshold_g", peakThresholdG, "smallest filtered peak that is a step, g"),
       ("step_relative_peak", relativePeakFraction, "share of the bout's recent mean peak a step must reach"),
+      ("step_weak_peak", weakPeakFraction, "below this share a step counts only when a full step follows"),
       ("step_min_interval_s", minimumStepIntervalSeconds, "peaks closer than this are one step, s"),
       ("step_max_interval_s", maximumStepIntervalSeconds, "a longer pause ends a bout, s"),
       ("step_min_bout", Double(minimumBoutSteps), "steps count in bouts of at least this many"),
@@ -60,8 +67,10 @@ public struct StepDetectionParameters: Sendable, Hashable {
 /// 3. a local maximum of at least `peakThresholdG` is a candidate step;
 ///    candidates closer than `minimumStepIntervalSeconds` merge (the
 ///    larger wins); a candidate below `relativePeakFraction` of the mean of
-///    the bout's last four peaks is dropped (the ringing of the filters
-///    after a bout stops);
+///    the bout's last four full peaks is dropped, and one below
+///    `weakPeakFraction` counts only when a full step follows (the far leg
+///    of a phone in a trouser pocket gives such weak peaks; the overshoot
+///    of the filters after a bout stops gives one at the end);
 /// 4. a bout is a run of steps no more than `maximumStepIntervalSeconds`
 ///    apart; steps count once a bout reaches `minimumBoutSteps`, so single
 ///    bumps and a couple of shuffles are not steps.
@@ -91,6 +100,8 @@ public struct StepDetector: Sendable {
   private var pending: [Double] = []
   private var inBout = false
   private var recentPeaks: [Double] = []
+  /// Weak steps of the bout waiting for a full step to confirm them.
+  private var weak: [Double] = []
   /// Times of the counted steps not yet drained, in order.
   public private(set) var steps: [Double] = []
 
@@ -204,10 +215,23 @@ public struct StepDetector: Sendable {
     if !recentPeaks.isEmpty {
       let reference = recentPeaks.reduce(0, +) / Double(recentPeaks.count)
       guard candidateValue >= parameters.relativePeakFraction * reference else { return }
+      if candidateValue < parameters.weakPeakFraction * reference {
+        weak.append(t)
+        boutLastStep = t
+        return
+      }
     }
     recentPeaks.append(candidateValue)
     if recentPeaks.count > 4 { recentPeaks.removeFirst() }
     boutLastStep = t
+    for w in weak { accept(w) }
+    weak.removeAll()
+    accept(t)
+  }
+
+  /// A step of the current bout: counted at once inside a bout, else held
+  /// until the bout is long enough.
+  private mutating func accept(_ t: Double) {
     if inBout {
       steps.append(t)
     } else {
@@ -221,6 +245,7 @@ public struct StepDetector: Sendable {
   }
 
   private mutating func endBout() {
+    weak.removeAll()
     pending.removeAll()
     recentPeaks.removeAll()
     inBout = false

@@ -14,7 +14,10 @@ struct AccelReadOptions: ParsableArguments {
   )
   var dialect: String?
   @Option(help: "Time column, by name or 1-based position.") var time: String?
-  @Option(help: "How the time column is written: datetime, unix-s, unix-ms, unix-ns or elapsed.")
+  @Option(
+    help:
+      "How the time column is written: datetime, unix-s, unix-ms, unix-ns, elapsed or sensor-ns (Android sensor clock)."
+  )
   var timeFormat: String?
   @Option(help: "X column, by name or 1-based position.") var x: String?
   @Option(help: "Y column, by name or 1-based position.") var y: String?
@@ -29,6 +32,9 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).") var cutPoints:
     String?
   @Option(help: "Smallest filtered peak that counts as a step, g.") var stepThreshold: Double?
+  @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
+  var stepRelativePeak: Double?
+  @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
 
   func options() throws -> AccelOptions {
     var o = AccelOptions()
@@ -76,6 +82,18 @@ struct AccelReadOptions: ParsableArguments {
     if let stepThreshold {
       guard stepThreshold > 0 else { throw UsageError("--step-threshold must be positive") }
       o.analysis.steps.peakThresholdG = stepThreshold
+    }
+    if let stepRelativePeak {
+      guard (0..<1).contains(stepRelativePeak) else {
+        throw UsageError("--step-relative-peak must be at least 0 and below 1")
+      }
+      o.analysis.steps.relativePeakFraction = stepRelativePeak
+    }
+    if let stepMinInterval {
+      guard stepMinInterval > 0, stepMinInterval < o.analysis.steps.maximumStepIntervalSeconds else {
+        throw UsageError("--step-min-interval must be positive and below the 1.25 s that ends a bout")
+      }
+      o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval
     }
     return o
   }

@@ -930,7 +930,10 @@ struct AccelCommandTests {
     #expect(out.status == 0, "\(out.stderr)")
     let lines = out.stdout.split(separator: "\n")
     #expect(lines.count == 4)
-    #expect(lines[2].hasPrefix("2014-05-07T10:01:00Z,60,1,1,,,95,2000,2657.07,moderate"))
+    // The vector magnitude of the epoch's axes, sqrt(2000^2 + 1500^2 + 900^2)
+    // = sqrt(7,060,000) = 2657.066 (the file rounds it to 2657.07).
+    #expect(lines[2].hasPrefix("2014-05-07T10:01:00Z,60,1,1,,,95,2000,,,,2657.066"))
+    #expect(lines[2].hasSuffix(",moderate"))
     let odd = try energylab(
       ["accel", "epochs", "actigraph-counts-named.csv", "--epoch", "90s"], in: Self.fixtures)
     #expect(odd.status == 64)

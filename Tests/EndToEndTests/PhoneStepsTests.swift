@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Real phone recordings read as the phone wrote them, steps against two
+/// foot switches (Datasets/phone-steps, Oxford step counter DataSet, CC BY
+/// 4.0).
+struct PhoneStepsTests {
+  static let folder = "\(packageRoot)/Datasets/phone-steps"
+
+  /// Steps of the foot switches: changes from 0 to 1 in either column.
+  static func footSwitchSteps(_ recording: String) throws -> Int {
+    let text = try String(contentsOfFile: "\(folder)/\(recording)/stepcounter.csv", encoding: .utf8)
+    let rows = text.split(separator: "\n").map { line in
+      line.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) ?? 0 }
+    }
+    // A change counts; the state the file starts in does not.
+    var steps = 0
+    for (previous, row) in zip(rows, rows.dropFirst()) {
+      for k in 1...2 where row[k] == 1 && previous[k] == 0 { steps += 1 }
+    }
+    return steps
+  }
+
+  @Test(arguments: ["Samsung_Dario_Hard_Backpocket_2", "Samsung_Carmelo_Hard_NeckPouch_1"])
+  func stepsOfAPhoneAsItWritesThem(recording: String) throws {
+    let truth = try Self.footSwitchSteps(recording)
+    // The data set's own count of the same switches.
+    let stats = try String(contentsOfFile: "\(Self.folder)/stats.csv", encoding: .utf8)
+    #expect(stats.contains("\(recording), ") && stats.contains(", \(truth)\n"))
+    let out = try energylab(
+      ["accel", "summary", "\(Self.folder)/\(recording)/accelerometer.csv.gz", "--format", "json"],
+      in: Self.folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    let steps = try #require(rows.first?["steps"] as? Int)
+    let error = Double(steps - truth) / Double(truth) * 100
+    #expect(abs(error) <= 5, "\(steps) steps against \(truth) counted by the foot switches")
+    let notes = (rows.first?["diagnostics"] as? [String] ?? []).joined(separator: "\n")
+    #expect(notes.contains("[sensor-clock]"), "nanoseconds since boot recognised")
+    #expect(notes.contains("[accuracy-column]"), "Android accuracy column passed over")
+    #expect(rows.first?["samples"] as? Int ?? 0 > 30_000)
+  }
+}
