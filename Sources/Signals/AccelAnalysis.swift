@@ -89,9 +89,12 @@ public struct AccelAnalysis: Sendable {
   public var days: [AccelDay]
   public var diagnostics: [Diagnostic]
 
+  /// From the first sample to the last; a file of epochs runs to the end
+  /// of its last epoch (three 60 s epochs last 180 s, not 120 s).
   public var durationSeconds: Double? {
     guard let start, let end else { return nil }
-    return end - start
+    guard kind != .raw, let rate = sampleRateHz, rate > 0 else { return end - start }
+    return end - start + 1 / rate
   }
 
   public func epochs(seconds: Double) -> [AccelEpoch]? { epochs.first { $0.seconds == seconds }?.epochs }
@@ -144,6 +147,13 @@ public struct AccelAnalyzer {
   /// Whole seconds of counts from raw data: start, x, y, z.
   private var countSeconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
 
+  /// Raw data classified by count cut-points: intensity waits for the
+  /// counts, so the epochs are kept until the end.
+  private var countsIntensity: Bool {
+    kind == .raw && parameters.cutPoints(for: .raw).metric == .countsPerMinute
+  }
+  private var keepsEpochs: Bool { parameters.keepEpochs || countsIntensity }
+
   public init(
     kind: AccelDataKind, declaredRateHz: Double?,
     parameters: AccelAnalysisParameters = AccelAnalysisParameters(),
@@ -187,12 +197,12 @@ public struct AccelAnalyzer {
           magnitudeCount += 1
         }
       }
-      if parameters.keepEpochs { kept[a] += closed }
+      if keepsEpochs { kept[a] += closed }
     }
     if let new = detector?.drainSteps(), !new.isEmpty {
       stepCount += new.count
       for t in new { days.addStep(t) }
-      if parameters.keepEpochs { stepTimes += new }
+      if keepsEpochs { stepTimes += new }
     }
   }
 
@@ -215,7 +225,9 @@ public struct AccelAnalyzer {
     {
       detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
     }
-    if kind == .raw && parameters.keepEpochs { counter = ActiGraphCounts(sampleRateHz: r) }
+    if kind == .raw && (parameters.keepEpochs || countsIntensity) {
+      counter = ActiGraphCounts(sampleRateHz: r)
+    }
     kept = accumulators.map { _ in [] }
     days.stepsKnown = detector != nil
     let values = warmupValues
@@ -299,7 +311,7 @@ public struct AccelAnalyzer {
     guard var c = counter else { return }
     let new = c.drainSeconds()
     counter = c
-    guard parameters.keepEpochs else { return }
+    guard keepsEpochs else { return }
     for s in new {
       countSeconds.append(
         (
@@ -330,6 +342,28 @@ public struct AccelAnalyzer {
     }
     if counter != nil, !countSeconds.isEmpty {
       for k in tables.indices { Self.assign(countSeconds, to: &tables[k].epochs) }
+    }
+    if countsIntensity {
+      // Axis 1 is the device's y, the vertical axis of a hip-worn ActiGraph.
+      let cut = parameters.cutPoints(for: kind)
+      for k in tables.indices {
+        for e in tables[k].epochs.indices {
+          var epoch = tables[k].epochs[e].epoch
+          guard let y = epoch.countsY else { continue }
+          epoch.countsAxis1 = y
+          epoch.intensity = cut.classify(y * 60 / epoch.seconds)
+          tables[k].epochs[e].epoch = epoch
+          if k == 0 { days.addIntensity(epoch) }
+        }
+      }
+      diagnostics.append(
+        Diagnostic(
+          code: "counts-axis1", severity: .note,
+          message:
+            counter == nil
+            ? "\(cut.id) cut-points need ActiGraph counts, which raw data gives at 30-100 Hz only; no intensity classes"
+            : "\(cut.id) cut-points applied to counts of the device's y axis (ActiLife's axis 1, vertical on the hip)",
+          location: where_))
     }
     if gaps > 0 {
       diagnostics.append(
@@ -483,6 +517,12 @@ struct DayBuilder {
       days[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
     }
     if let c = e.intensity { days[d].minutes[c, default: 0] += recorded / 60 }
+  }
+
+  /// The minutes of an epoch classified after it was added.
+  mutating func addIntensity(_ e: AccelEpoch) {
+    guard let c = e.intensity else { return }
+    days[day(e.start)].minutes[c, default: 0] += e.seconds * min(1, e.coverage) / 60
   }
 
   mutating func addStep(_ t: Double) {

@@ -922,6 +922,45 @@ struct AccelCommandTests {
     #expect(out.stdout.contains("axivity-unix.csv,axivity"))
   }
 
+  /// Raw 30 Hz data classified by Freedson's count cut-points: the counts
+  /// of each minute are ActiGraph's (agcounts 0.2.6, 60 s epochs: x 2086,
+  /// y 1713, z 3280, then x 3487, y 43411, z 7532), axis 1 is the device's
+  /// y, and Freedson 1998 puts 1713 cpm in light (100-1951) and 43411 in
+  /// vigorous (5725 and above).
+  @Test func rawDataIsClassifiedByItsCounts() throws {
+    let out = try energylab(
+      [
+        "accel", "epochs", "\(packageRoot)/Tests/SignalsTests/Fixtures/agcounts/synth-30hz.csv", "--epoch",
+        "60s",
+        "--cut-points", "freedson-1998", "--unit", "g", "--time", "time_s", "--time-format", "elapsed",
+        "--start", "2024-01-01T00:00:00Z", "--format", "csv",
+      ], in: Self.fixtures)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = out.stdout.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    let header = rows[0].map(String.init)
+    func column(_ name: String) -> [String] {
+      let k = header.firstIndex(of: name)!
+      return rows.dropFirst().prefix(2).map { String($0[k]) }
+    }
+    #expect(column("counts_x") == ["2086", "3487"])
+    #expect(column("counts_y") == ["1713", "43411"])
+    #expect(column("counts_z") == ["3280", "7532"])
+    #expect(column("counts_axis1") == ["1713", "43411"])
+    #expect(column("intensity") == ["light", "vigorous"])
+  }
+
+  /// Three 60 s count epochs from 10:00 last until 10:03: 180 s, not the
+  /// 120 s between the first and last epoch starts.
+  @Test func countFilesLastToTheEndOfTheirLastEpoch() throws {
+    let out = try energylab(
+      ["accel", "summary", "actigraph-counts-named.csv", "--format", "json"], in: Self.fixtures)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.first?["duration_s"] as? Double == 180)
+  }
+
   /// The epoch table of ActiLife 60 s counts: Freedson classes by row.
   @Test func epochsOfCounts() throws {
     let out = try energylab(
