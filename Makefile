@@ -3,7 +3,13 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/energylab
 DEBUG_BIN := .build/debug/energylab
 
-.PHONY: deps build release reproduce test test-slurm lint format generated fuzz clean
+.PHONY: deps build release reproduce test test-slurm lint format generated fuzz clean install
+
+# Installs the binary into PREFIX/bin and the shipped data it reads
+# (reference tables, MET table, factor sets, airports) into
+# PREFIX/share/energylab/Datasets, where the binary finds it.
+PREFIX ?= /usr/local
+SHIPPED_DATA := reference met factors airports
 
 deps:
 	@scripts/install-deps
@@ -13,6 +19,14 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product energylab
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/energylab
+	for d in $(SHIPPED_DATA); do \
+	  install -d $(DESTDIR)$(PREFIX)/share/energylab/Datasets/$$d && \
+	  cp -R Datasets/$$d/. $(DESTDIR)$(PREFIX)/share/energylab/Datasets/$$d/ || exit 1; \
+	done
 
 # Build in release mode and run every notebook in Notebooks/ into Reports/.
 reproduce: release

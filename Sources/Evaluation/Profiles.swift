@@ -82,10 +82,7 @@ public struct ProfileBuilder: Sendable {
 
   /// The time zone named (`Europe/London`), or a usage error.
   public static func timeZone(named name: String) throws -> TimeZone {
-    guard let zone = TimeZone(identifier: name) else {
-      throw UsageError("unknown time zone \"\(name)\"; expected an IANA name such as Europe/London or UTC")
-    }
-    return zone
+    try TimeZoneLookup.zone(named: name)
   }
 
   /// The calendar interval of `binning` holding `seconds`.

@@ -18,10 +18,13 @@ public enum FactorReaders {
     let split = ProvenanceHeader(splitting: text)
     let provenance = split.fields
     let count = split.lines
-    for key in required where provenance[key] == nil {
+    // Every missing key at once, so one edit fixes the file.
+    let missing = required.filter { provenance[$0] == nil }
+    if !missing.isEmpty {
       throw InputError(
-        SourceLocation(file: path, line: max(1, count)), "provenance header lacks \"\(key)\"",
-        expected: "a line \"# \(key): ...\"")
+        SourceLocation(file: path, line: max(1, count)),
+        "provenance header lacks \(missing.map { "\"\($0)\"" }.joined(separator: ", "))",
+        expected: missing.map { "a line \"# \($0): ...\"" }.joined(separator: ", "))
     }
     let rows = try CSVTokenizer.rows(split.body, source: path, firstLine: count + 1)
       .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }

@@ -24,6 +24,7 @@ public enum BatchCommand {
     public var accel = AccelOptions()
     public var energy = AccelEnergyOptions()
     public var factorSet = ProfileCommand.defaultFactorSet
+    public var factorFallback: String?
     public var timeZone = "UTC"
 
     public init(folders: [String], databasePath: String) {
@@ -158,11 +159,15 @@ public enum BatchCommand {
       var profile = ProfileCommand.Options(files: [file.path], binning: .day, timeZone: options.timeZone)
       profile.track = options.track
       profile.bodyMassKilograms = options.energy.bodyMassKilograms
+      profile.factorFallback = options.factorFallback
       let activities = try ProfileCommand.activities(profile, factors: factors, context: context) { _ in track
       }
       let parameters =
         context.provenance.parameters + [
           NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
+          NamedParameter(
+            name: "factor_fallback", value: options.factorFallback ?? "none",
+            meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
           NamedParameter(
             name: "body_mass_kg", value: Fixed.shortest(options.energy.bodyMassKilograms),
             meaning: "body mass of the walking and cycling models"),
@@ -256,7 +261,7 @@ public enum BatchCommand {
     let all = try discover(options.folders)
     let files =
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
-    let factorPath = ProfileCommand.factorSetPath(options.factorSet)
+    let factorPath = try ProfileCommand.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
     let factorDigest = try InputFingerprint.of(path: factorPath)
     let factorInput = InputFingerprint(

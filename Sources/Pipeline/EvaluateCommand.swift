@@ -38,7 +38,7 @@ public struct Assumption: Sendable, Hashable {
     case "heart-rate": input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(text)
     case "age": input.ageYears = try number()
     case "vo2max": input.vo2MaxMillilitersPerKilogramPerMinute = try number()
-    case "load": input.loadKilograms = try QuantityParser.massKilograms(text)
+    case "load": input.loadKilograms = try QuantityParser.massKilograms(text, positive: false)
     case "terrain": input.terrainFactor = try number()
     case "sex":
       guard let sex = Sex(rawValue: text) else {
@@ -57,20 +57,11 @@ public struct Assumption: Sendable, Hashable {
   }
 }
 
-/// Finds reference tables by name in `Datasets/reference/` or by path.
+/// Finds reference tables by name in the shipped `Datasets/reference/` or
+/// by path.
 public enum ReferenceLocator {
-  public static func path(for nameOrPath: String, datasetsDirectory: String = "Datasets") throws -> String {
-    if nameOrPath.hasSuffix(".csv") || nameOrPath.contains("/") { return nameOrPath }
-    let candidate = "\(datasetsDirectory)/reference/\(nameOrPath).csv"
-    guard FileManager.default.fileExists(atPath: candidate) else {
-      let known =
-        ((try? FileManager.default.contentsOfDirectory(atPath: "\(datasetsDirectory)/reference")) ?? [])
-        .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
-      throw UsageError(
-        "no reference table \"\(nameOrPath)\" in \(datasetsDirectory)/reference; expected one of: \(known.isEmpty ? "(none)" : known.joined(separator: ", "))"
-      )
-    }
-    return candidate
+  public static func path(for nameOrPath: String) throws -> String {
+    try ShippedData.named(nameOrPath, in: "Datasets/reference", what: "reference table")
   }
 }
 

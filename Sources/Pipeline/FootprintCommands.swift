@@ -9,8 +9,10 @@ import Tracks
 /// annual calculator of the carbon gamification thesis, and the Alter Eco
 /// flight check.
 public enum FootprintCommands {
-  public static let airportsPath = "Datasets/airports/airports.csv"
-  public static let calculatorTablePath = "Datasets/factors/carbon-gamification-2022.csv"
+  public static var airportsPath: String { ShippedData.path("Datasets/airports/airports.csv") }
+  public static var calculatorTablePath: String {
+    ShippedData.path("Datasets/factors/carbon-gamification-2022.csv")
+  }
 
   /// Parses `STN-CAG`, `STN-CAG:return` or `STN-CAG:return:2`.
   public static func trip(_ text: String, airports: [Airport]) throws -> FlightTrip {
@@ -46,10 +48,10 @@ public enum FootprintCommands {
   /// transport set, or the `flight` row of the calculator table.
   static func flightFactor(_ name: String) throws -> (kilogramsPerKilometer: Double, label: String) {
     if name == "carbon-gamification-2022" {
-      let table = try FactorReaders.factorTable(path: ProfileCommand.factorSetPath(name))
+      let table = try FactorReaders.factorTable(path: try ProfileCommand.factorSetPath(name))
       return (try table.value("flight"), "\(name) flight 0.09 kgCO2/pkm")
     }
-    let set = try FactorReaders.emissionFactorSet(path: ProfileCommand.factorSetPath(name))
+    let set = try FactorReaders.emissionFactorSet(path: try ProfileCommand.factorSetPath(name))
     guard let plane = set.factors.first(where: { $0.mode == "plane" }) else {
       throw UsageError(
         "factor set \(name) has no plane factor; it lists \(set.modes.joined(separator: ", "))")
@@ -72,7 +74,7 @@ public enum FootprintCommands {
     }
     let sets = factorSets.isEmpty ? [ProfileCommand.defaultFactorSet] : factorSets
     let factors = try sets.map(flightFactor)
-    for name in sets { _ = try context.recordInput(ProfileCommand.factorSetPath(name)) }
+    for name in sets { _ = try context.recordInput(try ProfileCommand.factorSetPath(name)) }
     var rows: [ResultRecord] = []
     for t in trips {
       let geodesic =

@@ -6,7 +6,8 @@ import Ingest
 public enum METTableLocator {
   public static let defaultPath = "Datasets/met/compendium-2011.csv"
 
-  public static func met(forActivity code: String, tablePath: String = defaultPath) throws -> Double {
+  public static func met(forActivity code: String, tablePath: String? = nil) throws -> Double {
+    let tablePath = try tablePath ?? ShippedData.locate(defaultPath, what: "MET table")
     let table = try METTableReader.read(path: tablePath)
     guard let row = table.first(where: { $0.code == code }) else {
       throw UsageError(
@@ -16,21 +17,84 @@ public enum METTableLocator {
   }
 }
 
-/// Finds a shipped dataset (`Datasets/...`) from the current folder, else
-/// beside the `energylab` binary (`.build/release/energylab` of a checkout
-/// or an installed tree), so commands run from a study folder still find
-/// the factor sets and tables.
+/// Finds EnergyLab's shipped data (`Datasets/...`: reference tables, the
+/// MET table, factor sets, airports), in this order:
+///
+/// 1. the current folder, so a project's own `Datasets/` wins;
+/// 2. `$ENERGYLAB_DATA` (a folder holding `Datasets/`);
+/// 3. `share/energylab` beside the binary's `bin/` (what `make install
+///    PREFIX=...` writes);
+/// 4. the checkout the binary was built in (`.build/release/energylab`).
 public enum ShippedData {
+  /// The folders searched, in order (each holding `Datasets/`).
+  public static var roots: [String] {
+    var roots = [FileManager.default.currentDirectoryPath]
+    if let data = ProcessInfo.processInfo.environment["ENERGYLAB_DATA"], !data.isEmpty { roots.append(data) }
+    let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    var folder = binary.deletingLastPathComponent()
+    roots.append(folder.deletingLastPathComponent().appendingPathComponent("share/energylab").path)
+    for _ in 0..<4 {
+      folder = folder.deletingLastPathComponent()
+      roots.append(folder.path)
+    }
+    return roots
+  }
+
+  /// The first of the roots holding `relative`; `relative` itself (which
+  /// then fails to open, naming it) when none does.
   public static func path(_ relative: String) -> String {
     let fm = FileManager.default
     if fm.fileExists(atPath: relative) { return relative }
-    var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-      .deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent(relative).path
+    for root in roots.dropFirst() {
+      let candidate = (root as NSString).appendingPathComponent(relative)
       if fm.fileExists(atPath: candidate) { return candidate }
-      folder = folder.deletingLastPathComponent()
     }
     return relative
+  }
+
+  /// Like `path`, but a missing file is an error naming the places
+  /// searched and how to point EnergyLab at the data.
+  public static func locate(_ relative: String, what: String) throws -> String {
+    let found = path(relative)
+    guard FileManager.default.fileExists(atPath: found) else {
+      throw InputError(
+        SourceLocation(file: relative),
+        "no \(what) (EnergyLab's shipped data) in \(roots.joined(separator: ", "))",
+        expected:
+          "the data beside the binary (make install PREFIX=...), or $ENERGYLAB_DATA set to a folder holding Datasets/"
+      )
+    }
+    return found
+  }
+
+  /// The names of the files with extension `ext` in shipped folder
+  /// `relative` (the first root that has the folder).
+  public static func names(in relative: String, ext: String) -> (folder: String, names: [String]) {
+    let fm = FileManager.default
+    for root in roots {
+      let folder = (root as NSString).appendingPathComponent(relative)
+      if let files = try? fm.contentsOfDirectory(atPath: folder) {
+        return (folder, files.filter { $0.hasSuffix(ext) }.map { String($0.dropLast(ext.count)) }.sorted())
+      }
+    }
+    return (relative, [])
+  }
+
+  /// A shipped table by name (`stanford-walking` in `Datasets/reference`),
+  /// or a path as given (with a `/` or the extension). An unknown name is
+  /// an error listing the names and the closest one.
+  public static func named(_ nameOrPath: String, in folder: String, what: String, ext: String = ".csv") throws
+    -> String
+  {
+    if nameOrPath.hasSuffix(ext) || nameOrPath.contains("/") { return nameOrPath }
+    let candidate = path("\(folder)/\(nameOrPath)\(ext)")
+    guard FileManager.default.fileExists(atPath: candidate) else {
+      let (found, known) = names(in: folder, ext: ext)
+      guard !known.isEmpty else { return try locate("\(folder)/\(nameOrPath)\(ext)", what: what) }
+      throw UsageError(
+        "no \(what) \"\(nameOrPath)\" in \(found)\(NameSuggestion.hint(for: nameOrPath, among: known)); expected one of \(known.joined(separator: ", ")) or a CSV path"
+      )
+    }
+    return candidate
   }
 }

@@ -42,6 +42,17 @@ public struct NotebookRunner {
   public func run(notebookAt path: String) throws -> String {
     let notebook = try Notebook.read(path: path)
     let fm = FileManager.default
+    // A reports folder this run creates goes again if the run fails before
+    // anything is in it.
+    let createdReports = !fm.fileExists(atPath: reportsDirectory)
+    var succeeded = false
+    defer {
+      if createdReports && !succeeded
+        && ((try? fm.contentsOfDirectory(atPath: reportsDirectory))?.isEmpty ?? false)
+      {
+        try? fm.removeItem(atPath: reportsDirectory)
+      }
+    }
     let final = "\(reportsDirectory)/\(notebook.name)"
     Self.recoverInterruptedRuns(in: reportsDirectory)
     let temporary = TemporaryFiles.name(for: final, kind: "tmp")
@@ -71,6 +82,7 @@ public struct NotebookRunner {
         "\(final): cannot move the new report into place (\((error as NSError).localizedDescription))")
     }
     try? fm.removeItem(atPath: previous)
+    succeeded = true
     return final
   }
 

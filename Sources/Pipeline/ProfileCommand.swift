@@ -24,12 +24,34 @@ public enum ProfileCommand {
   /// Fig 7.5).
   public static let irishAnnualAverageTonnes = 12.6
 
+  /// The published comparison that belongs to a factor set (the study that
+  /// made the set compared with it), or nil: a UK average beside Irish
+  /// factors would compare unlike things.
+  public static func comparison(for factorSet: String) -> (text: String, kilogramsPerDay: Double)? {
+    switch factorSet {
+    case "alter-eco-2020":
+      return (
+        "UK average \(Fixed.shortest(ukDailyAverageKilograms)) kg/day (Alter Eco)", ukDailyAverageKilograms
+      )
+    case "carbon-gamification-2022":
+      let perDay = irishAnnualAverageTonnes * 1000 / 365
+      return (
+        "Irish average \(Fixed.shortest(irishAnnualAverageTonnes)) t/year = \(Fixed.format(perDay, digits: 1)) kg/day (carbon gamification thesis)",
+        perDay
+      )
+    default: return nil
+    }
+  }
+
   public struct Options: Sendable {
     public var files: [String]
     public var binning: ProfileBinning
     public var timeZone: String
     public var factorSet: String?
     public var bodyMassKilograms: Double?
+    /// The mode whose factor is used for an activity of a mode the factor
+    /// set lacks (with a warning); nil makes that an error.
+    public var factorFallback: String?
     public var track = TrackAnalysisParameters()
     public var modes = SpeedBandParameters()
     public var chartsDirectory: String?
@@ -43,9 +65,10 @@ public enum ProfileCommand {
     }
   }
 
-  public static func factorSetPath(_ nameOrPath: String) -> String {
-    nameOrPath.hasSuffix(".csv") || nameOrPath.contains("/")
-      ? nameOrPath : ShippedData.path("Datasets/factors/\(nameOrPath).csv")
+  /// A factor set's file: a path as given, or a shipped set by name (an
+  /// unknown name is an error with the closest set).
+  public static func factorSetPath(_ nameOrPath: String) throws -> String {
+    try ShippedData.named(nameOrPath, in: "Datasets/factors", what: "factor set")
   }
 
   /// The activities of the tracks with energy and CO2. `read` hands over
@@ -56,14 +79,19 @@ public enum ProfileCommand {
     read: ((String) throws -> Track)? = nil
   ) throws -> [ProfileActivity] {
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
-    var modes = options.modes
-    modes.enabledModes = TransportMode.allCases.filter { factors.modes.contains($0.rawValue) }
-    guard !modes.enabledModes.isEmpty else {
-      throw UsageError("factor set \(factors.name) lists no transport mode EnergyLab classifies")
+    // Every mode is classified whatever the factor set lists: a bus leg
+    // stays a bus leg, and a set without a bus factor is an error (or the
+    // stated fallback), never a car.
+    let modes = options.modes
+    if let fallback = options.factorFallback, !factors.modes.contains(fallback) {
+      throw UsageError(
+        "--factor-fallback \(fallback): factor set \(factors.name) has no \(fallback) factor either; it lists \(factors.modes.joined(separator: ", "))"
+      )
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let classifier = SpeedBandClassifier(parameters: modes)
     var out: [ProfileActivity] = []
+    var fallbacks: [String: [String: (count: Int, meters: Double)]] = [:]
     for file in options.files {
       let track =
         try read?(file)
@@ -84,13 +112,43 @@ public enum ProfileCommand {
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         context.provenance.diagnostics += energy.diagnostics
+        let mode = activity.mode.rawValue
+        var factorMode = mode
+        if !factors.modes.contains(mode) {
+          guard let fallback = options.factorFallback else {
+            throw InputError(
+              SourceLocation(file: file),
+              "a \(mode) activity from \(ISO8601.formatUTC(start)) (\(Fixed.format(activity.distanceMeters / 1000, digits: 2)) km), but factor set \(factors.name) has no \(mode) factor",
+              expected:
+                "a factor set with \(mode) (--factors), or --factor-fallback MODE to use another mode's factor"
+            )
+          }
+          factorMode = fallback
+          fallbacks[file, default: [:]][mode, default: (0, 0)].count += 1
+          fallbacks[file, default: [:]][mode, default: (0, 0)].meters += activity.distanceMeters
+        }
         out.append(
           ProfileActivity(
-            mode: activity.mode.rawValue, startSecondsSince1970: start, endSecondsSince1970: end,
+            mode: mode, startSecondsSince1970: start, endSecondsSince1970: end,
             distanceMeters: activity.distanceMeters, durationSeconds: activity.durationSeconds,
             energyKilocalories: energy.energyKilocalories,
-            co2Kilograms: try factors.kilograms(
-              mode: activity.mode.rawValue, distanceMeters: activity.distanceMeters), session: file))
+            co2Kilograms: try factors.kilograms(mode: factorMode, distanceMeters: activity.distanceMeters),
+            session: file))
+      }
+    }
+    for (file, byMode) in fallbacks.sorted(by: { $0.key < $1.key }) {
+      for (mode, total) in byMode.sorted(by: { $0.key < $1.key }) {
+        let diagnostic = Diagnostic(
+          code: "factor-fallback",
+          message:
+            "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor (--factor-fallback)",
+          location: file)
+        // On the terminal as a warning; in a report among its diagnostics.
+        if let sink = context.warningSink {
+          sink("energylab: \(diagnostic)")
+        } else {
+          context.provenance.diagnostics.append(diagnostic)
+        }
       }
     }
     context.provenance.addParameters(
@@ -120,7 +178,7 @@ public enum ProfileCommand {
   public static func run(_ options: Options, context: CommandContext) throws {
     let zone = try ProfileBuilder.timeZone(named: options.timeZone)
     let setName = options.factorSet ?? defaultFactorSet
-    let factorPath = factorSetPath(setName)
+    let factorPath = try factorSetPath(setName)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
     _ = try context.recordInput(factorPath)
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
@@ -129,6 +187,9 @@ public enum ProfileCommand {
     let bins = builder.bins(activities, binning: options.binning)
     context.provenance.addParameters([
       NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
+      NamedParameter(
+        name: "factor_fallback", value: options.factorFallback ?? "none",
+        meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
       NamedParameter(
         name: "body_mass_kg", value: Fixed.shortest(mass),
         meaning: options.bodyMassKilograms == nil ? "default (no --mass given)" : "subject body mass"),
@@ -180,8 +241,8 @@ public enum ProfileCommand {
         "factor set: \(factors.name) (\(factors.source)); body mass \(Fixed.shortest(mass)) kg"
           + (options.bodyMassKilograms == nil ? " (default)" : "") + "; time zone \(options.timeZone)\n")
       context.write(
-        "total \(Fixed.format(totalCO2, digits: 2)) kg CO2 over \(days) day(s); comparison: UK average \(Fixed.shortest(ukDailyAverageKilograms)) kg/day (Alter Eco), Irish average \(Fixed.shortest(irishAnnualAverageTonnes)) t/year = \(Fixed.format(irishAnnualAverageTonnes * 1000 / 365, digits: 1)) kg/day\n\n"
-      )
+        "total \(Fixed.format(totalCO2, digits: 2)) kg CO2 over \(days) day(s)"
+          + (comparison(for: factors.name).map { "; comparison: \($0.text)" } ?? "") + "\n\n")
     }
     context.emit(ResultTable(name: "profile", rows: rows), format: options.format)
     try drawCharts(
@@ -208,8 +269,8 @@ public enum ProfileCommand {
       values: labels.map { label in
         modes.map { mode in bins.first { $0.label == label && $0.mode == mode }?.co2Kilograms ?? 0 }
       })
-    if binning == .day {
-      stacked.horizontalLines = [.init(y: ukDailyAverageKilograms, title: "UK average 13.7 kg/day")]
+    if binning == .day, let comparison = comparison(for: factors.name) {
+      stacked.horizontalLines = [.init(y: comparison.kilogramsPerDay, title: comparison.text)]
     }
     try context.draw(stacked, folder: options.chartsDirectory, format: options.format)
 

@@ -37,6 +37,10 @@ public struct ActiGraphCounts: Sendable {
     1.0, -3.63367395910957, 5.03689812757486, -3.09612247819666, 0.50620507633883, 0.32421701566682,
     -0.15685485875559, 0.0194913020589,
   ]
+  /// The coefficients as tuples, for the per-sample path.
+  static let coefficients = (
+    b: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]), a: (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+  )
   /// Counts per g of filtered signal.
   static let gain = (3.0 / 4096.0) / (2.6 / 256.0) * 237.5
   static let deadBand = 4.0
@@ -72,12 +76,16 @@ public struct ActiGraphCounts: Sendable {
 
   private let up: Int
   private let down: Int
+  private let coefficients = ActiGraphCounts.coefficients
+  private let gain = ActiGraphCounts.gain
   private let lowPassGain: Double
   private let lowPassFeedback: Double
   // The three axes side by side.
-  private var previousInput = SIMD3<Double>()
   private var previousOutput = SIMD3<Double>()
-  private var state = [SIMD3<Double>](repeating: SIMD3(), count: 7)
+  // The band-pass filter's seven delays, held inline (no array on the
+  // per-sample path).
+  private var s0 = SIMD3<Double>(), s1 = SIMD3<Double>(), s2 = SIMD3<Double>(), s3 = SIMD3<Double>()
+  private var s4 = SIMD3<Double>(), s5 = SIMD3<Double>(), s6 = SIMD3<Double>()
   private var started = false
   private var tripleSum = SIMD3<Int>()
   private var secondSum = SIMD3<Int>()
@@ -95,6 +103,8 @@ public struct ActiGraphCounts: Sendable {
     guard let rate = Self.supportedRate(near: sampleRateHz), let (up, down) = Self.factors(rate) else {
       return nil
     }
+    // The closed form in `add` is written for tripling.
+    precondition(up == 1 || up == 3, "upsampling by \(up)")
     self.up = up
     self.down = down
     let a = Double.pi / (Double.pi + 2 * Double(up))
@@ -103,6 +113,7 @@ public struct ActiGraphCounts: Sendable {
   }
 
   /// Adds one sample of the three axes, in g.
+  @inline(__always)
   public mutating func add(x: Double, y: Double, z: Double) {
     let v = SIMD3(x, y, z)
     if up == 1 {
@@ -111,17 +122,23 @@ public struct ActiGraphCounts: Sendable {
       if phase == down { phase = 0 }
       return
     }
-    // The sample, then up - 1 zeros, through the low-pass; every down-th
-    // value of the upsampled stream is kept.
-    for k in 0..<up {
-      let u = k == 0 ? v : SIMD3<Double>()
-      let out = lowPassGain * (u + previousInput) - lowPassFeedback * previousOutput
-      previousInput = u
-      previousOutput = out
-      if phase == 0 { resampled(out) }
-      phase += 1
-      if phase == down { phase = 0 }
+    // The sample and two zeros through the low-pass y[k] = g (u[k] +
+    // u[k-1]) - f y[k-1]; the input before the sample is always one of the
+    // zeros, so the three outputs are
+    //   y0 = g v - f y,  y1 = g v - f y0,  y2 = -f y1,
+    // and only the one landing on a kept index (every down-th) is formed.
+    let y0 = lowPassGain * v - lowPassFeedback * previousOutput
+    let y1 = lowPassGain * v - lowPassFeedback * y0
+    if phase == 0 {
+      resampled(y0)
+    } else if phase == down - 1 {
+      resampled(y1)
+    } else if phase == down - 2 {
+      resampled(-lowPassFeedback * y1)
     }
+    previousOutput = -lowPassFeedback * y1
+    phase += 3
+    if phase >= down { phase -= down }
   }
 
   /// A 30 Hz value of each axis.
@@ -129,19 +146,27 @@ public struct ActiGraphCounts: Sendable {
     let v = (raw * 1000).rounded(.toNearestOrEven) / 1000
     if !started {
       started = true
-      for j in 0..<7 { state[j] = Self.unitState[j] * v }
+      let z = Self.unitState
+      (s0, s1, s2, s3) = (z[0] * v, z[1] * v, z[2] * v, z[3] * v)
+      (s4, s5, s6) = (z[4] * v, z[5] * v, z[6] * v)
     }
     // Transposed direct form II.
-    let out = Self.b[0] * v + state[0]
-    for j in 0..<6 {
-      state[j] = Self.b[j + 1] * v + state[j + 1] - Self.a[j + 1] * out
-    }
-    state[6] = Self.b[7] * v - Self.a[7] * out
-    let scaled = out * Self.gain
+    let b = coefficients.b
+    let a = coefficients.a
+    let out = b.0 * v + s0
+    s0 = b.1 * v + s1 - a.1 * out
+    s1 = b.2 * v + s2 - a.2 * out
+    s2 = b.3 * v + s3 - a.3 * out
+    s3 = b.4 * v + s4 - a.4 * out
+    s4 = b.5 * v + s5 - a.5 * out
+    s5 = b.6 * v + s6 - a.6 * out
+    s6 = b.7 * v - a.7 * out
+    let scaled = out * gain
     var m = pointwiseMax(scaled, -scaled)
     m.replace(with: 0, where: m .< Self.deadBand)
     m.replace(with: Self.ceiling, where: m .> Self.ceiling)
-    tripleSum &+= SIMD3<Int>(m.rounded(.down))
+    // Non-negative, so truncation is rounding down.
+    tripleSum &+= SIMD3(Int(m.x), Int(m.y), Int(m.z))
     inTriple += 1
     guard inTriple == 3 else { return }
     inTriple = 0

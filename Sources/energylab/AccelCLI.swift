@@ -67,9 +67,7 @@ struct AccelReadOptions: ParsableArguments {
       o.map.sampleRateHz = sampleRate
     }
     if let tz {
-      guard let zone = TimeZone(identifier: tz) else {
-        throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
-      }
+      let zone = try TimeZoneLookup.zone(named: tz)
       o.timeZone = zone
     }
     if let cutPoints {
@@ -101,16 +99,25 @@ struct AccelReadOptions: ParsableArguments {
 
 /// The subject behind accelerometer energy.
 struct AccelEnergyArguments: ParsableArguments {
-  @Option(help: "Body mass, as 65kg or 143lb (default 70 kg).") var mass: String?
-  @Option(help: "Body height, as 1.75 (m) or 175cm; stride = 0.415 x height.") var height: String?
-  @Option(help: "Stride (step) length, as 0.7m or 70cm.") var stride: String?
+  @Option(
+    parsing: .unconditional, help: "Body mass, as 65kg or 143lb (default 70 kg).",
+    transform: { try QuantityParser.massKilograms($0) })
+  var mass: Double?
+  @Option(
+    parsing: .unconditional, help: "Body height, as 1.75m or 175cm; stride = 0.415 x height.",
+    transform: QuantityParser.lengthMeters)
+  var height: Double?
+  @Option(
+    parsing: .unconditional, help: "Stride (step) length, as 0.7m or 70cm.",
+    transform: QuantityParser.lengthMeters)
+  var stride: Double?
   @Option(help: "Energy per step for steps-fixed, kcal.") var kcalPerStep: Double?
 
   func options() throws -> AccelEnergyOptions {
     var o = AccelEnergyOptions()
-    if let mass { o.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
-    if let height { o.heightMeters = try QuantityParser.lengthMeters(height) }
-    if let stride { o.strideMeters = try QuantityParser.lengthMeters(stride) }
+    if let mass { o.bodyMassKilograms = mass }
+    o.heightMeters = height
+    o.strideMeters = stride
     o.kilocaloriesPerStep = kcalPerStep
     return o
   }
@@ -147,11 +154,12 @@ struct AccelCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "The epoch table: samples, coverage, ENMO, MAD, steps, counts and intensity per epoch.")
     @Argument(help: "Accelerometer CSV file.") var file: String
-    @Option(help: "Epoch length, as 60s, 5s or 1min.") var epoch = "60s"
+    @Option(help: "Epoch length, as 60s, 5s or 1min.", transform: QuantityParser.durationSeconds)
+    var epoch: Double = 60
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
-      let seconds = try QuantityParser.durationSeconds(epoch)
+      let seconds = epoch
       guard seconds > 0 else { throw UsageError("--epoch must be positive") }
       try AccelCommands.epochs(
         file: file, epochSeconds: seconds, options: try read.options(), format: output.format,

@@ -38,8 +38,15 @@ struct BatchCLI: ContextCommand {
   @Option(help: "Process only shard K of N, as 2/8.") var shard: String?
   @OptionGroup var run: FileRunOptions
   @Option(help: "IANA time zone of times without an offset, days and hours (default UTC).") var tz: String?
-  @Option(help: "Body mass for the energy models, as 70kg (default 70 kg).") var mass: String?
+  @Option(
+    parsing: .unconditional, help: "Body mass for the energy models, as 70kg (default 70 kg).",
+    transform: { try QuantityParser.massKilograms($0) })
+  var mass: Double?
   @Option(help: "Emission factor set (name in Datasets/factors or a CSV path).") var factors: String?
+  @Option(
+    help:
+      "Mode whose factor an activity takes when the factor set lacks its mode, as car (default: an error).")
+  var factorFallback: String?
 
   func execute(in context: CommandContext) throws {
     var options = BatchCommand.Options(folders: folders, databasePath: db)
@@ -47,14 +54,13 @@ struct BatchCLI: ContextCommand {
     options.shard = try shard.map(BatchCommand.Shard.init(parsing:))
     options.failFast = run.failFast
     if let tz {
-      guard let zone = TimeZone(identifier: tz) else {
-        throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
-      }
+      let zone = try TimeZoneLookup.zone(named: tz)
       options.timeZone = tz
       options.accel.timeZone = zone
     }
-    if let mass { options.energy.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
+    if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
+    options.factorFallback = factorFallback
     run.apply(to: context)
     try BatchCommand.run(options, context: context)
   }

@@ -11,19 +11,39 @@ import Tracks
 /// Options that describe the subject and the activity, shared by
 /// `energy` and `models eval`. Values take units: 65kg, 154lb, 3mph, 5%.
 struct SubjectOptions: ParsableArguments {
-  @Option(help: "Body mass, as 65kg or 143lb.") var mass: String?
+  @Option(
+    parsing: .unconditional, help: "Body mass, as 65kg or 143lb.",
+    transform: { try QuantityParser.massKilograms($0) })
+  var mass: Double?
   @Option(help: "Age in years.") var age: Double?
   @Option(help: "Sex: male or female.") var sex: String?
-  @Option(help: "Body height, as 1.75 (m) or 175cm.") var height: String?
-  @Option(help: "Heart rate, as 150bpm.") var heartRate: String?
+  @Option(
+    parsing: .unconditional, help: "Body height, as 1.75m or 175cm.", transform: QuantityParser.lengthMeters)
+  var height: Double?
+  @Option(
+    parsing: .unconditional, help: "Heart rate, as 150bpm (or 150: bpm is the only unit).",
+    transform: QuantityParser.heartRateBeatsPerMinute)
+  var heartRate: Double?
   @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
-  @Option(help: "Carried load, as 10kg.") var load: String?
+  @Option(
+    parsing: .unconditional, help: "Carried load, as 10kg or 22lb.",
+    transform: { try QuantityParser.massKilograms($0, positive: false) })
+  var load: Double?
   @Option(help: "Terrain factor (Pandolf), 1.0 for a treadmill or blacktop.") var terrain: Double?
-  @Option(help: "Ergometer power, as 100W.") var power: String?
+  @Option(
+    parsing: .unconditional, help: "Ergometer power, as 100W (or 100: W is the only unit).",
+    transform: QuantityParser.powerWatts)
+  var power: Double?
   @Option(help: "Bench stepping rate, steps/min.") var stepRate: Double?
-  @Option(help: "Bench step height, as 0.2m or 20cm.") var stepHeight: String?
+  @Option(
+    parsing: .unconditional, help: "Bench step height, as 0.2m or 20cm.",
+    transform: QuantityParser.lengthMeters)
+  var stepHeight: Double?
   @Option(help: "Energy per step, kcal (steps-fixed).") var kcalPerStep: Double?
-  @Option(help: "Stride (step) length, as 0.7m or 70cm.") var stride: String?
+  @Option(
+    parsing: .unconditional, help: "Stride (step) length, as 0.7m or 70cm.",
+    transform: QuantityParser.lengthMeters)
+  var stride: Double?
   @Option(help: "MET value of the activity (model met).") var met: Double?
   @Option(help: "Mechanical efficiency of the kinetic models, in (0, 1]; default 1.") var efficiency: Double?
   @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
@@ -50,7 +70,7 @@ struct SubjectOptions: ParsableArguments {
     } else if subject != nil {
       throw UsageError("--subject needs --subjects FILE")
     }
-    if let mass { input.bodyMassKilograms = try QuantityParser.massKilograms(mass) }
+    if let mass { input.bodyMassKilograms = mass }
     if let age { input.ageYears = age }
     if let sex {
       guard let value = Sex(rawValue: sex.lowercased()) else {
@@ -58,16 +78,16 @@ struct SubjectOptions: ParsableArguments {
       }
       input.sex = value
     }
-    if let height { input.heightMeters = try QuantityParser.lengthMeters(height) }
-    if let heartRate { input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(heartRate) }
+    if let height { input.heightMeters = height }
+    if let heartRate { input.heartRateBeatsPerMinute = heartRate }
     if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
-    if let load { input.loadKilograms = try QuantityParser.massKilograms(load) }
+    if let load { input.loadKilograms = load }
     if let terrain { input.terrainFactor = terrain }
-    if let power { input.powerWatts = try QuantityParser.powerWatts(power) }
+    if let power { input.powerWatts = power }
     if let stepRate { input.stepRatePerMinute = stepRate }
-    if let stepHeight { input.stepHeightMeters = try QuantityParser.lengthMeters(stepHeight) }
+    if let stepHeight { input.stepHeightMeters = stepHeight }
     if let kcalPerStep { input.kilocaloriesPerStep = kcalPerStep }
-    if let stride { input.strideMeters = try QuantityParser.lengthMeters(stride) }
+    if let stride { input.strideMeters = stride }
     if let met { input.metabolicEquivalent = met }
     if let efficiency { input.mechanicalEfficiency = efficiency }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
@@ -153,9 +173,7 @@ struct TrackOptions: ParsableArguments {
 
   func timeZone() throws -> TimeZone? {
     guard let tz else { return nil }
-    guard let zone = TimeZone(identifier: tz) else {
-      throw UsageError("unknown time zone \"\(tz)\"; expected an IANA name such as Europe/London")
-    }
+    let zone = try TimeZoneLookup.zone(named: tz)
     return zone
   }
 
@@ -293,7 +311,10 @@ struct AgreementCLI: ContextCommand {
 
   @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
   @Option(help: "Comma-separated model identifiers (at least two).") var models: String
-  @Option(help: "Epoch over which energy rates are compared, as 60s or 1min.") var epoch = "60s"
+  @Option(
+    help: "Epoch over which energy rates are compared, as 60s or 1min.",
+    transform: QuantityParser.durationSeconds)
+  var epoch: Double = 60
   @OptionGroup var store: StoreOptions
   var db: String? { store.path }
   @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
@@ -307,7 +328,7 @@ struct AgreementCLI: ContextCommand {
     }
     try AgreementCommands.models(
       files: files, modelIDs: ids, subject: try subject.modelInput(),
-      epochSeconds: try QuantityParser.durationSeconds(epoch), speedSmoothingFixes: max(1, speedSmoothing),
+      epochSeconds: epoch, speedSmoothingFixes: max(1, speedSmoothing),
       track: track.parameters, format: output.format, databasePath: db, context: context)
   }
 }
@@ -351,7 +372,15 @@ struct ProfileCLI: ContextCommand {
     ProfileBinning = .day
   @Option(help: "Emission factor set in Datasets/factors/ (default alter-eco-2020) or a CSV path.")
   var factors: String?
-  @Option(help: "Body mass, as 65kg (default 70kg).") var mass: String?
+  @Option(
+    help:
+      "Mode whose factor an activity takes when the factor set has none for its own mode, as car (with a warning; default: an error)."
+  )
+  var factorFallback: String?
+  @Option(
+    parsing: .unconditional, help: "Body mass, as 65kg (default 70kg).",
+    transform: { try QuantityParser.massKilograms($0) })
+  var mass: Double?
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var store: StoreOptions
   var db: String? { store.path }
@@ -363,7 +392,8 @@ struct ProfileCLI: ContextCommand {
     // times written without an offset.
     var options = ProfileCommand.Options(files: files, binning: by, timeZone: track.tz ?? "UTC")
     options.factorSet = factors
-    options.bodyMassKilograms = try mass.map(QuantityParser.massKilograms)
+    options.factorFallback = factorFallback
+    options.bodyMassKilograms = mass
     options.track = track.parameters
     options.chartsDirectory = charts
     options.databasePath = db
@@ -634,12 +664,21 @@ struct ModelsCLI: ParsableCommand {
       abstract: "Evaluate a model on inputs given as options.",
       discussion: "Example: energylab models eval acsm-walking --speed 2.9mph --grade 2% --mass 65kg")
     @Argument(help: "Model identifier.") var id: String
-    @Option(help: "Speed, as 1.34mps, 4.8kmh, 3mph or 80m/min.") var speed: String?
-    @Option(help: "Grade, as 0.05 or 5%.") var grade: String?
+    @Option(
+      parsing: .unconditional, help: "Speed, as 1.34mps, 4.8kmh, 3mph or 80m/min.",
+      transform: QuantityParser.speedMetersPerSecond)
+    var speed: Double?
+    @Option(
+      parsing: .unconditional, help: "Grade, as 5% or -10% (or a fraction between -1 and 1, as 0.05).",
+      transform: QuantityParser.gradeFraction)
+    var grade: Double?
     @OptionGroup var subject: SubjectOptions
     @Option(help: "Step count.") var steps: Double?
     @Option(help: "Duration in minutes.") var minutes: Double?
-    @Option(help: "Distance, as 1mi, 1.6km or 1600m.") var distance: String?
+    @Option(
+      parsing: .unconditional, help: "Distance, as 1mi, 1.6km or 1600m.",
+      transform: QuantityParser.distanceMeters)
+    var distance: Double?
     @Option(help: "A published value to set beside EnergyLab's, as kcal_per_min=4.55 (repeatable).")
     var published: [String] = []
     @Option(help: "Where the published values come from.") var publishedSource: String?
@@ -647,11 +686,11 @@ struct ModelsCLI: ParsableCommand {
 
     func execute(in context: CommandContext) throws {
       var input = try subject.modelInput()
-      input.speedMetersPerSecond = try speed.map(QuantityParser.speedMetersPerSecond)
-      input.gradeFraction = try grade.map(QuantityParser.gradeFraction)
+      input.speedMetersPerSecond = speed
+      input.gradeFraction = grade
       input.steps = steps
       input.durationSeconds = minutes.map { $0 * 60 }
-      input.distanceMeters = try distance.map(QuantityParser.distanceMeters)
+      input.distanceMeters = distance
       try ModelsCommands.eval(
         id: id, input: input, published: try published.map(ModelsCommands.PublishedValue.init(parsing:)),
         publishedSource: publishedSource, format: output.format, context: context)
@@ -684,9 +723,17 @@ struct TrackCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write a synthetic walk as GPX: a straight geodesic at constant speed and grade.")
     @Option(name: .shortAndLong, help: "Output GPX file.") var output: String
-    @Option(help: "Horizontal speed, as 1.2mps or 2.9mph.") var speed = "1.2mps"
-    @Option(help: "Grade, as 0.02 or 2%.") var grade = "0"
-    @Option(help: "Duration, as 600s or 10min.") var duration = "10min"
+    @Option(
+      parsing: .unconditional, help: "Horizontal speed, as 1.2mps or 2.9mph.",
+      transform: QuantityParser.speedMetersPerSecond)
+    var speed: Double = 1.2
+    @Option(
+      parsing: .unconditional, help: "Grade, as 2% or -10% (or a fraction, as 0.02).",
+      transform: QuantityParser.gradeFraction)
+    var grade: Double = 0
+    @Option(
+      parsing: .unconditional, help: "Duration, as 600s or 10min.", transform: QuantityParser.durationSeconds)
+    var duration: Double = 600
     @Option(help: "Seconds between fixes.") var interval: Double = 1
     @Option(help: "Start latitude, degrees.") var latitude: Double = 50.8671
     @Option(help: "Start longitude, degrees.") var longitude: Double = -0.0873
@@ -696,7 +743,10 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Standard deviation of horizontal position noise, metres.") var noise: Double = 0
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
     @Option(help: "Track name.") var name = "synthetic walk"
-    @Option(help: "Heart rate written with every fix, as 120bpm (Garmin extension).") var heartRate: String?
+    @Option(
+      parsing: .unconditional, help: "Heart rate written with every fix, as 120bpm (Garmin extension).",
+      transform: QuantityParser.heartRateBeatsPerMinute)
+    var heartRate: Double?
     @Option(
       help: "Follow the waypoints (or route/track points) of this GPX at --speed instead of a straight line.")
     var route: String?
@@ -713,9 +763,9 @@ struct TrackCLI: ParsableCommand {
 
     func execute(in context: CommandContext) throws {
       var spec = SyntheticTrackSpec()
-      spec.speedMetersPerSecond = try QuantityParser.speedMetersPerSecond(speed)
-      spec.gradeFraction = try QuantityParser.gradeFraction(grade)
-      spec.durationSeconds = try QuantityParser.durationSeconds(duration)
+      spec.speedMetersPerSecond = speed
+      spec.gradeFraction = grade
+      spec.durationSeconds = duration
       spec.sampleIntervalSeconds = interval
       spec.startLatitudeDegrees = latitude
       spec.startLongitudeDegrees = longitude
@@ -728,7 +778,7 @@ struct TrackCLI: ParsableCommand {
       spec.horizontalNoiseMeters = noise
       spec.seed = seed
       spec.name = name
-      spec.heartRateBeatsPerMinute = try heartRate.map(QuantityParser.heartRateBeatsPerMinute)
+      spec.heartRateBeatsPerMinute = heartRate
       if let route { spec.route = try TrackCommands.readTrack(route).points }
       spec.legs = try leg.map { text in
         let parts = text.split(separator: ",").map(String.init)
@@ -776,8 +826,10 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Alter Eco: regions of interest CSV (name,kind,latitude_deg,longitude_deg,radius_m).")
     var regions: String?
     @Option(
-      help: "Alter Eco: the user's cycling speed, replacing the 4 m/s car threshold (as 6mps or 20kmh).")
-    var cyclingSpeed: String?
+      parsing: .unconditional,
+      help: "Alter Eco: the user's cycling speed, replacing the 4 m/s car threshold (as 6mps or 20kmh).",
+      transform: QuantityParser.speedMetersPerSecond)
+    var cyclingSpeed: Double?
     @OptionGroup var track: TrackOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
@@ -786,9 +838,7 @@ struct TrackCLI: ParsableCommand {
       case "speed-bands": break
       case "alter-eco":
         var p = AlterEcoParameters()
-        if let cyclingSpeed {
-          p.carSpeedMetersPerSecond = try QuantityParser.speedMetersPerSecond(cyclingSpeed)
-        }
+        if let cyclingSpeed { p.carSpeedMetersPerSecond = cyclingSpeed }
         alterEco = p
       default: throw UsageError("unknown classifier \"\(classifier)\"; expected speed-bands or alter-eco")
       }

@@ -42,7 +42,7 @@ struct UnitsTests {
 
   @Test(arguments: [
     ("1.34mps", 1.34), ("1.34 m/s", 1.34), ("4.8kmh", 4.8 / 3.6), ("4.8km/h", 4.8 / 3.6), ("3mph", 1.34112),
-    ("80m/min", 80.0 / 60), ("2", 2.0),
+    ("80m/min", 80.0 / 60),
   ])
   func speeds(text: String, metersPerSecond: Double) throws {
     #expect(abs(try QuantityParser.speedMetersPerSecond(text) - metersPerSecond) < 1e-12)
@@ -61,6 +61,41 @@ struct UnitsTests {
   @Test(arguments: ["fast", "3furlongs", "", "mph", "72,5kg"])
   func rejectsUnreadable(text: String) {
     #expect(throws: UsageError.self) { try QuantityParser.massKilograms(text) }
+  }
+
+  func message(_ body: () throws -> Double) -> String {
+    do { return "read as \(try body())" } catch { return "\(error)" }
+  }
+
+  /// A bare number is refused where it could mean two things (`--grade 5`
+  /// was 500 %, `--speed 5` 5 m/s), with the units to use.
+  @Test func bareNumbersAreRefusedWhereAmbiguous() throws {
+    #expect(message { try QuantityParser.gradeFraction("5") }.contains("give a unit, as 5% or 0.05"))
+    #expect(message { try QuantityParser.speedMetersPerSecond("5") }.contains("as 1.34mps, 4.8kmh, 3mph"))
+    #expect(message { try QuantityParser.massKilograms("150") }.contains("as 70kg or 154lb"))
+    #expect(message { try QuantityParser.durationSeconds("10") }.contains("as 90s, 10min or 1.5h"))
+    #expect(message { try QuantityParser.distanceMeters("5") }.contains("as 800m, 1.6km or 1mi"))
+    #expect(message { try QuantityParser.lengthMeters("1.75") }.contains("as 1.75m or 175cm"))
+    // The stated exceptions: a grade below 1 in size is a fraction; heart
+    // rate and power have one unit each.
+    #expect(try QuantityParser.gradeFraction("0.05") == 0.05)
+    #expect(try QuantityParser.gradeFraction("-0.1") == -0.1)
+    #expect(try QuantityParser.gradeFraction("0") == 0)
+    #expect(try QuantityParser.heartRateBeatsPerMinute("150") == 150)
+    #expect(try QuantityParser.powerWatts("100") == 100)
+  }
+
+  /// Values outside physical bounds are refused; downhill grades are fine.
+  @Test func physicalBounds() throws {
+    #expect(try QuantityParser.gradeFraction("-10%") == -0.1)
+    #expect(try QuantityParser.gradeFraction("100%") == 1)
+    #expect(message { try QuantityParser.gradeFraction("150%") }.contains("within -100% and 100%"))
+    #expect(message { try QuantityParser.speedMetersPerSecond("-1mps") }.contains("not negative"))
+    #expect(message { try QuantityParser.massKilograms("-70kg") }.contains("above 0"))
+    #expect(message { try QuantityParser.massKilograms("0kg") }.contains("above 0"))
+    #expect(try QuantityParser.massKilograms("0kg", positive: false) == 0)
+    #expect(message { try QuantityParser.heartRateBeatsPerMinute("0") }.contains("above 0"))
+    #expect(message { try QuantityParser.lengthMeters("0cm") }.contains("above 0"))
   }
 }
 
@@ -85,5 +120,28 @@ struct FixedFormattingTests {
     let error = InputError(
       SourceLocation(file: "walk-03.gpx", line: 118, column: 7), "unclosed <trkpt>", expected: "</trkpt>")
     #expect(error.description == "walk-03.gpx:118:7: unclosed <trkpt>; expected </trkpt>")
+  }
+}
+
+struct NameSuggestionTests {
+  @Test func closestNames() {
+    let models = ["acsm-walking", "acsm-running", "cameron-walking", "keytel-2005"]
+    #expect(NameSuggestion.closest(to: "acsm-walkin", among: models) == "acsm-walking")
+    #expect(NameSuggestion.closest(to: "ACSM-Running", among: models) == "acsm-running")
+    #expect(NameSuggestion.closest(to: "cameron", among: models) == "cameron-walking", "contained")
+    #expect(NameSuggestion.closest(to: "zzz", among: models) == nil)
+    // Three edits: kitten -> sitting (Levenshtein's classic example).
+    #expect(NameSuggestion.distance("kitten", "sitting") == 3)
+  }
+
+  @Test func timeZonesMatchWhateverTheCase() throws {
+    #expect(try TimeZoneLookup.zone(named: "europe/london").identifier == "Europe/London")
+    #expect(try TimeZoneLookup.zone(named: "Europe/London").identifier == "Europe/London")
+    do {
+      _ = try TimeZoneLookup.zone(named: "Europe/Londn")
+      Issue.record("an unknown zone must be an error")
+    } catch {
+      #expect("\(error)".contains("did you mean Europe/London?"))
+    }
   }
 }

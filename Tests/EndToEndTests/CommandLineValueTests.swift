@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// Values typed at the command line: units required where a bare number is
+/// ambiguous, negatives in every form, names with "did you mean", factor
+/// sets that never swap a mode silently, and shipped data found from
+/// anywhere.
+struct CommandLineValueTests {
+  static func json(_ text: String) throws -> [String: Any] {
+    let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    if let rows = parsed as? [[String: Any]], let first = rows.first { return first }
+    return try #require(parsed as? [String: Any])
+  }
+
+  /// ACSM walking at 3 mph (80.4672 m/min) down a 10 % grade, by hand:
+  /// 3.5 + 0.1 x 80.4672 + 1.8 x 80.4672 x -0.10 = -2.93738 mL/kg/min.
+  @Test(arguments: [["--grade", "-10%"], ["--grade=-10%"], ["--grade", "-0.1"]])
+  func negativeGradesParseInEveryForm(grade: [String]) throws {
+    let folder = try scratchFolder()
+    let out = try energylab(
+      ["models", "eval", "acsm-walking", "--speed", "3mph", "--mass", "70kg", "--format", "json"] + grade,
+      in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let vo2 = try #require(try Self.json(out.stdout)["vo2_ml_kg_min"] as? Double)
+    #expect(abs(vo2 - (3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10)) < 1e-3)
+  }
+
+  @Test(arguments: [
+    (["--grade", "5"], "give a unit, as 5% or 0.05"),
+    (["--speed", "5"], "give a unit, as 1.34mps"),
+    (["--mass", "150"], "give a unit, as 70kg or 154lb"),
+    (["--grade", "150%"], "within -100% and 100%"),
+    (["--mass", "-70kg"], "must be above 0"),
+  ])
+  func bareAndImpossibleValuesAreUsageErrors(option: [String], message: String) throws {
+    var arguments = ["models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0", "--mass", "70kg"]
+    if let k = arguments.firstIndex(of: option[0]) { arguments.removeSubrange(k...(k + 1)) }
+    let out = try energylab(arguments + option, in: try scratchFolder())
+    #expect(out.status == 64)
+    #expect(out.stderr.contains(message), "\(out.stderr)")
+  }
+
+  @Test func unknownNamesGetTheClosestOne() throws {
+    let folder = try scratchFolder()
+    let model = try energylab(
+      ["models", "eval", "acsm-walkin", "--speed", "3mph", "--mass", "70kg"], in: folder)
+    #expect(model.status == 64)
+    #expect(model.stderr.contains("did you mean acsm-walking?"))
+    let table = try energylab(
+      ["evaluate", "--models", "acsm-walking", "--reference", "stanford-walkin", "--assume", "speed=3mph"],
+      in: folder)
+    #expect(table.stderr.contains("did you mean stanford-walking?"), "\(table.stderr)")
+    let zone = try energylab(["accel", "summary", "x.csv", "--tz", "Europe/Londn"], in: folder)
+    #expect(zone.stderr.contains("did you mean Europe/London?"), "\(zone.stderr)")
+  }
+
+  /// A bus at 10 m/s for 10 minutes (6 km): Alter Eco's factors have no bus,
+  /// so the leg is an error unless a fallback is named; then car's 0.175
+  /// kg/km gives 6 x 0.175 = 1.05 kg, with a warning.
+  @Test func aModeWithoutAFactorIsNeverSwappedSilently() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "bus.gpx", "--speed", "10mps", "--duration", "10min"], in: folder)
+    let refused = try energylab(["profile", "bus.gpx"], in: folder)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("a bus activity"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("has no bus factor"))
+    let fallback = try energylab(
+      ["profile", "bus.gpx", "--factor-fallback", "car", "--format", "json"], in: folder)
+    #expect(fallback.status == 0, "\(fallback.stderr)")
+    #expect(fallback.stderr.contains("took the car factor"))
+    let row = try Self.json(fallback.stdout)
+    #expect(row["mode"] as? String == "bus")
+    #expect(abs((row["co2_kg"] as? Double ?? 0) - 1.05) < 1e-3)
+  }
+
+  /// The UK average belongs to Alter Eco's factors and appears only with them.
+  @Test func comparisonsBelongToTheirFactorSet() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
+    let alterEco = try energylab(["profile", "walk.gpx"], in: folder)
+    #expect(alterEco.stdout.contains("UK average 13.7 kg/day"))
+    let carbonTrust = try energylab(
+      ["profile", "walk.gpx", "--factors", "pem-carbon-trust-2012"], in: folder)
+    #expect(carbonTrust.status == 0, "\(carbonTrust.stderr)")
+    #expect(!carbonTrust.stdout.contains("UK average"))
+  }
+
+  @Test func aCustomFactorFileNamesEveryMissingKeyAtOnce() throws {
+    let folder = try scratchFolder()
+    try "# source: a test\nmode,factor,unit,note\ncar,0.2,kgCO2e/km,x\n".write(
+      toFile: folder + "/mine.csv", atomically: true, encoding: .utf8)
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
+    let out = try energylab(["profile", "walk.gpx", "--factors", "mine.csv"], in: folder)
+    #expect(out.status == 1)
+    #expect(
+      out.stderr.contains("lacks \"version\", \"units\", \"transcribed\", \"licence\""), "\(out.stderr)")
+  }
+
+  /// The layout `make install PREFIX=...` writes, used from a folder
+  /// without Datasets/: the binary finds its data in PREFIX/share/energylab;
+  /// a bare binary finds it through $ENERGYLAB_DATA, or says where it looked.
+  @Test func shippedDataIsFoundFromAnywhere() throws {
+    let prefix = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
+    for data in ["reference", "met", "factors", "airports"] {
+      try FileManager.default.createDirectory(
+        atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: "\(packageRoot)/Datasets/\(data)", toPath: "\(prefix)/share/energylab/Datasets/\(data)")
+    }
+    let elsewhere = try scratchFolder()
+    let installed = prefix + "/bin/energylab"
+    let commands: [[String]] = [
+      [
+        "evaluate", "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph",
+        "grade=0",
+      ],
+      ["models", "eval", "met", "--activity", "17190", "--mass", "70kg", "--minutes", "30"],
+      ["footprint", "flights", "STN-CAG:return"],
+    ]
+    for command in commands {
+      let out = try run([installed] + command, in: elsewhere)
+      #expect(out.status == 0, "\(command): \(out.stderr)")
+    }
+    // A bare binary: nothing beside it, so the data comes from $ENERGYLAB_DATA.
+    let bare = try scratchFolder()
+    try FileManager.default.copyItem(atPath: binary, toPath: bare + "/energylab")
+    let lost = try run([bare + "/energylab"] + commands[1], in: elsewhere)
+    #expect(lost.status == 1)
+    #expect(lost.stderr.contains("ENERGYLAB_DATA"), "\(lost.stderr)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: bare + "/energylab")
+    process.arguments = commands[1]
+    process.currentDirectoryURL = URL(fileURLWithPath: elsewhere)
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["ENERGYLAB_DATA": prefix + "/share/energylab"]) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    // `run` with no notebooks leaves no Reports/ behind.
+    _ = try run([installed, "run"], in: elsewhere)
+    #expect(!FileManager.default.fileExists(atPath: elsewhere + "/Reports"))
+  }
+}
