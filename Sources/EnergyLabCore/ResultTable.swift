@@ -70,6 +70,18 @@ public struct ResultTable: Sendable, Hashable {
     self.isSingleObject = isSingleObject
   }
 
+  /// The table with only `columns`, in that order (names it lacks are
+  /// left out).
+  public func selecting(_ columns: [String]) -> ResultTable {
+    var out = self
+    out.rows = rows.map { row in
+      var picked = ResultRecord()
+      for c in columns { if let v = row[c] { picked[c] = v } }
+      return picked
+    }
+    return out
+  }
+
   /// The union of the rows' keys, in first-seen order.
   public var columns: [String] {
     var seen = Set<String>()

@@ -78,10 +78,27 @@ public final class CommandContext: @unchecked Sendable {
     if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
   }
 
-  /// Prints a table in `format` (or the default) and keeps it for `data/`.
+  /// Columns to print (`--columns`), nil for all.
+  public var columns: [String]?
+  /// The terminal's width for `table` output; nil prints every column.
+  public var terminalWidth: Int?
+
+  /// Prints a table in `format` (or the default), with the chosen columns,
+  /// and keeps it whole for `data/`.
   public func emit(_ table: ResultTable, format: OutputFormat?) {
     emittedTables.append(table)
-    write(ResultRenderer.render(table, as: format ?? defaultFormat))
+    var shown = table
+    if let columns {
+      let unknown = columns.filter { !table.columns.contains($0) }
+      if !unknown.isEmpty, !table.rows.isEmpty {
+        warn(
+          "energylab: warning: no column \(unknown.joined(separator: ", ")) in \(table.name); it has \(table.columns.joined(separator: ", "))"
+        )
+      }
+      shown = table.selecting(columns)
+    }
+    let chosen = columns != nil
+    write(ResultRenderer.render(shown, as: format ?? defaultFormat, width: chosen ? nil : terminalWidth))
   }
 
   /// Whether inputs are hashed as they are read. Reports and notebooks need

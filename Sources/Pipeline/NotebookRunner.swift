@@ -204,11 +204,11 @@ public struct NotebookRunner {
   /// SHA-256 over Package.swift and every Swift file under Sources/ (paths
   /// sorted, each path and its bytes), when run from an EnergyLab checkout:
   /// names the exact code a report came from without depending on a commit.
-  static func sourceDigest() -> String? {
+  public static func sourceDigest(root: String = ".") -> String? {
     let fm = FileManager.default
-    guard let manifest = fm.contents(atPath: "Package.swift"),
+    guard let manifest = fm.contents(atPath: root + "/Package.swift"),
       String(decoding: manifest, as: UTF8.self).contains("name: \"EnergyLab\""),
-      let enumerator = fm.enumerator(atPath: "Sources")
+      let enumerator = fm.enumerator(atPath: root + "/Sources")
     else { return nil }
     var files: [String] = []
     while let item = enumerator.nextObject() as? String {
@@ -220,7 +220,7 @@ public struct NotebookRunner {
     hasher.update(Array("Package.swift\n".utf8))
     hasher.update(manifest)
     for file in files.sorted() {
-      guard let data = fm.contents(atPath: file) else { continue }
+      guard let data = fm.contents(atPath: root + "/" + file) else { continue }
       hasher.update(Array((file + "\n").utf8))
       data.withUnsafeBytes { hasher.update(buffer: $0) }
     }

@@ -12,9 +12,13 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
 
 /// Renders a `ResultTable` in any `OutputFormat`.
 public enum ResultRenderer {
-  public static func render(_ table: ResultTable, as format: OutputFormat) -> String {
+  /// `width`: the terminal's width in characters; a wider table keeps the
+  /// columns that fit (long text cells shortened) and names the others.
+  public static func render(_ table: ResultTable, as format: OutputFormat, width: Int? = nil) -> String {
     switch format {
-    case .table: return plainTable(table)
+    case .table:
+      guard let width else { return plainTable(table) }
+      return narrowTable(table, width: width)
     case .csv: return csv(table)
     case .json: return json(table)
     case .markdown: return markdown(table)
@@ -46,6 +50,38 @@ public enum ResultRenderer {
     out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
     for row in cells { out += line(row) + "\n" }
     return out
+  }
+
+  /// The columns that fit in `width`, from the left, text cells cut to 40
+  /// characters; a last line names the columns left out.
+  static func narrowTable(_ table: ResultTable, width: Int) -> String {
+    let limit = 40
+    var short = table
+    short.rows = table.rows.map { row in
+      var out = ResultRecord()
+      for (key, value) in row.fields {
+        if case .string(let text) = value, text.count > limit {
+          out[key] = .string(String(text.prefix(limit - 3)) + "...")
+        } else {
+          out[key] = value
+        }
+      }
+      return out
+    }
+    let columns = short.columns
+    var kept: [String] = []
+    var used = 0
+    for c in columns {
+      let cellWidth = short.rows.map { text($0[c] ?? .null, fixed: true).count }.max() ?? 0
+      let w = max(c.count, cellWidth) + (kept.isEmpty ? 0 : 2)
+      if !kept.isEmpty && used + w > width { break }
+      kept.append(c)
+      used += w
+    }
+    guard kept.count < columns.count else { return plainTable(short) }
+    let left = columns.dropFirst(kept.count)
+    return plainTable(short.selecting(kept))
+      + "(\(left.count) more column\(left.count == 1 ? "" : "s"): \(left.joined(separator: ", ")); choose with --columns, or --format csv or json for all)\n"
   }
 
   /// RFC 4180 CSV (fields quoted by libcsv where needed); numbers in their

@@ -205,7 +205,8 @@ struct EnergyCLI: ContextCommand {
       """)
 
   @Argument(help: "GPX files.") var files: [String]
-  @Option(help: "Model identifier (see `energylab models list`).") var model = "acsm-walking"
+  @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
+  var model = "acsm-walking"
   @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
   @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).") var modelFor: [String] = []
   @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
@@ -250,7 +251,9 @@ struct EvaluateCLI: ContextCommand {
       """)
 
   @Option(help: "Comma-separated model identifiers.") var models: String
-  @Option(help: "Reference table name in Datasets/reference/ or a CSV path.") var reference: String
+  @Option(
+    help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
+  var reference: String
   @Option(parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.") var assume: [String] = []
   @Flag(help: "Also print every cell.") var cells = false
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
@@ -279,7 +282,9 @@ struct SweepCLI: ContextCommand {
   )
 
   @Option(help: "Comma-separated model identifiers.") var models: String
-  @Option(help: "Reference table name in Datasets/reference/ or a CSV path.") var reference: String
+  @Option(
+    help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
+  var reference: String
   @Option(help: "Input to vary: speed, grade or mass.") var vary: String
   @Option(help: "First value, with unit (2mph, 0%, 50kg).") var from: String
   @Option(help: "Last value, with unit.") var to: String
@@ -370,7 +375,9 @@ struct ProfileCLI: ContextCommand {
   @Argument(help: "GPX files.") var files: [String]
   @Option(help: "Bins: hour, hour-of-day, day, week, month, year, activity or session.") var by:
     ProfileBinning = .day
-  @Option(help: "Emission factor set in Datasets/factors/ (default alter-eco-2020) or a CSV path.")
+  @Option(
+    help: "Emission factor set in Datasets/factors/ (default alter-eco-2020) or a CSV path.",
+    completion: Completions.factorSets)
   var factors: String?
   @Option(
     help:
@@ -652,7 +659,7 @@ struct ModelsCLI: ParsableCommand {
   struct Explain: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "A model's equation, units, valid range and citation.")
-    @Argument(help: "Model identifier.") var id: String
+    @Argument(help: "Model identifier.", completion: Completions.models) var id: String
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try ModelsCommands.explain(id: id, format: output.format, context: context)
@@ -663,7 +670,7 @@ struct ModelsCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Evaluate a model on inputs given as options.",
       discussion: "Example: energylab models eval acsm-walking --speed 2.9mph --grade 2% --mass 65kg")
-    @Argument(help: "Model identifier.") var id: String
+    @Argument(help: "Model identifier.", completion: Completions.models) var id: String
     @Option(
       parsing: .unconditional, help: "Speed, as 1.34mps, 4.8kmh, 3mph or 80m/min.",
       transform: QuantityParser.speedMetersPerSecond)

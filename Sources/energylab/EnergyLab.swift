@@ -12,6 +12,10 @@ struct EnergyLabMain {
     signal(SIGPIPE, SIG_IGN)
     Terminal.holdClosedStandardStreams()
     TemporaryFiles.installSignalCleanup()
+    if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+      Terminal.write(VersionText.describe() + "\n")
+      Terminal.finish()
+    }
     do {
       var command = try LongArgumentLists.parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
@@ -49,7 +53,18 @@ protocol ContextCommand: ParsableCommand {
 
 extension ContextCommand {
   func run() throws {
+    applyOutputOptions(to: Terminal.context)
     try execute(in: Terminal.context)
+  }
+
+  /// `--columns` of the command's output options, for every table it prints.
+  func applyOutputOptions(to context: CommandContext) {
+    context.columns = nil
+    for child in Mirror(reflecting: self).children {
+      if let group = child.value as? OptionGroup<FormatOption> {
+        context.columns = group.wrappedValue.columnList
+      }
+    }
   }
 }
 
@@ -60,6 +75,17 @@ struct FormatOption: ParsableArguments {
   @Option(
     name: .long, help: "Output format: table, csv, json or markdown (default: table; markdown in notebooks).")
   var format: OutputFormat?
+  @Option(
+    help:
+      "Columns to print, as file,energy_kcal (default: all; a table on a terminal shows those that fit and names the rest)."
+  )
+  var columns: String?
+
+  var columnList: [String]? {
+    columns.map {
+      $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+  }
 }
 
 /// Standard output, error and exit codes.
@@ -69,8 +95,19 @@ enum Terminal {
     context.warningSink = { writeError($0 + "\n") }
     context.fingerprintsInputs = false
     if isatty(STDERR_FILENO) == 1 { context.progressSink = { writeError($0) } }
+    context.terminalWidth = terminalWidth()
     return context
   }()
+
+  /// The width of a terminal on standard output (`$COLUMNS` when set);
+  /// nil when the output goes to a file or a pipe (every column printed).
+  static func terminalWidth() -> Int? {
+    guard isatty(STDOUT_FILENO) == 1 else { return nil }
+    if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 100 }
+    return Int(size.ws_col)
+  }
 
   /// Why standard output could not be written; nil while it can. A reader
   /// that went away (`| head -1`) is no failure: the rest is dropped and
@@ -161,6 +198,7 @@ enum Terminal {
     guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
       throw UsageError("\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
+    command.applyOutputOptions(to: context)
     try command.execute(in: context)
   }
 }
@@ -195,5 +233,26 @@ struct RunCommand: ContextCommand {
       let folder = try runner.run(notebookAt: path)
       context.write("wrote \(folder)/report.md\n")
     }
+  }
+}
+
+/// `energylab --version`: the version and which code it is: the source
+/// digest of the checkout the binary was built in (as reports print it), or
+/// the SHA-256 of the binary itself when installed without its sources.
+enum VersionText {
+  static func describe() -> String {
+    let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    var folder = binary.deletingLastPathComponent()
+    for _ in 0..<4 {
+      folder = folder.deletingLastPathComponent()
+      if let digest = NotebookRunner.sourceDigest(root: folder.path) {
+        return
+          "energylab \(EnergyLabVersion.current) (source digest \(digest), SHA-256 of Package.swift and Sources/ in \(folder.path))"
+      }
+    }
+    if let sha = try? SHA256.hex(fileAt: binary.path) {
+      return "energylab \(EnergyLabVersion.current) (binary sha256 \(sha.prefix(16)))"
+    }
+    return "energylab \(EnergyLabVersion.current)"
   }
 }

@@ -146,3 +146,48 @@ struct CommandLineValueTests {
     #expect(!FileManager.default.fileExists(atPath: elsewhere + "/Reports"))
   }
 }
+
+/// Tables that fit: `--columns` for any table, the terminal table cut to
+/// the terminal's width, and `--version` naming the code.
+struct TableWidthTests {
+  @Test func columnsAreChosenInEveryFormat() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
+    let base = [
+      "energy", "walk.gpx", "--model", "acsm-walking", "--mass", "70kg", "--columns", "file,energy_kcal",
+    ]
+    let csv = try energylab(base + ["--format", "csv"], in: folder)
+    #expect(csv.stdout.hasPrefix("file,energy_kcal\nwalk.gpx,"), "\(csv.stdout)")
+    let table = try energylab(base, in: folder)
+    #expect(
+      table.stdout.split(separator: "\n").first?.split(separator: " ").map(String.init) == [
+        "file", "energy_kcal",
+      ])
+    let unknown = try energylab(base.dropLast() + ["file,nope"], in: folder)
+    #expect(unknown.stderr.contains("no column nope in energy"))
+  }
+
+  /// On an 80-column terminal (a pseudo-terminal from `script`), the energy
+  /// table keeps the columns that fit and names the rest; piped, it is whole.
+  @Test func aTerminalTableFitsTheTerminal() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
+    let command =
+      "COLUMNS=80 '\(URL(fileURLWithPath: binary).path)' energy walk.gpx --model acsm-walking --mass 70kg"
+    let out = try run(["/usr/bin/script", "-qec", command, "/dev/null"], in: folder)
+    let lines = out.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= 80 || $0.hasPrefix("(") }, "\(out.stdout)")
+    #expect(lines.last?.contains("more columns") == true, "\(out.stdout)")
+    let piped = try energylab(
+      ["energy", "walk.gpx", "--model", "acsm-walking", "--mass", "70kg"], in: folder)
+    #expect(piped.stdout.contains("energy_kcal"))
+    #expect(!piped.stdout.contains("more columns"))
+  }
+
+  @Test func versionNamesTheCode() throws {
+    let out = try energylab(["--version"], in: try scratchFolder())
+    #expect(out.status == 0)
+    #expect(out.stdout.hasPrefix("energylab 0.1.0 ("))
+    #expect(out.stdout.contains("source digest") || out.stdout.contains("binary sha256"))
+  }
+}
