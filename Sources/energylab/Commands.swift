@@ -677,7 +677,7 @@ struct ModelsCLI: ParsableCommand {
     var speed: Double?
     @Option(
       parsing: .unconditional, help: "Grade, as 5% or -10% (or a fraction between -1 and 1, as 0.05).",
-      transform: QuantityParser.gradeFraction)
+      transform: CommandLineQuantity.grade)
     var grade: Double?
     @OptionGroup var subject: SubjectOptions
     @Option(help: "Step count.") var steps: Double?
@@ -736,7 +736,7 @@ struct TrackCLI: ParsableCommand {
     var speed: Double = 1.2
     @Option(
       parsing: .unconditional, help: "Grade, as 2% or -10% (or a fraction, as 0.02).",
-      transform: QuantityParser.gradeFraction)
+      transform: CommandLineQuantity.grade)
     var grade: Double = 0
     @Option(
       parsing: .unconditional, help: "Duration, as 600s or 10min.", transform: QuantityParser.durationSeconds)

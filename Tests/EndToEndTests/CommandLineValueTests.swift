@@ -21,6 +21,8 @@ struct CommandLineValueTests {
       ["models", "eval", "acsm-walking", "--speed", "3mph", "--mass", "70kg", "--format", "json"] + grade,
       in: folder)
     #expect(out.status == 0, "\(out.stderr)")
+    // The bare fraction is the documented exception, and says how it was read.
+    #expect(out.stderr.contains("read as a fraction, -10%") == (grade.last == "-0.1"), "\(out.stderr)")
     let vo2 = try #require(try Self.json(out.stdout)["vo2_ml_kg_min"] as? Double)
     #expect(abs(vo2 - (3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10)) < 1e-3)
   }
