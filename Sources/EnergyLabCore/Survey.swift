@@ -11,6 +11,12 @@ public struct Survey: Sendable, Hashable {
   public var respondents: Int?
   /// `# key: value` lines of an aggregate file.
   public var provenance: [String: String]
+  /// What the reader decided and the user should know (a plain CSV read by
+  /// fallback, renamed repeated columns, missing-value codes).
+  public var notes: [Diagnostic] = []
+  /// Respondent ids (an id column), in row order; nil when the export has
+  /// none (rows are then numbered from 1).
+  public var respondentIDs: [String]?
 
   public init(
     name: String, source: String, format: String, questions: [SurveyQuestion], respondents: Int?,

@@ -14,12 +14,15 @@ public enum CSVTokenizer {
   /// Tokenises `text`; `firstLine` is the line number of its first line in
   /// the file (so that a caller who stripped a header can still report real
   /// line numbers).
-  public static func rows(_ text: String, source: String, firstLine: Int = 1) throws -> [CSVRow] {
+  public static func rows(_ text: String, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C) throws
+    -> [CSVRow]
+  {
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
       throw RuntimeError("libcsv could not be initialised")
     }
     defer { csv_free(&parser) }
+    csv_set_delim(&parser, delimiter)
     let state = TokenizerState(firstLine: firstLine)
     let context = Unmanaged.passUnretained(state).toOpaque()
     let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {

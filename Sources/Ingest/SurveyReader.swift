@@ -11,8 +11,48 @@ public struct SurveyReader: Sendable {
   /// (Google Forms ", ", Qualtrics ","). Microsoft Forms' "a;b;" is
   /// recognised by itself.
   public var multiSelect: [String]
+  /// The export's dialect when named (`plain`, `qualtrics`, ...); nil
+  /// detects it, a plain respondent-per-row CSV being the fallback.
+  public var dialect: String?
+  /// Cells that mean "no answer" in a plain CSV (compared trimmed and
+  /// case-insensitively); the empty cell always does.
+  public var missingCodes: [String]
+  /// The respondent id column of a plain CSV (name); nil looks for id,
+  /// respondent_id, participant_id and the like.
+  public var idColumn: String?
 
-  public init(multiSelect: [String] = []) { self.multiSelect = multiSelect }
+  public static let defaultMissingCodes = ["NA", "N/A", "-99"]
+  public static let dialects = [
+    "plain", "qualtrics", "google-forms", "microsoft-forms", "surveymonkey", "limesurvey", "aggregate",
+  ]
+
+  public init(
+    multiSelect: [String] = [], dialect: String? = nil, missingCodes: [String] = defaultMissingCodes,
+    idColumn: String? = nil
+  ) {
+    self.multiSelect = multiSelect
+    self.dialect = dialect
+    self.missingCodes = missingCodes
+    self.idColumn = idColumn
+  }
+
+  /// Every column Qualtrics has written that is not a question: current
+  /// exports and the legacy (V1, V2, ...) ones, embedded quality fields
+  /// included.
+  static let qualtricsMetadata: Set<String> = [
+    "StartDate", "EndDate", "Status", "IPAddress", "Progress", "Duration (in seconds)", "Finished",
+    "RecordedDate",
+    "ResponseId", "ResponseID", "RecipientLastName", "RecipientFirstName", "RecipientEmail",
+    "ExternalReference",
+    "ExternalDataReference", "LocationLatitude", "LocationLongitude", "LocationAccuracy",
+    "DistributionChannel",
+    "UserLanguage", "ResponseSet", "Name", "EmailAddress", "Q_RecaptchaScore", "Q_RelevantIDDuplicate",
+    "Q_RelevantIDDuplicateScore", "Q_RelevantIDFraudScore", "Q_RelevantIDLastStartDate",
+    "Q_BallotBoxStuffing",
+    "Q_DuplicateRespondent", "Q_TotalDuration", "Q_URL", "Q_Language", "Q_CHL", "Q_AmbiguousTextPresent",
+    "Q_AmbiguousTextQuestions", "Q_UnansweredPercentage", "Q_UnansweredQuestions", "Q_StraightliningCount",
+    "Q_StraightliningPercentage", "Q_StraightliningQuestions",
+  ]
 
   public static let aggregateHeader = ["question_id", "question", "n", "kind", "answer", "value", "note"]
 
@@ -28,6 +68,17 @@ public struct SurveyReader: Sendable {
   }
 
   public func parse(_ text: String, source: String, name: String) throws -> Survey {
+    let survey = try detect(text, source: source, name: name)
+    // A named dialect must be what the file is.
+    if let dialect, dialect != "plain", survey.format != dialect, survey.format != "\(dialect)-legacy" {
+      throw InputError(
+        SourceLocation(file: source, line: 1), "not a \(dialect) export (it reads as \(survey.format))",
+        expected: "a \(dialect) export, or another --dialect")
+    }
+    return survey
+  }
+
+  func detect(_ text: String, source: String, name: String) throws -> Survey {
     let split = ProvenanceHeader(splitting: text)
     let provenance = split.fields
     let skipped = split.lines
@@ -44,8 +95,28 @@ public struct SurveyReader: Sendable {
         SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
         expected: "\(h.count) fields like the header")
     }
+    if let dialect, !Self.dialects.contains(dialect) {
+      throw UsageError(
+        "unknown survey dialect \"\(dialect)\"\(NameSuggestion.hint(for: dialect, among: Self.dialects)); expected one of \(Self.dialects.joined(separator: ", "))"
+      )
+    }
+    if dialect == "plain" { return try plain(text, header: h, source: source, name: name, fallback: false) }
     if h == Self.aggregateHeader {
       return try aggregate(rows: Array(rows.dropFirst()), provenance: provenance, source: source, name: name)
+    }
+    // Legacy Qualtrics: V1, V2, ... over the names, then the texts.
+    if h.first == "V1", rows.count >= 2, rows[1].fields.contains("ResponseID") {
+      let names = rows[1].fields
+      let columns = h.indices.filter { !Self.qualtricsMetadata.contains(names[$0]) && !h[$0].hasPrefix("V") }
+      var survey = try single(
+        format: "qualtrics-legacy", ids: Self.unique(columns.map { h[$0] }), texts: columns.map { names[$0] },
+        body: rows.dropFirst(2).map { r in columns.map { r.fields[$0] } }, separator: ",", source: source,
+        name: name)
+      survey.respondentIDs = names.firstIndex(of: "ResponseID").map { k in
+        rows.dropFirst(2).map { $0.fields[k] }
+      }
+      survey.notes += renamedNotes(columns.map { h[$0] }, source: source)
+      return survey
     }
     if h.contains("StartDate") && (h.contains("ResponseId") || h.contains("ResponseID")) {
       guard rows.count >= 3 else {
@@ -53,18 +124,16 @@ public struct SurveyReader: Sendable {
           SourceLocation(file: source, line: header.line), "Qualtrics export without its three header rows",
           expected: "ids, question texts and import ids")
       }
-      let meta: Set<String> = [
-        "StartDate", "EndDate", "Status", "IPAddress", "Progress", "Duration (in seconds)", "Finished",
-        "RecordedDate",
-        "ResponseId", "ResponseID", "RecipientLastName", "RecipientFirstName", "RecipientEmail",
-        "ExternalReference",
-        "LocationLatitude", "LocationLongitude", "DistributionChannel", "UserLanguage",
-      ]
-      let columns = h.indices.filter { !meta.contains(h[$0]) }
-      return try single(
-        format: "qualtrics", ids: columns.map { h[$0] }, texts: columns.map { rows[1].fields[$0] },
+      let columns = h.indices.filter { !Self.qualtricsMetadata.contains(h[$0]) }
+      var survey = try single(
+        format: "qualtrics", ids: Self.unique(columns.map { h[$0] }),
+        texts: columns.map { rows[1].fields[$0] },
         body: rows.dropFirst(3).map { r in columns.map { r.fields[$0] } }, separator: ",", source: source,
         name: name)
+      let idColumn = h.firstIndex(of: "ResponseId") ?? h.firstIndex(of: "ResponseID")
+      survey.respondentIDs = idColumn.map { k in rows.dropFirst(3).map { $0.fields[k] } }
+      survey.notes += renamedNotes(columns.map { h[$0] }, source: source)
+      return survey
     }
     if h.first == "Respondent ID" && h.contains("Collector ID") {
       return try surveyMonkey(rows: rows, source: source, name: name)
@@ -91,12 +160,111 @@ public struct SurveyReader: Sendable {
         body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ", ", source: source,
         name: name)
     }
+    if dialect == nil { return try plain(text, header: h, source: source, name: name, fallback: true) }
     throw InputError(
       SourceLocation(file: source, line: header.line),
-      "unrecognised survey export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
+      "not a \(dialect ?? "") export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
       expected:
         "a Google Forms (Timestamp,...), Microsoft Forms (ID,Start time,Completion time,...), Qualtrics (StartDate,...,ResponseId), SurveyMonkey (Respondent ID,Collector ID,...) or LimeSurvey (id,submitdate,...) export, or an aggregate file (\(Self.aggregateHeader.joined(separator: ",")))"
     )
+  }
+
+  /// Ids made unique in column order: a title that repeats becomes
+  /// TITLE_1, TITLE_2, ... (skipping names already taken).
+  static func unique(_ titles: [String]) -> [String] {
+    var counts: [String: Int] = [:]
+    for t in titles { counts[t, default: 0] += 1 }
+    var taken = Set(titles)
+    var seen: [String: Int] = [:]
+    return titles.map { t in
+      guard counts[t]! > 1 else { return t }
+      var k = seen[t, default: 0]
+      var id: String
+      repeat {
+        k += 1
+        id = "\(t)_\(k)"
+      } while taken.contains(id)
+      seen[t] = k
+      taken.insert(id)
+      return id
+    }
+  }
+
+  func renamedNotes(_ titles: [String], source: String) -> [Diagnostic] {
+    let ids = Self.unique(titles)
+    var repeated: [String: [String]] = [:]
+    for (t, id) in zip(titles, ids) where t != id { repeated[t, default: []].append(id) }
+    return repeated.keys.sorted().map { t in
+      Diagnostic(
+        code: "repeated-column", severity: .note,
+        message:
+          "column \"\(t)\" appears \(repeated[t]!.count) times; its questions are \(repeated[t]!.joined(separator: ", "))",
+        location: source)
+    }
+  }
+
+  /// A respondent-per-row CSV as R, SPSS, Excel or pandas write it: a
+  /// header of question names, comma, semicolon or tab separated, an
+  /// optional id column; missing-value codes are no answer.
+  func plain(_ text: String, header: [String], source: String, name: String, fallback: Bool) throws -> Survey
+  {
+    let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+    let delimiter: UInt8 = [UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: ",")].max { a, b in
+      first.utf8.filter { $0 == a }.count < first.utf8.filter { $0 == b }.count
+    }!
+    let split = ProvenanceHeader(splitting: text)
+    let rows = try CSVTokenizer.rows(
+      split.body, source: source, firstLine: split.lines + 1, delimiter: delimiter
+    )
+    .filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } }
+    guard let head = rows.first else {
+      throw InputError(
+        SourceLocation(file: source), "empty file", expected: "a header row and one row per respondent")
+    }
+    let titles = head.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    for row in rows.dropFirst() where row.fields.count != titles.count {
+      throw InputError(
+        SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+        expected: "\(titles.count) fields like the header")
+    }
+    let idNames = [
+      "id", "respondent", "respondent_id", "respondentid", "participant", "participant_id", "record_id",
+      "subject", "subject_id",
+    ]
+    let idIndex: Int?
+    if let idColumn {
+      guard let k = titles.firstIndex(of: idColumn) else {
+        throw UsageError(
+          "no id column \"\(idColumn)\" in \(source); it has \(titles.prefix(12).joined(separator: ", "))")
+      }
+      idIndex = k
+    } else {
+      idIndex = titles.firstIndex { idNames.contains($0.lowercased()) }
+    }
+    let columns = titles.indices.filter { $0 != idIndex }
+    let codes = Set(missingCodes.map { $0.lowercased() })
+    let body = rows.dropFirst().map { r in
+      columns.map { c -> String in
+        let cell = r.fields[c].trimmingCharacters(in: .whitespacesAndNewlines)
+        return codes.contains(cell.lowercased()) ? "" : cell
+      }
+    }
+    let ids = Self.unique(columns.map { titles[$0] })
+    var survey = try single(
+      format: "plain", ids: ids, texts: columns.map { titles[$0] }, body: body, separator: ";",
+      source: source,
+      name: name)
+    survey.respondentIDs = idIndex.map { k in rows.dropFirst().map { $0.fields[k] } }
+    if fallback {
+      survey.notes.append(
+        Diagnostic(
+          code: "plain-survey", severity: .note,
+          message:
+            "no survey platform's header; read as a plain CSV, one row per respondent (\(rows.count - 1) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? "")); name the dialect with --dialect",
+          location: source))
+    }
+    survey.notes += renamedNotes(columns.map { titles[$0] }, source: source)
+    return survey
   }
 
   func isMulti(id: String, text: String) -> Bool {

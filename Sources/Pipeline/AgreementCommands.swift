@@ -28,9 +28,15 @@ public enum AgreementCommands {
     ])
   }
 
+  /// Cells that mean "no value": empty, NA, N/A, NaN (any case), as R,
+  /// pandas and SPSS exports write them.
+  static func isMissing(_ cell: String) -> Bool {
+    ["", "na", "n/a", "nan"].contains(cell.lowercased())
+  }
+
   /// Reads columns `a` and `b` of a CSV with a header; rows where either is
-  /// empty are skipped and counted; a cell that is not a number is an error
-  /// naming its line and column.
+  /// missing (empty, NA, N/A, NaN) are dropped and counted; any other cell
+  /// that is not a number is an error naming its line and column.
   public static func pairs(path: String, a: String, b: String) throws -> (
     pairs: [(Double, Double)], skipped: Int
   ) {
@@ -62,7 +68,7 @@ public enum AgreementCommands {
       }
       let ta = row.fields[ia].trimmingCharacters(in: .whitespaces)
       let tb = row.fields[ib].trimmingCharacters(in: .whitespaces)
-      if ta.isEmpty || tb.isEmpty {
+      if isMissing(ta) || isMissing(tb) {
         skipped += 1
         continue
       }

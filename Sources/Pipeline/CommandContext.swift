@@ -74,6 +74,16 @@ public final class CommandContext: @unchecked Sendable {
   /// (set by the command line), nowhere otherwise or with `--quiet`.
   public var progressSink: ((String) -> Void)?
 
+  /// A diagnostic the user should see: on standard error from the command
+  /// line, among the report's diagnostics in a notebook.
+  public func report(_ diagnostic: Diagnostic) {
+    if let warningSink {
+      warningSink("energylab: \(diagnostic)")
+    } else {
+      provenance.diagnostics.append(diagnostic)
+    }
+  }
+
   public func warn(_ text: String) {
     if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
   }

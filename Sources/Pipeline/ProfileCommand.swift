@@ -143,12 +143,7 @@ public enum ProfileCommand {
           message:
             "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor (--factor-fallback)",
           location: file)
-        // On the terminal as a warning; in a report among its diagnostics.
-        if let sink = context.warningSink {
-          sink("energylab: \(diagnostic)")
-        } else {
-          context.provenance.diagnostics.append(diagnostic)
-        }
+        context.report(diagnostic)
       }
     }
     context.provenance.addParameters(

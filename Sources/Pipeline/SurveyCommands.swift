@@ -16,6 +16,12 @@ public enum SurveyCommands {
     public var multiSelect: [String] = []
     /// Reverse-scored questions.
     public var reverse: [String] = []
+    /// The export's dialect (`plain`, `qualtrics`, ...); nil detects it.
+    public var dialect: String?
+    /// Cells that mean no answer in a plain CSV, besides the empty cell.
+    public var missingCodes = SurveyReader.defaultMissingCodes
+    /// The id column of a plain CSV.
+    public var idColumn: String?
     public init(path: String) { self.path = path }
   }
 
@@ -61,8 +67,20 @@ public enum SurveyCommands {
   }
 
   static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
-    let survey = try SurveyReader(multiSelect: input.multiSelect).read(path: input.path)
+    let survey = try SurveyReader(
+      multiSelect: input.multiSelect, dialect: input.dialect, missingCodes: input.missingCodes,
+      idColumn: input.idColumn
+    ).read(path: input.path)
     _ = try context.recordInput(input.path)
+    for note in survey.notes { context.report(note) }
+    if survey.format == "plain" {
+      context.provenance.addParameters([
+        NamedParameter(
+          name: "missing_codes",
+          value: ([""] + input.missingCodes).map { "\"\($0)\"" }.joined(separator: ", "),
+          meaning: "cells read as no answer in a plain CSV")
+      ])
+    }
     var custom: [SurveyScale] = []
     if let file = input.scaleFile {
       let data = try FileInput.read(file, expected: "a scale CSV")
@@ -384,15 +402,32 @@ public enum SurveyCommands {
     guard let respondents = questions.first?.responses?.count else {
       throw UsageError("\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
     }
+    // The rule for missing items: a respondent without all ten answers gets
+    // no score and is left out of the summary (prorating would change the
+    // scale's meaning).
     var scores: [Double] = []
     var skipped = 0
+    var perRespondent: [ResultRecord] = []
     for r in 0..<respondents {
       let answers = questions.map { $0.responses![r].first.flatMap(Double.init) }
-      guard answers.allSatisfy({ $0 != nil }) else {
+      let used = answers.compactMap { $0 }.count
+      let id = survey.respondentIDs?[r] ?? String(r + 1)
+      guard used == 10 else {
         skipped += 1
+        perRespondent.append(
+          ResultRecord([
+            "respondent": .string(id), "score": .null, "items_used": .integer(used),
+            "note": .string("\(10 - used) of 10 items missing: no score"),
+          ]))
         continue
       }
-      scores.append(try SUS.score(answers.map { $0! }))
+      let score = try SUS.score(answers.map { $0! })
+      scores.append(score)
+      perRespondent.append(
+        ResultRecord([
+          "respondent": .string(id), "score": .number(score, 1), "items_used": .integer(used),
+          "note": .string(""),
+        ]))
     }
     guard !scores.isEmpty else { throw UsageError("no respondent answered all ten SUS items") }
     let s = SUS.summary(scores)
@@ -407,10 +442,33 @@ public enum SurveyCommands {
       "n": .integer(s.n), "mean": .number(s.mean, 1), "sd": .number(s.sd, 1),
       "ci95_lower": .number(s.lower, 1),
       "ci95_upper": .number(s.upper, 1), "adjective": .string(SUS.adjective(s.mean)),
-      "grade": .string(SUS.grade(s.mean)),
-      "scores": .array(s.scores.map { .number($0, 1) }), "skipped": .integer(skipped),
+      "grade": .string(SUS.grade(s.mean)), "skipped": .integer(skipped),
+      "items": .string(questions.map(\.id).joined(separator: ",")),
+      "missing_rule": .string("a respondent without all ten items gets no score and is left out"),
     ])
-    context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
+    let fmt = format ?? context.defaultFormat
+    if fmt == .json {
+      context.emit(
+        ResultTable(
+          name: "sus",
+          rows: [
+            ResultRecord([
+              "summary": .record(record), "respondents": .array(perRespondent.map { .record($0) }),
+            ])
+          ],
+          isSingleObject: true), format: format)
+    } else if fmt == .csv {
+      // One table per CSV: the respondents; the summary is one row of it in
+      // JSON and the other formats.
+      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+      context.warn(
+        "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in --format json, table or markdown"
+      )
+    } else {
+      context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
+      context.write("\n")
+      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+    }
     if chartsDirectory != nil || context.figuresDirectory != nil {
       let bins = stride(from: 0.0, to: 100.0, by: 10.0).map { lo in
         (lo, Double(scores.filter { $0 >= lo && ($0 < lo + 10 || (lo == 90 && $0 <= 100)) }.count))

@@ -512,9 +512,21 @@ struct SurveyInputOptions: ParsableArguments {
   var multi: [String] = []
   @Option(help: "A reverse-scored question (its scale is coded from the other end); repeatable.")
   var reverse: [String] = []
+  @Option(
+    help:
+      "Export dialect: plain (one row per respondent), qualtrics, google-forms, microsoft-forms, surveymonkey, limesurvey or aggregate (default: detected, plain as the fallback)."
+  )
+  var dialect: String?
+  @Option(help: "Cells read as no answer in a plain CSV, comma-separated (default NA,N/A,-99; empty always).")
+  var missing: String?
+  @Option(help: "The respondent id column of a plain CSV (default: a column named id, respondent_id, ...).")
+  var idColumn: String?
 
   var input: SurveyCommands.Input {
     var input = SurveyCommands.Input(path: export)
+    input.dialect = dialect
+    if let missing { input.missingCodes = missing.split(separator: ",").map(String.init) }
+    input.idColumn = idColumn
     input.scales = scale
     input.scaleFile = scales
     input.multiSelect = multi

@@ -624,9 +624,11 @@ struct SurveyCommandLineTests {
         "json",
       ], in: packageRoot)
     #expect(out.status == 0, "\(out.stderr)")
-    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let o = try #require(object["summary"] as? [String: Any])
+    let respondents = try #require(object["respondents"] as? [[String: Any]])
     #expect(o["n"] as? Int == 4)
-    #expect((o["scores"] as? [Double]) == [50, 100, 80, 25])
+    #expect(respondents.compactMap { $0["score"] as? Double } == [50, 100, 80, 25])
     #expect(abs((o["mean"] as? Double ?? 0) - 63.75) < 1e-9)
     for key in ["sd", "ci95_lower", "ci95_upper"] { #expect(o[key] is Double, "missing \(key)") }
   }

@@ -56,11 +56,16 @@ struct SurveyReaderTests {
     #expect(survey.questions[1].responses == [["SQ001"], ["SQ002"], ["SQ001", "SQ002"]])
   }
 
-  @Test func unrecognisedExportSaysWhatItExpects() {
+  /// A header no platform writes is read as a plain CSV, with a note; a
+  /// named dialect that does not match is an error saying what it expects.
+  @Test func unrecognisedExportIsPlainUnlessADialectIsNamed() throws {
+    let plain = try SurveyReader().read(path: "\(fixtures)/unrecognised-header.csv")
+    #expect(plain.format == "plain")
+    #expect(plain.notes.map(\.code) == ["plain-survey"])
     let error = #expect(throws: InputError.self) {
-      try SurveyReader().read(path: "\(fixtures)/unrecognised-header.csv")
+      try SurveyReader(dialect: "qualtrics").read(path: "\(fixtures)/unrecognised-header.csv")
     }
-    #expect(error?.description.contains("unrecognised-header.csv:1: unrecognised survey export") == true)
+    #expect(error?.description.contains("unrecognised-header.csv:1: not a qualtrics export") == true)
     #expect(error?.expected.contains("Qualtrics") == true)
   }
 

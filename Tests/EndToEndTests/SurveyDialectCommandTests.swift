@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Survey commands on a plain respondent-per-row CSV, SUS per respondent,
+/// and agreement with NA cells.
+struct SurveyDialectCommandTests {
+  static let dialects = "\(packageRoot)/Tests/SurveysTests/Fixtures/dialects"
+
+  /// sex x target of the heart-disease-style file, counted by hand from its
+  /// rows (p11 has no sex and is left out): male 5 with target 1 and 2 with
+  /// 0, female 3 and 1.
+  @Test func crosstabOfAPlainCSV() throws {
+    let out = try energylab(
+      [
+        "survey", "crosstab", "\(Self.dialects)/plain-heart.csv", "--rows", "sex", "--cols", "target",
+        "--format", "json",
+      ],
+      in: try scratchFolder())
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stderr.contains("read as a plain CSV"))
+    let table = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let counts = try #require(table["table"] as? [[String: Any]])
+    func cell(_ row: String, _ column: String) -> Int? {
+      counts.first { $0["row"] as? String == row }?[column] as? Int
+    }
+    #expect(cell("male", "1") == 5)
+    #expect(cell("male", "0") == 2)
+    #expect(cell("female", "1") == 3)
+    #expect(cell("female", "0") == 1)
+  }
+
+  /// SUS by hand: u1 alternating 4,2 scores 2.5 x (5 x 3 + 5 x 3) = 75; u2
+  /// 5,1 scores 100; u4 2,4 scores 25; u3 misses an item and gets no score.
+  @Test func susGivesEveryRespondent() throws {
+    let folder = try scratchFolder()
+    try """
+    id,s1,s2,s3,s4,s5,s6,s7,s8,s9,s10
+    u1,4,2,4,2,4,2,4,2,4,2
+    u2,5,1,5,1,5,1,5,1,5,1
+    u3,3,3,3,NA,3,3,3,3,3,3
+    u4,2,4,2,4,2,4,2,4,2,4
+
+    """.write(toFile: folder + "/sus.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(["survey", "sus", "sus.csv", "--format", "csv"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(
+      out.stdout == """
+        respondent,score,items_used,note
+        u1,75,10,
+        u2,100,10,
+        u3,,9,1 of 10 items missing: no score
+        u4,25,10,
+
+        """)
+    let json = try energylab(["survey", "sus", "sus.csv", "--format", "json"], in: folder)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let summary = try #require(object["summary"] as? [String: Any])
+    #expect(summary["n"] as? Int == 3)
+    #expect(abs((summary["mean"] as? Double ?? 0) - 200.0 / 3) < 1e-9)
+    #expect(summary["skipped"] as? Int == 1)
+  }
+
+  /// NA, N/A and empty cells are missing: two of five rows are dropped, and
+  /// the bias of the three left is (1 + 2 + 3)/3 = 2.
+  @Test func agreementDropsMissingPairs() throws {
+    let folder = try scratchFolder()
+    try "a,b\n11,10\nNA,12\n22,20\n,5\n33,30\nn/a,1\n".write(
+      toFile: folder + "/pairs.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(
+      ["stats", "agreement", "pairs.csv", "--a", "a", "--b", "b", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let row = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    #expect(row["n"] as? Int == 3)
+    #expect(row["skipped_rows"] as? Int == 3)
+    #expect(abs((row["bias"] as? Double ?? 0) - 2) < 1e-12)
+  }
+}
