@@ -91,7 +91,7 @@ def machine():
                               capture_output=True, text=True).stdout.strip()
     ours = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.strip()
     return (f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, "
-            f"{mem:.0f} GB RAM. EnergyLab {ours}; {versions}.")
+            f"{mem:.0f} GB RAM. {ours}; {versions}.")
 
 
 def main():
