@@ -9,21 +9,24 @@ struct ProvenanceHeader {
   /// How many lines the header took (the body's first line is `lines + 1`).
   var lines: Int
 
+  /// Reads the leading `#` lines only; the body is the text after them,
+  /// taken without splitting the whole file into lines.
   init(splitting text: String) {
-    var rest = text.split(separator: "\n", omittingEmptySubsequences: false)
     var fields: [String: String] = [:]
     var count = 0
-    while let first = rest.first, first.hasPrefix("#") {
-      let line = first.dropFirst()
+    var rest = Substring(text)
+    while rest.utf8.first == UInt8(ascii: "#") {
+      let end = rest.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+      let line = rest[rest.index(after: rest.startIndex)..<end]
       if let colon = line.firstIndex(of: ":") {
         fields[line[..<colon].trimmingCharacters(in: .whitespaces)] =
           line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
       }
-      rest.removeFirst()
       count += 1
+      rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
     }
     self.fields = fields
-    body = rest.joined(separator: "\n")
+    body = String(rest)
     lines = count
   }
 }

@@ -169,6 +169,15 @@ public struct SurveyReader: Sendable {
     )
   }
 
+  /// `cell` without surrounding white space; most cells have none, and are
+  /// returned as they are without Foundation's character-set scan.
+  static func trimmed(_ cell: String) -> String {
+    guard let first = cell.utf8.first, let last = cell.utf8.last else { return cell }
+    func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    guard space(first) || space(last) || first >= 0x80 || last >= 0x80 else { return cell }
+    return cell.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// Ids made unique in column order: a title that repeats becomes
   /// TITLE_1, TITLE_2, ... (skipping names already taken).
   static func unique(_ titles: [String]) -> [String] {
@@ -278,7 +287,7 @@ public struct SurveyReader: Sendable {
   ) throws -> Survey {
     var questions: [SurveyQuestion] = []
     for (k, id) in ids.enumerated() {
-      let cells = body.map { $0[k].trimmingCharacters(in: .whitespacesAndNewlines) }
+      let cells = body.map { Self.trimmed($0[k]) }
       // Microsoft Forms writes multi-select answers as "a;b;".
       let autoMulti = format == "microsoft-forms" && cells.contains { $0.hasSuffix(";") }
       let multi = autoMulti || isMulti(id: id, text: texts[k])

@@ -80,17 +80,33 @@ public enum SurveyStatistics {
   /// partial count staying partial.
   public static func summary(_ q: SurveyQuestion, scale declared: SurveyScale?) throws -> QuestionSummary {
     if let responses = q.responses {
-      let answered = responses.filter { !$0.isEmpty }
-      let flat = answered.flatMap { $0 }
-      let scale = declared ?? (q.isMultiSelect ? nil : SurveyScale.detect(flat))
+      // One pass over the cells counts each distinct answer (a hash look-up
+      // per cell); the scale then reads the few distinct answers, not every
+      // cell.
+      var answeredCount = 0
+      var distinct: [String: Int] = [:]
+      var firstSeen: [String] = []
+      for cell in responses where !cell.isEmpty {
+        answeredCount += 1
+        for answer in cell {
+          if let c = distinct[answer] {
+            distinct[answer] = c + 1
+          } else {
+            distinct[answer] = 1
+            firstSeen.append(answer)
+          }
+        }
+      }
+      let scale = declared ?? (q.isMultiSelect ? nil : SurveyScale.detect(firstSeen))
       var order: [String] = []
       var counts: [String: Double] = [:]
       var na = 0.0
       var codes: [Double] = []
-      for answer in flat {
+      for answer in firstSeen {
+        let n = distinct[answer]!
         if let scale {
           if scale.isNotApplicable(answer) {
-            na += 1
+            na += Double(n)
             continue
           }
           guard let index = scale.index(of: answer) else {
@@ -99,19 +115,19 @@ public enum SurveyStatistics {
               "unknown answer \"\(answer)\" on scale \(scale.name)",
               expected: "one of \(scale.labels.joined(separator: ", "))")
           }
-          counts[scale.labels[index], default: 0] += 1
-          codes.append(scale.values[index])
+          counts[scale.labels[index], default: 0] += Double(n)
+          codes += repeatElement(scale.values[index], count: n)
         } else {
-          if counts[answer] == nil { order.append(answer) }
-          counts[answer, default: 0] += 1
+          order.append(answer)
+          counts[answer, default: 0] += Double(n)
         }
       }
       let labels = scale?.labels ?? order
       let orderedCounts = labels.map { ($0, counts[$0] ?? 0) }
-      let total = Double(answered.count) - (scale == nil ? 0 : na)
+      let total = Double(answeredCount) - (scale == nil ? 0 : na)
       let percentages = orderedCounts.map { ($0.0, total > 0 ? 100 * $0.1 / total : .nan) }
       var summary = QuestionSummary(
-        question: q, n: answered.count, counts: orderedCounts, partial: [], percentages: percentages,
+        question: q, n: answeredCount, counts: orderedCounts, partial: [], percentages: percentages,
         scale: scale,
         median: nil, interquartileRange: nil, mean: nil, standardDeviation: nil, topTwoBox: nil,
         notApplicable: na,
@@ -120,17 +136,18 @@ public enum SurveyStatistics {
         let sorted = codes.sorted()
         summary.median = Quantiles.quantile(sorted, 0.5)
         summary.interquartileRange = Quantiles.quantile(sorted, 0.75) - Quantiles.quantile(sorted, 0.25)
-        let mean = codes.reduce(0, +) / Double(codes.count)
+        // Sums in sorted order, so the result does not depend on row order.
+        let mean = sorted.reduce(0, +) / Double(sorted.count)
         summary.mean = mean
         summary.standardDeviation =
-          codes.count > 1
-          ? sqrt(codes.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(codes.count - 1)) : nil
+          sorted.count > 1
+          ? sqrt(sorted.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(sorted.count - 1)) : nil
         let topTwo = scale.labels.suffix(2).reduce(0) { $0 + (counts[$1] ?? 0) }
         summary.topTwoBox = Proportion(successes: topTwo, total: Double(codes.count))
       }
-      if scale == nil && !q.isMultiSelect && order.count > max(10, answered.count / 2) {
-        // Mostly distinct answers: an open-ended question.
-        summary.openAnswers = flat
+      if scale == nil && !q.isMultiSelect && order.count > max(10, answeredCount / 2) {
+        // Mostly distinct answers: an open-ended question, in answer order.
+        summary.openAnswers = responses.flatMap { $0 }
       }
       return summary
     }
