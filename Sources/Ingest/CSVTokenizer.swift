@@ -17,6 +17,17 @@ public enum CSVTokenizer {
   public static func rows(_ text: String, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C) throws
     -> [CSVRow]
   {
+    var rows: [CSVRow] = []
+    try forEachRow(text, source: source, firstLine: firstLine, delimiter: delimiter) { rows.append($0) }
+    return rows
+  }
+
+  /// Tokenises `text`, handing each row to `body` as it is complete, so a
+  /// caller that keeps less than the rows needs no more memory than that.
+  public static func forEachRow(
+    _ text: String, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C,
+    _ body: (CSVRow) throws -> Void
+  ) throws {
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) == 0 else {
       throw RuntimeError("libcsv could not be initialised")
@@ -41,6 +52,11 @@ public enum CSVTokenizer {
       state.rows.append(CSVRow(line: state.rowLine, fields: state.fields))
       state.fields.removeAll(keepingCapacity: true)
     }
+    // Rows completed by a physical line go to `body` before the next line.
+    func deliver() throws {
+      for row in state.rows { try body(row) }
+      state.rows.removeAll(keepingCapacity: true)
+    }
     // Feed one physical line at a time so every row knows its line.
     var utf8 = Array(text.utf8)
     if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
@@ -61,6 +77,7 @@ public enum CSVTokenizer {
         }
         state.currentLine += 1
         start = end
+        try deliver()
       }
     }
     if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
@@ -68,7 +85,7 @@ public enum CSVTokenizer {
         SourceLocation(file: source, line: state.rowLine), "file ends inside a quoted field",
         expected: "a closing quote")
     }
-    return state.rows
+    try deliver()
   }
 }
 
