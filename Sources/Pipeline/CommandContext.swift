@@ -140,11 +140,33 @@ public final class CommandContext: @unchecked Sendable {
 
   /// Draws a chart into `folder` (or the figures folder); in Markdown
   /// output, links the image and its script and data.
+  /// Chart file stems already written, per folder: a second chart with the
+  /// same name (two `day1.gpx` of different participants) gets `-2`, so no
+  /// chart overwrites another's files.
+  private var chartStems: [String: Set<String>] = [:]
+
   public func draw(_ chart: GnuplotChart, folder: String?, format: OutputFormat?) throws {
     guard let target = folder ?? figuresDirectory else { return }
-    let rendered = try GnuplotRenderer.render(chart, into: target)
-    let stem = GnuplotChart.safeFileStem(chart.name)
-    if let reason = rendered.skippedReason { provenance.skipped.append(reason) }
+    let base = GnuplotChart.safeFileStem(chart.name)
+    var stem = base
+    var k = 1
+    while chartStems[target, default: []].contains(stem) {
+      k += 1
+      stem = "\(base)-\(k)"
+    }
+    chartStems[target, default: []].insert(stem)
+    let rendered = try GnuplotRenderer.render(chart, into: target, stem: stem)
+    if let reason = rendered.skippedReason {
+      // A chart gnuplot could not draw fails a notebook command and warns
+      // on the command line; a missing gnuplot is a note in the report.
+      if rendered.failed && warningSink == nil { throw RuntimeError("chart \(stem): \(reason)") }
+      if rendered.failed { warn("energylab: warning: \(reason)") }
+      provenance.skipped.append(reason)
+    } else if folder != nil, let warningSink {
+      // --charts on the command line: say what was written where.
+      warningSink(
+        "energylab: wrote \((target as NSString).appendingPathComponent(stem)).png (and .svg, .gp, .dat)")
+    }
     if (format ?? defaultFormat) == .markdown {
       let link = folder == nil ? figuresLink : ""
       if rendered.skippedReason == nil {

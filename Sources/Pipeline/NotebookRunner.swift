@@ -135,14 +135,22 @@ public struct NotebookRunner {
           progress("\(notebook.name): [\(commandNumber)] \(command.text)")
           context.provenance.commands.append(command.text)
           report.text += "```sh\n$ \(command.text)\n```\n\n"
+          let skippedBefore = context.provenance.skipped.count
+          // The reasons of files skipped by the command, so the message
+          // says which file failed and why, not only how many.
+          func failure(_ error: Error) -> RuntimeError {
+            let reasons = context.provenance.skipped.dropFirst(skippedBefore)
+            let detail = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
+            return RuntimeError("\(notebook.path):\(command.line): command failed: \(error)\(detail)")
+          }
           do {
             try executor(command.arguments, context)
           } catch let error as InputError {
-            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+            throw failure(error)
           } catch let error as UsageError {
-            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+            throw failure(error)
           } catch let error as RuntimeError {
-            throw RuntimeError("\(notebook.path):\(command.line): command failed: \(error)")
+            throw failure(error)
           }
           report.text += "\n"
           for table in context.emittedTables.dropFirst(writtenTables) {

@@ -211,8 +211,10 @@ public struct GnuplotChart: Sendable, Hashable {
 
   /// The gnuplot script; it reads `NAME.dat` and writes `NAME.png` and
   /// `NAME.svg` in its own folder.
-  public func scriptText() -> String {
-    let stem = GnuplotChart.safeFileStem(name)
+  /// The script; `stem` names its data and image files (default: the
+  /// chart's name as a slug).
+  public func scriptText(stem given: String? = nil) -> String {
+    let stem = given ?? GnuplotChart.safeFileStem(name)
     var plots: [String] = []
     for (i, s) in series.enumerated() {
       let style = s.style == .boxes ? "boxes fill solid 0.6 border -1" : s.style.rawValue
@@ -344,19 +346,31 @@ public struct GnuplotChart: Sendable, Hashable {
   }
 
   /// A gnuplot single-quoted string: `'` doubled, line breaks folded.
+  /// A gnuplot single-quoted string: quotes doubled, line breaks and other
+  /// control characters (ESC, BEL, ...) replaced by spaces, Unicode kept.
   public static func quote(_ text: String) -> String {
-    let folded = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-      .replacingOccurrences(of: "\r", with: " ")
+    let folded = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     return "'" + folded.replacingOccurrences(of: "'", with: "''") + "'"
   }
 
-  /// Letters, digits, `-` and `_` only.
+  /// An ASCII slug: lower-case letters, digits, `-` and `_`, runs of
+  /// anything else one `-`, never starting with `-` (which gnuplot and
+  /// other programs would read as an option): `Übung` is `bung`, `-p` is
+  /// `p`, and a name with no letter or digit is `chart`.
   public static func safeFileStem(_ text: String) -> String {
-    let mapped = text.lowercased().map { c -> Character in
-      c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_") ? c : "-"
+    var out = ""
+    for c in text.lowercased() {
+      if c.isASCII && (c.isLetter || c.isNumber || c == "_") {
+        out.append(c)
+      } else if !out.isEmpty && out.last != "-" {
+        out.append("-")
+      }
     }
-    let stem = String(mapped)
-    return stem.isEmpty ? "chart" : stem
+    while out.last == "-" { out.removeLast() }
+    while let first = out.first, !(first.isLetter || first.isNumber) { out.removeFirst() }
+    return out.isEmpty ? "chart" : out
   }
 
   private func sanitizedComment(_ text: String) -> String {
@@ -372,6 +386,8 @@ public struct RenderedChart: Sendable, Hashable {
   /// the script and data are written all the same.
   public var skippedReason: String?
   public var pngFile: String
+  /// Whether gnuplot ran and failed (as opposed to not being installed).
+  public var failed = false
 }
 
 /// Writes charts and drives gnuplot without a shell.
@@ -388,11 +404,13 @@ public enum GnuplotRenderer {
 
   /// Writes `NAME.gp` and `NAME.dat` into `folder`, then runs gnuplot on
   /// the script there.
-  public static func render(_ chart: GnuplotChart, into folder: String) throws -> RenderedChart {
-    let stem = GnuplotChart.safeFileStem(chart.name)
+  public static func render(_ chart: GnuplotChart, into folder: String, stem given: String? = nil) throws
+    -> RenderedChart
+  {
+    let stem = given ?? GnuplotChart.safeFileStem(chart.name)
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try AtomicFile.write(chart.dataText(), to: "\(folder)/\(stem).dat")
-    try AtomicFile.write(chart.scriptText(), to: "\(folder)/\(stem).gp")
+    try AtomicFile.write(chart.scriptText(stem: stem), to: "\(folder)/\(stem).gp")
     var files = ["\(stem).gp", "\(stem).dat"]
     guard let gnuplot = gnuplotPath() else {
       return RenderedChart(
@@ -401,7 +419,8 @@ public enum GnuplotRenderer {
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: gnuplot)
-    process.arguments = ["\(stem).gp"]
+    // A path, so no file name is read as an option.
+    process.arguments = ["./\(stem).gp"]
     process.currentDirectoryURL = URL(fileURLWithPath: folder)
     let errors = Pipe()
     process.standardError = errors
@@ -414,7 +433,7 @@ public enum GnuplotRenderer {
       return RenderedChart(
         files: files,
         skippedReason: "gnuplot failed on \(stem).gp: \(message.split(separator: "\n").last ?? "")",
-        pngFile: "\(stem).png")
+        pngFile: "\(stem).png", failed: true)
     }
     files += ["\(stem).png", "\(stem).svg"]
     return RenderedChart(files: files, skippedReason: nil, pngFile: "\(stem).png")

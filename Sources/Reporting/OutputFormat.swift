@@ -88,11 +88,28 @@ public enum ResultRenderer {
   /// shortest exact form.
   public static func csv(_ table: ResultTable) -> String {
     let columns = table.columns
-    var out = columns.map(csvField).joined(separator: ",") + "\n"
+    var out = columns.map { csvField(neutralised($0)) }.joined(separator: ",") + "\n"
     for row in table.rows {
-      out += columns.map { csvField(text(row[$0] ?? .null, fixed: false)) }.joined(separator: ",") + "\n"
+      out +=
+        columns.map { c -> String in
+          let value = row[c] ?? .null
+          let cell = text(value, fixed: false)
+          if case .string = value { return csvField(neutralised(cell)) }
+          return csvField(cell)
+        }.joined(separator: ",") + "\n"
     }
     return out
+  }
+
+  /// A text cell a spreadsheet would run as a formula (starting with `=`,
+  /// `+`, `-`, `@`, tab or carriage return; OWASP's CSV injection rule) gets
+  /// a leading apostrophe; numbers are never text cells, so they stay
+  /// numbers.
+  public static func neutralised(_ cell: String) -> String {
+    // A lone "-" (standard input, a missing mark) is no formula.
+    guard cell != "-", let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
+    else { return cell }
+    return "'" + cell
   }
 
   static func csvField(_ field: String) -> String {

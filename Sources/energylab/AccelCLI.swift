@@ -245,13 +245,15 @@ extension AccelCLI {
     static let configuration = CommandConfiguration(
       abstract: "Charts of a recording by local time: acceleration per epoch, steps and energy per hour.")
     @Argument(help: "Accelerometer CSV file.") var file: String
-    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
+      String?
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try AccelCommands.plot(
-        file: file, options: try read.options(), energy: try subject.options(), chartsDirectory: charts,
+        file: file, options: try read.options(), energy: try subject.options(),
+        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         format: output.format, context: context)
     }
   }

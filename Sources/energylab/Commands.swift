@@ -727,13 +727,14 @@ struct TrackCLI: ParsableCommand {
       abstract:
         "Charts of a track: speed by mode over time, elevation and grade over distance, activities by mode.")
     @Argument(help: "GPX or TCX file.") var file: String
-    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+    @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
+      String?
     @OptionGroup var track: TrackOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try TrackCommands.plot(
         file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
-        chartsDirectory: charts,
+        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         format: output.format, context: context)
     }
   }

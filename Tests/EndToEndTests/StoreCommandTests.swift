@@ -189,3 +189,55 @@ struct StoreCommandTests {
     #expect(!FileManager.default.fileExists(atPath: partial))
   }
 }
+
+/// Charts of a notebook never overwrite each other, and a failing command
+/// says which file failed and why.
+struct NotebookChartTests {
+  @Test func twoFilesOfTheSameNameKeepTheirOwnCharts() throws {
+    let folder = try scratchFolder()
+    for (participant, speed) in [("p01", "1.2mps"), ("p02", "3mps")] {
+      try FileManager.default.createDirectory(
+        atPath: "\(folder)/\(participant)", withIntermediateDirectories: true)
+      _ = try energylab(
+        ["track", "synth", "-o", "\(participant)/day1.gpx", "--speed", speed, "--duration", "5min"],
+        in: folder)
+    }
+    try """
+    # Two participants
+
+    ```energylab
+    track plot p01/day1.gpx
+    ```
+
+    ```energylab
+    track plot p02/day1.gpx
+    ```
+    """.write(toFile: folder + "/two.md", atomically: true, encoding: .utf8)
+    let out = try energylab(["run", "two.md", "--quiet"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let report = try String(contentsOfFile: folder + "/Reports/two/report.md", encoding: .utf8)
+    let first = try String(contentsOfFile: folder + "/Reports/two/figures/day1-speed.dat", encoding: .utf8)
+    let second = try String(contentsOfFile: folder + "/Reports/two/figures/day1-speed-2.dat", encoding: .utf8)
+    #expect(first != second, "each participant's speeds in their own data file")
+    // The second script draws from its own data into its own image.
+    let script = try String(contentsOfFile: folder + "/Reports/two/figures/day1-speed-2.gp", encoding: .utf8)
+    #expect(script.contains("'day1-speed-2.dat'") && !script.contains("'day1-speed.dat'"))
+    #expect(script.contains("day1-speed-2.png"))
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/gnuplot") {
+      #expect(FileManager.default.fileExists(atPath: folder + "/Reports/two/figures/day1-speed-2.png"))
+    }
+    #expect(report.contains("(figures/day1-speed.gp)") && report.contains("(figures/day1-speed-2.gp)"))
+  }
+
+  @Test func aFailingNotebookCommandNamesTheFileAndTheReason() throws {
+    let folder = try scratchFolder()
+    try "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>\n".write(
+      toFile: folder + "/bad.gpx", atomically: true, encoding: .utf8)
+    try "# Bad\n\n```energylab\ntrack summary bad.gpx\n```\n".write(
+      toFile: folder + "/bad.md", atomically: true, encoding: .utf8)
+    let out = try energylab(["run", "bad.md", "--quiet"], in: folder)
+    #expect(out.status == 1)
+    #expect(out.stderr.contains("bad.md:4: command failed"), "\(out.stderr)")
+    #expect(out.stderr.contains("bad.gpx:1"), "the file and line of the reason: \(out.stderr)")
+  }
+}

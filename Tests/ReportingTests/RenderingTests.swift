@@ -129,3 +129,44 @@ struct GnuplotChartTests {
     }
   }
 }
+
+/// Names and text from data reach files and outputs harmless.
+struct HostileTextTests {
+  @Test(arguments: [
+    ("Übung", "bung"), ("Ölberg-walk", "lberg-walk"), ("-p", "p"), ("--help", "help"),
+    ("p01/day1", "p01-day1"),
+    ("a  b", "a-b"), ("!!!", "chart"), ("", "chart"), ("track day1 speed", "track-day1-speed"),
+  ])
+  func chartNamesAreSafeSlugs(name: String, stem: String) {
+    #expect(GnuplotChart.safeFileStem(name) == stem)
+  }
+
+  @Test func gnuplotStringsKeepQuotesAndUnicodeAndDropControls() {
+    #expect(GnuplotChart.quote("it's Übung") == "'it''s Übung'")
+    #expect(GnuplotChart.quote("red\u{1B}[31m\u{07}\nnext") == "'red [31m  next'")
+  }
+
+  /// OWASP's CSV injection rule: text cells starting with =, +, -, @, tab or
+  /// carriage return get an apostrophe; numbers stay numbers.
+  @Test func csvCellsNeverRunAsFormulas() {
+    let table = ResultTable(
+      name: "t",
+      rows: [
+        ResultRecord(["answer": .string("=HYPERLINK(\"x\")"), "n": .number(-5, 0)]),
+        ResultRecord(["answer": .string("+1"), "n": .integer(2)]),
+        ResultRecord(["answer": .string("-fast"), "n": .null]),
+        ResultRecord(["answer": .string("@sum"), "n": .null]),
+        ResultRecord(["answer": .string("plain"), "n": .null]),
+      ])
+    #expect(
+      ResultRenderer.csv(table) == """
+        answer,n
+        "'=HYPERLINK(""x"")",-5
+        '+1,2
+        '-fast,
+        '@sum,
+        plain,
+
+        """)
+  }
+}
