@@ -27,3 +27,17 @@ public enum Fixed {
     return "\(value)"
   }
 }
+
+/// Text from data made safe to print: control characters (ESC, BEL, ...,
+/// line breaks included) become spaces, so a terminal is not driven by a
+/// file's content and XML (SVG) stays valid; other Unicode is kept.
+public enum PrintableText {
+  public static func clean(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      return text
+    }
+    return String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+  }
+}

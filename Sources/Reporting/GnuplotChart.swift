@@ -342,17 +342,13 @@ public struct GnuplotChart: Sendable, Hashable {
   /// A string in a gnuplot data file: double-quoted, with quotes and line
   /// breaks replaced (data files run no commands).
   static func dataString(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\n", with: " ") + "\""
+    "\"" + PrintableText.clean(text).replacingOccurrences(of: "\"", with: "'") + "\""
   }
 
-  /// A gnuplot single-quoted string: `'` doubled, line breaks folded.
   /// A gnuplot single-quoted string: quotes doubled, line breaks and other
   /// control characters (ESC, BEL, ...) replaced by spaces, Unicode kept.
   public static func quote(_ text: String) -> String {
-    let folded = String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-    return "'" + folded.replacingOccurrences(of: "'", with: "''") + "'"
+    "'" + PrintableText.clean(text).replacingOccurrences(of: "'", with: "''") + "'"
   }
 
   /// An ASCII slug: lower-case letters, digits, `-` and `_`, runs of
@@ -373,9 +369,7 @@ public struct GnuplotChart: Sendable, Hashable {
     return out.isEmpty ? "chart" : out
   }
 
-  private func sanitizedComment(_ text: String) -> String {
-    text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-  }
+  private func sanitizedComment(_ text: String) -> String { PrintableText.clean(text) }
 }
 
 /// What rendering a chart produced.

@@ -27,11 +27,13 @@ public enum ResultRenderer {
 
   /// Aligned columns for a terminal: numbers right-aligned.
   static func plainTable(_ table: ResultTable) -> String {
-    let columns = table.columns
-    let cells = table.rows.map { row in columns.map { text(row[$0] ?? .null, fixed: true) } }
+    let columns = table.columns.map(PrintableText.clean)
+    let cells = table.rows.map { row in
+      table.columns.map { PrintableText.clean(text(row[$0] ?? .null, fixed: true)) }
+    }
     let numeric = columns.indices.map { c in
       table.rows.allSatisfy { row in
-        switch row[columns[c]] ?? .null {
+        switch row[table.columns[c]] ?? .null {
         case .number, .integer, .null: return true
         default: return false
         }
@@ -225,7 +227,9 @@ public enum Markdown {
       case ">": out += "&gt;"
       case "&": out += "&amp;"
       case "\n", "\r", "\r\n": out += " "
-      default: out.append(c)
+      default:
+        // Control characters (ESC, BEL) never reach a report.
+        out += c.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : String(c)
       }
     }
     return out

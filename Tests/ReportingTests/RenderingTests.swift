@@ -146,6 +146,24 @@ struct HostileTextTests {
     #expect(GnuplotChart.quote("red\u{1B}[31m\u{07}\nnext") == "'red [31m  next'")
   }
 
+  /// ESC and BEL from a GPX name or a survey answer never reach the
+  /// terminal table, a report or a chart's data.
+  @Test func controlCharactersAreReplacedWhereTextIsPrinted() {
+    let evil = "walk\u{1B}[2J\u{07}<script>"
+    let table = ResultTable(name: "t", rows: [ResultRecord(["file": .string(evil), "n": .integer(1)])])
+    func hasControl(_ text: String) -> Bool {
+      text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }
+    }
+    #expect(!hasControl(ResultRenderer.render(table, as: .table)))
+    let markdown = ResultRenderer.render(table, as: .markdown)
+    #expect(!hasControl(markdown))
+    #expect(markdown.contains("&lt;script&gt;"))
+    var chart = GnuplotChart(name: "c", title: evil, xLabel: "x", yLabel: "y", series: [])
+    chart.stackedBars = GnuplotChart.StackedBars(categories: [evil], seriesTitles: [evil], values: [[1]])
+    #expect(!hasControl(chart.dataText()))
+    #expect(!hasControl(chart.scriptText()))
+  }
+
   /// OWASP's CSV injection rule: text cells starting with =, +, -, @, tab or
   /// carriage return get an apostrophe; numbers stay numbers.
   @Test func csvCellsNeverRunAsFormulas() {
