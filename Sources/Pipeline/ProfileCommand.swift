@@ -232,8 +232,13 @@ public enum ProfileCommand {
           }
         }
       ).count
+      // The set's name and source come from its file: escaped in Markdown.
+      let source =
+        format == .markdown ? Markdown.escapeInline(factors.source) : PrintableText.clean(factors.source)
+      let setName =
+        format == .markdown ? Markdown.escapeInline(factors.name) : PrintableText.clean(factors.name)
       context.write(
-        "factor set: \(factors.name) (\(factors.source)); body mass \(Fixed.shortest(mass)) kg"
+        "factor set: \(setName) (\(source)); body mass \(Fixed.shortest(mass)) kg"
           + (options.bodyMassKilograms == nil ? " (default)" : "") + "; time zone \(options.timeZone)\n")
       context.write(
         "total \(Fixed.format(totalCO2, digits: 2)) kg CO2 over \(days) day(s)"

@@ -206,7 +206,19 @@ enum Terminal {
 struct RunCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
-    abstract: "Run notebooks into reports (every notebook in Notebooks/ when none is named).")
+    abstract: "Run notebooks into reports (every notebook in Notebooks/ when none is named).",
+    discussion: """
+      A notebook is Markdown. Fenced blocks marked energylab hold commands,
+      one per line (a trailing backslash continues a line), written without
+      the leading "energylab"; they run in order, and their output (Markdown
+      tables, charts) replaces the block in Reports/NAME/report.md. A block
+      marked energylab-parameters holds NAME = VALUE lines, used as ${NAME}
+      in later commands and listed in the report. Paths are relative to the
+      folder energylab runs in (the project), not to the notebook. The
+      report is built in Reports/.NAME.tmp-PID and moved into place only
+      when every command succeeded; a failing command stops the run and
+      names the notebook line, the error and the files behind it.
+      """)
 
   @Argument(help: "Notebooks to run.")
   var notebooks: [String] = []
