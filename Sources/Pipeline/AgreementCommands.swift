@@ -16,12 +16,11 @@ public enum AgreementCommands {
     ResultRecord([
       "n": .integer(s.count), "bias": .number(s.bias, 4), "sd_diff": .number(s.sdDifference, 4),
       "loa_lower": .number(s.limitsOfAgreementLower, 4), "loa_upper": .number(s.limitsOfAgreementUpper, 4),
-      "loa_lower_ci95": .array([
-        .number(s.lowerLimitConfidenceInterval.lower, 4), .number(s.lowerLimitConfidenceInterval.upper, 4),
-      ]),
-      "loa_upper_ci95": .array([
-        .number(s.upperLimitConfidenceInterval.lower, 4), .number(s.upperLimitConfidenceInterval.upper, 4),
-      ]),
+      // Intervals are always two numeric fields, `*_lower` and `*_upper`.
+      "loa_lower_ci95_lower": .number(s.lowerLimitConfidenceInterval.lower, 4),
+      "loa_lower_ci95_upper": .number(s.lowerLimitConfidenceInterval.upper, 4),
+      "loa_upper_ci95_lower": .number(s.upperLimitConfidenceInterval.lower, 4),
+      "loa_upper_ci95_upper": .number(s.upperLimitConfidenceInterval.upper, 4),
       "mae": .number(s.meanAbsoluteError, 4), "rmse": .number(s.rootMeanSquareError, 4),
       "mape_pct": .number(s.meanAbsolutePercentageError, 2), "pearson_r": .number(s.pearsonR, 4),
       "ccc": .number(s.concordanceCorrelation, 4), "within_20pct_share": .number(s.withinToleranceShare, 4),

@@ -190,12 +190,11 @@ public enum EvaluateCommand {
       "pearson_r": .number(s.pearsonR, 4), "ccc": .number(s.concordanceCorrelation, 4),
       "loa_lower_\(unit)": .number(s.limitsOfAgreementLower, 2),
       "loa_upper_\(unit)": .number(s.limitsOfAgreementUpper, 2),
-      "loa_lower_ci95_\(unit)": .string(
-        "\(Fixed.format(s.lowerLimitConfidenceInterval.lower, digits: 2)) to \(Fixed.format(s.lowerLimitConfidenceInterval.upper, digits: 2))"
-      ),
-      "loa_upper_ci95_\(unit)": .string(
-        "\(Fixed.format(s.upperLimitConfidenceInterval.lower, digits: 2)) to \(Fixed.format(s.upperLimitConfidenceInterval.upper, digits: 2))"
-      ),
+      // Intervals are always two numeric fields, `*_lower` and `*_upper`.
+      "loa_lower_ci95_lower_\(unit)": .number(s.lowerLimitConfidenceInterval.lower, 2),
+      "loa_lower_ci95_upper_\(unit)": .number(s.lowerLimitConfidenceInterval.upper, 2),
+      "loa_upper_ci95_lower_\(unit)": .number(s.upperLimitConfidenceInterval.lower, 2),
+      "loa_upper_ci95_upper_\(unit)": .number(s.upperLimitConfidenceInterval.upper, 2),
       "within_20pct_share": .number(s.withinToleranceShare, 3),
     ])
   }

@@ -123,7 +123,8 @@ public enum SurveyCommands {
     if s.standardDeviation != nil { record["sd_ordinal"] = .number(s.standardDeviation, 2) }
     if let top = s.topTwoBox {
       record["top_two_box_pct"] = .number(100 * top.estimate, 1)
-      record["top_two_box_ci95_pct"] = .array([.number(100 * top.lower, 1), .number(100 * top.upper, 1)])
+      record["top_two_box_ci95_lower_pct"] = .number(100 * top.lower, 1)
+      record["top_two_box_ci95_upper_pct"] = .number(100 * top.upper, 1)
     }
     if s.notApplicable > 0 { record["not_applicable"] = .number(s.notApplicable, 0) }
     if !s.partial.isEmpty {
@@ -272,10 +273,8 @@ public enum SurveyCommands {
                 "median": .number($0.median, 1), "iqr": .number($0.interquartileRange, 1),
                 "mean_ordinal": .number($0.mean, 2), "sd_ordinal": .number($0.standardDeviation, 2),
                 "top_two_box_pct": .number($0.topTwoBox.map { 100 * $0.estimate }, 1),
-                "top_two_box_ci95_pct": .string(
-                  $0.topTwoBox.map {
-                    "\(Fixed.format(100 * $0.lower, digits: 1)) to \(Fixed.format(100 * $0.upper, digits: 1))"
-                  } ?? ""),
+                "top_two_box_ci95_lower_pct": .number($0.topTwoBox.map { 100 * $0.lower }, 1),
+                "top_two_box_ci95_upper_pct": .number($0.topTwoBox.map { 100 * $0.upper }, 1),
               ])
             }), format: fmt)
         context.write(

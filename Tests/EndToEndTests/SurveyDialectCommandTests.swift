@@ -76,3 +76,46 @@ struct SurveyDialectCommandTests {
     #expect(abs((row["bias"] as? Double ?? 0) - 2) < 1e-12)
   }
 }
+
+/// Intervals are two numeric fields (`*_lower`, `*_upper`) in every command,
+/// never "a to b" strings or arrays.
+struct IntervalShapeTests {
+  /// Every key with "ci95" in a JSON document, and its value.
+  static func intervals(_ value: Any, into out: inout [(String, Any)]) {
+    if let object = value as? [String: Any] {
+      for (key, v) in object {
+        if key.contains("ci95") { out.append((key, v)) }
+        intervals(v, into: &out)
+      }
+    } else if let array = value as? [Any] {
+      for v in array { intervals(v, into: &out) }
+    }
+  }
+
+  @Test func intervalsAreTwoNumbers() throws {
+    let folder = try scratchFolder()
+    try "a,b\n1,1.2\n2,2.1\n3,2.7\n4,4.4\n".write(
+      toFile: folder + "/p.csv", atomically: true, encoding: .utf8)
+    try "id,q1\n1,Agree\n2,Strongly agree\n3,Disagree\n4,Agree\n5,Neither agree nor disagree\n".write(
+      toFile: folder + "/likert.csv", atomically: true, encoding: .utf8)
+    let commands: [[String]] = [
+      ["stats", "agreement", "p.csv", "--a", "a", "--b", "b"],
+      [
+        "evaluate", "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph",
+        "grade=0",
+      ],
+      ["survey", "summary", "likert.csv"],
+    ]
+    for command in commands {
+      let out = try energylab(command + ["--format", "json"], in: folder)
+      #expect(out.status == 0, "\(command): \(out.stderr)")
+      var found: [(String, Any)] = []
+      Self.intervals(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)), into: &found)
+      #expect(!found.isEmpty, "\(command[0]) reports an interval")
+      for (key, value) in found {
+        #expect(key.contains("_lower") || key.contains("_upper"), "\(key)")
+        #expect(value is Double || value is Int || value is NSNull, "\(key) = \(value)")
+      }
+    }
+  }
+}
