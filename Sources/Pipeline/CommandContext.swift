@@ -64,7 +64,16 @@ public final class CommandContext: @unchecked Sendable {
     return (CommandContext(defaultFormat: defaultFormat, sink: { buffer.text += $0 }), buffer)
   }
 
-  public func write(_ text: String) { sink(text) }
+  /// Prose; with `--format csv` or `json` it goes to standard error, so
+  /// standard output holds only the data.
+  public func write(_ text: String) {
+    if let commandFormat, commandFormat == .csv || commandFormat == .json, let warningSink {
+      let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      if !trimmed.isEmpty { warningSink(trimmed) }
+      return
+    }
+    sink(text)
+  }
 
   /// Where skipped inputs are reported: standard error on a terminal; the
   /// report's diagnostics in a notebook.
@@ -88,6 +97,40 @@ public final class CommandContext: @unchecked Sendable {
     if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
   }
 
+  /// The `--format` of the command running, when it has one: in CSV and
+  /// JSON its prose goes to standard error, CSV prints one table, and JSON
+  /// one document (see `beginCommand`, `endCommand`).
+  public private(set) var commandFormat: OutputFormat?
+  private var pendingJSON: [ResultTable] = []
+  private var csvTablePrinted = false
+
+  public func beginCommand(format: OutputFormat?) {
+    commandFormat = format
+    pendingJSON = []
+    csvTablePrinted = false
+  }
+
+  /// Prints the command's JSON as one document: its table, or an object of
+  /// its tables by name when it has several.
+  public func endCommand() {
+    defer {
+      pendingJSON = []
+      commandFormat = nil
+    }
+    guard !pendingJSON.isEmpty else { return }
+    if pendingJSON.count == 1 {
+      sink(ResultRenderer.render(pendingJSON[0], as: .json))
+      return
+    }
+    var document = ResultRecord()
+    for table in pendingJSON {
+      document[table.name] =
+        table.isSingleObject && table.rows.count == 1
+        ? .record(table.rows[0]) : .array(table.rows.map { .record($0) })
+    }
+    sink(JSONText.encode(.record(document)) + "\n")
+  }
+
   /// Columns to print (`--columns`), nil for all.
   public var columns: [String]?
   /// The terminal's width for `table` output; nil prints every column.
@@ -108,7 +151,21 @@ public final class CommandContext: @unchecked Sendable {
       shown = table.selecting(columns)
     }
     let chosen = columns != nil
-    write(ResultRenderer.render(shown, as: format ?? defaultFormat, width: chosen ? nil : terminalWidth))
+    let effective = format ?? defaultFormat
+    if commandFormat != nil && effective == .json {
+      pendingJSON.append(shown)
+      return
+    }
+    if commandFormat != nil && effective == .csv {
+      guard !csvTablePrinted else {
+        warn(
+          "energylab: note: table \(table.name) not printed: CSV output holds one table (--format json prints all of them)"
+        )
+        return
+      }
+      csvTablePrinted = true
+    }
+    sink(ResultRenderer.render(shown, as: effective, width: chosen ? nil : terminalWidth))
   }
 
   /// Whether inputs are hashed as they are read. Reports and notebooks need

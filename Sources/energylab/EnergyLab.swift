@@ -54,15 +54,19 @@ protocol ContextCommand: ParsableCommand {
 extension ContextCommand {
   func run() throws {
     applyOutputOptions(to: Terminal.context)
+    defer { Terminal.context.endCommand() }
     try execute(in: Terminal.context)
   }
 
-  /// `--columns` of the command's output options, for every table it prints.
+  /// `--columns` and `--format` of the command's output options, for every
+  /// table it prints.
   func applyOutputOptions(to context: CommandContext) {
     context.columns = nil
+    context.beginCommand(format: nil)
     for child in Mirror(reflecting: self).children {
       if let group = child.value as? OptionGroup<FormatOption> {
         context.columns = group.wrappedValue.columnList
+        context.beginCommand(format: group.wrappedValue.format)
       }
     }
   }
@@ -199,6 +203,7 @@ enum Terminal {
       throw UsageError("\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
     command.applyOutputOptions(to: context)
+    defer { context.endCommand() }
     try command.execute(in: context)
   }
 }

@@ -1003,10 +1003,27 @@ struct AccelCommandTests {
   /// steps burn 102 kcal: balance 1998, progress 0.999 of 2000: green.
   @Test func calorieBalanceFromARecording() throws {
     let out = try energylab(
-      ["accel", "energy", "actigraph-counts-named.csv", "--intake", "2100", "--format", "csv"],
+      ["accel", "energy", "actigraph-counts-named.csv", "--intake", "2100", "--format", "json"],
       in: Self.fixtures)
     #expect(out.status == 0, "\(out.stderr)")
-    #expect(out.stdout.contains("1,actigraph-counts-named.csv,2100,255,102,1998,2000,0.999,green,99.9"))
+    // One JSON document holding both tables by name.
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let balance = try #require((document["balance"] as? [[String: Any]])?.first)
+    #expect(balance["intake_kcal"] as? Int == 2100)
+    #expect(balance["steps"] as? Int == 255)
+    #expect(balance["burned_kcal"] as? Double == 102)
+    #expect(balance["balance_kcal"] as? Double == 1998)
+    #expect(balance["progress"] as? Double == 0.999)
+    #expect(balance["colour"] as? String == "green")
+    #expect(document["accel-energy"] is [[String: Any]])
+    // CSV holds the first table only and names the other on standard error.
+    let csv = try energylab(
+      ["accel", "energy", "actigraph-counts-named.csv", "--intake", "2100", "--format", "csv"],
+      in: Self.fixtures)
+    #expect(csv.stdout.hasPrefix("model,energy_kcal,basis\n"))
+    #expect(!csv.stdout.contains("green"))
+    #expect(csv.stderr.contains("table balance not printed"))
   }
 }
 

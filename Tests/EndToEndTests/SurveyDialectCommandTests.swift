@@ -119,3 +119,67 @@ struct IntervalShapeTests {
     }
   }
 }
+
+/// `--format csv` is exactly one table with one header row, and `--format
+/// json` one document, for the commands that print several tables or prose.
+struct OneTablePerOutputTests {
+  /// RFC 4180 fields of one line (no line breaks inside fields here).
+  static func fields(_ line: Substring) -> Int {
+    var count = 1
+    var quoted = false
+    for c in line {
+      if c == "\"" { quoted.toggle() } else if c == "," && !quoted { count += 1 }
+    }
+    return count
+  }
+
+  @Test func csvIsOneTableAndJSONOneDocument() throws {
+    let folder = try scratchFolder()
+    try "a,b\n1,1.2\n2,2.1\n3,2.7\n4,4.4\n".write(
+      toFile: folder + "/p.csv", atomically: true, encoding: .utf8)
+    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
+    _ = try energylab(
+      ["energy", "walk.gpx", "--model", "acsm-walking", "--mass", "70kg", "--db", "s.sqlite"], in: folder)
+    let dialects = "\(packageRoot)/Tests/SurveysTests/Fixtures/dialects"
+    let commands: [[String]] = [
+      ["survey", "summary", "\(dialects)/plain-heart.csv"],
+      ["survey", "crosstab", "\(dialects)/plain-heart.csv", "--rows", "sex", "--cols", "target"],
+      [
+        "accel", "energy", "\(packageRoot)/Tests/IngestTests/Fixtures/accel/actigraph-counts-named.csv",
+        "--intake", "2100",
+      ],
+      ["stats", "agreement", "p.csv", "--a", "a", "--b", "b"],
+      ["agreement", "walk.gpx", "--models", "acsm-walking,cameron-walking", "--mass", "70kg"],
+      ["db", "info", "--db", "s.sqlite"],
+      [
+        "evaluate", "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph",
+        "grade=0", "--cells",
+      ],
+      [
+        "models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0%", "--mass", "70kg", "--published",
+        "kcal_per_min=4.55",
+      ],
+      [
+        "footprint", "annual", "--electricity-kwh", "350", "--supplier", "all-island-mix", "--heating",
+        "natural-gas", "--occupants", "2", "--petrol", "20", "--flight", "DUB-STN:return", "--diet",
+        "medium-meat", "--spend", "clothing=50",
+      ],
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "2mph", "--to", "4mph", "--step", "1mph", "--assume", "grade=0",
+      ],
+    ]
+    for command in commands {
+      let csv = try energylab(command + ["--format", "csv"], in: folder)
+      #expect(csv.status == 0, "\(command): \(csv.stderr)")
+      let lines = csv.stdout.split(separator: "\n")
+      let width = lines.first.map(Self.fields) ?? 0
+      #expect(!lines.isEmpty && lines.allSatisfy { Self.fields($0) == width }, "\(command[0]): \(csv.stdout)")
+      let json = try energylab(command + ["--format", "json"], in: folder)
+      #expect(json.status == 0, "\(command): \(json.stderr)")
+      #expect(
+        (try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil,
+        "\(command[0]) --format json is one document: \(json.stdout.prefix(300))")
+    }
+  }
+}
