@@ -72,7 +72,7 @@ public final class CommandContext: @unchecked Sendable {
       if !trimmed.isEmpty { warningSink(trimmed) }
       return
     }
-    sink(text)
+    out(text)
   }
 
   /// Where skipped inputs are reported: standard error on a terminal; the
@@ -108,6 +108,7 @@ public final class CommandContext: @unchecked Sendable {
     commandFormat = format
     pendingJSON = []
     csvTablePrinted = false
+    lastOutput = ""
   }
 
   /// Prints the command's JSON as one document: its table, or an object of
@@ -165,7 +166,22 @@ public final class CommandContext: @unchecked Sendable {
       }
       csvTablePrinted = true
     }
-    sink(ResultRenderer.render(shown, as: effective, width: chosen ? nil : terminalWidth))
+    let rendered = ResultRenderer.render(shown, as: effective, width: chosen ? nil : terminalWidth)
+    // A Markdown table right after other output would continue it: a
+    // blank line keeps each table its own.
+    if effective == .markdown && !lastOutput.isEmpty && !lastOutput.hasSuffix("\n\n") {
+      out(lastOutput.hasSuffix("\n") ? "\n" : "\n\n")
+    }
+    out(rendered)
+  }
+
+  /// The end of what was last printed (to keep Markdown tables apart).
+  private var lastOutput = ""
+
+  private func out(_ text: String) {
+    guard !text.isEmpty else { return }
+    sink(text)
+    lastOutput = String((lastOutput + text).suffix(2))
   }
 
   /// Whether inputs are hashed as they are read. Reports and notebooks need

@@ -183,3 +183,22 @@ struct OneTablePerOutputTests {
     }
   }
 }
+
+/// Every Markdown table of the shipped reports stands apart: its header is
+/// preceded by a blank line (else Markdown reads it as rows of the table or
+/// text before it, as the accelerometer-day balance table once was).
+struct MarkdownTableTests {
+  @Test func reportTablesAreSeparated() throws {
+    let reports = try FileManager.default.contentsOfDirectory(atPath: "\(packageRoot)/Reports")
+      .filter { !$0.hasPrefix(".") }
+    #expect(reports.count >= 8)
+    for name in reports {
+      let text = try String(contentsOfFile: "\(packageRoot)/Reports/\(name)/report.md", encoding: .utf8)
+      let lines = text.components(separatedBy: "\n")
+      for k in lines.indices.dropFirst() where lines[k].hasPrefix("| ---") || lines[k].hasPrefix("| :--") {
+        let header = k - 1
+        #expect(header > 0 && lines[header - 1].isEmpty, "\(name) line \(header + 1): \(lines[header])")
+      }
+    }
+  }
+}
