@@ -40,4 +40,14 @@ public enum PrintableText {
       String.UnicodeScalarView(
         text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
   }
+
+  /// The same for text of several lines (what a command prints): line feeds
+  /// and tabs stay, every other control character becomes a space.
+  public static func cleanLines(_ text: String) -> String {
+    func isStray(_ s: Unicode.Scalar) -> Bool {
+      s.properties.generalCategory == .control && s != "\n" && s != "\t"
+    }
+    guard text.unicodeScalars.contains(where: isStray) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isStray($0) ? " " : $0 }))
+  }
 }

@@ -180,7 +180,9 @@ public final class CommandContext: @unchecked Sendable {
 
   private func out(_ text: String) {
     guard !text.isEmpty else { return }
-    sink(text)
+    // Control characters from data (ESC, BEL) never reach a terminal or a
+    // report; JSON has escaped its own already.
+    sink(PrintableText.cleanLines(text))
     lastOutput = String((lastOutput + text).suffix(2))
   }
 

@@ -357,7 +357,14 @@ public struct GnuplotChart: Sendable, Hashable {
   /// `p`, and a name with no letter or digit is `chart`.
   public static func safeFileStem(_ text: String) -> String {
     var out = ""
-    for c in text.lowercased() {
+    // Letters keep their base letter (Übung -> ubung): the decomposed form
+    // without its combining marks.
+    let folded = String(
+      String.UnicodeScalarView(
+        text.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+          $0.properties.generalCategory != .nonspacingMark
+        }))
+    for c in folded.lowercased() {
       if c.isASCII && (c.isLetter || c.isNumber || c == "_") {
         out.append(c)
       } else if !out.isEmpty && out.last != "-" {

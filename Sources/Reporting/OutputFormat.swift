@@ -105,11 +105,12 @@ public enum ResultRenderer {
 
   /// A text cell a spreadsheet would run as a formula (starting with `=`,
   /// `+`, `-`, `@`, tab or carriage return; OWASP's CSV injection rule) gets
-  /// a leading apostrophe; numbers are never text cells, so they stay
-  /// numbers.
+  /// a leading apostrophe; numbers, as values or as text, stay numbers.
   public static func neutralised(_ cell: String) -> String {
-    // A lone "-" (standard input, a missing mark) is no formula.
-    guard cell != "-", let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
+    // A lone "-" (standard input, a missing mark) is no formula, nor is a
+    // signed number written as text ("-2" as a survey answer).
+    guard cell != "-", Double(cell) == nil, let first = cell.unicodeScalars.first,
+      "=+-@\t\r".unicodeScalars.contains(first)
     else { return cell }
     return "'" + cell
   }

@@ -98,7 +98,9 @@ enum Terminal {
     let context = CommandContext(defaultFormat: .table, sink: { write($0) })
     context.warningSink = { writeError($0 + "\n") }
     context.fingerprintsInputs = false
-    if isatty(STDERR_FILENO) == 1 { context.progressSink = { writeError($0) } }
+    if isatty(STDERR_FILENO) == 1 {
+      context.progressSink = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
+    }
     context.terminalWidth = terminalWidth()
     return context
   }()
@@ -161,8 +163,10 @@ enum Terminal {
     }
   }
 
+  /// Diagnostics name files and quote data: their control characters are
+  /// replaced so a file name cannot drive the terminal.
   static func writeError(_ text: String) {
-    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(PrintableText.cleanLines(text).utf8))
   }
 
   /// Exit 0, or 1 when standard output failed.

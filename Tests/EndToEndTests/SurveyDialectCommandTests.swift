@@ -120,85 +120,62 @@ struct IntervalShapeTests {
   }
 }
 
-/// `--format csv` is exactly one table with one header row, and `--format
-/// json` one document, for the commands that print several tables or prose.
-struct OneTablePerOutputTests {
-  /// RFC 4180 fields of one line (no line breaks inside fields here).
-  static func fields(_ line: Substring) -> Int {
-    var count = 1
-    var quoted = false
-    for c in line {
-      if c == "\"" { quoted.toggle() } else if c == "," && !quoted { count += 1 }
-    }
-    return count
-  }
-
-  @Test func csvIsOneTableAndJSONOneDocument() throws {
-    let folder = try scratchFolder()
-    try "a,b\n1,1.2\n2,2.1\n3,2.7\n4,4.4\n".write(
-      toFile: folder + "/p.csv", atomically: true, encoding: .utf8)
-    _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
-    _ = try energylab(
-      ["energy", "walk.gpx", "--model", "acsm-walking", "--mass", "70kg", "--db", "s.sqlite"], in: folder)
-    let dialects = "\(packageRoot)/Tests/SurveysTests/Fixtures/dialects"
-    let commands: [[String]] = [
-      ["survey", "summary", "\(dialects)/plain-heart.csv"],
-      ["survey", "crosstab", "\(dialects)/plain-heart.csv", "--rows", "sex", "--cols", "target"],
-      [
-        "accel", "energy", "\(packageRoot)/Tests/IngestTests/Fixtures/accel/actigraph-counts-named.csv",
-        "--intake", "2100",
-      ],
-      ["stats", "agreement", "p.csv", "--a", "a", "--b", "b"],
-      ["agreement", "walk.gpx", "--models", "acsm-walking,cameron-walking", "--mass", "70kg"],
-      ["db", "info", "--db", "s.sqlite"],
-      [
-        "evaluate", "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph",
-        "grade=0", "--cells",
-      ],
-      [
-        "models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0%", "--mass", "70kg", "--published",
-        "kcal_per_min=4.55",
-      ],
-      [
-        "footprint", "annual", "--electricity-kwh", "350", "--supplier", "all-island-mix", "--heating",
-        "natural-gas", "--occupants", "2", "--petrol", "20", "--flight", "DUB-STN:return", "--diet",
-        "medium-meat", "--spend", "clothing=50",
-      ],
-      [
-        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
-        "2mph", "--to", "4mph", "--step", "1mph", "--assume", "grade=0",
-      ],
-    ]
-    for command in commands {
-      let csv = try energylab(command + ["--format", "csv"], in: folder)
-      #expect(csv.status == 0, "\(command): \(csv.stderr)")
-      let lines = csv.stdout.split(separator: "\n")
-      let width = lines.first.map(Self.fields) ?? 0
-      #expect(!lines.isEmpty && lines.allSatisfy { Self.fields($0) == width }, "\(command[0]): \(csv.stdout)")
-      let json = try energylab(command + ["--format", "json"], in: folder)
-      #expect(json.status == 0, "\(command): \(json.stderr)")
-      #expect(
-        (try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil,
-        "\(command[0]) --format json is one document: \(json.stdout.prefix(300))")
-    }
-  }
-}
-
-/// Every Markdown table of the shipped reports stands apart: its header is
-/// preceded by a blank line (else Markdown reads it as rows of the table or
-/// text before it, as the accelerometer-day balance table once was).
+/// Every Markdown table of the shipped reports and of `--format markdown`
+/// stands apart: GitHub's own parser (cmark-gfm, installed by
+/// scripts/install-deps) finds as many tables as there are delimiter rows,
+/// so no table runs into the one before it (as the accelerometer-day
+/// balance table once did).
 struct MarkdownTableTests {
-  @Test func reportTablesAreSeparated() throws {
+  static let parser = "/usr/bin/cmark-gfm"
+
+  /// Tables cmark-gfm finds, and delimiter rows written.
+  static func tables(in markdown: String) throws -> (parsed: Int, written: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: parser)
+    process.arguments = ["--extension", "table"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data(markdown.utf8))
+    try input.fileHandleForWriting.close()
+    let html = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let parsed = html.components(separatedBy: "<table>").count - 1
+    let written = markdown.components(separatedBy: "\n").filter {
+      $0.hasPrefix("| ---") || $0.hasPrefix("| :--")
+    }
+    .count
+    return (parsed, written)
+  }
+
+  @Test func reportTablesParseAsSeparateTables() throws {
+    try #require(
+      FileManager.default.isExecutableFile(atPath: Self.parser), "cmark-gfm missing: run scripts/install-deps"
+    )
     let reports = try FileManager.default.contentsOfDirectory(atPath: "\(packageRoot)/Reports")
       .filter { !$0.hasPrefix(".") }
     #expect(reports.count >= 8)
     for name in reports {
       let text = try String(contentsOfFile: "\(packageRoot)/Reports/\(name)/report.md", encoding: .utf8)
-      let lines = text.components(separatedBy: "\n")
-      for k in lines.indices.dropFirst() where lines[k].hasPrefix("| ---") || lines[k].hasPrefix("| :--") {
-        let header = k - 1
-        #expect(header > 0 && lines[header - 1].isEmpty, "\(name) line \(header + 1): \(lines[header])")
-      }
+      let count = try Self.tables(in: text)
+      #expect(count.written > 0 && count.parsed == count.written, "\(name): \(count)")
     }
+  }
+
+  /// A command printing prose and two tables in Markdown.
+  @Test func commandTablesParseAsSeparateTables() throws {
+    try #require(
+      FileManager.default.isExecutableFile(atPath: Self.parser), "cmark-gfm missing: run scripts/install-deps"
+    )
+    let out = try energylab(
+      [
+        "accel", "energy", "\(packageRoot)/Tests/IngestTests/Fixtures/accel/actigraph-counts-named.csv",
+        "--intake", "2100", "--format", "markdown",
+      ], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let count = try Self.tables(in: out.stdout)
+    #expect(count == (2, 2), "\(out.stdout)")
   }
 }

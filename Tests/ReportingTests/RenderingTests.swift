@@ -133,7 +133,8 @@ struct GnuplotChartTests {
 /// Names and text from data reach files and outputs harmless.
 struct HostileTextTests {
   @Test(arguments: [
-    ("Übung", "bung"), ("Ölberg-walk", "lberg-walk"), ("-p", "p"), ("--help", "help"),
+    ("Übung", "ubung"), ("Ölberg-walk", "olberg-walk"), ("ß-Straße", "stra-e"), ("-p", "p"),
+    ("--help", "help"),
     ("p01/day1", "p01-day1"),
     ("a  b", "a-b"), ("!!!", "chart"), ("", "chart"), ("track day1 speed", "track-day1-speed"),
   ])
@@ -171,19 +172,22 @@ struct HostileTextTests {
       name: "t",
       rows: [
         ResultRecord(["answer": .string("=HYPERLINK(\"x\")"), "n": .number(-5, 0)]),
+        // A number written as text is no formula.
         ResultRecord(["answer": .string("+1"), "n": .integer(2)]),
         ResultRecord(["answer": .string("-fast"), "n": .null]),
         ResultRecord(["answer": .string("@sum"), "n": .null]),
         ResultRecord(["answer": .string("plain"), "n": .null]),
+        ResultRecord(["answer": .string("-2"), "n": .null]),
       ])
     #expect(
       ResultRenderer.csv(table) == """
         answer,n
         "'=HYPERLINK(""x"")",-5
-        '+1,2
+        +1,2
         '-fast,
         '@sum,
         plain,
+        -2,
 
         """)
   }
