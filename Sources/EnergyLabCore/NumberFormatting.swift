@@ -4,6 +4,11 @@ import Foundation
 /// precision, `.` as decimal separator whatever the locale, no grouping,
 /// and no negative zero.
 public enum Fixed {
+  /// A p-value as reported: three decimals, or `< 0.001`.
+  public static func pValue(_ p: Double) -> String {
+    p.isFinite && p < 0.001 ? "< 0.001" : "= " + format(p, digits: 3)
+  }
+
   /// `value` with exactly `digits` digits after the decimal point
   /// (`Fixed.format(1.2345, digits: 2)` is `"1.23"`); NaN and infinities
   /// print as `nan`, `inf` and `-inf`.

@@ -20,6 +20,12 @@ public struct ReferenceComparison: Sendable, Hashable {
   public var cells: [ComparedCell]
   public var accumulator: ErrorAccumulator
 
+  /// The regression of differences on means (proportional bias) and the
+  /// percentage form of the limits of agreement.
+  public var proportionalBias: ProportionalBias? {
+    ProportionalBias(predicted: cells.map(\.predicted), reference: cells.map(\.reference))
+  }
+
   /// Compares `predict(rowKey, columnKey)` with every cell of `table`.
   public init(
     modelID: String, table: ReferenceTable, relativeTolerance: Double = 0.20,

@@ -345,7 +345,7 @@ extension AccelCommands {
     var acceleration = GnuplotChart(
       name: "\(stem)-acceleration",
       title: counts ? "Axis-1 counts per minute" : "ENMO per \(Fixed.shortest(first.seconds)) s epoch",
-      xLabel: "local time (h)", yLabel: counts ? "counts/min" : "ENMO (mg)",
+      xLabel: "local time (h)", yLabel: counts ? "activity (counts/min)" : "ENMO (mg)",
       series: [
         .init(
           title: counts ? "counts/min" : "ENMO", style: .lines,
@@ -364,7 +364,8 @@ extension AccelCommands {
     if r.analysis.steps != nil {
       try context.draw(
         GnuplotChart(
-          name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour", yLabel: "steps",
+          name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour (h)",
+          yLabel: "steps (per hour)",
           series: [
             .init(
               title: "steps", style: .boxes,
@@ -373,7 +374,7 @@ extension AccelCommands {
     }
     if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
       var chart = GnuplotChart(
-        name: "\(stem)-energy", title: "Energy per hour by model", xLabel: "local hour",
+        name: "\(stem)-energy", title: "Energy per hour by model", xLabel: "local hour (h)",
         yLabel: "energy (kcal)",
         series: [])
       chart.stackedBars = GnuplotChart.StackedBars(

@@ -11,20 +11,90 @@ import Tracks
 /// `stats agreement` over two columns of a CSV, and `agreement` between
 /// energy models over the same tracks.
 public enum AgreementCommands {
-  /// The keys every agreement prints; differences are a minus b.
-  public static func record(_ s: ErrorStatistics) -> ResultRecord {
-    ResultRecord([
-      "n": .integer(s.count), "bias": .number(s.bias, 4), "sd_diff": .number(s.sdDifference, 4),
-      "loa_lower": .number(s.limitsOfAgreementLower, 4), "loa_upper": .number(s.limitsOfAgreementUpper, 4),
+  /// The keys every agreement prints; differences are a minus b, and keys
+  /// of values in the data's unit end in it (`bias_kcal_per_min`).
+  public static func record(_ s: ErrorStatistics, unit: String?, proportional: ProportionalBias?)
+    -> ResultRecord
+  {
+    let u = unit.map { "_\($0)" } ?? ""
+    var row = ResultRecord([
+      "n": .integer(s.count), "bias\(u)": .number(s.bias, 4), "sd_diff\(u)": .number(s.sdDifference, 4),
+      "loa_lower\(u)": .number(s.limitsOfAgreementLower, 4),
+      "loa_upper\(u)": .number(s.limitsOfAgreementUpper, 4),
       // Intervals are always two numeric fields, `*_lower` and `*_upper`.
-      "loa_lower_ci95_lower": .number(s.lowerLimitConfidenceInterval.lower, 4),
-      "loa_lower_ci95_upper": .number(s.lowerLimitConfidenceInterval.upper, 4),
-      "loa_upper_ci95_lower": .number(s.upperLimitConfidenceInterval.lower, 4),
-      "loa_upper_ci95_upper": .number(s.upperLimitConfidenceInterval.upper, 4),
-      "mae": .number(s.meanAbsoluteError, 4), "rmse": .number(s.rootMeanSquareError, 4),
+      "loa_lower_ci95_lower\(u)": .number(s.lowerLimitConfidenceInterval.lower, 4),
+      "loa_lower_ci95_upper\(u)": .number(s.lowerLimitConfidenceInterval.upper, 4),
+      "loa_upper_ci95_lower\(u)": .number(s.upperLimitConfidenceInterval.lower, 4),
+      "loa_upper_ci95_upper\(u)": .number(s.upperLimitConfidenceInterval.upper, 4),
+      "mae\(u)": .number(s.meanAbsoluteError, 4), "rmse\(u)": .number(s.rootMeanSquareError, 4),
       "mape_pct": .number(s.meanAbsolutePercentageError, 2), "pearson_r": .number(s.pearsonR, 4),
       "ccc": .number(s.concordanceCorrelation, 4), "within_20pct_share": .number(s.withinToleranceShare, 4),
     ])
+    // Bland and Altman (1999): does the difference grow with the mean?
+    row["slope"] = .number(proportional?.slope, 4)
+    row["slope_p"] = .number(proportional?.pValue, 4)
+    row["limits_form"] =
+      proportional.map { .string($0.isProportional ? "percentage" : "absolute") }
+      ?? .string("absolute (untested)")
+    row["pct_bias_pct"] = .number(proportional?.percentBias, 2)
+    row["pct_loa_lower_pct"] = .number(proportional?.percentLimitsLower, 2)
+    row["pct_loa_upper_pct"] = .number(proportional?.percentLimitsUpper, 2)
+    return row
+  }
+
+  /// A record's numbers as stored error summaries of `a` against `b`.
+  static func summaryRows(_ record: ResultRecord, model: String, reference: String) -> [ErrorSummaryRow] {
+    record.fields.compactMap { field in
+      switch field.value {
+      case .number(let value, _):
+        return ErrorSummaryRow(model: model, reference: reference, statistic: field.key, value: value)
+      case .integer(let value):
+        return ErrorSummaryRow(model: model, reference: reference, statistic: field.key, value: Double(value))
+      default: return nil
+      }
+    }
+  }
+
+  /// The Bland-Altman chart of pairs (a, b), and its percentage form when
+  /// the difference grows with the mean.
+  static func drawBlandAltman(
+    name: String, a: String, b: String, unit: String?, pairs: [(Double, Double)],
+    statistics s: ErrorStatistics,
+    proportional: ProportionalBias?, folder: String?, format: OutputFormat?, context: CommandContext
+  ) throws {
+    guard folder != nil || context.figuresDirectory != nil, !pairs.isEmpty else { return }
+    let u = unit.map { " (\($0.replacingOccurrences(of: "_per_", with: "/")))" } ?? ""
+    var chart = GnuplotChart(
+      name: "\(name)-bland-altman", title: "Bland-Altman: \(a) against \(b) (n = \(s.count))",
+      xLabel: "mean of \(a) and \(b)\(u)", yLabel: "\(a) minus \(b)\(u)",
+      series: [
+        .init(title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) })
+      ])
+    chart.horizontalLines = [
+      .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 2))"),
+      .init(
+        y: s.limitsOfAgreementLower, title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 2))"
+      ),
+      .init(
+        y: s.limitsOfAgreementUpper, title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 2))"
+      ),
+    ]
+    try context.draw(chart, folder: folder, format: format)
+    guard let p = proportional, p.isProportional else { return }
+    var percent = GnuplotChart(
+      name: "\(name)-bland-altman-percent",
+      title:
+        "Bland-Altman, percentage form: \(a) against \(b) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
+      xLabel: "mean of \(a) and \(b)\(u)", yLabel: "(\(a) - \(b)) / mean (%)",
+      series: [
+        .init(title: "pairs", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })
+      ])
+    percent.horizontalLines = [
+      .init(y: p.percentBias, title: "bias \(Fixed.format(p.percentBias, digits: 1)) %"),
+      .init(y: p.percentLimitsLower, title: "lower limit \(Fixed.format(p.percentLimitsLower, digits: 1)) %"),
+      .init(y: p.percentLimitsUpper, title: "upper limit \(Fixed.format(p.percentLimitsUpper, digits: 1)) %"),
+    ]
+    try context.draw(percent, folder: folder, format: format)
   }
 
   /// Cells that mean "no value": empty, NA, N/A, NaN (any case), as R,
@@ -87,7 +157,8 @@ public enum AgreementCommands {
   }
 
   public static func statsAgreement(
-    path: String, a: String, b: String, format: OutputFormat?, context: CommandContext
+    path: String, a: String, b: String, unit: String? = nil, chartsDirectory: String? = nil,
+    format: OutputFormat?, context: CommandContext
   ) throws {
     let (pairs, skipped) = try pairs(path: path, a: a, b: b)
     _ = try context.recordInput(path)
@@ -98,11 +169,25 @@ public enum AgreementCommands {
     }
     var accumulator = ErrorAccumulator()
     for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
-    var row = record(accumulator.statistics())
-    row["a"] = .string(a)
-    row["b"] = .string(b)
-    row["skipped_rows"] = .integer(skipped)
+    let proportional = ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))
+    var row = ResultRecord(["a": .string(a), "b": .string(b)])
+    for field in record(accumulator.statistics(), unit: unit, proportional: proportional).fields {
+      row[field.key] = field.value
+    }
+    // Rows with NA or an empty cell in a or b are left out and counted.
+    row["dropped_pairs"] = .integer(skipped)
+    if skipped > 0 {
+      context.report(
+        Diagnostic(
+          code: "missing-pairs", severity: .note,
+          message: "\(skipped) rows with a missing \(a) or \(b) (empty, NA, N/A, NaN) left out",
+          location: path))
+    }
     context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
+    try drawBlandAltman(
+      name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: pairs, statistics: accumulator.statistics(),
+      proportional: proportional, folder: chartsDirectory, format: format, context: context)
   }
 
   /// Energy rate of several models over the same tracks, in epochs, and the
@@ -110,7 +195,7 @@ public enum AgreementCommands {
   public static func models(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
-    context: CommandContext
+    chartsDirectory: String? = nil, context: CommandContext
   ) throws {
     var epochRows: [EpochRow] = []
     guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two --models") }
@@ -138,7 +223,9 @@ public enum AgreementCommands {
             energy[epoch, default: 0] += kcal
             covered[epoch, default: 0] += step.durationSeconds ?? 0
           })
-        context.provenance.diagnostics += result.diagnostics
+        // A model outside its valid range (ACSM walking at running speed)
+        // is said, as `energy` says it.
+        for d in result.diagnostics { context.report(d) }
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
           rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
           epochRows.append(
@@ -150,15 +237,33 @@ public enum AgreementCommands {
       }
     }
     var rows: [ResultRecord] = []
+    var summaries: [ErrorSummaryRow] = []
+    var charts:
+      [(
+        name: String, a: String, b: String, pairs: [(Double, Double)], s: ErrorStatistics,
+        p: ProportionalBias?
+      )] = []
     for i in models.indices {
       for j in models.indices where j > i {
         var accumulator = ErrorAccumulator()
+        var pairs: [(Double, Double)] = []
         for key in rates[i].keys.sorted() {
-          if let x = rates[i][key], let y = rates[j][key] { accumulator.add(predicted: x, reference: y) }
+          if let x = rates[i][key], let y = rates[j][key] {
+            accumulator.add(predicted: x, reference: y)
+            pairs.append((x, y))
+          }
         }
+        let proportional = ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))
+        let statistics = record(accumulator.statistics(), unit: "kcal_per_min", proportional: proportional)
         var row = ResultRecord(["a": .string(modelIDs[i]), "b": .string(modelIDs[j])])
-        for field in record(accumulator.statistics()).fields { row[field.key] = field.value }
+        for field in statistics.fields { row[field.key] = field.value }
         rows.append(row)
+        summaries += summaryRows(statistics, model: modelIDs[i], reference: modelIDs[j])
+        charts.append(
+          (
+            "agreement-\(modelIDs[i])-\(modelIDs[j])", modelIDs[i], modelIDs[j], pairs,
+            accumulator.statistics(), proportional
+          ))
       }
     }
     context.provenance.addParameters(
@@ -178,6 +283,7 @@ public enum AgreementCommands {
       run.epochs = epochRows.sorted {
         ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
       }
+      run.errorSummaries = summaries
       try ResultsStore(path: path).record(run)
     }
     context.write(
@@ -185,5 +291,11 @@ public enum AgreementCommands {
         ? ""
         : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
     context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+    for c in charts {
+      try drawBlandAltman(
+        name: c.name, a: c.a, b: c.b, unit: "kcal_per_min", pairs: c.pairs, statistics: c.s,
+        proportional: c.p,
+        folder: chartsDirectory, format: format, context: context)
+    }
   }
 }

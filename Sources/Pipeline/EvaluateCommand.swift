@@ -199,6 +199,27 @@ public enum EvaluateCommand {
     ])
   }
 
+  /// Bland-Altman's test for proportional bias (difference regressed on
+  /// mean) and the form of the limits that applies: absolute, or as a
+  /// percentage of the mean when the slope differs from zero (p < 0.05).
+  public static func proportionalRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+    guard let p = comparison.proportionalBias else {
+      return ResultRecord([
+        "model": .string(comparison.modelID), "slope": .null, "slope_p": .null,
+        "limits_form": .string("absolute (too few cells to test)"), "pct_bias_pct": .null,
+        "pct_loa_lower_pct": .null, "pct_loa_upper_pct": .null,
+      ])
+    }
+    return ResultRecord([
+      "model": .string(comparison.modelID),
+      "slope": .number(p.slope, 4), "slope_p": .number(p.pValue, 4),
+      "limits_form": .string(p.isProportional ? "percentage (difference grows with the mean)" : "absolute"),
+      "pct_bias_pct": .number(p.percentBias, 1),
+      "pct_loa_lower_pct": .number(p.percentLimitsLower, 1),
+      "pct_loa_upper_pct": .number(p.percentLimitsUpper, 1),
+    ])
+  }
+
   public static func run(_ options: Options, context: CommandContext) throws {
     guard !options.modelIDs.isEmpty else {
       throw UsageError("evaluate needs --models (as acsm-walking,cameron-walking)")
@@ -242,16 +263,8 @@ public enum EvaluateCommand {
                 "\(table.rowVariable)=\(Fixed.shortest(cell.rowKey)) \(table.columnVariable)=\(Fixed.shortest(cell.columnKey))",
               predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
         }
-        for field in statisticsRecord(c, unit: unit).fields {
-          if case .number(let value, _) = field.value {
-            summaries.append(
-              ErrorSummaryRow(model: c.modelID, reference: table.name, statistic: field.key, value: value))
-          } else if case .integer(let value) = field.value {
-            summaries.append(
-              ErrorSummaryRow(
-                model: c.modelID, reference: table.name, statistic: field.key, value: Double(value)))
-          }
-        }
+        summaries += AgreementCommands.summaryRows(
+          statisticsRecord(c, unit: unit), model: c.modelID, reference: table.name)
       }
       var run = RunRecord(
         command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
@@ -278,6 +291,8 @@ public enum EvaluateCommand {
     }
     let statistics = ResultTable(
       name: "evaluation-statistics", rows: comparisons.map { statisticsRecord($0, unit: unit) })
+    let proportional = ResultTable(
+      name: "evaluation-proportional-bias", rows: comparisons.map { proportionalRecord($0, unit: unit) })
     let cells = ResultTable(
       name: "evaluation-cells",
       rows: comparisons.flatMap { comparison in
@@ -300,11 +315,16 @@ public enum EvaluateCommand {
         "assumptions": .record(
           options.assumptions.reduce(into: ResultRecord()) { $0[$1.name] = .string($1.text) }),
         "statistics": .array(statistics.rows.map { .record($0) }),
+        "proportional_bias": .array(proportional.rows.map { .record($0) }),
       ])
       if options.printCells { record["cells"] = .array(cells.rows.map { .record($0) }) }
       context.emit(ResultTable(name: "evaluation", rows: [record], isSingleObject: true), format: format)
     } else {
       context.emit(statistics, format: format)
+      context.write(
+        "\nProportional bias (Bland and Altman 1999): differences regressed on means; where the slope differs from zero (p < 0.05) the limits hold as a percentage of the mean.\n\n"
+      )
+      context.emit(proportional, format: format)
       if options.printCells {
         context.write("\n")
         context.emit(cells, format: format)
@@ -408,6 +428,28 @@ public enum EvaluateCommand {
           title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 1))"),
       ]
       try context.draw(blandAltman, folder: options.chartsDirectory, format: options.format)
+      // Where the difference grows with the mean, the same pairs as a
+      // percentage of their mean, whose limits then hold across the range.
+      if let p = c.proportionalBias, p.isProportional {
+        var percent = GnuplotChart(
+          name: "\(table.name)-\(c.modelID)-bland-altman-percent",
+          title:
+            "Bland-Altman, percentage form: \(c.modelID) against \(table.name) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
+          xLabel: "mean of predicted and reference (\(unit))",
+          yLabel: "(predicted - reference) / mean (%)",
+          series: [
+            GnuplotChart.Series(
+              title: "cells", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })
+          ])
+        percent.horizontalLines = [
+          .init(y: p.percentBias, title: "bias \(Fixed.format(p.percentBias, digits: 1)) %"),
+          .init(
+            y: p.percentLimitsLower, title: "lower limit \(Fixed.format(p.percentLimitsLower, digits: 1)) %"),
+          .init(
+            y: p.percentLimitsUpper, title: "upper limit \(Fixed.format(p.percentLimitsUpper, digits: 1)) %"),
+        ]
+        try context.draw(percent, folder: options.chartsDirectory, format: options.format)
+      }
     }
   }
 }

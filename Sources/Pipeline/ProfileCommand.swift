@@ -263,7 +263,8 @@ public enum ProfileCommand {
     var stacked = GnuplotChart(
       name: "profile-co2-by-\(binning.rawValue)-\(factors.name)",
       title: "CO2 by mode per \(binning.rawValue) (\(factors.name))",
-      xLabel: binning.rawValue, yLabel: "CO2 (kg)", series: [])
+      xLabel: "\(binning.rawValue.replacingOccurrences(of: "-", with: " ")) (local, \(options.timeZone))",
+      yLabel: "CO2 (kg)", series: [])
     stacked.stackedBars = GnuplotChart.StackedBars(
       categories: short, seriesTitles: modes,
       values: labels.map { label in
@@ -274,38 +275,43 @@ public enum ProfileCommand {
     }
     try context.draw(stacked, folder: options.chartsDirectory, format: options.format)
 
-    // Cumulative energy and CO2 over the activities, in hours from the first start.
+    // Cumulative energy and CO2 over the activities, on the local clock of
+    // the profile's time zone.
     if let first = activities.first?.startSecondsSince1970 {
+      let zone = try ProfileBuilder.timeZone(named: options.timeZone)
+      func local(_ t: Double) -> Double {
+        t + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
+      }
       var energy = 0.0
       var co2 = 0.0
-      var energyPoints: [GnuplotChart.Point] = [.init(0, 0)]
-      var co2Points: [GnuplotChart.Point] = [.init(0, 0)]
+      var energyPoints: [GnuplotChart.Point] = [.init(local(first), 0)]
+      var co2Points: [GnuplotChart.Point] = [.init(local(first), 0)]
       for a in activities {
-        energyPoints.append(.init((a.startSecondsSince1970 - first) / 3600, energy))
-        co2Points.append(.init((a.startSecondsSince1970 - first) / 3600, co2))
+        energyPoints.append(.init(local(a.startSecondsSince1970), energy))
+        co2Points.append(.init(local(a.startSecondsSince1970), co2))
         energy += a.energyKilocalories
         co2 += a.co2Kilograms
-        energyPoints.append(.init((a.endSecondsSince1970 - first) / 3600, energy))
-        co2Points.append(.init((a.endSecondsSince1970 - first) / 3600, co2))
+        energyPoints.append(.init(local(a.endSecondsSince1970), energy))
+        co2Points.append(.init(local(a.endSecondsSince1970), co2))
       }
-      try context.draw(
-        GnuplotChart(
-          name: "profile-cumulative-energy-\(factors.name)", title: "Cumulative energy",
-          xLabel: "hours since the first activity",
-          yLabel: "energy (kcal)", series: [.init(title: "energy", style: .lines, points: energyPoints)]),
-        folder: options.chartsDirectory, format: options.format)
-      try context.draw(
-        GnuplotChart(
-          name: "profile-cumulative-co2-\(factors.name)", title: "Cumulative CO2 (\(factors.name))",
-          xLabel: "hours since the first activity",
-          yLabel: "CO2 (kg)", series: [.init(title: "CO2", style: .lines, points: co2Points)]),
-        folder: options.chartsDirectory, format: options.format)
+      var cumulativeEnergy = GnuplotChart(
+        name: "profile-cumulative-energy-\(factors.name)", title: "Cumulative energy",
+        xLabel: "local time (\(options.timeZone))",
+        yLabel: "energy (kcal)", series: [.init(title: "energy", style: .lines, points: energyPoints)])
+      cumulativeEnergy.xIsLocalTime = true
+      try context.draw(cumulativeEnergy, folder: options.chartsDirectory, format: options.format)
+      var cumulativeCO2 = GnuplotChart(
+        name: "profile-cumulative-co2-\(factors.name)", title: "Cumulative CO2 (\(factors.name))",
+        xLabel: "local time (\(options.timeZone))",
+        yLabel: "CO2 (kg)", series: [.init(title: "CO2", style: .lines, points: co2Points)])
+      cumulativeCO2.xIsLocalTime = true
+      try context.draw(cumulativeCO2, folder: options.chartsDirectory, format: options.format)
     }
     // Share of distance and CO2 per mode.
     let totalDistance = max(1e-12, activities.reduce(0) { $0 + $1.distanceMeters })
     let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }
     var share = GnuplotChart(
-      name: "profile-share-by-mode-\(factors.name)", title: "Share per mode", xLabel: "mode",
+      name: "profile-share-by-mode-\(factors.name)", title: "Share per mode", xLabel: "transport mode",
       yLabel: "share (%)", series: [])
     share.stackedBars = GnuplotChart.StackedBars(
       categories: modes, seriesTitles: ["distance", "CO2"],

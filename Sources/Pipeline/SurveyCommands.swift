@@ -317,12 +317,35 @@ public enum SurveyCommands {
     where s.scale != nil && (s.scale!.labels.count >= 3) && !(s.counts.isEmpty && s.partial.isEmpty) {
       if !scales.contains(s.scale!.name) { scales.append(s.scale!.name) }
     }
+    var dotted: Set<String> = []
     for name in scales {
       let group = summaries.filter { $0.scale?.name == name && !($0.counts.isEmpty && $0.partial.isEmpty) }
       let scale = group[0].scale!
+      let ns = Set(group.compactMap(\.n))
+      let nText = ns.count == 1 ? "n = \(ns.first!)" : "n = \(ns.min() ?? 0)-\(ns.max() ?? 0)"
+      // A one-way scale (no neutral answer, as severity 0-4) has no centre
+      // to diverge from: a dot per question at its median, with quartiles.
+      if scale.neutral == nil {
+        var dots = GnuplotChart(
+          name: "\(survey.name)-\(name)-dots", title: "\(survey.name): \(name) rating per question",
+          xLabel: "\(name) rating (dot: median, bar: quartiles; \(nText))", yLabel: "question", series: [])
+        let positions = group.map { s in
+          s.counts.flatMap { c in
+            Array(repeating: Double(scale.index(of: c.label) ?? 0), count: max(0, Int(c.count.rounded())))
+          }.sorted()
+        }
+        dots.dotPlot = GnuplotChart.DotPlot(
+          questions: group.map { $0.question.text }, labels: scale.labels,
+          medians: positions.map { Quantiles.quantile($0, 0.5) },
+          lower: positions.map { Quantiles.quantile($0, 0.25) },
+          upper: positions.map { Quantiles.quantile($0, 0.75) })
+        try context.draw(dots, folder: folder, format: format)
+        for s in group { dotted.insert(s.question.id) }
+        continue
+      }
       var chart = GnuplotChart(
         name: "\(survey.name)-\(name)-diverging", title: "\(survey.name): answers on the \(name) scale",
-        xLabel: "percent of answers (neutral centred)", yLabel: "", series: [])
+        xLabel: "answers (% of respondents, neutral centred; \(nText))", yLabel: "question", series: [])
       // Percent of n where a published n exists (partial counts then keep
       // their share), else of the answers on the scale.
       func base(_ s: QuestionSummary) -> Double {
@@ -355,7 +378,9 @@ public enum SurveyCommands {
     }
     // Grouped bars: each categorical question's counts (and partial groups).
     for s in summaries
-    where s.median == nil && (!s.counts.isEmpty || !s.partial.isEmpty || !s.percentages.isEmpty) {
+    where s.median == nil && !dotted.contains(s.question.id)
+      && (!s.counts.isEmpty || !s.partial.isEmpty || !s.percentages.isEmpty)
+    {
       var categories = s.counts.map(\.label)
       var values = s.counts.map { [$0.count] }
       var unit = "respondents"
@@ -369,7 +394,7 @@ public enum SurveyCommands {
         values.append([p.count])
       }
       var chart = GnuplotChart(
-        name: "\(survey.name)-\(s.question.id)", title: String(s.question.text.prefix(80)), xLabel: "",
+        name: "\(survey.name)-\(s.question.id)", title: String(s.question.text.prefix(80)), xLabel: "answer",
         yLabel: unit + (s.n.map { " (n = \($0))" } ?? ""), series: [])
       chart.stackedBars = GnuplotChart.StackedBars(
         categories: categories, seriesTitles: [unit], values: values, clustered: true)

@@ -127,22 +127,48 @@ public enum SweepCommand {
       var inside: Bool?
       var diagnostics: [Diagnostic] = []
       if let crossing {
-        // Evaluate the model once at the crossing on the table's first cell to read its range diagnostics.
-        var input = ModelInput()
-        for a in options.assumptions + [try assumption(options.parameter, value: crossing)] {
-          try a.apply(to: &input)
-        }
-        if input.bodyMassKilograms == nil { input.bodyMassKilograms = 70 }
-        let model = try ModelRegistry.model(id: id)
-        diagnostics = try model.evaluate(input).diagnostics.filter {
-          $0.code.contains("valid-range") || $0.code.contains("between")
-        }
-        inside = model.info.statesValidRange ? diagnostics.isEmpty : nil
+        diagnostics = try rangeDiagnostics(model: id, value: crossing, options: options)
+        inside = try ModelRegistry.model(id: id).info.statesValidRange ? diagnostics.isEmpty : nil
       }
       breakEvens.append(
         BreakEven(modelID: id, value: crossing, insideValidRange: inside, diagnostics: diagnostics))
     }
     return (points, breakEvens)
+  }
+
+  /// The model's own range diagnostics at one swept value (the fixed
+  /// assumptions held, 70 kg when no mass is given).
+  static func rangeDiagnostics(model id: String, value: Double, options: Options) throws -> [Diagnostic] {
+    var input = ModelInput()
+    for a in options.assumptions + [try assumption(options.parameter, value: value)] {
+      try a.apply(to: &input)
+    }
+    if input.bodyMassKilograms == nil { input.bodyMassKilograms = 70 }
+    return try ModelRegistry.model(id: id).evaluate(input).diagnostics.filter {
+      $0.code.contains("valid-range") || $0.code.contains("between")
+    }
+  }
+
+  /// Runs of swept values where the model reports no range diagnostic, as
+  /// shaded ranges of the chart (none for a model that states no range).
+  static func validRanges(model id: String, values: [Double], options: Options) throws
+    -> [GnuplotChart.ShadedRange]
+  {
+    guard try ModelRegistry.model(id: id).info.statesValidRange else { return [] }
+    var ranges: [GnuplotChart.ShadedRange] = []
+    var start: Double?
+    var last: Double?
+    for value in values {
+      if try rangeDiagnostics(model: id, value: value, options: options).isEmpty {
+        if start == nil { start = value }
+        last = value
+      } else if let s = start, let l = last {
+        ranges.append(.init(from: s, to: l, title: "\(id) valid range"))
+        start = nil
+      }
+    }
+    if let s = start, let l = last { ranges.append(.init(from: s, to: l, title: "\(id) valid range")) }
+    return ranges
   }
 
   public static func run(_ options: Options, context: CommandContext) throws {
@@ -216,6 +242,10 @@ public enum SweepCommand {
         )
       })
     var withBand = chart
+    let values = Array(Set(points.map(\.value))).sorted()
+    for id in options.modelIDs {
+      withBand.shadedRanges += try validRanges(model: id, values: values, options: options)
+    }
     withBand.horizontalLines = [
       .init(y: 0, title: "no error"), .init(y: 20, title: "+20 %"), .init(y: -20, title: "-20 %"),
     ]

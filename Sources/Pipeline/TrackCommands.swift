@@ -195,6 +195,7 @@ public enum TrackCommands {
     context.provenance.diagnostics += track.diagnostics + diagnostics
     context.provenance.addParameters(parameters.described + modes.described)
     let stem = GnuplotChart.safeFileStem(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
+    let trackName = URL(fileURLWithPath: file).lastPathComponent
     guard let t0 = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
       throw InputError(
         SourceLocation(file: file), "fixes without times", expected: "<time> on the fixes to plot speed")
@@ -214,7 +215,7 @@ public enum TrackCommands {
     }
     try context.draw(
       GnuplotChart(
-        name: "\(stem)-speed", title: "Speed by mode", xLabel: "time since start (min)",
+        name: "\(stem)-speed", title: "Speed by mode: \(trackName)", xLabel: "time since start (min)",
         yLabel: "speed (m/s)",
         series: speedSeries), folder: chartsDirectory, format: format)
     // Elevation over distance.
@@ -234,7 +235,8 @@ public enum TrackCommands {
     if !elevation.isEmpty {
       try context.draw(
         GnuplotChart(
-          name: "\(stem)-elevation", title: "Elevation", xLabel: "distance (km)", yLabel: "elevation (m)",
+          name: "\(stem)-elevation", title: "Elevation: \(trackName)", xLabel: "distance (km)",
+          yLabel: "elevation (m)",
           series: [.init(title: "elevation", style: .lines, points: elevation)]), folder: chartsDirectory,
         format: format)
     }
@@ -250,14 +252,15 @@ public enum TrackCommands {
       try context.draw(
         GnuplotChart(
           name: "\(stem)-grade",
-          title: "Grade over \(Fixed.shortest(parameters.gradeWindowMeters)) m windows",
+          title: "Grade over \(Fixed.shortest(parameters.gradeWindowMeters)) m windows: \(trackName)",
           xLabel: "distance (km)", yLabel: "grade (%)",
           series: [.init(title: "grade", style: .lines, points: points)]),
         folder: chartsDirectory, format: format)
     }
     // Segmentation: minutes per activity, stacked by mode.
     var segmentation = GnuplotChart(
-      name: "\(stem)-modes", title: "Activities by mode", xLabel: "", yLabel: "duration (min)", series: [])
+      name: "\(stem)-modes", title: "Activities by mode: \(trackName)", xLabel: "activity (in order)",
+      yLabel: "duration (min)", series: [])
     let modesSeen = TransportMode.allCases.filter { m in activities.contains { $0.mode == m } }
     segmentation.stackedBars = GnuplotChart.StackedBars(
       categories: activities.enumerated().map { "\($0 + 1) \($1.mode.rawValue)" },

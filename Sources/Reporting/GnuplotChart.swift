@@ -130,6 +130,47 @@ public struct GnuplotChart: Sendable, Hashable {
   /// When set, the chart is bars per category instead of series.
   public var stackedBars: StackedBars?
 
+  /// When set, the chart is one row per question with a dot at its value
+  /// on an ordinal scale (and a bar from its lower to upper quartile when
+  /// several answered): for one-way scales (severity 0-4), where bars
+  /// diverging around a middle answer would mislead.
+  public var dotPlot: DotPlot?
+
+  public struct DotPlot: Sendable, Hashable {
+    public var questions: [String]
+    /// Scale labels, lowest first, drawn at 0, 1, 2, ...
+    public var labels: [String]
+    /// Per question: the median position and the quartile positions.
+    public var medians: [Double]
+    public var lower: [Double]
+    public var upper: [Double]
+    public init(questions: [String], labels: [String], medians: [Double], lower: [Double], upper: [Double]) {
+      self.questions = questions
+      self.labels = labels
+      self.medians = medians
+      self.lower = lower
+      self.upper = upper
+    }
+  }
+
+  /// Ranges of x shaded behind the data (a model's valid range).
+  public var shadedRanges: [ShadedRange] = []
+
+  public struct ShadedRange: Sendable, Hashable {
+    public var from: Double
+    public var to: Double
+    public var title: String
+    public init(from: Double, to: Double, title: String) {
+      self.from = from
+      self.to = to
+      self.title = title
+    }
+  }
+
+  /// x values are seconds since 1970 of local clock time (a time zone's
+  /// offset already added), drawn as dates and times.
+  public var xIsLocalTime = false
+
   /// Bars per category, one segment (or, clustered, one bar) per series.
   public struct StackedBars: Sendable, Hashable {
     public var categories: [String]
@@ -191,6 +232,14 @@ public struct GnuplotChart: Sendable, Hashable {
       }
       return out
     }
+    if let dots = dotPlot {
+      out += "# question_index median lower_quartile upper_quartile (scale positions from 0)\n"
+      for i in dots.questions.indices {
+        out +=
+          "\(i + 1) \(Fixed.shortest(dots.medians[i])) \(Fixed.shortest(dots.lower[i])) \(Fixed.shortest(dots.upper[i]))\n"
+      }
+      return out
+    }
     if let map = heatMap {
       out += "# x y value, one block per row of the grid\n"
       for (r, y) in map.yKeys.enumerated() {
@@ -237,8 +286,7 @@ public struct GnuplotChart: Sendable, Hashable {
       }
       var styles = "set linetype 30 lc rgb '#bbbbbb'\n"
       for i in bars.labels.indices { styles += "set linetype \(31 + i) lc rgb '\(colour(i))'\n" }
-      let ytics = bars.questions.enumerated().map { "\(Self.quote(String($1.prefix(60)))) \($0 + 1)" }.joined(
-        separator: ", ")
+      let ytics = bars.questions.enumerated().map { "\(Self.wrapped($1)) \($0 + 1)" }.joined(separator: ", ")
       heat =
         styles + """
           set ytics (\(ytics)) noenhanced
@@ -249,7 +297,6 @@ public struct GnuplotChart: Sendable, Hashable {
           set lmargin 50
           set bmargin 11
           set key below horizontal maxcols 2 maxrows 4 box noenhanced
-          unset xlabel
 
           """
       var barPlots = [
@@ -276,9 +323,8 @@ public struct GnuplotChart: Sendable, Hashable {
         set boxwidth 0.75
         set xtics rotate by -45 noenhanced
         set yrange [0:*]
-        unset xlabel
         set bmargin 9
-
+        \(bars.seriesTitles.count == 1 && horizontalLines.isEmpty ? "unset key\n" : "")
         """
       var barPlots: [String] = []
       for (k, title) in bars.seriesTitles.enumerated() {
@@ -290,6 +336,23 @@ public struct GnuplotChart: Sendable, Hashable {
         barPlots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
       }
       plots = barPlots
+    }
+    if let dots = dotPlot {
+      let ytics = dots.questions.enumerated().map { "\(Self.wrapped($1)) \($0 + 1)" }.joined(separator: ", ")
+      let xtics = dots.labels.enumerated().map { "\(Self.quote($1)) \($0)" }.joined(separator: ", ")
+      heat = """
+        set ytics (\(ytics)) noenhanced
+        set xtics (\(xtics)) noenhanced
+        set yrange [\(dots.questions.count).6:0.4]
+        set xrange [-0.3:\(Fixed.shortest(Double(dots.labels.count) - 0.7))]
+        set lmargin 40
+        unset key
+
+        """
+      plots = [
+        "'\(stem).dat' using 2:1:3:4 with xerrorbars ls 1 notitle",
+        "'\(stem).dat' using 2:1:(sprintf('%g', $2)) with labels offset 0,1 notitle",
+      ]
     }
     if let map = heatMap {
       let limit = max(1e-9, map.values.joined().map { abs($0) }.filter(\.isFinite).max() ?? 1)
@@ -305,6 +368,7 @@ public struct GnuplotChart: Sendable, Hashable {
         """
       plots = ["'\(stem).dat' using 1:2:3 with image notitle"]
     }
+    let extra = decorations(plots: &plots)
     return """
       # EnergyLab chart: \(sanitizedComment(title))
       # Edit and run with: gnuplot \(stem).gp
@@ -328,7 +392,7 @@ public struct GnuplotChart: Sendable, Hashable {
       set style line 11 lc rgb '#777777' dt 2 lw 1.5
       set style line 12 lc rgb '#777777' dt 2 lw 1.5
       set style line 20 lc rgb '#999999' dt 3 lw 1.5
-      \(heat)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+      \(heat)\(extra)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
       set output '\(stem).png'
       plot \(plots.joined(separator: ", \\\n     "))
       set terminal svg size 900,560 dynamic font 'Sans,11'
@@ -337,6 +401,46 @@ public struct GnuplotChart: Sendable, Hashable {
       unset output
 
       """
+  }
+
+  /// Settings shared by the chart kinds: shaded ranges (with a key
+  /// entry each), a local-time x axis, and no key for a single series.
+  private func decorations(plots: inout [String]) -> String {
+    var out = ""
+    let shades = ["#2e933c", "#1b6ca8", "#d1495b", "#edae49", "#66468c"]
+    for (k, range) in shadedRanges.enumerated() {
+      let colour = shades[k % shades.count]
+      out +=
+        "set object \(k + 1) rect from \(Fixed.shortest(range.from)), graph 0 to \(Fixed.shortest(range.to)), graph 1 behind fc rgb '\(colour)' fs transparent solid 0.12 noborder\n"
+      plots.append(
+        "NaN with boxes fs transparent solid 0.12 noborder lc rgb '\(colour)' title \(Self.quote(range.title))"
+      )
+    }
+    if xIsLocalTime {
+      out += "set xdata time\nset timefmt '%s'\nset format x \"%d %b\\n%H:%M\"\n"
+    }
+    let special = heatMap != nil || divergingBars != nil || stackedBars != nil || dotPlot != nil
+    if !special && series.count == 1 && horizontalLines.isEmpty && !identityLine && shadedRanges.isEmpty {
+      out += "unset key\n"
+    }
+    return out
+  }
+
+  /// A label wrapped into lines of about `width` characters, as a gnuplot
+  /// string expression (single-quoted parts joined by line breaks), so a
+  /// long question is shown whole rather than cut.
+  public static func wrapped(_ text: String, width: Int = 45) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in PrintableText.clean(text).split(separator: " ") {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines.map(quote).joined(separator: ".\"\\n\".")
   }
 
   /// A string in a gnuplot data file: double-quoted, with quotes and line

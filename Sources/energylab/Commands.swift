@@ -325,6 +325,7 @@ struct AgreementCLI: ContextCommand {
   @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
+  @Option(help: "Folder for the Bland-Altman chart of each pair of models.") var charts: String?
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
@@ -334,7 +335,8 @@ struct AgreementCLI: ContextCommand {
     try AgreementCommands.models(
       files: files, modelIDs: ids, subject: try subject.modelInput(),
       epochSeconds: epoch, speedSmoothingFixes: max(1, speedSmoothing),
-      track: track.parameters, format: output.format, databasePath: db, context: context)
+      track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
+      context: context)
   }
 }
 
@@ -350,9 +352,25 @@ struct StatsCLI: ParsableCommand {
     @Argument(help: "CSV file with a header.") var file: String
     @Option(help: "Column a (the method under test).") var a: String
     @Option(help: "Column b (the reference).") var b: String
+    @Option(
+      help:
+        "Unit of both columns, named in the output's keys (as kcal: bias_kcal, loa_lower_kcal, ...); letters, digits and _."
+    )
+    var unit: String?
+    @Option(help: "Folder for the Bland-Altman chart.") var charts: String?
     @OptionGroup var output: FormatOption
+
+    func validate() throws {
+      if let unit,
+        unit.isEmpty || !unit.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+      {
+        throw ValidationError("--unit \"\(unit)\" must be letters, digits and _ (as kcal or kcal_per_min)")
+      }
+    }
+
     func execute(in context: CommandContext) throws {
-      try AgreementCommands.statsAgreement(path: file, a: a, b: b, format: output.format, context: context)
+      try AgreementCommands.statsAgreement(
+        path: file, a: a, b: b, unit: unit, chartsDirectory: charts, format: output.format, context: context)
     }
   }
 }

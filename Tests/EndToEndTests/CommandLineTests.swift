@@ -327,21 +327,40 @@ struct EvaluationCommandLineTests {
     csv += "18,,500\n"
     try csv.write(toFile: "\(folder)/pefr.csv", atomically: true, encoding: .utf8)
     let out = try energylab(
-      ["stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--format", "json"], in: folder)
+      [
+        "stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--unit", "l_per_min", "--charts",
+        "charts", "--format", "json",
+      ], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
     for key in [
-      "n", "bias", "sd_diff", "loa_lower", "loa_upper", "mae", "rmse", "mape_pct", "pearson_r", "ccc",
-      "within_20pct_share",
+      "n", "bias_l_per_min", "sd_diff_l_per_min", "loa_lower_l_per_min", "loa_upper_l_per_min",
+      "mae_l_per_min",
+      "rmse_l_per_min", "mape_pct", "pearson_r", "ccc", "within_20pct_share",
     ] {
       #expect(o[key] != nil, "missing \(key)")
     }
     #expect(o["n"] as? Int == 17)
-    #expect(o["skipped_rows"] as? Int == 1)
-    #expect(abs((o["bias"] as? Double ?? 0) - -2.1) < 0.05)
-    #expect(abs((o["sd_diff"] as? Double ?? 0) - 38.8) < 0.05)
-    #expect(abs((o["loa_lower"] as? Double ?? 0) - -78.10) < 0.01)
-    #expect(abs((o["loa_upper"] as? Double ?? 0) - 73.86) < 0.01)
+    #expect(o["dropped_pairs"] as? Int == 1)
+    #expect(out.stderr.contains("1 rows with a missing wright or mini"), "\(out.stderr)")
+    #expect(abs((o["bias_l_per_min"] as? Double ?? 0) - -2.1) < 0.05)
+    #expect(abs((o["sd_diff_l_per_min"] as? Double ?? 0) - 38.8) < 0.05)
+    #expect(abs((o["loa_lower_l_per_min"] as? Double ?? 0) - -78.10) < 0.01)
+    #expect(abs((o["loa_upper_l_per_min"] as? Double ?? 0) - 73.86) < 0.01)
+    // No proportional bias: scipy.stats.linregress of the differences on
+    // the means gives slope 0.02869, p = 0.7495.
+    #expect(abs((o["slope"] as? Double ?? 0) - 0.0287) < 1e-4)
+    #expect(abs((o["slope_p"] as? Double ?? 0) - 0.7495) < 1e-4)
+    #expect(o["limits_form"] as? String == "absolute")
+    #expect(out.stderr.contains("energylab: wrote charts/pefr-wright-mini-bland-altman.png"), "\(out.stderr)")
+    #expect(!out.stderr.contains("bland-altman-percent"))
+    let script = try String(
+      contentsOfFile: "\(folder)/charts/pefr-wright-mini-bland-altman.gp", encoding: .utf8)
+    #expect(script.contains("set xlabel 'mean of wright and mini (l/min)'"))
+    #expect(script.contains("set ylabel 'wright minus mini (l/min)'"))
+    let bad = try energylab(
+      ["stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--unit", "l/min"], in: folder)
+    #expect(bad.status == 64)
   }
 
   @Test func statsAgreementNamesTheBadCell() throws {
@@ -388,7 +407,7 @@ struct EvaluationCommandLineTests {
     let out = try energylab(
       [
         "agreement", "h.gpx", "--models", "acsm-walking,keytel-2005,resting", "--mass", "70kg", "--age", "30",
-        "--sex", "male", "--format", "json",
+        "--sex", "male", "--format", "json", "--db", "a.sqlite", "--charts", "charts",
       ],
       in: folder)
     #expect(out.status == 0, "\(out.stderr)")
@@ -398,7 +417,36 @@ struct EvaluationCommandLineTests {
     // ACSM 1.3 m/s level (11.3 mL/kg/min) minus resting (3.5): 7.8 x 70 x 5/1000 = 2.73 kcal/min.
     let acsmResting = try #require(
       rows.first { $0["a"] as? String == "acsm-walking" && $0["b"] as? String == "resting" })
-    #expect(abs((acsmResting["bias"] as? Double ?? 0) - 2.73) < 0.01)
+    #expect(abs((acsmResting["bias_kcal_per_min"] as? Double ?? 0) - 2.73) < 0.01)
+    // One Bland-Altman chart per pair, and the statistics stored.
+    for pair in ["acsm-walking-keytel-2005", "acsm-walking-resting", "keytel-2005-resting"] {
+      #expect(out.stderr.contains("wrote charts/agreement-\(pair)-bland-altman.png"), "\(out.stderr)")
+    }
+    let stored = try energylab(
+      ["db", "export", "--db", "a.sqlite", "--table", "error_summaries", "--format", "json"], in: folder)
+    let summaries = try #require(
+      JSONSerialization.jsonObject(with: Data(stored.stdout.utf8)) as? [[String: Any]], "\(stored.stderr)")
+    let bias = try #require(
+      summaries.first {
+        $0["model"] as? String == "acsm-walking" && $0["reference"] as? String == "resting"
+          && $0["statistic"] as? String == "bias_kcal_per_min"
+      })
+    #expect(abs((bias["value"] as? Double ?? 0) - 2.73) < 0.01)
+  }
+
+  /// ACSM walking at 6 mph is outside its 1.9-3.7 mph range: `agreement`
+  /// says so, as `energy` does.
+  @Test func agreementReportsModelsOutsideTheirRange() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "run.gpx", "--speed", "6mph", "--duration", "5min"], in: folder)
+    let out = try energylab(
+      ["agreement", "run.gpx", "--models", "acsm-walking,acsm-running", "--mass", "70kg"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(
+      out.stderr.contains(
+        "6.00 mph is outside the walking equation's 1.9-3.7 mph [speed-outside-valid-range]"),
+      "\(out.stderr)")
   }
 
   /// The shipped walk regenerates byte for byte from the command in its README.

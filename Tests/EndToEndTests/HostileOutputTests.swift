@@ -331,3 +331,49 @@ struct HostileOutputTests {
     #expect(!hasStrayControl(table.stdout) && !hasStrayControl(table.stderr))
   }
 }
+
+/// Every chart of the shipped reports names both axes, and the axes that
+/// carry numbers state their unit: the value axis of bar charts, the
+/// percent axis of diverging bars, the scale of dot plots, and both axes
+/// of scatter, line and heat-map charts.
+struct ChartAxisTests {
+  static func label(_ axis: String, in script: String) -> String? {
+    for line in script.split(separator: "\n") where line.hasPrefix("set \(axis) '") {
+      let body = line.dropFirst("set \(axis) '".count)
+      guard let end = body.range(of: "' noenhanced") else { return nil }
+      return String(body[..<end.lowerBound])
+    }
+    return nil
+  }
+
+  @Test func everyChartHasLabelledAxesWithUnits() throws {
+    let reports = "\(packageRoot)/Reports"
+    var checked = 0
+    for report in try FileManager.default.contentsOfDirectory(atPath: reports) where !report.hasPrefix(".") {
+      let folder = "\(reports)/\(report)/figures"
+      guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+      for file in files where file.hasSuffix(".gp") {
+        let script = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+        let x = Self.label("xlabel", in: script) ?? ""
+        let y = Self.label("ylabel", in: script) ?? ""
+        #expect(!x.isEmpty && !y.isEmpty, "\(report)/\(file): x '\(x)', y '\(y)'")
+        #expect(!script.contains("unset xlabel") && !script.contains("unset ylabel"), "\(report)/\(file)")
+        let withUnit: [String]
+        if script.contains("set style data histograms") {
+          withUnit = [y]
+        } else if script.contains("boxxyerror") || script.contains("xerrorbars") {
+          withUnit = [x]
+        } else if script.contains("with image") {
+          withUnit = [x, y, Self.label("cblabel", in: script) ?? ""]
+        } else {
+          withUnit = [x, y]
+        }
+        for label in withUnit {
+          #expect(label.contains("(") && label.hasSuffix(")"), "\(report)/\(file): no unit in '\(label)'")
+        }
+        checked += 1
+      }
+    }
+    #expect(checked >= 60)
+  }
+}

@@ -72,7 +72,7 @@ struct SurveyDialectCommandTests {
     #expect(out.status == 0, "\(out.stderr)")
     let row = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
     #expect(row["n"] as? Int == 3)
-    #expect(row["skipped_rows"] as? Int == 3)
+    #expect(row["dropped_pairs"] as? Int == 3)
     #expect(abs((row["bias"] as? Double ?? 0) - 2) < 1e-12)
   }
 }

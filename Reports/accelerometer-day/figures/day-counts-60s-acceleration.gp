@@ -3,7 +3,7 @@
 set encoding utf8
 set title 'Axis-1 counts per minute' noenhanced
 set xlabel 'local time (h)' noenhanced
-set ylabel 'counts/min' noenhanced
+set ylabel 'activity (counts/min)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
 set grid lc rgb '#dddddd'

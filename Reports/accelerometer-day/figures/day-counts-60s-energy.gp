@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot day-counts-60s-energy.gp
 set encoding utf8
 set title 'Energy per hour by model' noenhanced
-set xlabel 'local hour' noenhanced
+set xlabel 'local hour (h)' noenhanced
 set ylabel 'energy (kcal)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -26,7 +26,6 @@ set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics rotate by -45 noenhanced
 set yrange [0:*]
-unset xlabel
 set bmargin 9
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'day-counts-60s-energy.png'

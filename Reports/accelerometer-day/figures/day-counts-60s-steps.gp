@@ -2,8 +2,8 @@
 # Edit and run with: gnuplot day-counts-60s-steps.gp
 set encoding utf8
 set title 'Steps per hour' noenhanced
-set xlabel 'local hour' noenhanced
-set ylabel 'steps' noenhanced
+set xlabel 'local hour (h)' noenhanced
+set ylabel 'steps (per hour)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
 set grid lc rgb '#dddddd'
@@ -20,6 +20,7 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'day-counts-60s-steps.png'
 plot 'day-counts-60s-steps.dat' index 0 using 1:2 with boxes fill solid 0.6 border -1 ls 1 title 'steps'

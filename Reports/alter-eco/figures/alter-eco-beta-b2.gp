@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot alter-eco-beta-b2.gp
 set encoding utf8
 set title 'Is Alter Eco intuitive?' noenhanced
-set xlabel '' noenhanced
+set xlabel 'answer' noenhanced
 set ylabel 'respondents (n = 8)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -26,8 +26,8 @@ set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics rotate by -45 noenhanced
 set yrange [0:*]
-unset xlabel
 set bmargin 9
+unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-beta-b2.png'
 plot 'alter-eco-beta-b2.dat' using 2:xtic(1) ls 1 title 'respondents'

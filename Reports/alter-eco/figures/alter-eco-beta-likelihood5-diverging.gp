@@ -2,8 +2,8 @@
 # Edit and run with: gnuplot alter-eco-beta-likelihood5-diverging.gp
 set encoding utf8
 set title 'alter-eco-beta: answers on the likelihood5 scale' noenhanced
-set xlabel 'percent of answers (neutral centred)' noenhanced
-set ylabel '' noenhanced
+set xlabel 'answers (% of respondents, neutral centred; n = 8)' noenhanced
+set ylabel 'question' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
 set grid lc rgb '#dddddd'
@@ -34,7 +34,6 @@ set style fill solid 0.9 border -1
 set lmargin 50
 set bmargin 11
 set key below horizontal maxcols 2 maxrows 4 box noenhanced
-unset xlabel
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-beta-likelihood5-diverging.png'
 plot 'alter-eco-beta-likelihood5-diverging.dat' using ($2 >= 1 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \

@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot alter-eco-design-s4.gp
 set encoding utf8
 set title 'Would a pie chart be helpful for data visualization?' noenhanced
-set xlabel '' noenhanced
+set xlabel 'answer' noenhanced
 set ylabel 'percent (n = 54)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -26,8 +26,8 @@ set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics rotate by -45 noenhanced
 set yrange [0:*]
-unset xlabel
 set bmargin 9
+unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-design-s4.png'
 plot 'alter-eco-design-s4.dat' using 2:xtic(1) ls 1 title 'percent'

@@ -20,13 +20,15 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set object 1 rect from 2, graph 0 to 3.7, graph 1 behind fc rgb '#2e933c' fs transparent solid 0.12 noborder
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-sweep-speed.png'
 plot 'stanford-walking-sweep-speed.dat' index 0 using 1:2 with lines ls 1 title 'acsm-walking', \
      'stanford-walking-sweep-speed.dat' index 1 using 1:2 with lines ls 2 title 'cameron-walking', \
      0 with lines ls 10 title 'no error', \
      20 with lines ls 11 title '+20 %', \
-     -20 with lines ls 12 title '-20 %'
+     -20 with lines ls 12 title '-20 %', \
+     NaN with boxes fs transparent solid 0.12 noborder lc rgb '#2e933c' title 'acsm-walking valid range'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-sweep-speed.svg'
 replot

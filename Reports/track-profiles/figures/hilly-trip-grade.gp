@@ -1,7 +1,7 @@
-# EnergyLab chart: Grade over 20 m windows
+# EnergyLab chart: Grade over 20 m windows: hilly-trip.gpx
 # Edit and run with: gnuplot hilly-trip-grade.gp
 set encoding utf8
-set title 'Grade over 20 m windows' noenhanced
+set title 'Grade over 20 m windows: hilly-trip.gpx' noenhanced
 set xlabel 'distance (km)' noenhanced
 set ylabel 'grade (%)' noenhanced
 set key below box noenhanced maxrows 2
@@ -20,6 +20,7 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'hilly-trip-grade.png'
 plot 'hilly-trip-grade.dat' index 0 using 1:2 with lines ls 1 title 'grade'

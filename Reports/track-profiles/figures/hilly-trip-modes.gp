@@ -1,8 +1,8 @@
-# EnergyLab chart: Activities by mode
+# EnergyLab chart: Activities by mode: hilly-trip.gpx
 # Edit and run with: gnuplot hilly-trip-modes.gp
 set encoding utf8
-set title 'Activities by mode' noenhanced
-set xlabel '' noenhanced
+set title 'Activities by mode: hilly-trip.gpx' noenhanced
+set xlabel 'activity (in order)' noenhanced
 set ylabel 'duration (min)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -26,7 +26,6 @@ set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics rotate by -45 noenhanced
 set yrange [0:*]
-unset xlabel
 set bmargin 9
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'hilly-trip-modes.png'

@@ -1,7 +1,7 @@
-# EnergyLab chart: Speed by mode
+# EnergyLab chart: Speed by mode: hilly-trip.gpx
 # Edit and run with: gnuplot hilly-trip-speed.gp
 set encoding utf8
-set title 'Speed by mode' noenhanced
+set title 'Speed by mode: hilly-trip.gpx' noenhanced
 set xlabel 'time since start (min)' noenhanced
 set ylabel 'speed (m/s)' noenhanced
 set key below box noenhanced maxrows 2

@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot profile-co2-by-day-alter-eco-2020.gp
 set encoding utf8
 set title 'CO2 by mode per day (alter-eco-2020)' noenhanced
-set xlabel 'day' noenhanced
+set xlabel 'day (local, Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -26,7 +26,6 @@ set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics rotate by -45 noenhanced
 set yrange [0:*]
-unset xlabel
 set bmargin 9
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.png'

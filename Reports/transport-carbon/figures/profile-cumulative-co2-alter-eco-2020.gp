@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot profile-cumulative-co2-alter-eco-2020.gp
 set encoding utf8
 set title 'Cumulative CO2 (alter-eco-2020)' noenhanced
-set xlabel 'hours since the first activity' noenhanced
+set xlabel 'local time (Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
@@ -20,6 +20,10 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set xdata time
+set timefmt '%s'
+set format x "%d %b\n%H:%M"
+unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-cumulative-co2-alter-eco-2020.png'
 plot 'profile-cumulative-co2-alter-eco-2020.dat' index 0 using 1:2 with lines ls 1 title 'CO2'

@@ -1,0 +1,36 @@
+# EnergyLab chart: stepmyhealth-heuristic: severity rating per question
+# Edit and run with: gnuplot stepmyhealth-heuristic-severity-dots.gp
+set encoding utf8
+set title 'stepmyhealth-heuristic: severity rating per question' noenhanced
+set xlabel 'severity rating (dot: median, bar: quartiles; n = 1)' noenhanced
+set ylabel 'question' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set ytics ('Visibility of system status' 1, 'Match between system and real world' 2, 'User control and freedom' 3, 'Consistency and standards' 4, 'Error prevention' 5, 'Recognition rather than recall' 6, 'Flexibility and efficiency of use' 7, 'Aesthetic and minimalist design' 8, 'Help users recognise and recover from errors' 9, 'Help and documentation' 10) noenhanced
+set xtics ('0' 0, '1' 1, '2' 2, '3' 3, '4' 4) noenhanced
+set yrange [10.6:0.4]
+set xrange [-0.3:4.3]
+set lmargin 40
+unset key
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'stepmyhealth-heuristic-severity-dots.png'
+plot 'stepmyhealth-heuristic-severity-dots.dat' using 2:1:3:4 with xerrorbars ls 1 notitle, \
+     'stepmyhealth-heuristic-severity-dots.dat' using 2:1:(sprintf('%g', $2)) with labels offset 0,1 notitle
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'stepmyhealth-heuristic-severity-dots.svg'
+replot
+unset output
