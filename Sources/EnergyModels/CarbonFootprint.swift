@@ -72,7 +72,7 @@ public struct AnnualFootprint: Sendable, Hashable {
   public var flightKilograms: Double
   public var dietKilograms: Double
   /// Which diet figure was used: the servings or the diet average, whichever
-  /// is larger (thesis L640).
+  /// is larger (thesis L643).
   public var dietBasis: String
   public var foodWasteKilograms: Double
   public var goodsKilograms: Double

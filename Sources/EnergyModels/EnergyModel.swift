@@ -141,7 +141,7 @@ public enum Oxygen {
   /// kcal released per litre of oxygen consumed: 5 kcal/L, the value of the
   /// ACSM metabolic calculations used by the PEM thesis (L872-874).
   public static let kilocaloriesPerLiter = 5.0
-  /// Resting oxygen uptake, 3.5 mL/kg/min (1 MET; PEM thesis L812).
+  /// Resting oxygen uptake, 3.5 mL/kg/min (1 MET; PEM thesis L797).
   public static let restingMillilitersPerKilogramPerMinute = 3.5
 
   /// kcal/min = VO2 (mL/kg/min) x body mass (kg) / 1000 x 5 kcal/L.

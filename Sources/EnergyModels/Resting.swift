@@ -6,7 +6,7 @@ import EnergyLabCore
 /// ```
 /// VO2 = 3.5 mL/kg/min;  kcal/min = 3.5 x BM / 1000 x 5
 /// ```
-/// PEM thesis L812 (VO2rest) and L872-874 (5 kcal per litre of oxygen).
+/// PEM thesis L797 (VO2rest) and L872-874 (5 kcal per litre of oxygen).
 public struct Resting: EnergyModel {
   public init() {}
 
@@ -14,7 +14,7 @@ public struct Resting: EnergyModel {
     id: "resting", name: "Resting (VO2rest)",
     equation: "VO2 = 3.5 mL/kg/min; kcal/min = 3.5*kg/1000*5",
     inputs: ["body mass (kg)", "duration (min)"], validRange: "seated or passive travel",
-    citation: "PEM thesis L812 (VO2rest 3.5 mL/kg/min)")
+    citation: "PEM thesis L797 (VO2rest 3.5 mL/kg/min)")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     try ACSMCommon.output(

@@ -40,7 +40,7 @@ public enum EnergyCommand {
   public static let defaultCyclingMET = 7.5
 
   /// Models used per mode unless told otherwise: the ACSM equations on foot,
-  /// MET for cycling, and resting VO2 for passive travel (PEM thesis L812).
+  /// MET for cycling, and resting VO2 for passive travel (PEM thesis L1018).
   public static let defaultModelForMode: [TransportMode: String] = [
     .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
     .train: "resting", .plane: "resting",
