@@ -146,6 +146,8 @@ public enum EnergyCommand {
         record["distance_m"] = .number(result.distanceMeters, 1)
         record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
         record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
+        record["grade_min_pct"] = .number(result.lowestGradeFraction.map { $0 * 100 }, 2)
+        record["grade_max_pct"] = .number(result.highestGradeFraction.map { $0 * 100 }, 2)
         record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
         let known = result.stepsWithEnergy > 0 || range.isEmpty
         record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)

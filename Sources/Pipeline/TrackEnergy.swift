@@ -15,6 +15,10 @@ public struct TrackEnergy: Sendable, Hashable {
   /// defines no VO2.
   public var meanVO2MillilitersPerKilogramPerMinute: Double?
   public var meanGradeFraction: Double?
+  /// Lowest and highest grade of the steps' fixed-distance windows (the PEM
+  /// thesis keeps both per period, L1292).
+  public var lowestGradeFraction: Double?
+  public var highestGradeFraction: Double?
   /// Steps that gave energy; 0 means the energy is unknown, not zero.
   public var stepsWithEnergy: Int
   public var diagnostics: [Diagnostic]
@@ -58,6 +62,8 @@ public struct TrackEnergy: Sendable, Hashable {
     var sawGrade = false
     var counts: [String: (count: Int, example: Diagnostic)] = [:]
     var order: [String] = []
+    var lowest: Double?
+    var highest: Double?
     var previousSpeed = 0.0
     var used = 0
     var untimed = 0
@@ -105,6 +111,8 @@ public struct TrackEnergy: Sendable, Hashable {
       if let grade = step.gradeFraction {
         gradeTime += grade * dt
         sawGrade = true
+        lowest = min(lowest ?? grade, grade)
+        highest = max(highest ?? grade, grade)
       }
       for d in output.diagnostics {
         if let existing = counts[d.code] {
@@ -120,6 +128,8 @@ public struct TrackEnergy: Sendable, Hashable {
     energyKilocalories = energy
     meanVO2MillilitersPerKilogramPerMinute = sawVO2 && duration > 0 ? vo2Time / duration : nil
     meanGradeFraction = sawGrade && duration > 0 ? gradeTime / duration : nil
+    lowestGradeFraction = lowest
+    highestGradeFraction = highest
     stepsWithEnergy = used
     var diagnostics = inherited
     if untimed > untimedFromDistance {

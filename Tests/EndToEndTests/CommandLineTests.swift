@@ -1137,3 +1137,23 @@ struct BatchCommandTests {
     #expect(try energylab(["db", "compare", "one.sqlite", "two.sqlite"], in: folder).status == 0)
   }
 }
+
+/// The lowest and highest 20 m grade per activity (the PEM thesis keeps
+/// both per period, L1292): the hilly trip was built (Datasets/hilly-trip
+/// README) with a first walk of 5 min up +5 % and 5 min down -3 %, and a
+/// last walk up +2 %.
+struct GradeRangeTests {
+  @Test func lowestAndHighestGradePerActivity() throws {
+    let out = try energylab(
+      ["energy", "Datasets/hilly-trip/hilly-trip.gpx", "--by-mode", "--mass", "65kg", "--format", "json"],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    let walks = rows.filter { $0["mode"] as? String == "walk" }
+    #expect(walks.count == 2)
+    guard walks.count == 2 else { return }
+    #expect(abs((walks[0]["grade_min_pct"] as? Double ?? 0) - -3) < 0.05, "\(walks[0])")
+    #expect(abs((walks[0]["grade_max_pct"] as? Double ?? 0) - 5) < 0.05, "\(walks[0])")
+    #expect(abs((walks[1]["grade_max_pct"] as? Double ?? 0) - 2) < 0.1, "\(walks[1])")
+  }
+}
