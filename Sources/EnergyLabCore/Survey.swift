@@ -49,15 +49,23 @@ public struct Survey: Sendable, Hashable {
 public struct SurveyQuestion: Sendable, Hashable {
   public var id: String
   public var text: String
-  /// Raw exports: for each respondent, the options chosen (one for single
-  /// choice, several for multi-select, none when unanswered).
-  public var responses: [[String]]?
+  /// Raw exports: each respondent's answer, stored as a code into the
+  /// question's distinct answers (so a large export costs four bytes a cell).
+  public var answers: ResponseColumn?
   /// Aggregate files: what was published.
   public var aggregate: [AggregateEntry]
   /// Respondents asked, for aggregates (per question `n`).
   public var aggregateN: Int?
   /// Whether respondents could choose several options.
   public var isMultiSelect: Bool
+
+  /// Raw exports: for each respondent, the options chosen (one for single
+  /// choice, several for multi-select, none when unanswered). Built from
+  /// `answers` on each use: keep it in a variable inside loops.
+  public var responses: [[String]]? {
+    get { answers.map { column in (0..<column.count).map { column[$0] } } }
+    set { answers = newValue.map(ResponseColumn.init) }
+  }
 
   public init(
     id: String, text: String, responses: [[String]]? = nil, aggregate: [AggregateEntry] = [],
@@ -66,10 +74,65 @@ public struct SurveyQuestion: Sendable, Hashable {
   ) {
     self.id = id
     self.text = text
-    self.responses = responses
+    self.answers = responses.map(ResponseColumn.init)
     self.aggregate = aggregate
     self.aggregateN = aggregateN
     self.isMultiSelect = isMultiSelect
+  }
+
+  public init(id: String, text: String, answers: ResponseColumn, isMultiSelect: Bool) {
+    self.id = id
+    self.text = text
+    self.answers = answers
+    self.aggregate = []
+    self.aggregateN = nil
+    self.isMultiSelect = isMultiSelect
+  }
+}
+
+/// The answers of one question in a raw export: the distinct answer sets
+/// (options chosen) in order of first appearance, and per respondent the
+/// index of its set, -1 when unanswered.
+public struct ResponseColumn: Sendable, Hashable {
+  /// Distinct sets of options chosen; none is empty.
+  public private(set) var choices: [[String]]
+  /// Per respondent, an index into `choices`, or -1.
+  public private(set) var codes: [Int32]
+
+  public init(choices: [[String]], codes: [Int32]) {
+    self.choices = choices
+    self.codes = codes
+  }
+
+  /// From per-respondent option lists.
+  public init(_ responses: [[String]]) {
+    var index: [[String]: Int32] = [:]
+    var choices: [[String]] = []
+    codes = responses.map { options in
+      guard !options.isEmpty else { return -1 }
+      if let code = index[options] { return code }
+      let code = Int32(choices.count)
+      index[options] = code
+      choices.append(options)
+      return code
+    }
+    self.choices = choices
+  }
+
+  /// Respondents (rows).
+  public var count: Int { codes.count }
+
+  /// The options respondent `r` chose (empty when unanswered).
+  public subscript(r: Int) -> [String] {
+    let code = codes[r]
+    return code < 0 ? [] : choices[Int(code)]
+  }
+
+  /// How many respondents gave each distinct set, in `choices` order.
+  public func choiceCounts() -> [Int] {
+    var counts = [Int](repeating: 0, count: choices.count)
+    for code in codes where code >= 0 { counts[Int(code)] += 1 }
+    return counts
   }
 }
 

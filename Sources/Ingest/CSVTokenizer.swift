@@ -14,7 +14,9 @@ public enum CSVTokenizer {
   /// Tokenises `text`; `firstLine` is the line number of its first line in
   /// the file (so that a caller who stripped a header can still report real
   /// line numbers).
-  public static func rows(_ text: String, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C) throws
+  public static func rows(
+    _ text: some StringProtocol, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C
+  ) throws
     -> [CSVRow]
   {
     var rows: [CSVRow] = []
@@ -25,7 +27,24 @@ public enum CSVTokenizer {
   /// Tokenises `text`, handing each row to `body` as it is complete, so a
   /// caller that keeps less than the rows needs no more memory than that.
   public static func forEachRow(
-    _ text: String, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C,
+    _ text: some StringProtocol, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C,
+    _ body: (CSVRow) throws -> Void
+  ) throws {
+    // The text's own UTF-8 is read in place (a copy only for text that is
+    // not stored contiguously).
+    let inPlace: Void? = try text.utf8.withContiguousStorageIfAvailable {
+      try forEachRow(bytes: $0, source: source, firstLine: firstLine, delimiter: delimiter, body)
+    }
+    if inPlace == nil {
+      try Array(text.utf8).withUnsafeBufferPointer {
+        try forEachRow(bytes: $0, source: source, firstLine: firstLine, delimiter: delimiter, body)
+      }
+    }
+  }
+
+  /// The same over UTF-8 bytes (valid UTF-8: fields are decoded as such).
+  public static func forEachRow(
+    bytes buffer: UnsafeBufferPointer<UInt8>, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C,
     _ body: (CSVRow) throws -> Void
   ) throws {
     var parser = csv_parser()
@@ -58,10 +77,8 @@ public enum CSVTokenizer {
       state.rows.removeAll(keepingCapacity: true)
     }
     // Feed one physical line at a time so every row knows its line.
-    var utf8 = Array(text.utf8)
-    if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
-    try utf8.withUnsafeBufferPointer { buffer in
-      var start = 0
+    do {
+      var start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
       while start < buffer.count {
         var end = start
         while end < buffer.count, buffer[end] != 0x0A { end += 1 }

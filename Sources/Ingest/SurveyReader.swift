@@ -58,16 +58,35 @@ public struct SurveyReader: Sendable {
 
   public func read(path: String) throws -> Survey {
     let data = try FileInput.read(path, expected: "a survey export (CSV)")
-    guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .utf16) else {
-      throw InputError(
-        SourceLocation(file: path), "not UTF-8 or UTF-16 text", expected: "a CSV survey export")
-    }
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    // UTF-8 is read from the file's bytes in place: a large export is held
+    // once while it is read.
+    let survey: Survey? = try data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      guard UTF8Validation.isValid(bytes) else { return nil }
+      return try parse(bytes: bytes, source: path, name: name)
+    }
+    if let survey { return survey }
+    // UTF-16 only with its byte-order mark (Excel's "Unicode text"): other
+    // bytes, as Latin-1, would decode to nonsense.
+    let bom = data.prefix(2)
+    guard bom == Data([0xFF, 0xFE]) || bom == Data([0xFE, 0xFF]),
+      let text = String(data: data, encoding: .utf16)
+    else {
+      throw InputError(
+        SourceLocation(file: path), "not UTF-8 (nor UTF-16 with a byte-order mark)",
+        expected: "a CSV survey export in UTF-8; re-save it as CSV UTF-8")
+    }
     return try parse(text, source: path, name: name)
   }
 
   public func parse(_ text: String, source: String, name: String) throws -> Survey {
+    let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    return try Array(body.utf8).withUnsafeBufferPointer { try parse(bytes: $0, source: source, name: name) }
+  }
+
+  func parse(bytes: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
+    let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
     let survey = try detect(text, source: source, name: name)
     // A named dialect must be what the file is.
     if let dialect, dialect != "plain", survey.format != dialect, survey.format != "\(dialect)-legacy" {
@@ -78,22 +97,33 @@ public struct SurveyReader: Sendable {
     return survey
   }
 
-  func detect(_ text: String, source: String, name: String) throws -> Survey {
-    let split = ProvenanceHeader(splitting: text)
+  func detect(_ text: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
+    let split = ProvenanceHeader.split(bytes: text)
     let provenance = split.fields
     let skipped = split.lines
-    let rows = try CSVTokenizer.rows(split.body, source: source, firstLine: skipped + 1)
-      .filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } }
+    // The header rows decide the dialect; the body is then read once, row
+    // by row, into codes per question (see `single`).
+    let rows = try Self.headRows(
+      split.body, count: 3, source: source, firstLine: skipped + 1, delimiter: 0x2C)
     guard let header = rows.first else {
       throw InputError(
         SourceLocation(file: source, line: skipped + 1), "empty file",
         expected: "a survey export with a header row")
     }
     let h = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    for row in rows.dropFirst() where row.fields.count != h.count {
-      throw InputError(
-        SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
-        expected: "\(h.count) fields like the header")
+    let body = Body(bytes: split.body, firstLine: skipped + 1, fields: h.count, delimiter: 0x2C)
+    // Every row of the whole file, for the dialects read from rows.
+    func allRows() throws -> [CSVRow] {
+      var rows: [CSVRow] = []
+      try CSVTokenizer.forEachRow(bytes: split.body, source: source, firstLine: skipped + 1) {
+        if !Self.isBlank($0) { rows.append($0) }
+      }
+      for row in rows.dropFirst() where row.fields.count != h.count {
+        throw InputError(
+          SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+          expected: "\(h.count) fields like the header")
+      }
+      return rows
     }
     if let dialect, !Self.dialects.contains(dialect) {
       throw UsageError(
@@ -102,7 +132,8 @@ public struct SurveyReader: Sendable {
     }
     if dialect == "plain" { return try plain(text, header: h, source: source, name: name, fallback: false) }
     if h == Self.aggregateHeader {
-      return try aggregate(rows: Array(rows.dropFirst()), provenance: provenance, source: source, name: name)
+      return try aggregate(
+        rows: Array(allRows().dropFirst()), provenance: provenance, source: source, name: name)
     }
     // Legacy Qualtrics: V1, V2, ... over the names, then the texts.
     if h.first == "V1", rows.count >= 2, rows[1].fields.contains("ResponseID") {
@@ -110,11 +141,9 @@ public struct SurveyReader: Sendable {
       let columns = h.indices.filter { !Self.qualtricsMetadata.contains(names[$0]) && !h[$0].hasPrefix("V") }
       var survey = try single(
         format: "qualtrics-legacy", ids: Self.unique(columns.map { h[$0] }), texts: columns.map { names[$0] },
-        body: rows.dropFirst(2).map { r in columns.map { r.fields[$0] } }, separator: ",", source: source,
-        name: name)
-      survey.respondentIDs = names.firstIndex(of: "ResponseID").map { k in
-        rows.dropFirst(2).map { $0.fields[k] }
-      }
+        body: body, headerRows: 2, columns: columns, idColumn: names.firstIndex(of: "ResponseID"),
+        separator: ",",
+        source: source, name: name)
       survey.notes += renamedNotes(columns.map { h[$0] }, source: source)
       return survey
     }
@@ -127,37 +156,34 @@ public struct SurveyReader: Sendable {
       let columns = h.indices.filter { !Self.qualtricsMetadata.contains(h[$0]) }
       var survey = try single(
         format: "qualtrics", ids: Self.unique(columns.map { h[$0] }),
-        texts: columns.map { rows[1].fields[$0] },
-        body: rows.dropFirst(3).map { r in columns.map { r.fields[$0] } }, separator: ",", source: source,
-        name: name)
-      let idColumn = h.firstIndex(of: "ResponseId") ?? h.firstIndex(of: "ResponseID")
-      survey.respondentIDs = idColumn.map { k in rows.dropFirst(3).map { $0.fields[k] } }
+        texts: columns.map { rows[1].fields[$0] }, body: body, headerRows: 3, columns: columns,
+        idColumn: h.firstIndex(of: "ResponseId") ?? h.firstIndex(of: "ResponseID"), separator: ",",
+        source: source, name: name)
       survey.notes += renamedNotes(columns.map { h[$0] }, source: source)
       return survey
     }
     if h.first == "Respondent ID" && h.contains("Collector ID") {
-      return try surveyMonkey(rows: rows, source: source, name: name)
+      return try surveyMonkey(rows: allRows(), source: source, name: name)
     }
     if (h.contains("id") && h.contains("submitdate"))
       || (h.contains("Response ID") && h.contains("Date submitted"))
     {
-      return try limeSurvey(rows: rows, source: source, name: name)
+      return try limeSurvey(rows: allRows(), source: source, name: name)
     }
     if h.count >= 3 && h[0] == "ID" && h[1] == "Start time" && h[2] == "Completion time" {
       let meta: Set<String> = ["ID", "Start time", "Completion time", "Email", "Name", "Last modified time"]
       let columns = h.indices.filter { !meta.contains(h[$0]) }
       return try single(
         format: "microsoft-forms", ids: columns.map { "Q\($0 - columns.first! + 1)" },
-        texts: columns.map { h[$0] },
-        body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ";", source: source,
-        name: name)
+        texts: columns.map { h[$0] }, body: body, headerRows: 1, columns: columns, idColumn: nil,
+        separator: ";", source: source, name: name)
     }
     if h.first == "Timestamp" || h.first == "Horodateur" || h.first == "Zeitstempel" {
       let meta: Set<String> = ["Timestamp", "Email Address", "Score"]
       let columns = h.indices.filter { !meta.contains(h[$0]) && $0 > 0 }
       return try single(
         format: "google-forms", ids: columns.indices.map { "Q\($0 + 1)" }, texts: columns.map { h[$0] },
-        body: rows.dropFirst().map { r in columns.map { r.fields[$0] } }, separator: ", ", source: source,
+        body: body, headerRows: 1, columns: columns, idColumn: nil, separator: ", ", source: source,
         name: name)
     }
     if dialect == nil { return try plain(text, header: h, source: source, name: name, fallback: true) }
@@ -215,27 +241,21 @@ public struct SurveyReader: Sendable {
   /// A respondent-per-row CSV as R, SPSS, Excel or pandas write it: a
   /// header of question names, comma, semicolon or tab separated, an
   /// optional id column; missing-value codes are no answer.
-  func plain(_ text: String, header: [String], source: String, name: String, fallback: Bool) throws -> Survey
-  {
-    let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+  func plain(
+    _ text: UnsafeBufferPointer<UInt8>, header: [String], source: String, name: String, fallback: Bool
+  ) throws -> Survey {
+    let split = ProvenanceHeader.split(bytes: text)
+    let first = split.body.prefix { $0 != 0x0A }
     let delimiter: UInt8 = [UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: ",")].max { a, b in
-      first.utf8.filter { $0 == a }.count < first.utf8.filter { $0 == b }.count
+      first.filter { $0 == a }.count < first.filter { $0 == b }.count
     }!
-    let split = ProvenanceHeader(splitting: text)
-    let rows = try CSVTokenizer.rows(
-      split.body, source: source, firstLine: split.lines + 1, delimiter: delimiter
-    )
-    .filter { !$0.fields.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } }
+    let rows = try Self.headRows(
+      split.body, count: 1, source: source, firstLine: split.lines + 1, delimiter: delimiter)
     guard let head = rows.first else {
       throw InputError(
         SourceLocation(file: source), "empty file", expected: "a header row and one row per respondent")
     }
     let titles = head.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    for row in rows.dropFirst() where row.fields.count != titles.count {
-      throw InputError(
-        SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
-        expected: "\(titles.count) fields like the header")
-    }
     let idNames = [
       "id", "respondent", "respondent_id", "respondentid", "participant", "participant_id", "record_id",
       "subject", "subject_id",
@@ -251,25 +271,18 @@ public struct SurveyReader: Sendable {
       idIndex = titles.firstIndex { idNames.contains($0.lowercased()) }
     }
     let columns = titles.indices.filter { $0 != idIndex }
-    let codes = Set(missingCodes.map { $0.lowercased() })
-    let body = rows.dropFirst().map { r in
-      columns.map { c -> String in
-        let cell = r.fields[c].trimmingCharacters(in: .whitespacesAndNewlines)
-        return codes.contains(cell.lowercased()) ? "" : cell
-      }
-    }
     let ids = Self.unique(columns.map { titles[$0] })
     var survey = try single(
-      format: "plain", ids: ids, texts: columns.map { titles[$0] }, body: body, separator: ";",
-      source: source,
-      name: name)
-    survey.respondentIDs = idIndex.map { k in rows.dropFirst().map { $0.fields[k] } }
+      format: "plain", ids: ids, texts: columns.map { titles[$0] },
+      body: Body(bytes: split.body, firstLine: split.lines + 1, fields: titles.count, delimiter: delimiter),
+      headerRows: 1, columns: columns, idColumn: idIndex, separator: ";",
+      missing: Set(missingCodes.map { $0.lowercased() }), source: source, name: name)
     if fallback {
       survey.notes.append(
         Diagnostic(
           code: "plain-survey", severity: .note,
           message:
-            "no survey platform's header; read as a plain CSV, one row per respondent (\(rows.count - 1) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? "")); name the dialect with --dialect",
+            "no survey platform's header; read as a plain CSV, one row per respondent (\(survey.respondents ?? 0) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? "")); name the dialect with --dialect",
           location: source))
     }
     survey.notes += renamedNotes(columns.map { titles[$0] }, source: source)
@@ -280,18 +293,94 @@ public struct SurveyReader: Sendable {
     multiSelect.contains { $0 == id || $0 == text || text.lowercased().contains($0.lowercased()) }
   }
 
-  /// One column per question.
+  /// The body of a CSV export still to be read: its bytes after the
+  /// provenance lines, the line it starts on, the fields every row has.
+  struct Body {
+    var bytes: UnsafeBufferPointer<UInt8>
+    var firstLine: Int
+    var fields: Int
+    var delimiter: UInt8
+  }
+
+  /// A row whose fields are all blank (skipped, as spreadsheet exports end
+  /// with them).
+  static func isBlank(_ row: CSVRow) -> Bool {
+    row.fields.allSatisfy { $0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" } }
+  }
+
+  /// The first `count` non-blank rows, without reading further.
+  static func headRows(
+    _ bytes: UnsafeBufferPointer<UInt8>, count: Int, source: String, firstLine: Int, delimiter: UInt8
+  ) throws
+    -> [CSVRow]
+  {
+    struct Enough: Error {}
+    var rows: [CSVRow] = []
+    do {
+      try CSVTokenizer.forEachRow(bytes: bytes, source: source, firstLine: firstLine, delimiter: delimiter) {
+        row in
+        guard !isBlank(row) else { return }
+        rows.append(row)
+        if rows.count == count { throw Enough() }
+      }
+    } catch is Enough {}
+    return rows
+  }
+
+  /// One column per question, read in one pass: each cell is looked up in
+  /// its question's table of distinct cells and stored as a code, so time
+  /// and memory grow with respondents x questions in small integers. Cells
+  /// are trimmed, matched against missing-value codes and split into
+  /// options once per distinct cell.
   func single(
-    format: String, ids: [String], texts: [String], body: [[String]], separator: String, source: String,
-    name: String
+    format: String, ids: [String], texts: [String], body: Body, headerRows: Int, columns: [Int],
+    idColumn: Int?, separator: String, missing: Set<String> = [], source: String, name: String
   ) throws -> Survey {
+    var tables = [[String: Int32]](repeating: [:], count: columns.count)
+    var cells = [[String]](repeating: [], count: columns.count)
+    var codes = [[Int32]](repeating: [], count: columns.count)
+    var respondentIDs: [String] = []
+    var seen = 0
+    // Room for one code per line (rows seldom span lines), so the code
+    // arrays are never copied while growing.
+    let lines = body.bytes.reduce(into: 1) { n, b in if b == 0x0A { n += 1 } }
+    for k in codes.indices { codes[k].reserveCapacity(lines) }
+    try CSVTokenizer.forEachRow(
+      bytes: body.bytes, source: source, firstLine: body.firstLine, delimiter: body.delimiter
+    ) { row in
+      guard !Self.isBlank(row) else { return }
+      seen += 1
+      guard seen > headerRows else { return }
+      guard row.fields.count == body.fields else {
+        throw InputError(
+          SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+          expected: "\(body.fields) fields like the header")
+      }
+      for (k, c) in columns.enumerated() {
+        let cell = row.fields[c]
+        if cell.isEmpty {
+          codes[k].append(-1)
+        } else if let code = tables[k][cell] {
+          codes[k].append(code)
+        } else {
+          let code = Int32(cells[k].count)
+          tables[k][cell] = code
+          cells[k].append(cell)
+          codes[k].append(code)
+        }
+      }
+      if let idColumn { respondentIDs.append(row.fields[idColumn]) }
+    }
     var questions: [SurveyQuestion] = []
     for (k, id) in ids.enumerated() {
-      let cells = body.map { Self.trimmed($0[k]) }
+      let distinct = cells[k].map { cell -> String in
+        let trimmed = Self.trimmed(cell)
+        return missing.contains(trimmed.lowercased()) ? "" : trimmed
+      }
       // Microsoft Forms writes multi-select answers as "a;b;".
-      let autoMulti = format == "microsoft-forms" && cells.contains { $0.hasSuffix(";") }
+      let autoMulti = format == "microsoft-forms" && distinct.contains { $0.hasSuffix(";") }
       let multi = autoMulti || isMulti(id: id, text: texts[k])
-      let answers: [[String]] = cells.map { cell in
+      let options: [[String]] = distinct.map { cell in
         if cell.isEmpty { return [] }
         if multi {
           return cell.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -299,9 +388,25 @@ public struct SurveyReader: Sendable {
         }
         return [cell]
       }
-      questions.append(SurveyQuestion(id: id, text: texts[k], responses: answers, isMultiSelect: multi))
+      // Distinct cells that read the same (after trimming) share a code.
+      var index: [[String]: Int32] = [:]
+      var choices: [[String]] = []
+      let remap = options.map { set -> Int32 in
+        guard !set.isEmpty else { return -1 }
+        if let code = index[set] { return code }
+        let code = Int32(choices.count)
+        index[set] = code
+        choices.append(set)
+        return code
+      }
+      let column = ResponseColumn(choices: choices, codes: codes[k].map { $0 < 0 ? -1 : remap[Int($0)] })
+      questions.append(SurveyQuestion(id: id, text: texts[k], answers: column, isMultiSelect: multi))
     }
-    return Survey(name: name, source: source, format: format, questions: questions, respondents: body.count)
+    var survey = Survey(
+      name: name, source: source, format: format, questions: questions, respondents: max(0, seen - headerRows)
+    )
+    if idColumn != nil { survey.respondentIDs = respondentIDs }
+    return survey
   }
 
   /// SurveyMonkey: row 1 has the question over the first of its columns,

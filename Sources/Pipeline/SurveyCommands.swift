@@ -98,7 +98,7 @@ public enum SurveyCommands {
     }
     for item in input.reverse {
       let question = try survey.question(matching: item)
-      let answers = (question.responses ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
+      let answers = (question.answers?.choices ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
       guard let scale = assigned[question.id] ?? SurveyScale.detect(answers) else {
         throw UsageError("--reverse \"\(item)\": the question has no scale; give one with --scale")
       }
@@ -349,7 +349,7 @@ public enum SurveyCommands {
       // Percent of n where a published n exists (partial counts then keep
       // their share), else of the answers on the scale.
       func base(_ s: QuestionSummary) -> Double {
-        if let n = s.n, s.question.responses == nil, n > 0 { return Double(n) }
+        if let n = s.n, s.question.answers == nil, n > 0 { return Double(n) }
         return s.counts.reduce(0) { $0 + $1.count }
       }
       chart.divergingBars = GnuplotChart.DivergingBars(
@@ -409,7 +409,7 @@ public enum SurveyCommands {
     let questions: [SurveyQuestion]
     if items.isEmpty {
       questions = survey.questions.filter { q in
-        let answers = (q.responses ?? []).flatMap { $0 }
+        let answers = (q.answers?.choices ?? []).flatMap { $0 }
         return !answers.isEmpty && answers.allSatisfy { ["1", "2", "3", "4", "5"].contains($0) }
       }
       guard questions.count == 10 else {
@@ -423,7 +423,7 @@ public enum SurveyCommands {
         throw UsageError("--items needs the 10 SUS items in order; got \(questions.count)")
       }
     }
-    guard let respondents = questions.first?.responses?.count else {
+    guard let respondents = questions.first?.answers?.count else {
       throw UsageError("\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
     }
     // The rule for missing items: a respondent without all ten answers gets
@@ -433,7 +433,7 @@ public enum SurveyCommands {
     var skipped = 0
     var perRespondent: [ResultRecord] = []
     for r in 0..<respondents {
-      let answers = questions.map { $0.responses![r].first.flatMap(Double.init) }
+      let answers = questions.map { $0.answers.flatMap { $0[r].first.flatMap(Double.init) } }
       let used = answers.compactMap { $0 }.count
       let id = survey.respondentIDs?[r] ?? String(r + 1)
       guard used == 10 else {
@@ -510,14 +510,14 @@ public enum SurveyCommands {
   }
 
   static func singleAnswers(_ q: SurveyQuestion, source: String) throws -> [String?] {
-    guard let responses = q.responses else {
+    guard let column = q.answers else {
       throw UsageError(
         "\(source) holds no raw responses for \"\(q.text)\"; crosstabs and tests need raw answers")
     }
     guard !q.isMultiSelect else {
       throw UsageError("\"\(q.text)\" is multi-select; choose a single-choice question")
     }
-    return responses.map { $0.first }
+    return (0..<column.count).map { column[$0].first }
   }
 
   /// After-Scenario Questionnaire: per task, each respondent's mean of the
@@ -531,12 +531,12 @@ public enum SurveyCommands {
     var rows: [ResultRecord] = []
     for task in tasks {
       let questions = try task.items.map { try survey.question(matching: $0) }
-      guard questions.count == 3, let respondents = questions[0].responses?.count else {
+      guard questions.count == 3, let respondents = questions[0].answers?.count else {
         throw UsageError("ASQ task \(task.name) needs three items with raw answers")
       }
       var scores: [Double] = []
       for r in 0..<respondents {
-        let items = questions.compactMap { $0.responses?[r].first.flatMap(Double.init) }
+        let items = questions.compactMap { $0.answers.flatMap { $0[r].first.flatMap(Double.init) } }
         guard items.count == 3, items.allSatisfy({ (1...7).contains($0) }) else { continue }
         scores.append(try ASQ.score(items))
       }

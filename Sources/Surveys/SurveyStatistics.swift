@@ -79,20 +79,19 @@ public enum SurveyStatistics {
   /// respondents who answered); aggregates are reported as published, a
   /// partial count staying partial.
   public static func summary(_ q: SurveyQuestion, scale declared: SurveyScale?) throws -> QuestionSummary {
-    if let responses = q.responses {
-      // One pass over the cells counts each distinct answer (a hash look-up
-      // per cell); the scale then reads the few distinct answers, not every
-      // cell.
+    if let column = q.answers {
+      // One pass over the codes counts each distinct answer set; the scale
+      // then reads the few distinct answers, not every cell.
       var answeredCount = 0
       var distinct: [String: Int] = [:]
       var firstSeen: [String] = []
-      for cell in responses where !cell.isEmpty {
-        answeredCount += 1
-        for answer in cell {
+      for (options, n) in zip(column.choices, column.choiceCounts()) where n > 0 {
+        answeredCount += n
+        for answer in options {
           if let c = distinct[answer] {
-            distinct[answer] = c + 1
+            distinct[answer] = c + n
           } else {
-            distinct[answer] = 1
+            distinct[answer] = n
             firstSeen.append(answer)
           }
         }
@@ -147,7 +146,7 @@ public enum SurveyStatistics {
       }
       if scale == nil && !q.isMultiSelect && order.count > max(10, answeredCount / 2) {
         // Mostly distinct answers: an open-ended question, in answer order.
-        summary.openAnswers = responses.flatMap { $0 }
+        summary.openAnswers = (0..<column.count).flatMap { column[$0] }
       }
       return summary
     }
