@@ -63,17 +63,20 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Shared by the test targets: the checkout's root, tolerance checks.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
-    .testTarget(name: "IngestTests", dependencies: ["Ingest"], exclude: ["Fixtures"]),
+    .testTarget(name: "IngestTests", dependencies: ["TestSupport", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "TracksTests", dependencies: ["Tracks", "Ingest"]),
     .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
     .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
     .testTarget(
       name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "SurveysTests", dependencies: ["Surveys", "Ingest"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "SurveysTests", dependencies: ["TestSupport", "Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], exclude: ["Fixtures"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["energylab"]),
+    .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Pipeline"], exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every thesis line citation ("L842-848") in the notebooks, reports and

@@ -1,8 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().path
 
 /// The built `energylab`, run as a user would: ENERGYLAB_BIN or the debug build.
 let binary = ProcessInfo.processInfo.environment["ENERGYLAB_BIN"] ?? "\(packageRoot)/.build/debug/energylab"
@@ -53,10 +51,6 @@ func scratchFolder() throws -> String {
 }
 
 struct CommandLineTests {
-  @Test func binaryExists() {
-    #expect(FileManager.default.isExecutableFile(atPath: binary), "build energylab first (make test does)")
-  }
-
   @Test func helpVersionAndUsageErrors() throws {
     let folder = try scratchFolder()
     let version = try energylab(["--version"], in: folder)
@@ -89,11 +83,11 @@ struct CommandLineTests {
     let rows = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     #expect(rows.count == 1)
     let row = rows[0]
-    #expect(abs((row["vo2_ml_kg_min"] as? Double ?? 0) - 14.0788) < 0.002)
-    #expect(abs((row["kcal_per_min"] as? Double ?? 0) - 4.5756) < 0.001)
-    #expect(abs((row["energy_kcal"] as? Double ?? 0) - 45.756) < 0.01)
-    #expect(abs((row["duration_s"] as? Double ?? 0) - 600) < 1e-9)
-    #expect(abs((row["distance_m"] as? Double ?? 0) - 777.85) < 0.01)
+    expectClose(row["vo2_ml_kg_min"] as? Double, 14.0788, tolerance: 0.002, "vo2_ml_kg_min")
+    expectClose(row["kcal_per_min"] as? Double, 4.5756, tolerance: 0.001, "kcal_per_min")
+    expectClose(row["energy_kcal"] as? Double, 45.756, tolerance: 0.01, "energy_kcal")
+    expectClose(row["duration_s"] as? Double, 600, tolerance: 1e-9, "duration_s")
+    expectClose(row["distance_m"] as? Double, 777.85, tolerance: 0.01, "distance_m")
     let info = try energylab(["db", "info", "--db", "r.sqlite", "--format", "json"], in: folder)
     #expect(info.stdout.contains("\"table\": \"runs\",\n    \"rows\": 1"))
     let inputs = try energylab(
@@ -213,9 +207,9 @@ struct ModelsCommandLineTests {
       in: packageRoot)
     #expect(out.status == 0, "\(out.stderr)")
     let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
-    #expect(abs((object["vo2_ml_kg_min"] as? Double ?? 0) - 11.54672) < 1e-9)
+    expectClose(object["vo2_ml_kg_min"] as? Double, 11.54672, tolerance: 1e-9, "vo2_ml_kg_min")
     let perMinute = 11.54672 * 154 * 0.45359237 * 5 / 1000
-    #expect(abs((object["kcal_per_min"] as? Double ?? 0) - perMinute) < 1e-9)
+    expectClose(object["kcal_per_min"] as? Double, perMinute, tolerance: 1e-9, "kcal_per_min")
     #expect(abs((object["energy_kcal"] as? Double ?? 0) - perMinute * 20) < 1e-6)
   }
 
@@ -227,7 +221,7 @@ struct ModelsCommandLineTests {
         "json",
       ], in: packageRoot)
     let metObject = try #require(JSONSerialization.jsonObject(with: Data(met.stdout.utf8)) as? [String: Any])
-    #expect(abs((metObject["energy_kcal"] as? Double ?? 0) - 122.5) < 1e-9)
+    expectClose(metObject["energy_kcal"] as? Double, 122.5, tolerance: 1e-9, "energy_kcal")
     let hr = try energylab(
       [
         "models", "eval", "keytel-2005", "--heart-rate", "140bpm", "--mass", "65kg", "--age", "30", "--sex",
@@ -236,7 +230,7 @@ struct ModelsCommandLineTests {
       in: packageRoot)
     let hrObject = try #require(JSONSerialization.jsonObject(with: Data(hr.stdout.utf8)) as? [String: Any])
     #expect(hrObject["vo2_ml_kg_min"] is NSNull)
-    #expect(abs((hrObject["energy_kcal"] as? Double ?? 0) - 259.68) < 0.01)
+    expectClose(hrObject["energy_kcal"] as? Double, 259.68, tolerance: 0.01, "energy_kcal")
   }
 
   @Test func missingInputIsAUsageError() throws {
@@ -269,7 +263,7 @@ struct EnergyByModeTests {
       rows.compactMap { $0["model"] as? String } == ["acsm-walking", "resting", "acsm-walking", "by mode"])
     let total = try #require(rows.last)
     // Coordinates are written to 1e-8 degrees, so speeds are good to about 1e-3 m/s.
-    #expect(abs((total["energy_kcal"] as? Double ?? 0) - 66.4625) < 0.05)
+    expectClose(total["energy_kcal"] as? Double, 66.4625, tolerance: 0.05, "energy_kcal")
     #expect(abs((rows[1]["energy_kcal"] as? Double ?? 0) - 11.375) < 1e-6)
   }
 
@@ -343,14 +337,14 @@ struct EvaluationCommandLineTests {
     #expect(o["n"] as? Int == 17)
     #expect(o["dropped_pairs"] as? Int == 1)
     #expect(out.stderr.contains("1 rows with a missing wright or mini"), "\(out.stderr)")
-    #expect(abs((o["bias_l_per_min"] as? Double ?? 0) - -2.1) < 0.05)
-    #expect(abs((o["sd_diff_l_per_min"] as? Double ?? 0) - 38.8) < 0.05)
-    #expect(abs((o["loa_lower_l_per_min"] as? Double ?? 0) - -78.10) < 0.01)
-    #expect(abs((o["loa_upper_l_per_min"] as? Double ?? 0) - 73.86) < 0.01)
+    expectClose(o["bias_l_per_min"] as? Double, -2.1, tolerance: 0.05, "bias_l_per_min")
+    expectClose(o["sd_diff_l_per_min"] as? Double, 38.8, tolerance: 0.05, "sd_diff_l_per_min")
+    expectClose(o["loa_lower_l_per_min"] as? Double, -78.10, tolerance: 0.01, "loa_lower_l_per_min")
+    expectClose(o["loa_upper_l_per_min"] as? Double, 73.86, tolerance: 0.01, "loa_upper_l_per_min")
     // No proportional bias: scipy.stats.linregress of the differences on
     // the means gives slope 0.02869, p = 0.7495.
-    #expect(abs((o["slope"] as? Double ?? 0) - 0.0287) < 1e-4)
-    #expect(abs((o["slope_p"] as? Double ?? 0) - 0.7495) < 1e-4)
+    expectClose(o["slope"] as? Double, 0.0287, tolerance: 1e-4, "slope")
+    expectClose(o["slope_p"] as? Double, 0.7495, tolerance: 1e-4, "slope_p")
     #expect(o["limits_form"] as? String == "absolute")
     #expect(out.stderr.contains("energylab: wrote charts/pefr-wright-mini-bland-altman.png"), "\(out.stderr)")
     #expect(!out.stderr.contains("bland-altman-percent"))
@@ -393,7 +387,7 @@ struct EvaluationCommandLineTests {
     let meanReference = cells.reduce(0, +) / Double(cells.count)
     let metersPerMinute = (meanReference / (180 * 0.45359237 * 40 * 0.005) - 3.5) / 0.1
     let mph = metersPerMinute * 60 / 1609.344
-    #expect(abs((breakEven["break_even_speed_mph"] as? Double ?? 0) - mph) < 1e-6)
+    expectClose(breakEven["break_even_speed_mph"] as? Double, mph, tolerance: 1e-6, "break_even_speed_mph")
     #expect(breakEven["inside_valid_range"] as? Bool == false)
   }
 
@@ -417,7 +411,7 @@ struct EvaluationCommandLineTests {
     // ACSM 1.3 m/s level (11.3 mL/kg/min) minus resting (3.5): 7.8 x 70 x 5/1000 = 2.73 kcal/min.
     let acsmResting = try #require(
       rows.first { $0["a"] as? String == "acsm-walking" && $0["b"] as? String == "resting" })
-    #expect(abs((acsmResting["bias_kcal_per_min"] as? Double ?? 0) - 2.73) < 0.01)
+    expectClose(acsmResting["bias_kcal_per_min"] as? Double, 2.73, tolerance: 0.01, "bias_kcal_per_min")
     // One Bland-Altman chart per pair, and the statistics stored.
     for pair in ["acsm-walking-keytel-2005", "acsm-walking-resting", "keytel-2005-resting"] {
       #expect(out.stderr.contains("wrote charts/agreement-\(pair)-bland-altman.png"), "\(out.stderr)")
@@ -431,7 +425,7 @@ struct EvaluationCommandLineTests {
         $0["model"] as? String == "acsm-walking" && $0["reference"] as? String == "resting"
           && $0["statistic"] as? String == "bias_kcal_per_min"
       })
-    #expect(abs((bias["value"] as? Double ?? 0) - 2.73) < 0.01)
+    expectClose(bias["value"] as? Double, 2.73, tolerance: 0.01, "value")
   }
 
   /// ACSM walking at 6 mph is outside its 1.9-3.7 mph range: `agreement`
@@ -516,7 +510,7 @@ struct CarbonCommandLineTests {
     #expect(out.status == 0, "\(out.stderr)")
     let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
     let total = try #require(rows.last)
-    #expect(abs((total["flown_km"] as? Double ?? 0) - 9115.16) < 0.01)
+    expectClose(total["flown_km"] as? Double, 9115.16, tolerance: 0.01, "flown_km")
     #expect(abs((total["co2_kg_alter-eco-2020"] as? Double ?? 0) - 1823.03) < 0.01)
   }
 
@@ -677,7 +671,7 @@ struct SurveyCommandLineTests {
     let respondents = try #require(object["respondents"] as? [[String: Any]])
     #expect(o["n"] as? Int == 4)
     #expect(respondents.compactMap { $0["score"] as? Double } == [50, 100, 80, 25])
-    #expect(abs((o["mean"] as? Double ?? 0) - 63.75) < 1e-9)
+    expectClose(o["mean"] as? Double, 63.75, tolerance: 1e-9, "mean")
     for key in ["sd", "ci95_lower", "ci95_upper"] { #expect(o[key] is Double, "missing \(key)") }
   }
 
@@ -809,7 +803,7 @@ struct TrackCommandLineTests {
     let byDefault = try energylab(["track", "summary", "jump.gpx", "--format", "json"], in: folder)
     let defaultRow = try #require(
       (JSONSerialization.jsonObject(with: Data(byDefault.stdout.utf8)) as? [[String: Any]])?.first)
-    #expect(abs((defaultRow["distance_2d_m"] as? Double ?? 0) - 156) < 0.05)
+    expectClose(defaultRow["distance_2d_m"] as? Double, 156, tolerance: 0.05, "distance_2d_m")
     #expect(
       (defaultRow["diagnostics"] as? [String])?.contains {
         $0.contains("left out 1 impossible fix") && $0.contains("line 2 (50.8, -0.1)")
@@ -826,7 +820,7 @@ struct TrackCommandLineTests {
     let cleanRow = try #require(
       (JSONSerialization.jsonObject(with: Data(cleaned.stdout.utf8)) as? [[String: Any]])?.first)
     #expect((rawRow["distance_2d_m"] as? Double ?? 0) > 7000)
-    #expect(abs((cleanRow["distance_2d_m"] as? Double ?? 0) - 156) < 0.05)
+    expectClose(cleanRow["distance_2d_m"] as? Double, 156, tolerance: 0.05, "distance_2d_m")
     #expect(
       (cleanRow["diagnostics"] as? [String])?.contains {
         $0.contains("cleaning dropped 1 fixes (startup-jump rule)")
@@ -1079,6 +1073,9 @@ struct AccelCommandTests {
 /// merge into exactly the unsharded results, and the same results on one
 /// core or two.
 struct BatchCommandTests {
+  /// Runs a batch of the study stores: 4 tracks, 1 recording, 1 survey.
+  static let studyRuns = 6
+
   static func study() throws -> String {
     let folder = try scratchFolder()
     let study = folder + "/study"
@@ -1132,9 +1129,20 @@ struct BatchCommandTests {
 
   @Test func oneCoreOrTwoStoreTheSameResults() throws {
     let folder = try Self.study()
-    _ = try energylab(["batch", "study", "--db", "one.sqlite", "--jobs", "1"], in: folder)
-    _ = try energylab(["batch", "study", "--db", "two.sqlite", "--jobs", "2"], in: folder)
-    #expect(try energylab(["db", "compare", "one.sqlite", "two.sqlite"], in: folder).status == 0)
+    let one = try energylab(["batch", "study", "--db", "one.sqlite", "--jobs", "1"], in: folder)
+    let two = try energylab(["batch", "study", "--db", "two.sqlite", "--jobs", "2"], in: folder)
+    // The study's broken recording fails the batch (exit 1) in both.
+    #expect(one.status == 1 && two.status == 1, "\(one.stderr)\n\(two.stderr)")
+    #expect(one.stdout == two.stdout.replacingOccurrences(of: "two.sqlite", with: "one.sqlite"))
+    let compared = try energylab(["db", "compare", "one.sqlite", "two.sqlite"], in: folder)
+    #expect(compared.status == 0, "\(compared.stderr)")
+    // Both hold every run of the study, not two empty stores.
+    for store in ["one.sqlite", "two.sqlite"] {
+      let runs = try energylab(
+        ["db", "export", "--db", store, "--table", "runs", "--format", "json"], in: folder)
+      let rows = try #require(JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])
+      #expect(rows.count == Self.studyRuns, "\(store): \(rows.count) runs")
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Values typed at the command line: units required where a bare number is

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Real phone recordings read as the phone wrote them, steps against two

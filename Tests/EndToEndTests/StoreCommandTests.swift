@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The results store as a researcher uses it from the command line: one

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Survey commands on a plain respondent-per-row CSV, SUS per respondent,

@@ -1,13 +1,12 @@
 import EnergyLabCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Ingest
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
   .path
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().path
 
 struct GPXReaderTests {
   @Test func namespacedFileWithGarminHeartRateCommentsAndSpacedAttributes() throws {

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Foundation
 import Ingest
+import TestSupport
 import Testing
 
 struct SubjectsReaderTests {

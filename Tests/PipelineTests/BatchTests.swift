@@ -32,9 +32,19 @@ struct ProgressLineTests {
     #expect(line == "batch [########................] 412/1000 files  31.2/88.0 MB  15.6 MB/s  0:04 left")
   }
 
-  @Test func silentWithoutASink() {
-    let bar = ProgressBar(label: "x", files: ["a", "b"], sink: nil)
+  /// The bar is drawn when the last file is done, and `end` clears its
+  /// line so the next output starts clean.
+  @Test func drawsTheLastFileAndClearsAtTheEnd() {
+    final class Lines: @unchecked Sendable {
+      var text: [String] = []
+    }
+    let lines = Lines()
+    let bar = ProgressBar(
+      label: "x", files: ["/nonexistent/a", "/nonexistent/b"], sink: { lines.text.append($0) })
     bar.finished(file: 0)
+    bar.finished(file: 1)
     bar.end()
+    #expect(lines.text.last == "\r\u{1B}[K")
+    #expect(lines.text.dropLast().last?.contains("2/2 files") == true, "\(lines.text)")
   }
 }

@@ -2,10 +2,8 @@ import EnergyLabCore
 import Foundation
 import Pipeline
 import Reporting
+import TestSupport
 import Testing
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().path
 
 struct NotebookParsingTests {
   let text = """
@@ -111,6 +109,10 @@ struct NotebookRunnerTests {
 }
 
 struct CommandTests {
+  /// By path, so no test changes the process's working directory (tests
+  /// run in parallel).
+  static let stanford = "\(packageRoot)/Datasets/reference/stanford-walking.csv"
+
   @Test func modelsEvalJSONCarriesUnitsInKeys() throws {
     let (context, buffer) = CommandContext.buffered()
     try ModelsCommands.eval(
@@ -130,13 +132,10 @@ struct CommandTests {
   /// cell is 11.54672 mL/kg/min x kg x 5/1000 x minutes, so the mean over the
   /// grid is 11.54672 x (180 lb = 81.6466 kg) x 0.005 x 40 min = 188.55 kcal.
   @Test func stanfordEvaluationMeansByHand() throws {
-    let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(packageRoot)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
     let (context, buffer) = CommandContext.buffered()
     try EvaluateCommand.run(
       .init(
-        modelIDs: ["acsm-walking"], reference: "stanford-walking",
+        modelIDs: ["acsm-walking"], reference: Self.stanford,
         assumptions: [try Assumption(parsing: "speed=3mph"), try Assumption(parsing: "grade=0")],
         format: .json),
       context: context)
@@ -149,13 +148,10 @@ struct CommandTests {
   }
 
   @Test func evaluateWithoutTheUnstatedSpeedSaysSo() {
-    let previous = FileManager.default.currentDirectoryPath
-    FileManager.default.changeCurrentDirectoryPath(packageRoot)
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
     let (context, _) = CommandContext.buffered()
     let error = #expect(throws: UsageError.self) {
       try EvaluateCommand.run(
-        .init(modelIDs: ["acsm-walking"], reference: "stanford-walking", assumptions: []), context: context)
+        .init(modelIDs: ["acsm-walking"], reference: Self.stanford, assumptions: []), context: context)
     }
     #expect(error?.message.contains("--assume") == true)
   }

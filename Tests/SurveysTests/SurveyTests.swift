@@ -2,12 +2,11 @@ import EnergyLabCore
 import Foundation
 import Ingest
 import Surveys
+import TestSupport
 import Testing
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
   .path
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().path
 
 struct SurveyReaderTests {
   @Test func googleFormsWithMultiSelect() throws {
