@@ -29,9 +29,12 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
   ],
   targets: [
-    .target(name: "EnergyLabCore", swiftSettings: hotPath),
+    .target(
+      name: "EnergyLabCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: hotPath),
     .systemLibrary(
       name: "CLibCSV",
       pkgConfig: nil,
@@ -77,6 +80,6 @@ let package = Package(
       name: "SurveysTests", dependencies: ["TestSupport", "Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
     .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Pipeline"], exclude: ["Fixtures"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),
   ]
 )

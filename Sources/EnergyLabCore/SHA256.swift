@@ -1,87 +1,31 @@
+import Crypto
 import Foundation
 
-/// SHA-256 (FIPS 180-4), used to fingerprint every input of a run.
-///
-/// Foundation on Linux has no public digest API, so the function is written
-/// from the standard; tests check it against the FIPS 180-4 example vectors.
-public struct SHA256: Sendable {
-  private static let k: [UInt32] = [
-    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
-    0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
-    0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f,
-    0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
-    0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc,
-    0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85, 0xa2bf_e8a1, 0xa81a_664b,
-    0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070, 0x19a4_c116,
-    0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
-    0xc671_78f2,
-  ]
-
-  private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-    0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-  )
-  private var pending: [UInt8] = []
-  private var totalBytes: UInt64 = 0
+/// SHA-256 (FIPS 180-4), used to fingerprint every input of a run: swift-
+/// crypto's (BoringSSL on Linux, CryptoKit on Apple platforms) behind the
+/// small API the project uses. Tests check it against the FIPS 180-4
+/// example vectors.
+public struct SHA256 {
+  private var hasher = Crypto.SHA256()
 
   public init() {}
 
   /// Adds bytes to the message.
   public mutating func update(_ bytes: some Sequence<UInt8>) {
     let array = Array(bytes)
-    array.withUnsafeBufferPointer { update(buffer: UnsafeRawBufferPointer($0)) }
+    array.withUnsafeBytes { hasher.update(bufferPointer: $0) }
   }
 
-  /// Adds bytes to the message, processing whole 64-byte blocks in place.
+  /// Adds bytes to the message.
   public mutating func update(buffer: UnsafeRawBufferPointer) {
-    totalBytes &+= UInt64(buffer.count)
-    var offset = 0
-    if !pending.isEmpty {
-      let take = min(64 - pending.count, buffer.count)
-      pending.append(contentsOf: buffer[0..<take])
-      offset = take
-      if pending.count == 64 {
-        pending.withUnsafeBytes { compress($0) }
-        pending.removeAll(keepingCapacity: true)
-      }
-    }
-    while offset + 64 <= buffer.count {
-      compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
-      offset += 64
-    }
-    if offset < buffer.count { pending.append(contentsOf: buffer[offset...]) }
+    hasher.update(bufferPointer: buffer)
   }
 
   /// The digest as 64 lower-case hexadecimal digits.
   public mutating func finalizeHex() -> String {
-    let bitLength = totalBytes &* 8
-    var tail = pending
-    tail.append(0x80)
-    while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) {
-      tail.append(UInt8((bitLength >> UInt64(shift)) & 0xff))
-    }
-    tail.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        compress(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 64]))
-        offset += 64
-      }
-    }
-    pending.removeAll()
-    let hexDigits = Array("0123456789abcdef")
-    var text = ""
-    text.reserveCapacity(64)
-    let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-    for word in words {
-      for shift in stride(from: 28, through: 0, by: -4) {
-        text.append(hexDigits[Int((word >> UInt32(shift)) & 0xf)])
-      }
-    }
-    return text
+    hasher.finalize().map { String(format: "%02x", $0) }.joined()
   }
 
-  /// The digest of `bytes` as hexadecimal.
   public static func hex(_ bytes: some Sequence<UInt8>) -> String {
     var hasher = SHA256()
     hasher.update(bytes)
@@ -100,46 +44,4 @@ public struct SHA256: Sendable {
     }
     return hasher.finalizeHex()
   }
-
-  private mutating func compress(_ block: UnsafeRawBufferPointer) {
-    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-      for t in 0..<16 {
-        w[t] =
-          UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
-          | UInt32(block[4 * t + 3])
-      }
-      for t in 16..<64 {
-        let w15 = w[t - 15]
-        let w2 = w[t - 2]
-        let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)
-        let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
-        w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, h) = state
-      SHA256.k.withUnsafeBufferPointer { k in
-        for t in 0..<64 {
-          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-          let ch = (e & f) ^ (~e & g)
-          let t1 = h &+ s1 &+ ch &+ k[t] &+ w[t]
-          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-          let maj = (a & b) ^ (a & c) ^ (b & c)
-          let t2 = s0 &+ maj
-          h = g
-          g = f
-          f = e
-          e = d &+ t1
-          d = c
-          c = b
-          b = a
-          a = t1 &+ t2
-        }
-      }
-      state = (
-        state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
-        state.7 &+ h
-      )
-    }
-  }
-
-  @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
