@@ -62,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "energylab",
       dependencies: [
-        "Pipeline", "Evaluation", "Signals",
+        "Pipeline", "Evaluation", "Signals", "Store", "EnergyLabCore", "Reporting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

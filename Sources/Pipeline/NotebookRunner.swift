@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Foundation
 import Reporting
+import Store
 
 /// Runs one parsed command of a notebook in a context; supplied by the
 /// command-line layer, which owns argument parsing.
@@ -150,6 +151,8 @@ public struct NotebookRunner {
           } catch let error as UsageError {
             throw failure(error)
           } catch let error as RuntimeError {
+            throw failure(error)
+          } catch let error as StoreError {
             throw failure(error)
           }
           report.text += "\n"

@@ -317,10 +317,9 @@ public final class ResultsStore: Sendable {
         do { return try open(immutable) } catch is DatabaseError { throw error }
       }
     } catch let error as DatabaseError {
-      if error.resultCode == .SQLITE_NOTADB {
-        throw RuntimeError("\(path): not an SQLite database; expected an EnergyLab results database")
-      }
-      throw RuntimeError("\(path): cannot read results database: \(error.message ?? "\(error)")")
+      throw StoreError(
+        error.resultCode == .SQLITE_NOTADB ? .notADatabase : .cannotRead, path: path,
+        action: "read results database", error: error)
     }
   }
 
@@ -377,9 +376,9 @@ public final class ResultsStore: Sendable {
           usleep(UInt32(min(2.0, 0.05 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5) * 1e6))
           continue
         }
-        throw RuntimeError(
-          "\(path): cannot \(what): \(error.message ?? "\(error)")\(busy ? " (still busy after \(attempt) attempts)" : "")"
-            + (error.sql.map { " (SQL: \($0))" } ?? ""))
+        throw StoreError(
+          busy ? .busy : error.resultCode == .SQLITE_NOTADB ? .notADatabase : .cannotWrite, path: path,
+          action: what, error: error, attempts: busy ? attempt : nil)
       }
     }
   }
@@ -707,8 +706,9 @@ public final class ResultsStore: Sendable {
       )
     }
     return try reading { db in
-      let columns = try db.columns(in: table).map(\.name)
-      let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
+      let statement = try db.makeStatement(sql: "SELECT * FROM \(table) ORDER BY rowid")
+      let columns = statement.columnNames
+      let rows = try Row.fetchAll(statement).map { row in
         columns.map { column -> String? in
           let value: DatabaseValue = row[column]
           switch value.storage {
@@ -734,7 +734,7 @@ public final class ResultsStore: Sendable {
     do {
       return try queue.read(body)
     } catch let error as DatabaseError {
-      throw RuntimeError("\(path): cannot read results database: \(error.message ?? "\(error)")")
+      throw StoreError(.cannotRead, path: path, action: "read results database", error: error)
     }
   }
 }

@@ -3,6 +3,7 @@ import EnergyLabCore
 import Foundation
 import Pipeline
 import Reporting
+import Store
 
 @main
 struct EnergyLabMain {
@@ -185,6 +186,9 @@ enum Terminal {
       writeError("energylab: \(e)\n")
       exit(1)
     case let e as RuntimeError:
+      writeError("energylab: \(e)\n")
+      exit(1)
+    case let e as StoreError:
       writeError("energylab: \(e)\n")
       exit(1)
     case let e as UsageError:

@@ -76,8 +76,26 @@ struct ResultsStoreTests {
     #expect(throws: UsageError.self) { try store.rows(of: "runs; DROP TABLE runs") }
   }
 
-  @Test func unopenableDatabaseIsARuntimeError() {
-    #expect(throws: RuntimeError.self) { try ResultsStore(path: "/proc/no/such/dir/results.sqlite") }
+  /// A table gone under an open store: SQLite's own error, with the
+  /// statement that failed, reaches the caller.
+  @Test func storeErrorsKeepTheStatement() throws {
+    let path = temporaryPath()
+    _ = try ResultsStore(path: path)
+    let store = try ResultsStore.reading(path)
+    try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP TABLE tracks") }
+    let error = #expect(throws: StoreError.self) { try store.rows(of: "tracks") }
+    #expect(error?.kind == .cannotRead)
+    #expect(error?.message.contains("no such table: tracks") == true, "\(String(describing: error))")
+    #expect(error?.sql?.contains("tracks") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("(SQL: ") == true, "\(String(describing: error))")
+  }
+
+  @Test func unopenableDatabaseIsAStoreError() {
+    let error = #expect(throws: StoreError.self) {
+      try ResultsStore(path: "/proc/no/such/dir/results.sqlite")
+    }
+    #expect(error?.path == "/proc/no/such/dir/results.sqlite")
+    #expect(error?.kind == .cannotWrite)
   }
 }
 
