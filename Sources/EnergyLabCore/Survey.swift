@@ -99,24 +99,27 @@ public struct ResponseColumn: Sendable, Hashable {
   /// Per respondent, an index into `choices`, or -1.
   public private(set) var codes: [Int32]
 
-  public init(choices: [[String]], codes: [Int32]) {
+  /// From codes into a table of option sets that may repeat or be empty
+  /// (distinct cells of an export, after trimming and splitting): equal
+  /// sets share one code, an empty one is unanswered.
+  public init(options: [[String]], codes raw: [Int32]) {
+    var index: [[String]: Int32] = [:]
+    var choices: [[String]] = []
+    let remap = options.map { set -> Int32 in
+      guard !set.isEmpty else { return -1 }
+      if let code = index[set] { return code }
+      let code = Int32(choices.count)
+      index[set] = code
+      choices.append(set)
+      return code
+    }
     self.choices = choices
-    self.codes = codes
+    codes = raw.map { $0 < 0 ? -1 : remap[Int($0)] }
   }
 
   /// From per-respondent option lists.
   public init(_ responses: [[String]]) {
-    var index: [[String]: Int32] = [:]
-    var choices: [[String]] = []
-    codes = responses.map { options in
-      guard !options.isEmpty else { return -1 }
-      if let code = index[options] { return code }
-      let code = Int32(choices.count)
-      index[options] = code
-      choices.append(options)
-      return code
-    }
-    self.choices = choices
+    self.init(options: responses, codes: responses.indices.map { Int32($0) })
   }
 
   /// Respondents (rows).

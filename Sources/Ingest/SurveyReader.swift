@@ -389,17 +389,7 @@ public struct SurveyReader: Sendable {
         return [cell]
       }
       // Distinct cells that read the same (after trimming) share a code.
-      var index: [[String]: Int32] = [:]
-      var choices: [[String]] = []
-      let remap = options.map { set -> Int32 in
-        guard !set.isEmpty else { return -1 }
-        if let code = index[set] { return code }
-        let code = Int32(choices.count)
-        index[set] = code
-        choices.append(set)
-        return code
-      }
-      let column = ResponseColumn(choices: choices, codes: codes[k].map { $0 < 0 ? -1 : remap[Int($0)] })
+      let column = ResponseColumn(options: options, codes: codes[k])
       questions.append(SurveyQuestion(id: id, text: texts[k], answers: column, isMultiSelect: multi))
     }
     var survey = Survey(
