@@ -58,14 +58,15 @@ public enum AgreementCommands {
   /// The Bland-Altman chart of pairs (a, b), and its percentage form when
   /// the difference grows with the mean.
   static func drawBlandAltman(
-    name: String, a: String, b: String, unit: String?, pairs: [(Double, Double)],
+    name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
     statistics s: ErrorStatistics,
     proportional: ProportionalBias?, folder: String?, format: OutputFormat?, context: CommandContext
   ) throws {
     guard folder != nil || context.figuresDirectory != nil, !pairs.isEmpty else { return }
     let u = unit.map { " (\($0.replacingOccurrences(of: "_per_", with: "/")))" } ?? ""
+    let subject = subject ?? "\(a) against \(b)"
     var chart = GnuplotChart(
-      name: "\(name)-bland-altman", title: "Bland-Altman: \(a) against \(b) (n = \(s.count))",
+      name: "\(name)-bland-altman", title: "Bland-Altman: \(subject) (n = \(s.count))",
       xLabel: "mean of \(a) and \(b)\(u)", yLabel: "\(a) minus \(b)\(u)",
       series: [
         .init(title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) })
@@ -84,7 +85,7 @@ public enum AgreementCommands {
     var percent = GnuplotChart(
       name: "\(name)-bland-altman-percent",
       title:
-        "Bland-Altman, percentage form: \(a) against \(b) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
+        "Bland-Altman, percentage form: \(subject) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
       xLabel: "mean of \(a) and \(b)\(u)", yLabel: "(\(a) - \(b)) / mean (%)",
       series: [
         .init(title: "pairs", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })

@@ -408,48 +408,14 @@ public enum EvaluateCommand {
       if table.rowKeys.count > 1 && table.columnKeys.count > 1 {
         try context.draw(heat, folder: options.chartsDirectory, format: options.format)
       }
-      let s = c.accumulator.statistics()
-      var blandAltman = GnuplotChart(
-        name: "\(table.name)-\(c.modelID)-bland-altman",
-        title: "Bland-Altman: \(c.modelID) against \(table.name)",
-        xLabel: "mean of predicted and reference (\(unit))", yLabel: "predicted minus reference (\(unit))",
-        series: [
-          GnuplotChart.Series(
-            title: "cells", style: .points,
-            points: c.cells.map { .init(($0.predicted + $0.reference) / 2, $0.difference) })
-        ])
-      blandAltman.horizontalLines = [
-        .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 1))"),
-        .init(
-          y: s.limitsOfAgreementLower,
-          title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 1))"),
-        .init(
-          y: s.limitsOfAgreementUpper,
-          title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 1))"),
-      ]
-      try context.draw(blandAltman, folder: options.chartsDirectory, format: options.format)
-      // Where the difference grows with the mean, the same pairs as a
-      // percentage of their mean, whose limits then hold across the range.
-      if let p = c.proportionalBias, p.isProportional {
-        var percent = GnuplotChart(
-          name: "\(table.name)-\(c.modelID)-bland-altman-percent",
-          title:
-            "Bland-Altman, percentage form: \(c.modelID) against \(table.name) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
-          xLabel: "mean of predicted and reference (\(unit))",
-          yLabel: "(predicted - reference) / mean (%)",
-          series: [
-            GnuplotChart.Series(
-              title: "cells", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })
-          ])
-        percent.horizontalLines = [
-          .init(y: p.percentBias, title: "bias \(Fixed.format(p.percentBias, digits: 1)) %"),
-          .init(
-            y: p.percentLimitsLower, title: "lower limit \(Fixed.format(p.percentLimitsLower, digits: 1)) %"),
-          .init(
-            y: p.percentLimitsUpper, title: "upper limit \(Fixed.format(p.percentLimitsUpper, digits: 1)) %"),
-        ]
-        try context.draw(percent, folder: options.chartsDirectory, format: options.format)
-      }
+      // The absolute form, and the percentage form where the difference
+      // grows with the mean.
+      try AgreementCommands.drawBlandAltman(
+        name: "\(table.name)-\(c.modelID)", subject: "\(c.modelID) against \(table.name)", a: "predicted",
+        b: "reference", unit: unit, pairs: c.cells.map { ($0.predicted, $0.reference) },
+        statistics: c.accumulator.statistics(), proportional: c.proportionalBias,
+        folder: options.chartsDirectory,
+        format: options.format, context: context)
     }
   }
 }

@@ -22,7 +22,7 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-acsm-walking-bland-altman-percent.png'
-plot 'compendium-walking-met-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+plot 'compendium-walking-met-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      -11.743704674406516 with lines ls 10 title 'bias -11.7 %', \
      -41.58366771828684 with lines ls 11 title 'lower limit -41.6 %', \
      18.09625836947381 with lines ls 12 title 'upper limit 18.1 %'

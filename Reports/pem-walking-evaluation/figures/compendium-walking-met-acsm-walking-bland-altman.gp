@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: acsm-walking against compendium-walking-met
+# EnergyLab chart: Bland-Altman: acsm-walking against compendium-walking-met (n = 6)
 # Edit and run with: gnuplot compendium-walking-met-acsm-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: acsm-walking against compendium-walking-met' noenhanced
+set title 'Bland-Altman: acsm-walking against compendium-walking-met (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (met)' noenhanced
 set ylabel 'predicted minus reference (met)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-acsm-walking-bland-altman.png'
-plot 'compendium-walking-met-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -0.6014826666666666 with lines ls 10 title 'bias -0.6', \
-     -2.3548211564431054 with lines ls 11 title 'lower limit -2.4', \
-     1.1518558231097722 with lines ls 12 title 'upper limit 1.2'
+plot 'compendium-walking-met-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -0.6014826666666666 with lines ls 10 title 'bias -0.60', \
+     -2.3548211564431054 with lines ls 11 title 'lower limit -2.35', \
+     1.1518558231097722 with lines ls 12 title 'upper limit 1.15'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-acsm-walking-bland-altman.svg'
 replot

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: looney-2019 against compendium-walking-met
+# EnergyLab chart: Bland-Altman: looney-2019 against compendium-walking-met (n = 6)
 # Edit and run with: gnuplot compendium-walking-met-looney-2019-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: looney-2019 against compendium-walking-met' noenhanced
+set title 'Bland-Altman: looney-2019 against compendium-walking-met (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (met)' noenhanced
 set ylabel 'predicted minus reference (met)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-looney-2019-bland-altman.png'
-plot 'compendium-walking-met-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     0.22392114756412074 with lines ls 10 title 'bias 0.2', \
-     -0.1799119311302092 with lines ls 11 title 'lower limit -0.2', \
-     0.6277542262584507 with lines ls 12 title 'upper limit 0.6'
+plot 'compendium-walking-met-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     0.22392114756412074 with lines ls 10 title 'bias 0.22', \
+     -0.1799119311302092 with lines ls 11 title 'lower limit -0.18', \
+     0.6277542262584507 with lines ls 12 title 'upper limit 0.63'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-looney-2019-bland-altman.svg'
 replot

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: minetti-2002-walking against compendium-walking-met
+# EnergyLab chart: Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6)
 # Edit and run with: gnuplot compendium-walking-met-minetti-2002-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: minetti-2002-walking against compendium-walking-met' noenhanced
+set title 'Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (met)' noenhanced
 set ylabel 'predicted minus reference (met)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.png'
-plot 'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -0.09144678138941931 with lines ls 10 title 'bias -0.1', \
-     -1.6178604953870428 with lines ls 11 title 'lower limit -1.6', \
-     1.4349669326082042 with lines ls 12 title 'upper limit 1.4'
+plot 'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -0.09144678138941931 with lines ls 10 title 'bias -0.09', \
+     -1.6178604953870428 with lines ls 11 title 'lower limit -1.62', \
+     1.4349669326082042 with lines ls 12 title 'upper limit 1.43'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.svg'
 replot

@@ -22,7 +22,7 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman-percent.png'
-plot 'fenton-walking-speed-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+plot 'fenton-walking-speed-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      -24.01503494647534 with lines ls 10 title 'bias -24.0 %', \
      -58.793403767638786 with lines ls 11 title 'lower limit -58.8 %', \
      10.763333874688108 with lines ls 12 title 'upper limit 10.8 %'

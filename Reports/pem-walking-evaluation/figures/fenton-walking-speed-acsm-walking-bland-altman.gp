@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: acsm-walking against fenton-walking-speed
+# EnergyLab chart: Bland-Altman: acsm-walking against fenton-walking-speed (n = 6)
 # Edit and run with: gnuplot fenton-walking-speed-acsm-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: acsm-walking against fenton-walking-speed' noenhanced
+set title 'Bland-Altman: acsm-walking against fenton-walking-speed (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.png'
-plot 'fenton-walking-speed-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -45.62529723832 with lines ls 10 title 'bias -45.6', \
-     -131.5737448337466 with lines ls 11 title 'lower limit -131.6', \
-     40.323150357106584 with lines ls 12 title 'upper limit 40.3'
+plot 'fenton-walking-speed-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -45.62529723832 with lines ls 10 title 'bias -45.63', \
+     -131.5737448337466 with lines ls 11 title 'lower limit -131.57', \
+     40.323150357106584 with lines ls 12 title 'upper limit 40.32'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.svg'
 replot

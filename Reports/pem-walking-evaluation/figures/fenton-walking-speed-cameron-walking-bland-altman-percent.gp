@@ -22,7 +22,7 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-cameron-walking-bland-altman-percent.png'
-plot 'fenton-walking-speed-cameron-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+plot 'fenton-walking-speed-cameron-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      -18.017588864846385 with lines ls 10 title 'bias -18.0 %', \
      -41.17820919357234 with lines ls 11 title 'lower limit -41.2 %', \
      5.14303146387957 with lines ls 12 title 'upper limit 5.1 %'

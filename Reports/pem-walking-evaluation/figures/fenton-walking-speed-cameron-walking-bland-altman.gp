@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: cameron-walking against fenton-walking-speed
+# EnergyLab chart: Bland-Altman: cameron-walking against fenton-walking-speed (n = 6)
 # Edit and run with: gnuplot fenton-walking-speed-cameron-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: cameron-walking against fenton-walking-speed' noenhanced
+set title 'Bland-Altman: cameron-walking against fenton-walking-speed (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-cameron-walking-bland-altman.png'
-plot 'fenton-walking-speed-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -34.93750000000003 with lines ls 10 title 'bias -34.9', \
-     -99.8814038517089 with lines ls 11 title 'lower limit -99.9', \
-     30.00640385170884 with lines ls 12 title 'upper limit 30.0'
+plot 'fenton-walking-speed-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -34.93750000000003 with lines ls 10 title 'bias -34.94', \
+     -99.8814038517089 with lines ls 11 title 'lower limit -99.88', \
+     30.00640385170884 with lines ls 12 title 'upper limit 30.01'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-cameron-walking-bland-altman.svg'
 replot

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: looney-2019 against fenton-walking-speed
+# EnergyLab chart: Bland-Altman: looney-2019 against fenton-walking-speed (n = 6)
 # Edit and run with: gnuplot fenton-walking-speed-looney-2019-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: looney-2019 against fenton-walking-speed' noenhanced
+set title 'Bland-Altman: looney-2019 against fenton-walking-speed (n = 6)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-looney-2019-bland-altman.png'
-plot 'fenton-walking-speed-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     1.600213754165054 with lines ls 10 title 'bias 1.6', \
-     -2.6679012241450577 with lines ls 11 title 'lower limit -2.7', \
-     5.868328732475166 with lines ls 12 title 'upper limit 5.9'
+plot 'fenton-walking-speed-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     1.600213754165054 with lines ls 10 title 'bias 1.60', \
+     -2.6679012241450577 with lines ls 11 title 'lower limit -2.67', \
+     5.868328732475166 with lines ls 12 title 'upper limit 5.87'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-looney-2019-bland-altman.svg'
 replot

@@ -22,7 +22,7 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman-percent.png'
-plot 'stanford-walking-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+plot 'stanford-walking-acsm-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      -46.395657893333606 with lines ls 10 title 'bias -46.4 %', \
      -46.91555160518819 with lines ls 11 title 'lower limit -46.9 %', \
      -45.87576418147902 with lines ls 12 title 'upper limit -45.9 %'

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: acsm-walking against stanford-walking
+# EnergyLab chart: Bland-Altman: acsm-walking against stanford-walking (n = 375)
 # Edit and run with: gnuplot stanford-walking-acsm-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: acsm-walking against stanford-walking' noenhanced
+set title 'Bland-Altman: acsm-walking against stanford-walking (n = 375)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.png'
-plot 'stanford-walking-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -113.90051940771625 with lines ls 10 title 'bias -113.9', \
-     -244.88590164420032 with lines ls 11 title 'lower limit -244.9', \
-     17.084862828767825 with lines ls 12 title 'upper limit 17.1'
+plot 'stanford-walking-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -113.90051940771625 with lines ls 10 title 'bias -113.90', \
+     -244.88590164420032 with lines ls 11 title 'lower limit -244.89', \
+     17.084862828767825 with lines ls 12 title 'upper limit 17.08'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.svg'
 replot

@@ -22,7 +22,7 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-cameron-walking-bland-altman-percent.png'
-plot 'stanford-walking-cameron-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'cells', \
+plot 'stanford-walking-cameron-walking-bland-altman-percent.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      -45.271784220421814 with lines ls 10 title 'bias -45.3 %', \
      -45.79309240405675 with lines ls 11 title 'lower limit -45.8 %', \
      -44.75047603678688 with lines ls 12 title 'upper limit -44.8 %'

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: cameron-walking against stanford-walking
+# EnergyLab chart: Bland-Altman: cameron-walking against stanford-walking (n = 375)
 # Edit and run with: gnuplot stanford-walking-cameron-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: cameron-walking against stanford-walking' noenhanced
+set title 'Bland-Altman: cameron-walking against stanford-walking (n = 375)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-cameron-walking-bland-altman.png'
-plot 'stanford-walking-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -111.65066666666647 with lines ls 10 title 'bias -111.7', \
-     -240.04816611026197 with lines ls 11 title 'lower limit -240.0', \
-     16.74683277692904 with lines ls 12 title 'upper limit 16.7'
+plot 'stanford-walking-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -111.65066666666647 with lines ls 10 title 'bias -111.65', \
+     -240.04816611026197 with lines ls 11 title 'lower limit -240.05', \
+     16.74683277692904 with lines ls 12 title 'upper limit 16.75'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-cameron-walking-bland-altman.svg'
 replot

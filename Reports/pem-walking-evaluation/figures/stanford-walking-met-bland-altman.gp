@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: met against stanford-walking
+# EnergyLab chart: Bland-Altman: met against stanford-walking (n = 375)
 # Edit and run with: gnuplot stanford-walking-met-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: met against stanford-walking' noenhanced
+set title 'Bland-Altman: met against stanford-walking (n = 375)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -22,10 +22,10 @@ set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.png'
-plot 'stanford-walking-met-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'cells', \
-     -111.9418712666666 with lines ls 10 title 'bias -111.9', \
-     -240.67432740848184 with lines ls 11 title 'lower limit -240.7', \
-     16.790584875148653 with lines ls 12 title 'upper limit 16.8'
+plot 'stanford-walking-met-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -111.9418712666666 with lines ls 10 title 'bias -111.94', \
+     -240.67432740848184 with lines ls 11 title 'lower limit -240.67', \
+     16.790584875148653 with lines ls 12 title 'upper limit 16.79'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.svg'
 replot
