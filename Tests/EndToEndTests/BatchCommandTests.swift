@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `batch` over a study folder: every kind of file, skip-and-log, shards that
+/// merge into exactly the unsharded results, and the same results on one
+/// core or two.
+struct BatchCommandTests {
+  /// Runs a batch of the study stores: 4 tracks, 1 recording, 1 survey.
+  static let studyRuns = 6
+
+  static func study() throws -> String {
+    let folder = try scratchFolder()
+    let study = folder + "/study"
+    for sub in ["tracks", "recordings", "surveys", ".hidden"] {
+      try FileManager.default.createDirectory(atPath: study + "/" + sub, withIntermediateDirectories: true)
+    }
+    for k in 1...4 {
+      _ = try energylab(
+        ["track", "synth", "-o", "study/tracks/walk-\(k).gpx", "--duration", "\(k)min", "--seed", "\(k)"],
+        in: folder)
+    }
+    _ = try energylab(
+      ["accel", "synth", "-o", "study/recordings/rec.csv", "--leg", "walk,1min", "--rate", "50"], in: folder)
+    try FileManager.default.copyItem(
+      atPath: "\(packageRoot)/Datasets/surveys/stepmyhealth-demo.csv", toPath: study + "/surveys/demo.csv")
+    try FileManager.default.copyItem(
+      atPath: "\(packageRoot)/Tests/IngestTests/Fixtures/accel/wrong-column-count.csv",
+      toPath: study + "/recordings/broken.csv")
+    try "not a study file".write(toFile: study + "/.hidden/x.csv", atomically: true, encoding: .utf8)
+    try "notes".write(toFile: study + "/README.md", atomically: true, encoding: .utf8)
+    return folder
+  }
+
+  @Test func aStudyIsStoredShardedAndMerged() throws {
+    let folder = try Self.study()
+    let all = try energylab(["batch", "study", "--db", "all.sqlite"], in: folder)
+    #expect(all.status == 1)
+    #expect(
+      all.stdout
+        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed\n")
+    #expect(all.stderr.contains("study/recordings/broken.csv:3:1: 3 fields; expected 4 fields"))
+    #expect(!all.stderr.contains("\u{1B}"), "no progress bar when standard error is not a terminal")
+    let info = try energylab(["db", "info", "--db", "all.sqlite", "--format", "csv"], in: folder)
+    #expect(info.stdout.contains("runs,6\n"))
+    #expect(info.stdout.contains("tracks,4\n"))
+    // Two shards, merged twice: the same results as the single run.
+    for k in 1...2 {
+      _ = try energylab(
+        ["batch", "study", "--db", "s\(k).sqlite", "--shard", "\(k)/2", "--quiet"], in: folder)
+    }
+    #expect(try energylab(["db", "merge", "m.sqlite", "s1.sqlite", "s2.sqlite"], in: folder).status == 0)
+    let again = try energylab(["db", "merge", "m.sqlite", "s1.sqlite", "s2.sqlite"], in: folder)
+    #expect(again.stdout.hasSuffix("(6 runs)\n"))
+    let same = try energylab(["db", "compare", "all.sqlite", "m.sqlite"], in: folder)
+    #expect(same.status == 0, "\(same.stderr)")
+    // One shard alone differs from the whole.
+    let differ = try energylab(["db", "compare", "all.sqlite", "s1.sqlite"], in: folder)
+    #expect(differ.status == 1)
+    #expect(differ.stderr.contains("differ at line"))
+  }
+
+  @Test func oneCoreOrTwoStoreTheSameResults() throws {
+    let folder = try Self.study()
+    let one = try energylab(["batch", "study", "--db", "one.sqlite", "--jobs", "1"], in: folder)
+    let two = try energylab(["batch", "study", "--db", "two.sqlite", "--jobs", "2"], in: folder)
+    // The study's broken recording fails the batch (exit 1) in both.
+    #expect(one.status == 1 && two.status == 1, "\(one.stderr)\n\(two.stderr)")
+    #expect(one.stdout == two.stdout.replacingOccurrences(of: "two.sqlite", with: "one.sqlite"))
+    let compared = try energylab(["db", "compare", "one.sqlite", "two.sqlite"], in: folder)
+    #expect(compared.status == 0, "\(compared.stderr)")
+    // Both hold every run of the study, not two empty stores.
+    for store in ["one.sqlite", "two.sqlite"] {
+      let runs = try energylab(
+        ["db", "export", "--db", store, "--table", "runs", "--format", "json"], in: folder)
+      let rows = try #require(JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])
+      #expect(rows.count == Self.studyRuns, "\(store): \(rows.count) runs")
+    }
+  }
+}

@@ -1,0 +1,300 @@
+import Foundation
+import TestSupport
+import Testing
+
+struct ModelsCommandLineTests {
+  /// `models list --format json` is an array of objects with `id`.
+  @Test func listAsJSON() throws {
+    let out = try energylab(["models", "list", "--format", "json"], in: packageRoot)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    let ids = rows.compactMap { $0["id"] as? String }
+    #expect(ids.contains("acsm-walking"))
+    #expect(ids.contains("keytel-2005"))
+    #expect(ids.count == rows.count)
+  }
+
+  /// Units on the command line: 154lb = 69.853 kg, 3mph = 80.4672 m/min.
+  /// ACSM walking: 0.1 x 80.4672 + 3.5 = 11.54672 mL/kg/min; x 69.853 x 5/1000
+  /// = 4.0329 kcal/min; over 1 mi at 3 mph (20 min) 80.66 kcal.
+  @Test func evalWithUnits() throws {
+    let out = try energylab(
+      [
+        "models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0%", "--mass", "154lb", "--distance",
+        "1mi", "--format", "json",
+      ],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let object = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    expectClose(object["vo2_ml_kg_min"] as? Double, 11.54672, tolerance: 1e-9, "vo2_ml_kg_min")
+    let perMinute = 11.54672 * 154 * 0.45359237 * 5 / 1000
+    expectClose(object["kcal_per_min"] as? Double, perMinute, tolerance: 1e-9, "kcal_per_min")
+    #expect(abs((object["energy_kcal"] as? Double ?? 0) - perMinute * 20) < 1e-6)
+  }
+
+  /// A model without VO2 prints null; the MET table is found by activity code.
+  @Test func metByActivityHasVO2AndHeartRateModelHasNone() throws {
+    let met = try energylab(
+      [
+        "models", "eval", "met", "--activity", "17190", "--mass", "70kg", "--minutes", "30", "--format",
+        "json",
+      ], in: packageRoot)
+    let metObject = try #require(JSONSerialization.jsonObject(with: Data(met.stdout.utf8)) as? [String: Any])
+    expectClose(metObject["energy_kcal"] as? Double, 122.5, tolerance: 1e-9, "energy_kcal")
+    let hr = try energylab(
+      [
+        "models", "eval", "keytel-2005", "--heart-rate", "140bpm", "--mass", "65kg", "--age", "30", "--sex",
+        "female", "--minutes", "30", "--format", "json",
+      ],
+      in: packageRoot)
+    let hrObject = try #require(JSONSerialization.jsonObject(with: Data(hr.stdout.utf8)) as? [String: Any])
+    #expect(hrObject["vo2_ml_kg_min"] is NSNull)
+    expectClose(hrObject["energy_kcal"] as? Double, 259.68, tolerance: 0.01, "energy_kcal")
+  }
+
+  @Test func missingInputIsAUsageError() throws {
+    let out = try energylab(["models", "eval", "keytel-2005", "--mass", "65kg"], in: packageRoot)
+    #expect(out.status == 64)
+    #expect(out.stderr == "energylab: model keytel-2005 needs --heart-rate\n")
+  }
+}
+
+/// `energy --by-mode` on a walk, bus ride and walk, 65 kg. By hand:
+/// walking 1.3 m/s = 78 m/min: ACSM 0.1 x 78 + 3.5 = 11.3 mL/kg/min,
+/// x 65 x 5 / 1000 = 3.6725 kcal/min, x 15 min = 55.0875 kcal; the ride at
+/// VO2rest 3.5: 1.1375 kcal/min x 10 min = 11.375 kcal; total 66.4625 kcal.
+struct EnergyByModeTests {
+  @Test func walkBusWalk() throws {
+    let folder = try scratchFolder()
+    let synth = try energylab(
+      [
+        "track", "synth", "-o", "j.gpx", "--leg", "1.3mps,0,10min", "--leg", "10mps,0,10min", "--leg",
+        "1.3mps,0,5min",
+      ],
+      in: folder)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let out = try energylab(
+      ["energy", "j.gpx", "--by-mode", "--mass", "65kg", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.compactMap { $0["mode"] as? String } == ["walk", "bus", "walk"])
+    #expect(
+      rows.compactMap { $0["model"] as? String } == ["acsm-walking", "resting", "acsm-walking", "by mode"])
+    let total = try #require(rows.last)
+    // Coordinates are written to 1e-8 degrees, so speeds are good to about 1e-3 m/s.
+    expectClose(total["energy_kcal"] as? Double, 66.4625, tolerance: 0.05, "energy_kcal")
+    #expect(abs((rows[1]["energy_kcal"] as? Double ?? 0) - 11.375) < 1e-6)
+  }
+
+  @Test func perFixRowsSumToTheTotal() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "w.gpx", "--speed", "1.3mps", "--duration", "2min"], in: folder)
+    let out = try energylab(
+      ["energy", "w.gpx", "--per-fix", "--mass", "65kg", "--format", "json"], in: folder)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 120)
+    let sum = rows.reduce(0.0) { $0 + ($1["energy_kcal"] as? Double ?? 0) }
+    // 3.6725 kcal/min x 2 min.
+    #expect(abs(sum - 7.345) < 0.01)
+    #expect(abs((rows.last?["cumulative_kcal"] as? Double ?? 0) - sum) < 1e-9)
+  }
+}
+
+/// GPS noise makes the kinetic model count phantom accelerations: a steady
+/// 1.3 m/s walk has, by construction, only the start-up energy
+/// 1/2 x 70 x 1.3^2 = 59.15 J = 0.0141 kcal. Smoothing speeds must bring a
+/// noisy copy much closer to that than the raw fixes do.
+struct KineticSmoothingTests {
+  @Test func smoothingTamesNoise() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      [
+        "track", "synth", "-o", "n.gpx", "--speed", "1.3mps", "--duration", "5min", "--noise", "1", "--seed",
+        "7",
+      ], in: folder)
+    func kcal(_ extra: [String]) throws -> Double {
+      let out = try energylab(
+        ["energy", "n.gpx", "--model", "kinetic-hay", "--mass", "70kg", "--format", "json"] + extra,
+        in: folder)
+      let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+      return try #require(rows.first?["energy_kcal"] as? Double)
+    }
+    let raw = try kcal([])
+    let smoothed = try kcal(["--speed-smoothing", "15"])
+    #expect(raw > 10 * smoothed)
+    #expect(smoothed > 0.0141 * 0.5)
+  }
+}
+
+struct EvaluationCommandLineTests {
+  /// `stats agreement` on Bland and Altman's (Lancet 1986) peak-flow data:
+  /// mean difference -2.1 l/min, SD 38.8 (published); limits with 1.96 SD:
+  /// -2.1176 -/+ 1.96 x 38.7651 = -78.10 and 73.86.
+  @Test func statsAgreementOnPeakFlow() throws {
+    let folder = try scratchFolder()
+    let wright = [494, 395, 516, 434, 476, 557, 413, 442, 650, 433, 417, 656, 267, 478, 178, 423, 427]
+    let mini = [512, 430, 520, 428, 500, 600, 364, 380, 658, 445, 432, 626, 260, 477, 259, 350, 451]
+    var csv = "subject,wright,mini\n"
+    for (i, (a, b)) in zip(wright, mini).enumerated() { csv += "\(i + 1),\(a),\(b)\n" }
+    csv += "18,,500\n"
+    try csv.write(toFile: "\(folder)/pefr.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(
+      [
+        "stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--unit", "l_per_min", "--charts",
+        "charts", "--format", "json",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    for key in [
+      "n", "bias_l_per_min", "sd_diff_l_per_min", "loa_lower_l_per_min", "loa_upper_l_per_min",
+      "mae_l_per_min",
+      "rmse_l_per_min", "mape_pct", "pearson_r", "ccc", "within_20pct_share",
+    ] {
+      #expect(o[key] != nil, "missing \(key)")
+    }
+    #expect(o["n"] as? Int == 17)
+    #expect(o["dropped_pairs"] as? Int == 1)
+    #expect(out.stderr.contains("1 rows with a missing wright or mini"), "\(out.stderr)")
+    expectClose(o["bias_l_per_min"] as? Double, -2.1, tolerance: 0.05, "bias_l_per_min")
+    expectClose(o["sd_diff_l_per_min"] as? Double, 38.8, tolerance: 0.05, "sd_diff_l_per_min")
+    expectClose(o["loa_lower_l_per_min"] as? Double, -78.10, tolerance: 0.01, "loa_lower_l_per_min")
+    expectClose(o["loa_upper_l_per_min"] as? Double, 73.86, tolerance: 0.01, "loa_upper_l_per_min")
+    // No proportional bias: scipy.stats.linregress of the differences on
+    // the means gives slope 0.02869, p = 0.7495.
+    expectClose(o["slope"] as? Double, 0.0287, tolerance: 1e-4, "slope")
+    expectClose(o["slope_p"] as? Double, 0.7495, tolerance: 1e-4, "slope_p")
+    #expect(o["limits_form"] as? String == "absolute")
+    #expect(out.stderr.contains("energylab: wrote charts/pefr-wright-mini-bland-altman.png"), "\(out.stderr)")
+    #expect(!out.stderr.contains("bland-altman-percent"))
+    let script = try String(
+      contentsOfFile: "\(folder)/charts/pefr-wright-mini-bland-altman.gp", encoding: .utf8)
+    #expect(script.contains("set xlabel 'mean of wright and mini (l/min)'"))
+    #expect(script.contains("set ylabel 'wright minus mini (l/min)'"))
+    let bad = try energylab(
+      ["stats", "agreement", "pefr.csv", "--a", "wright", "--b", "mini", "--unit", "l/min"], in: folder)
+    #expect(bad.status == 64)
+  }
+
+  @Test func statsAgreementNamesTheBadCell() throws {
+    let folder = try scratchFolder()
+    try "a,b\n1,2\n3,\"4,5\"\n".write(toFile: "\(folder)/x.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(["stats", "agreement", "x.csv", "--a", "a", "--b", "b"], in: folder)
+    #expect(out.status == 1)
+    #expect(out.stderr.hasPrefix("energylab: x.csv:3:2: cannot read b \"4,5\" as a number"))
+  }
+
+  /// The bias of ACSM walking against the Stanford table is linear in speed,
+  /// so its zero is exact: mean reference R over the grid equals
+  /// VO2 x (mean kg) x (mean minutes) x 5/1000 at VO2 = 0.1 v + 3.5, i.e.
+  /// v = (R / (81.6466 x 40 x 0.005) - 3.5) / 0.1 m/min, about 5.60 mph, far
+  /// outside the walking range.
+  @Test func sweepBreakEvenOfACSMAgainstStanford() throws {
+    let out = try energylab(
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "2mph", "--to",
+        "7mph", "--step", "0.25mph", "--assume", "grade=0", "--format", "json",
+      ], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let breakEven = try #require((o["break_even"] as? [[String: Any]])?.first)
+    let table = try String(
+      contentsOfFile: "\(packageRoot)/Datasets/reference/stanford-walking.csv", encoding: .utf8)
+    let cells = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.dropFirst()
+      .flatMap { $0.split(separator: ",").dropFirst().map { Double($0)! } }
+    let meanReference = cells.reduce(0, +) / Double(cells.count)
+    let metersPerMinute = (meanReference / (180 * 0.45359237 * 40 * 0.005) - 3.5) / 0.1
+    let mph = metersPerMinute * 60 / 1609.344
+    expectClose(breakEven["break_even_speed_mph"] as? Double, mph, tolerance: 1e-6, "break_even_speed_mph")
+    #expect(breakEven["inside_valid_range"] as? Bool == false)
+  }
+
+  /// Two models over a 20-minute track in 60 s epochs: 20 pairs each.
+  @Test func modelAgreementCountsEpochs() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      [
+        "track", "synth", "-o", "h.gpx", "--speed", "1.3mps", "--duration", "20min", "--heart-rate", "120bpm",
+      ], in: folder)
+    let out = try energylab(
+      [
+        "agreement", "h.gpx", "--models", "acsm-walking,keytel-2005,resting", "--mass", "70kg", "--age", "30",
+        "--sex", "male", "--format", "json", "--db", "a.sqlite", "--charts", "charts",
+      ],
+      in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 3)
+    #expect(rows.allSatisfy { $0["n"] as? Int == 20 })
+    // ACSM 1.3 m/s level (11.3 mL/kg/min) minus resting (3.5): 7.8 x 70 x 5/1000 = 2.73 kcal/min.
+    let acsmResting = try #require(
+      rows.first { $0["a"] as? String == "acsm-walking" && $0["b"] as? String == "resting" })
+    expectClose(acsmResting["bias_kcal_per_min"] as? Double, 2.73, tolerance: 0.01, "bias_kcal_per_min")
+    // One Bland-Altman chart per pair, and the statistics stored.
+    for pair in ["acsm-walking-keytel-2005", "acsm-walking-resting", "keytel-2005-resting"] {
+      #expect(out.stderr.contains("wrote charts/agreement-\(pair)-bland-altman.png"), "\(out.stderr)")
+    }
+    let stored = try energylab(
+      ["db", "export", "--db", "a.sqlite", "--table", "error_summaries", "--format", "json"], in: folder)
+    let summaries = try #require(
+      JSONSerialization.jsonObject(with: Data(stored.stdout.utf8)) as? [[String: Any]], "\(stored.stderr)")
+    let bias = try #require(
+      summaries.first {
+        $0["model"] as? String == "acsm-walking" && $0["reference"] as? String == "resting"
+          && $0["statistic"] as? String == "bias_kcal_per_min"
+      })
+    expectClose(bias["value"] as? Double, 2.73, tolerance: 0.01, "value")
+  }
+
+  /// ACSM walking at 6 mph is outside its 1.9-3.7 mph range: `agreement`
+  /// says so, as `energy` does.
+  @Test func agreementReportsModelsOutsideTheirRange() throws {
+    let folder = try scratchFolder()
+    _ = try energylab(
+      ["track", "synth", "-o", "run.gpx", "--speed", "6mph", "--duration", "5min"], in: folder)
+    let out = try energylab(
+      ["agreement", "run.gpx", "--models", "acsm-walking,acsm-running", "--mass", "70kg"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(
+      out.stderr.contains(
+        "6.00 mph is outside the walking equation's 1.9-3.7 mph [speed-outside-valid-range]"),
+      "\(out.stderr)")
+  }
+
+  /// The shipped walk regenerates byte for byte from the command in its README.
+  @Test func shippedWalkRegenerates() throws {
+    let folder = try scratchFolder()
+    let out = try energylab(
+      [
+        "track", "synth", "-o", "w.gpx", "--speed", "2.9mph", "--grade", "2%", "--duration", "10min",
+        "--interval", "1",
+        "--latitude", "50.8671", "--longitude=-0.0873", "--elevation", "50", "--azimuth", "45", "--start",
+        "2012-05-08T09:00:00Z", "--noise", "0", "--seed", "1", "--name", "PEM worked-example walk",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let fresh = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/w.gpx"))
+    let shipped = try Data(
+      contentsOf: URL(fileURLWithPath: "\(packageRoot)/Datasets/pem-walk/walk-2.9mph-2pct.gpx"))
+    #expect(fresh == shipped)
+  }
+}
+
+/// The lowest and highest 20 m grade per activity (the PEM thesis keeps
+/// both per period, L1292): the hilly trip was built (Datasets/hilly-trip
+/// README) with a first walk of 5 min up +5 % and 5 min down -3 %, and a
+/// last walk up +2 %.
+struct GradeRangeTests {
+  @Test func lowestAndHighestGradePerActivity() throws {
+    let out = try energylab(
+      ["energy", "Datasets/hilly-trip/hilly-trip.gpx", "--by-mode", "--mass", "65kg", "--format", "json"],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    let walks = rows.filter { $0["mode"] as? String == "walk" }
+    #expect(walks.count == 2)
+    guard walks.count == 2 else { return }
+    #expect(abs((walks[0]["grade_min_pct"] as? Double ?? 0) - -3) < 0.05, "\(walks[0])")
+    #expect(abs((walks[0]["grade_max_pct"] as? Double ?? 0) - 5) < 0.05, "\(walks[0])")
+    #expect(abs((walks[1]["grade_max_pct"] as? Double ?? 0) - 2) < 0.1, "\(walks[1])")
+  }
+}
