@@ -70,17 +70,19 @@ let package = Package(
     ),
     // Shared by the test targets: the checkout's root, tolerance checks.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "EnergyLabCoreTests", dependencies: ["EnergyLabCore"]),
+    .testTarget(name: "EnergyLabCoreTests", dependencies: ["TestSupport", "EnergyLabCore"]),
     .testTarget(name: "IngestTests", dependencies: ["TestSupport", "Ingest"], exclude: ["Fixtures"]),
-    .testTarget(name: "TracksTests", dependencies: ["Tracks", "Ingest"]),
-    .testTarget(name: "SignalsTests", dependencies: ["Signals", "Ingest"], exclude: ["Fixtures"]),
-    .testTarget(name: "EnergyModelsTests", dependencies: ["EnergyModels"]),
-    .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Ingest"]),
+    .testTarget(name: "TracksTests", dependencies: ["TestSupport", "Tracks", "Ingest"]),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
+      name: "SignalsTests", dependencies: ["TestSupport", "Signals", "Ingest"], exclude: ["Fixtures"]),
+    .testTarget(name: "EnergyModelsTests", dependencies: ["TestSupport", "EnergyModels"]),
+    .testTarget(name: "EvaluationTests", dependencies: ["TestSupport", "Evaluation", "Ingest"]),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: ["TestSupport", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(
       name: "SurveysTests", dependencies: ["TestSupport", "Surveys", "Ingest"], exclude: ["Fixtures"]),
-    .testTarget(name: "ReportingTests", dependencies: ["Reporting"], exclude: ["Snapshots"]),
+    .testTarget(name: "ReportingTests", dependencies: ["TestSupport", "Reporting"], exclude: ["Snapshots"]),
     .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Pipeline"], exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),
   ]

@@ -118,9 +118,9 @@ struct AccelCommandTests {
     let rows = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [[String: Any]])
     let energy = Dictionary(
       uniqueKeysWithValues: rows.map { ($0["model"] as! String, $0["energy_kcal"] as! Double) })
-    #expect(abs(energy["met-intensity"]! - 13.3 * 70 / 60) < 1e-9)
-    #expect(abs(energy["steps-stepmyhealth"]! - 102) < 1e-9)
-    #expect(abs(energy["steps-birdsley-2005"]! - 255 * 0.0507) < 1e-9)
+    expectClose(energy["met-intensity"]!, 13.3 * 70 / 60, tolerance: 1e-9)
+    expectClose(energy["steps-stepmyhealth"]!, 102, tolerance: 1e-9)
+    expectClose(energy["steps-birdsley-2005"]!, 255 * 0.0507, tolerance: 1e-9)
   }
 
   /// The StepMyHealth balance from a recording: 2100 kcal eaten, 255

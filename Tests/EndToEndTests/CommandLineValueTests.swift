@@ -25,7 +25,7 @@ struct CommandLineValueTests {
     // The bare fraction is the documented exception, and says how it was read.
     #expect(out.stderr.contains("read as a fraction, -10%") == (grade.last == "-0.1"), "\(out.stderr)")
     let vo2 = try #require(try Self.json(out.stdout)["vo2_ml_kg_min"] as? Double)
-    #expect(abs(vo2 - (3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10)) < 1e-3)
+    expectClose(vo2, (3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10), tolerance: 1e-3)
   }
 
   @Test(arguments: [
@@ -74,7 +74,7 @@ struct CommandLineValueTests {
     #expect(fallback.stderr.contains("took the car factor"))
     let row = try Self.json(fallback.stdout)
     #expect(row["mode"] as? String == "bus")
-    #expect(abs((row["co2_kg"] as? Double ?? 0) - 1.05) < 1e-3)
+    expectClose((row["co2_kg"] as? Double ?? 0), 1.05, tolerance: 1e-3)
   }
 
   /// The UK average belongs to Alter Eco's factors and appears only with them.

@@ -28,7 +28,7 @@ struct ModelsCommandLineTests {
     expectClose(object["vo2_ml_kg_min"] as? Double, 11.54672, tolerance: 1e-9, "vo2_ml_kg_min")
     let perMinute = 11.54672 * 154 * 0.45359237 * 5 / 1000
     expectClose(object["kcal_per_min"] as? Double, perMinute, tolerance: 1e-9, "kcal_per_min")
-    #expect(abs((object["energy_kcal"] as? Double ?? 0) - perMinute * 20) < 1e-6)
+    expectClose((object["energy_kcal"] as? Double ?? 0), perMinute * 20, tolerance: 1e-6)
   }
 
   /// A model without VO2 prints null; the MET table is found by activity code.
@@ -82,7 +82,7 @@ struct EnergyByModeTests {
     let total = try #require(rows.last)
     // Coordinates are written to 1e-8 degrees, so speeds are good to about 1e-3 m/s.
     expectClose(total["energy_kcal"] as? Double, 66.4625, tolerance: 0.05, "energy_kcal")
-    #expect(abs((rows[1]["energy_kcal"] as? Double ?? 0) - 11.375) < 1e-6)
+    expectClose((rows[1]["energy_kcal"] as? Double ?? 0), 11.375, tolerance: 1e-6)
   }
 
   @Test func perFixRowsSumToTheTotal() throws {
@@ -95,8 +95,8 @@ struct EnergyByModeTests {
     #expect(rows.count == 120)
     let sum = rows.reduce(0.0) { $0 + ($1["energy_kcal"] as? Double ?? 0) }
     // 3.6725 kcal/min x 2 min.
-    #expect(abs(sum - 7.345) < 0.01)
-    #expect(abs((rows.last?["cumulative_kcal"] as? Double ?? 0) - sum) < 1e-9)
+    expectClose(sum, 7.345, tolerance: 0.01)
+    expectClose((rows.last?["cumulative_kcal"] as? Double ?? 0), sum, tolerance: 1e-9)
   }
 }
 
@@ -293,8 +293,8 @@ struct GradeRangeTests {
     let walks = rows.filter { $0["mode"] as? String == "walk" }
     #expect(walks.count == 2)
     guard walks.count == 2 else { return }
-    #expect(abs((walks[0]["grade_min_pct"] as? Double ?? 0) - -3) < 0.05, "\(walks[0])")
-    #expect(abs((walks[0]["grade_max_pct"] as? Double ?? 0) - 5) < 0.05, "\(walks[0])")
-    #expect(abs((walks[1]["grade_max_pct"] as? Double ?? 0) - 2) < 0.1, "\(walks[1])")
+    expectClose((walks[0]["grade_min_pct"] as? Double ?? 0), -3, tolerance: 0.05, "\(walks[0])")
+    expectClose((walks[0]["grade_max_pct"] as? Double ?? 0), 5, tolerance: 0.05, "\(walks[0])")
+    expectClose((walks[1]["grade_max_pct"] as? Double ?? 0), 2, tolerance: 0.1, "\(walks[1])")
   }
 }

@@ -58,7 +58,7 @@ struct SurveyDialectCommandTests {
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let summary = try #require(object["summary"] as? [String: Any])
     #expect(summary["n"] as? Int == 3)
-    #expect(abs((summary["mean"] as? Double ?? 0) - 200.0 / 3) < 1e-9)
+    expectClose((summary["mean"] as? Double ?? 0), 200.0 / 3, tolerance: 1e-9)
     #expect(summary["skipped"] as? Int == 1)
   }
 
@@ -74,7 +74,7 @@ struct SurveyDialectCommandTests {
     let row = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
     #expect(row["n"] as? Int == 3)
     #expect(row["dropped_pairs"] as? Int == 3)
-    #expect(abs((row["bias"] as? Double ?? 0) - 2) < 1e-12)
+    expectClose((row["bias"] as? Double ?? 0), 2, tolerance: 1e-12)
   }
 }
 

@@ -1,4 +1,5 @@
 import EnergyLabCore
+import TestSupport
 import Testing
 
 struct SHA256Tests {
@@ -32,8 +33,8 @@ struct SHA256Tests {
 struct UnitsTests {
   /// Exact definitions: 1 mile = 1609.344 m, 1 lb = 0.45359237 kg.
   @Test func exactConversions() {
-    #expect(abs(Units.metersPerSecond(fromMilesPerHour: 1) - 0.44704) < 1e-15)
-    #expect(abs(Units.kilograms(fromPounds: 145) - 65.77089365) < 1e-9)
+    expectClose(Units.metersPerSecond(fromMilesPerHour: 1), 0.44704, tolerance: 1e-15)
+    expectClose(Units.kilograms(fromPounds: 145), 65.77089365, tolerance: 1e-9)
     // PEM thesis: 2.9 mph "x 26.8 = 77.72 m/min"; the exact factor is 26.8224.
     #expect(
       abs(Units.metersPerMinute(fromMetersPerSecond: Units.metersPerSecond(fromMilesPerHour: 2.9)) - 77.78496)
@@ -45,13 +46,13 @@ struct UnitsTests {
     ("80m/min", 80.0 / 60),
   ])
   func speeds(text: String, metersPerSecond: Double) throws {
-    #expect(abs(try QuantityParser.speedMetersPerSecond(text) - metersPerSecond) < 1e-12)
+    expectClose(try QuantityParser.speedMetersPerSecond(text), metersPerSecond, tolerance: 1e-12)
   }
 
   @Test func gradesMassesDistances() throws {
     #expect(try QuantityParser.gradeFraction("5%") == 0.05)
     #expect(try QuantityParser.gradeFraction("0.05") == 0.05)
-    #expect(abs(try QuantityParser.massKilograms("154lb") - 69.85322498) < 1e-8)
+    expectClose(try QuantityParser.massKilograms("154lb"), 69.85322498, tolerance: 1e-8)
     #expect(try QuantityParser.massKilograms("70kg") == 70)
     #expect(try QuantityParser.distanceMeters("1mi") == 1609.344)
     #expect(try QuantityParser.distanceMeters("1.6km") == 1600)

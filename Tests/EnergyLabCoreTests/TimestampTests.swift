@@ -1,4 +1,5 @@
 import EnergyLabCore
+import TestSupport
 import Testing
 
 /// ISO-8601 as devices write it; expected instants by hand:
@@ -20,7 +21,7 @@ struct TimestampTests {
   ])
   func parsesDeviceTimestamps(text: String, seconds: Double, hadOffset: Bool) throws {
     let parsed = try #require(ISO8601.parse(text))
-    #expect(abs(parsed.secondsSince1970 - seconds) < 1e-6)
+    expectClose(parsed.secondsSince1970, seconds, tolerance: 1e-6)
     #expect(parsed.hadOffset == hadOffset)
   }
 

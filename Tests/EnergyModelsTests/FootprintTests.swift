@@ -1,6 +1,7 @@
 import EnergyLabCore
 import EnergyModels
 import Foundation
+import TestSupport
 import Testing
 
 /// The carbon gamification thesis's annual calculator (L573-647) over a small
@@ -31,13 +32,13 @@ struct CarbonFootprintTests {
     input.servingsPerWeek = ["beef": 2]
     input.goodsEurosPerMonth = ["clothing": 50]
     let result = try CarbonFootprintCalculator(table: table).annual(input)
-    #expect(abs(result.homeKilograms - 1481.4) < 1e-9)
-    #expect(abs(result.carKilograms - 2444) < 1e-9)
+    expectClose(result.homeKilograms, 1481.4, tolerance: 1e-9)
+    expectClose(result.carKilograms, 2444, tolerance: 1e-9)
     #expect(result.dietKilograms == 2054.95)
     #expect(result.dietBasis == "diet average")
-    #expect(abs(result.foodWasteKilograms - 344.4168) < 1e-9)
-    #expect(abs(result.goodsKilograms - 210) < 1e-9)
-    #expect(abs(result.totalKilograms - (1481.4 + 2444 + 2054.95 + 344.4168 + 210)) < 1e-9)
+    expectClose(result.foodWasteKilograms, 344.4168, tolerance: 1e-9)
+    expectClose(result.goodsKilograms, 210, tolerance: 1e-9)
+    expectClose(result.totalKilograms, (1481.4 + 2444 + 2054.95 + 344.4168 + 210), tolerance: 1e-9)
   }
 
   /// The larger diet figure wins: a vegan eating 5 beef servings a week
@@ -47,7 +48,7 @@ struct CarbonFootprintTests {
     input.diet = "vegan"
     input.servingsPerWeek = ["beef": 5]
     let result = try CarbonFootprintCalculator(table: table).annual(input)
-    #expect(abs(result.dietKilograms - 2974.4) < 1e-9)
+    expectClose(result.dietKilograms, 2974.4, tolerance: 1e-9)
     #expect(result.dietBasis == "servings")
   }
 
@@ -57,7 +58,7 @@ struct CarbonFootprintTests {
     input.electricityBillEurosPerMonth = 100
     input.supplier = "electric-ireland"
     let result = try CarbonFootprintCalculator(table: table).annual(input)
-    #expect(abs(result.homeKilograms - 100 / 0.2396 * 12 * 0.179) < 1e-9)
+    expectClose(result.homeKilograms, 100 / 0.2396 * 12 * 0.179, tolerance: 1e-9)
   }
 
   @Test func unknownSupplierListsTheKnownOnes() {
@@ -73,7 +74,7 @@ struct CarbonFootprintTests {
     let a = Airport(code: "A", name: "a", latitudeDegrees: 0, longitudeDegrees: 0)
     let b = Airport(code: "B", name: "b", latitudeDegrees: 0, longitudeDegrees: 1)
     let trip = FlightTrip(from: a, to: b, isReturn: true, tripsPerYear: 3)
-    #expect(abs(trip.greatCircleKilometers - 6371 * Double.pi / 180) < 1e-9)
-    #expect(abs(trip.kilometersPerYear - 6 * 6371 * Double.pi / 180) < 1e-9)
+    expectClose(trip.greatCircleKilometers, 6371 * Double.pi / 180, tolerance: 1e-9)
+    expectClose(trip.kilometersPerYear, 6 * 6371 * Double.pi / 180, tolerance: 1e-9)
   }
 }

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import TestSupport
 import Testing
 
 struct ACSMWalkingTests {
@@ -10,17 +11,17 @@ struct ACSMWalkingTests {
     let input = ModelInput(speedMetersPerSecond: 77.72 / 60, gradeFraction: 0.02, bodyMassKilograms: 65)
     let output = try ACSMWalking().evaluate(input)
     let vo2 = try #require(output.vo2MillilitersPerKilogramPerMinute)
-    #expect(abs(vo2 - 14.06992) < 1e-9)
+    expectClose(vo2, 14.06992, tolerance: 1e-9)
     #expect((vo2 * 100).rounded() / 100 == 14.07)
     // The thesis multiplies the rounded VO2 by body mass: 14.07 x 65 = 914.55.
-    #expect(abs((vo2 * 100).rounded() / 100 * 65 - 914.55) < 1e-9)
+    expectClose((vo2 * 100).rounded() / 100 * 65, 914.55, tolerance: 1e-9)
     // Unrounded, EnergyLab gives 4.5727 kcal/min; the thesis's 4.55 comes from
     // rounding 0.91455 L/min to 0.91 before multiplying by 5 kcal/L.
     let perMinute = try #require(output.kilocaloriesPerMinute)
-    #expect(abs(perMinute - 4.572724) < 1e-6)
+    expectClose(perMinute, 4.572724, tolerance: 1e-6)
     let litersPerMinuteAsPrinted = ((vo2 * 100).rounded() / 100 * 65 / 1000 * 100).rounded() / 100
     #expect(litersPerMinuteAsPrinted == 0.91)
-    #expect(abs(litersPerMinuteAsPrinted * Oxygen.kilocaloriesPerLiter - 4.55) < 1e-12)
+    expectClose(litersPerMinuteAsPrinted * Oxygen.kilocaloriesPerLiter, 4.55, tolerance: 1e-12)
     #expect(output.diagnostics.isEmpty)
   }
 
@@ -29,7 +30,7 @@ struct ACSMWalkingTests {
   @Test func pemThesisEvaluation() {
     let perMinute = Oxygen.kilocaloriesPerMinute(
       vo2MillilitersPerKilogramPerMinute: 13.65, bodyMassKilograms: 63)
-    #expect(abs(perMinute - 4.29975) < 1e-12)
+    expectClose(perMinute, 4.29975, tolerance: 1e-12)
     #expect((perMinute * 100).rounded() / 100 == 4.30)
   }
 
@@ -40,9 +41,9 @@ struct ACSMWalkingTests {
       ModelInput(
         speedMetersPerSecond: Units.metersPerSecond(fromMilesPerHour: 3), bodyMassKilograms: 70,
         durationSeconds: 600))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - 11.54672) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 11.54672, tolerance: 1e-9)
     // 11.54672 x 70 / 1000 x 5 = 4.041352 kcal/min; x 10 min.
-    #expect(abs(try #require(output.energyKilocalories) - 40.41352) < 1e-9)
+    expectClose(try #require(output.energyKilocalories), 40.41352, tolerance: 1e-9)
   }
 
   @Test(arguments: [1.5, 4.0])
@@ -67,7 +68,7 @@ struct ACSMRunningTests {
       ModelInput(
         speedMetersPerSecond: Units.metersPerSecond(fromMilesPerHour: 6), gradeFraction: 0.05,
         bodyMassKilograms: 60))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - 42.928928) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 42.928928, tolerance: 1e-9)
     #expect(output.diagnostics.isEmpty)
   }
 
@@ -85,10 +86,10 @@ struct CameronWalkingTests {
     let mass = Units.kilograms(fromPounds: 150)
     let one = try CameronWalking().evaluate(
       ModelInput(bodyMassKilograms: mass, distanceMeters: Units.metersPerMile))
-    #expect(abs(try #require(one.energyKilocalories) - 79.5) < 1e-9)
+    expectClose(try #require(one.energyKilocalories), 79.5, tolerance: 1e-9)
     let two = try CameronWalking().evaluate(
       ModelInput(bodyMassKilograms: mass, distanceMeters: 2 * Units.metersPerMile))
-    #expect(abs(try #require(two.energyKilocalories) - 159) < 1e-9)
+    expectClose(try #require(two.energyKilocalories), 159, tolerance: 1e-9)
     #expect(one.vo2MillilitersPerKilogramPerMinute == nil)
   }
 
@@ -98,7 +99,7 @@ struct CameronWalkingTests {
       ModelInput(
         speedMetersPerSecond: Units.metersPerSecond(fromMilesPerHour: 3),
         bodyMassKilograms: Units.kilograms(fromPounds: 150)))
-    #expect(abs(try #require(output.kilocaloriesPerMinute) - 3.975) < 1e-9)
+    expectClose(try #require(output.kilocaloriesPerMinute), 3.975, tolerance: 1e-9)
   }
 }
 

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import EnergyModels
 import Foundation
+import TestSupport
 import Testing
 
 /// Keytel et al. 2005. Worked examples published with the equations
@@ -17,7 +18,7 @@ struct KeytelTests {
     let input = ModelInput(
       bodyMassKilograms: 65, heartRateBeatsPerMinute: 140, ageYears: 30, sex: .female, durationSeconds: 1800)
     let energy = try kcal(Keytel2005(), input)
-    #expect(abs(energy - 259.68) < 0.01)
+    expectClose(energy, 259.68, tolerance: 0.01)
     #expect(abs(energy - 377.40) > 100)
   }
 
@@ -26,7 +27,7 @@ struct KeytelTests {
   @Test func maleWithoutVO2max() throws {
     let input = ModelInput(
       bodyMassKilograms: 75, heartRateBeatsPerMinute: 150, ageYears: 35, sex: .male, durationSeconds: 1800)
-    #expect(abs(try kcal(Keytel2005(), input) - 441.02) < 0.01)
+    expectClose(try kcal(Keytel2005(), input), 441.02, tolerance: 0.01)
   }
 
   /// With VO2max 50 mL/kg/min, male 30 y, 70 kg, 140 bpm, 1 min:
@@ -37,8 +38,8 @@ struct KeytelTests {
       heartRate: 140, bodyMassKilograms: 70, ageYears: 30, sex: .male, vo2Max: 50)
     let female = Keytel2005.kilojoulesPerMinute(
       heartRate: 140, bodyMassKilograms: 70, ageYears: 30, sex: .female, vo2Max: 50)
-    #expect(abs(male - 48.8965) < 1e-9)
-    #expect(abs(female - 38.0346) < 1e-9)
+    expectClose(male, 48.8965, tolerance: 1e-9)
+    expectClose(female, 38.0346, tolerance: 1e-9)
   }
 
   /// Pound form, published examples: female 49 y, 155 lb, 148 bpm, 60 min =
@@ -55,7 +56,7 @@ struct KeytelTests {
       bodyMassKilograms: Units.kilograms(fromPounds: pounds), heartRateBeatsPerMinute: bpm, ageYears: age,
       sex: sex,
       durationSeconds: minutes * 60)
-    #expect(abs(try kcal(Keytel2005Pounds(), input) - published) < 0.01)
+    expectClose(try kcal(Keytel2005Pounds(), input), published, tolerance: 0.01)
   }
 
   /// The PEM thesis prints the male pound form; it agrees with the kilogram
@@ -66,7 +67,7 @@ struct KeytelTests {
     let kg = try kcal(Keytel2005(), input)
     let lb = try kcal(Keytel2005Pounds(), input)
     // Weight term difference: (0.09036*176.37 - 0.1988*80) * 10 / 4.184 = 0.077 kcal.
-    #expect(abs(kg - lb) < 0.1)
+    expectClose(kg, lb, tolerance: 0.1)
   }
 
   /// 57-90 % of HRmax = 208 - 0.7 x 30 = 187 bpm: 106.6-168.3 bpm.
@@ -87,14 +88,14 @@ struct ACSMErgometryTests {
   /// (ACSM metabolic equation slides: "about 20").
   @Test func legCycling() throws {
     let output = try ACSMLegCycling().evaluate(ModelInput(bodyMassKilograms: 62, powerWatts: 450 / 6.12))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - (810.0 / 62 + 7)) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), (810.0 / 62 + 7), tolerance: 1e-9)
     #expect(output.diagnostics.isEmpty)
   }
 
   /// 75 kg at 450 kg*m/min on an arm ergometer: 3 x 450 / 75 + 3.5 = 21.5.
   @Test func armErgometry() throws {
     let output = try ACSMArmErgometry().evaluate(ModelInput(bodyMassKilograms: 75, powerWatts: 450 / 6.12))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - 21.5) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 21.5, tolerance: 1e-9)
   }
 
   /// 30 steps/min on a 12-inch (0.3048 m) bench: 6.0 + 21.9 + 3.5 = 31.4
@@ -103,7 +104,7 @@ struct ACSMErgometryTests {
     let output = try ACSMStepping().evaluate(
       ModelInput(bodyMassKilograms: 70, stepRatePerMinute: 30, stepHeightMeters: 0.3048))
     let vo2 = try #require(output.vo2MillilitersPerKilogramPerMinute)
-    #expect(abs(vo2 - 31.3905) < 1e-3)
+    expectClose(vo2, 31.3905, tolerance: 1e-3)
     #expect((vo2 * 10).rounded() / 10 == 31.4)
   }
 
@@ -111,7 +112,7 @@ struct ACSMErgometryTests {
   @Test func walkingUphillTextbookExample() throws {
     let output = try ACSMWalking().evaluate(
       ModelInput(speedMetersPerSecond: 93.8 / 60, gradeFraction: 0.10, bodyMassKilograms: 70))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - 29.764) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 29.764, tolerance: 1e-9)
   }
 
   @Test func gaitPolicy() throws {
@@ -119,8 +120,8 @@ struct ACSMErgometryTests {
     let gap = try ACSMByGait().evaluate(ModelInput(speedMetersPerSecond: 1.9, bodyMassKilograms: 70))
     let run = try ACSMByGait().evaluate(ModelInput(speedMetersPerSecond: 3.0, bodyMassKilograms: 70))
     // Walking: 0.1 x 78 + 3.5 = 11.3; running: 0.2 x 180 + 3.5 = 39.5.
-    #expect(abs(try #require(walk.vo2MillilitersPerKilogramPerMinute) - 11.3) < 1e-9)
-    #expect(abs(try #require(run.vo2MillilitersPerKilogramPerMinute) - 39.5) < 1e-9)
+    expectClose(try #require(walk.vo2MillilitersPerKilogramPerMinute), 11.3, tolerance: 1e-9)
+    expectClose(try #require(run.vo2MillilitersPerKilogramPerMinute), 39.5, tolerance: 1e-9)
     #expect(gap.diagnostics.map(\.code) == ["speed-between-acsm-ranges"])
     #expect(walk.diagnostics.isEmpty && run.diagnostics.isEmpty)
   }
@@ -139,9 +140,9 @@ struct LoadAndGradientModelTests {
       loadKilograms: Units.kilograms(fromPounds: 30), terrainFactor: 1)
     let output = try Pandolf1977().evaluate(input)
     let watts = try #require(output.kilocaloriesPerMinute) * 4184 / 60
-    #expect(abs(watts - 477.55) < 0.05)
+    expectClose(watts, 477.55, tolerance: 0.05)
     // 477.55 W x 3600 s / 4184 J/kcal = 410.9 kcal/h (the example uses 0.86 kcal/h per W: 410.7).
-    #expect(abs(try #require(output.energyKilocalories) - 410.9) < 0.1)
+    expectClose(try #require(output.energyKilocalories), 410.9, tolerance: 0.1)
   }
 
   /// Minetti 2002 fitted costs, J/kg/m: Cw(0) = 2.5, Cr(0) = 3.6; at +0.10:
@@ -151,8 +152,8 @@ struct LoadAndGradientModelTests {
     (-0.45, 3.605, 4.032),
   ])
   func minettiPolynomials(gradient: Double, walking: Double, running: Double) {
-    #expect(abs(Minetti2002.cost(gradientFraction: gradient, gait: .walking) - walking) < 0.001)
-    #expect(abs(Minetti2002.cost(gradientFraction: gradient, gait: .running) - running) < 0.001)
+    expectClose(Minetti2002.cost(gradientFraction: gradient, gait: .walking), walking, tolerance: 0.001)
+    expectClose(Minetti2002.cost(gradientFraction: gradient, gait: .running), running, tolerance: 0.001)
   }
 
   /// LCDA (Looney et al. 2019), W/kg: standing 1.44; 1.34 m/s level 4.414;
@@ -171,9 +172,9 @@ struct StepAndMETTests {
     let thesis = try PerStep.stepMyHealth.evaluate(ModelInput(steps: 10_000))
     let measured = try PerStep.birdsley2005.evaluate(ModelInput(steps: 10_000))
     #expect(thesis.energyKilocalories == 4000)
-    #expect(abs(try #require(measured.energyKilocalories) - 507) < 1e-9)
+    expectClose(try #require(measured.energyKilocalories), 507, tolerance: 1e-9)
     let fixed = try PerStep.configurable.evaluate(ModelInput(steps: 1000, kilocaloriesPerStep: 0.04))
-    #expect(abs(try #require(fixed.energyKilocalories) - 40) < 1e-9)
+    expectClose(try #require(fixed.energyKilocalories), 40, tolerance: 1e-9)
     #expect(throws: UsageError.self) { try PerStep.configurable.evaluate(ModelInput(steps: 1000)) }
   }
 
@@ -182,7 +183,7 @@ struct StepAndMETTests {
   @Test func strideToWalking() throws {
     let output = try StrideWalking().evaluate(
       ModelInput(bodyMassKilograms: 70, steps: 1200, durationSeconds: 600, strideMeters: 0.75))
-    #expect(abs(try #require(output.vo2MillilitersPerKilogramPerMinute) - 12.5) < 1e-9)
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 12.5, tolerance: 1e-9)
   }
 
   /// Compendium convention: kcal = MET x kg x h. Walking 2.8-3.2 mph (17190,
@@ -190,28 +191,28 @@ struct StepAndMETTests {
   @Test func metEnergy() throws {
     let output = try METModel().evaluate(
       ModelInput(bodyMassKilograms: 70, durationSeconds: 1800, metabolicEquivalent: 3.5))
-    #expect(abs(try #require(output.energyKilocalories) - 122.5) < 1e-9)
+    expectClose(try #require(output.energyKilocalories), 122.5, tolerance: 1e-9)
     #expect(output.vo2MillilitersPerKilogramPerMinute == 12.25)
   }
 
   /// Passive travel at VO2rest: 3.5 x 70 / 1000 x 5 = 1.225 kcal/min.
   @Test func resting() throws {
     let output = try Resting().evaluate(ModelInput(bodyMassKilograms: 70))
-    #expect(abs(try #require(output.kilocaloriesPerMinute) - 1.225) < 1e-12)
+    expectClose(try #require(output.kilocaloriesPerMinute), 1.225, tolerance: 1e-12)
   }
 
   /// Kinetic energy: 70 kg from rest to 1.5 m/s is 1/2 x 70 x 2.25 =
   /// 78.75 J = 0.018822 kcal; slowing down costs nothing.
   @Test func kinetic() throws {
     let up = try KineticEnergy().evaluate(ModelInput(speedMetersPerSecond: 1.5, bodyMassKilograms: 70))
-    #expect(abs(try #require(up.energyKilocalories) - 78.75 / 4184) < 1e-12)
+    expectClose(try #require(up.energyKilocalories), 78.75 / 4184, tolerance: 1e-12)
     var slowing = ModelInput(speedMetersPerSecond: 1.0, bodyMassKilograms: 70)
     slowing.previousSpeedMetersPerSecond = 1.5
     #expect(try KineticEnergy().evaluate(slowing).energyKilocalories == 0)
     var efficient = ModelInput(speedMetersPerSecond: 1.5, bodyMassKilograms: 70)
     efficient.mechanicalEfficiency = 0.25
     let quarter = try #require(try KineticEnergy().evaluate(efficient).energyKilocalories)
-    #expect(abs(quarter - 4 * 78.75 / 4184) < 1e-12)
+    expectClose(quarter, 4 * 78.75 / 4184, tolerance: 1e-12)
     efficient.mechanicalEfficiency = 0
     #expect(throws: UsageError.self) { try KineticEnergy().evaluate(efficient) }
   }
@@ -224,7 +225,7 @@ struct StepAndMETTests {
     input.previousSpeedMetersPerSecond = 1.0
     let work = try #require(try KineticEnergy(method: .forceTimesDistance).evaluate(input).energyKilocalories)
     let kinetic = try #require(try KineticEnergy().evaluate(input).energyKilocalories)
-    #expect(abs(work - 43.75 / 4184) < 1e-12)
-    #expect(abs(kinetic - 43.75 / 4184) < 1e-12)
+    expectClose(work, 43.75 / 4184, tolerance: 1e-12)
+    expectClose(kinetic, 43.75 / 4184, tolerance: 1e-12)
   }
 }

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Evaluation
 import Foundation
+import TestSupport
 import Testing
 
 /// Bland JM, Altman DG. Statistical methods for assessing agreement between
@@ -26,15 +27,15 @@ struct BlandAltmanTests {
   @Test func lancet1986PeakFlowExample() {
     let s = accumulate(wright, miniWright).statistics(limitsMultiplier: 2)
     #expect(s.count == 17)
-    #expect(abs(s.bias - -2.1) < 0.05)
-    #expect(abs(s.sdDifference - 38.8) < 0.05)
-    #expect(abs(s.limitsOfAgreementLower - -79.7) < 0.1)
-    #expect(abs(s.limitsOfAgreementUpper - 75.5) < 0.1)
+    expectClose(s.bias, -2.1, tolerance: 0.05)
+    expectClose(s.sdDifference, 38.8, tolerance: 0.05)
+    expectClose(s.limitsOfAgreementLower, -79.7, tolerance: 0.1)
+    expectClose(s.limitsOfAgreementUpper, 75.5, tolerance: 0.1)
     // The paper rounds SE and t before multiplying, hence 0.2.
-    #expect(abs(s.lowerLimitConfidenceInterval.lower - -114.3) < 0.2)
-    #expect(abs(s.lowerLimitConfidenceInterval.upper - -45.1) < 0.2)
-    #expect(abs(s.upperLimitConfidenceInterval.lower - 40.9) < 0.2)
-    #expect(abs(s.upperLimitConfidenceInterval.upper - 110.1) < 0.2)
+    expectClose(s.lowerLimitConfidenceInterval.lower, -114.3, tolerance: 0.2)
+    expectClose(s.lowerLimitConfidenceInterval.upper, -45.1, tolerance: 0.2)
+    expectClose(s.upperLimitConfidenceInterval.lower, 40.9, tolerance: 0.2)
+    expectClose(s.upperLimitConfidenceInterval.upper, 110.1, tolerance: 0.2)
   }
 
   /// Hand calculation: a = (1, 2, 3), b = (2, 3, 4). Differences all -1:
@@ -43,13 +44,14 @@ struct BlandAltmanTests {
   /// = 2(2/3) / (2/3 + 2/3 + 1) = 4/7.
   @Test func handCalculation() {
     let s = accumulate([1, 2, 3], [2, 3, 4]).statistics()
-    #expect(abs(s.bias - -1) < 1e-12)
+    expectClose(s.bias, -1, tolerance: 1e-12)
     #expect(abs(s.sdDifference) < 1e-7)
-    #expect(abs(s.meanAbsoluteError - 1) < 1e-12)
-    #expect(abs(s.rootMeanSquareError - 1) < 1e-12)
-    #expect(abs(s.meanAbsolutePercentageError - 100 * (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3) < 1e-9)
-    #expect(abs(s.pearsonR - 1) < 1e-12)
-    #expect(abs(s.concordanceCorrelation - 4.0 / 7) < 1e-12)
+    expectClose(s.meanAbsoluteError, 1, tolerance: 1e-12)
+    expectClose(s.rootMeanSquareError, 1, tolerance: 1e-12)
+    let mape: Double = 100 * (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3
+    expectClose(s.meanAbsolutePercentageError, mape, tolerance: 1e-9)
+    expectClose(s.pearsonR, 1, tolerance: 1e-12)
+    expectClose(s.concordanceCorrelation, 4.0 / 7, tolerance: 1e-12)
     #expect(s.maximumAbsoluteError == 1)
     // |d|/|b| = 0.5, 0.333, 0.25: none is within 20 %.
     #expect(s.withinToleranceShare == 0)
@@ -58,7 +60,7 @@ struct BlandAltmanTests {
   /// Pearson r of the Wright against the mini Wright readings: 0.9433
   /// (scipy.stats.pearsonr on Table 1 gives 0.943279).
   @Test func pearsonOfPeakFlow() {
-    #expect(abs(accumulate(wright, miniWright).statistics().pearsonR - 0.943279) < 1e-6)
+    expectClose(accumulate(wright, miniWright).statistics().pearsonR, 0.943279, tolerance: 1e-6)
   }
 
   @Test func withinTwentyPercentCountsTheBoundary() {
@@ -145,11 +147,11 @@ struct StudentTTests {
   /// Quantiles from standard t tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2).
   @Test(arguments: [(1.0, 12.706), (2, 4.303), (10, 2.228), (16, 2.120), (30, 2.042), (120, 1.980)])
   func upperTwoAndAHalfPercentPoints(df: Double, t: Double) {
-    #expect(abs(StudentT.quantile(0.975, degreesOfFreedom: df) - t) < 0.0006)
+    expectClose(StudentT.quantile(0.975, degreesOfFreedom: df), t, tolerance: 0.0006)
   }
 
   @Test func largeDegreesApproachTheNormal() {
-    #expect(abs(StudentT.quantile(0.975, degreesOfFreedom: 1e7) - 1.959964) < 1e-5)
-    #expect(abs(StudentT.cdf(0, degreesOfFreedom: 5) - 0.5) < 1e-12)
+    expectClose(StudentT.quantile(0.975, degreesOfFreedom: 1e7), 1.959964, tolerance: 1e-5)
+    expectClose(StudentT.cdf(0, degreesOfFreedom: 5), 0.5, tolerance: 1e-12)
   }
 }

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Evaluation
 import Foundation
+import TestSupport
 import Testing
 
 struct ProfileTests {
@@ -37,7 +38,7 @@ struct ProfileTests {
     #expect(bins.count == 2)
     #expect(bins.map(\.co2Kilograms) == [2, 2])
     #expect(bins.map(\.durationSeconds) == [1200, 1200])
-    #expect(abs(bins.reduce(0) { $0 + $1.distanceMeters } - 1000) < 1e-9)
+    expectClose(bins.reduce(0) { $0 + $1.distanceMeters }, 1000, tolerance: 1e-9)
   }
 
   /// 25 October 2020 in London is 25 hours long (BST ends at 02:00 BST):

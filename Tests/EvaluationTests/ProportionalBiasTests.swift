@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Evaluation
@@ -11,14 +12,14 @@ import Testing
 struct ProportionalBiasTests {
   @Test func matchesScipyLinregress() throws {
     let p = try #require(ProportionalBias(predicted: [11, 19, 33, 41, 56], reference: [10, 20, 30, 40, 50]))
-    #expect(abs(p.slope - 0.1188997338065661) < 1e-12)
-    #expect(abs(p.intercept - -1.6858917480035491) < 1e-12)
-    #expect(abs(p.slopeStandardError - 0.05974270889300254) < 1e-12)
-    #expect(abs(p.pValue - 0.14065706675224424) < 1e-6, "p = \(p.pValue)")
+    expectClose(p.slope, 0.1188997338065661, tolerance: 1e-12)
+    expectClose(p.intercept, -1.6858917480035491, tolerance: 1e-12)
+    expectClose(p.slopeStandardError, 0.05974270889300254, tolerance: 1e-12)
+    expectClose(p.pValue, 0.14065706675224424, tolerance: 1e-6, "p = \(p.pValue)")
     #expect(!p.isProportional)
-    #expect(abs(p.percentBias - 5.541860887772837) < 1e-9)
-    #expect(abs(p.percentLimitsLower - -7.909487597830174) < 1e-9)
-    #expect(abs(p.percentLimitsUpper - 18.993209373375848) < 1e-9)
+    expectClose(p.percentBias, 5.541860887772837, tolerance: 1e-9)
+    expectClose(p.percentLimitsLower, -7.909487597830174, tolerance: 1e-9)
+    expectClose(p.percentLimitsUpper, 18.993209373375848, tolerance: 1e-9)
   }
 
   /// A model 10 % high everywhere: the difference is exactly 2/21 of the
@@ -27,10 +28,10 @@ struct ProportionalBiasTests {
   @Test func constantRatioIsProportional() throws {
     let reference = [10.0, 20, 30, 40]
     let p = try #require(ProportionalBias(predicted: reference.map { $0 * 1.1 }, reference: reference))
-    #expect(abs(p.slope - 2.0 / 21) < 1e-12)
+    expectClose(p.slope, 2.0 / 21, tolerance: 1e-12)
     #expect(p.isProportional)
-    #expect(abs(p.percentBias - 200.0 / 21) < 1e-9)
-    #expect(abs(p.percentLimitsUpper - p.percentLimitsLower) < 1e-9)
+    expectClose(p.percentBias, 200.0 / 21, tolerance: 1e-9)
+    expectClose(p.percentLimitsUpper, p.percentLimitsLower, tolerance: 1e-9)
   }
 
   @Test func tooFewPairs() {

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Ingest
@@ -51,7 +52,7 @@ struct AccelDialectTests {
     #expect(info.layout.metadata["serial_number"] == "NEO1F18120387")
     #expect(t.count == 4)
     #expect(t[0] == Self.may7At10)
-    #expect(abs(t[1] - (Self.may7At10 + 0.033)) < 1e-6)
+    expectClose(t[1], (Self.may7At10 + 0.033), tolerance: 1e-6)
     #expect(v[0] == -0.182 && v[1] == -0.182 && v[2] == 0.962)
     #expect(v[9] == 0 && v[10] == 0.6 && v[11] == 0.8)
   }
@@ -112,7 +113,7 @@ struct AccelDialectTests {
     #expect(info.layout.format == .axivity)
     #expect(info.layout.columnCount == 7)
     #expect(t.count == 3)
-    #expect(abs(t[1] - t[0] - 0.01) < 1e-6)
+    expectClose(t[1] - t[0], 0.01, tolerance: 1e-6)
     #expect(Array(v[3..<6]) == [-0.0625, 0, 1])
   }
 
@@ -120,7 +121,7 @@ struct AccelDialectTests {
   @Test func axivityUnixSeconds() throws {
     let (info, t, _) = try readAccel("axivity-unix.csv")
     #expect(info.layout.format == .axivity)
-    #expect(abs(t[0] - 1_551_178_506.01) < 1e-6)
+    expectClose(t[0], 1_551_178_506.01, tolerance: 1e-6)
   }
 
   /// `acceleration (mg) - start - end - sampleRate = 5 seconds`: one ENMO
@@ -140,10 +141,10 @@ struct AccelDialectTests {
     let (info, t, v) = try readAccel("sensor-logger-accelerometer.csv")
     #expect(info.layout.format == .phone)
     #expect(info.layout.unit == .metersPerSecondSquared)
-    #expect(abs(t[0] - 1_698_411_600) < 1e-6)
-    #expect(abs(t[1] - t[0] - 0.01) < 1e-6)
+    expectClose(t[0], 1_698_411_600, tolerance: 1e-6)
+    expectClose(t[1] - t[0], 0.01, tolerance: 1e-6)
     #expect(v[0] == 0 && v[1] == 0 && abs(v[2] - 1) < 1e-12)
-    #expect(abs(v[8] - 1.5) < 1e-12)
+    expectClose(v[8], 1.5, tolerance: 1e-12)
   }
 
   /// phyphox: quoted names with units, elapsed seconds in E notation and

@@ -46,7 +46,7 @@ struct StanfordWalkingTableTests {
       denominator += x * x
     }
     let fitted = numerator / denominator
-    #expect(abs(fitted - 0.042) < 0.0001)
+    expectClose(fitted, 0.042, tolerance: 0.0001)
     for cell in table.cells {
       #expect(abs(cell.value - 0.042 * cell.rowKey * cell.columnKey) <= 0.5 + 1e-9, "cell \(cell)")
     }

@@ -122,9 +122,9 @@ struct CommandTests {
       format: .json, context: context)
     let object = try #require(JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Any])
     #expect(object["model"] as? String == "acsm-walking")
-    #expect(abs((object["vo2_ml_kg_min"] as? Double ?? 0) - 14.06992) < 1e-9)
-    #expect(abs((object["kcal_per_min"] as? Double ?? 0) - 4.572724) < 1e-9)
-    #expect(abs((object["energy_kcal"] as? Double ?? 0) - 45.72724) < 1e-9)
+    expectClose((object["vo2_ml_kg_min"] as? Double ?? 0), 14.06992, tolerance: 1e-9)
+    expectClose((object["kcal_per_min"] as? Double ?? 0), 4.572724, tolerance: 1e-9)
+    expectClose((object["energy_kcal"] as? Double ?? 0), 45.72724, tolerance: 1e-9)
     #expect((object["diagnostics"] as? [Any])?.isEmpty == true)
   }
 
@@ -142,7 +142,7 @@ struct CommandTests {
     let object = try #require(JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Any])
     let stats = try #require((object["statistics"] as? [[String: Any]])?.first)
     let expectedMean = 11.54672 * Units.kilograms(fromPounds: 180) * 0.005 * 40
-    #expect(abs((stats["mean_predicted_kcal"] as? Double ?? 0) - expectedMean) < 1e-9)
+    expectClose((stats["mean_predicted_kcal"] as? Double ?? 0), expectedMean, tolerance: 1e-9)
     #expect(stats["n"] as? Int == 375)
     #expect((object["assumptions"] as? [String: String]) == ["speed": "3mph", "grade": "0"])
   }

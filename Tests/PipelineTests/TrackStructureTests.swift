@@ -1,6 +1,7 @@
 import EnergyLabCore
 import EnergyModels
 import Foundation
+import TestSupport
 import Testing
 import Tracks
 
@@ -119,7 +120,7 @@ struct TrackStructureTests {
     let file = "osmand-trip-8-tracks.gpx"
     let (s, _) = try TrackPipelines.summarise(
       file: StructureCorpus.path(file), parameters: TrackAnalysisParameters(), defaultTimeZone: nil)
-    #expect(abs(s.distance2DMeters - StructureCorpus.number(file, "distance_2d_m")!) < 1e-3)
+    expectClose(s.distance2DMeters, StructureCorpus.number(file, "distance_2d_m")!, tolerance: 1e-3)
     #expect(s.distance2DMeters < 5_000)
     // Walking speeds only: the largest step speed is a walker's.
     #expect((s.maxSpeedMetersPerSecond ?? 99) < 2.5)
@@ -175,7 +176,7 @@ struct TrackStructureTests {
     let path = StructureCorpus.path(file)
     let (s, _) = try TrackPipelines.summarise(
       file: path, parameters: TrackAnalysisParameters(), defaultTimeZone: nil)
-    #expect(abs(s.distance2DMeters - StructureCorpus.number(file, "distance_2d_m")!) < 1e-3)
+    expectClose(s.distance2DMeters, StructureCorpus.number(file, "distance_2d_m")!, tolerance: 1e-3)
     let diagnostic = s.diagnostics.first { $0.code == "impossible-fix" }
     #expect(diagnostic?.message.contains("line 66 (0, 0)") == true)
     #expect(diagnostic?.message.contains("left out 2 impossible fixes") == true)
@@ -196,7 +197,7 @@ struct TrackStructureTests {
     let energy = try TrackEnergy(
       track: track, model: try ModelRegistry.model(id: "acsm-walking"),
       subject: ModelInput(bodyMassKilograms: 70))
-    #expect(abs(energy.distanceMeters - StructureCorpus.number(file, "distance_2d_m")!) < 1e-3)
+    expectClose(energy.distanceMeters, StructureCorpus.number(file, "distance_2d_m")!, tolerance: 1e-3)
   }
 
   /// A route without times: a rate model cannot give energy and says so;
@@ -216,7 +217,7 @@ struct TrackStructureTests {
       subject: ModelInput(bodyMassKilograms: 70))
     let miles = StructureCorpus.number(file, "distance_2d_m")! / 1609.344
     let pounds = 70 / 0.45359237
-    #expect(abs(cameron.energyKilocalories - pounds * 0.53 * miles) < 1e-6)
+    expectClose(cameron.energyKilocalories, pounds * 0.53 * miles, tolerance: 1e-6)
     #expect(cameron.diagnostics.contains { $0.code == "energy-from-distance" })
   }
 

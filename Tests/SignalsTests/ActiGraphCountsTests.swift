@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import TestSupport
 import Testing
 
 /// Counts from raw acceleration against ActiGraph's own implementation
@@ -48,7 +49,7 @@ struct ActiGraphCountsTests {
       let y = Double(seconds.reduce(0) { $0 + $1.y })
       let z = Double(seconds.reduce(0) { $0 + $1.z })
       #expect([x, y, z] == Array(expected.prefix(3)))
-      #expect(abs((x * x + y * y + z * z).squareRoot() - expected[3]) < 1e-5)
+      expectClose((x * x + y * y + z * z).squareRoot(), expected[3], tolerance: 1e-5)
     }
   }
 

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Signals
@@ -87,10 +88,10 @@ struct ENMOAndMADTests {
     r.time = r.time.map { $0 + 40 }
     let a = r.analyse(p)
     let enmo = 0.3 / 50 / tan(Double.pi / 50) * 1000
-    #expect(abs(enmo - 95.367) < 0.001)
+    expectClose(enmo, 95.367, tolerance: 0.001)
     let epoch = try #require(a.epochs(seconds: 60)?.first)
-    #expect(abs(epoch.enmoMilliG! - enmo) < 1e-6)
-    #expect(abs(epoch.madMilliG! - 2 * enmo) < 1e-6)
+    expectClose(epoch.enmoMilliG!, enmo, tolerance: 1e-6)
+    expectClose(epoch.madMilliG!, 2 * enmo, tolerance: 1e-6)
     #expect(epoch.samples == 6000 && epoch.coverage == 1)
     // 95.4 mg is light on Hildebrand's wrist cut-points (44.8 <= light < 100.6).
     #expect(epoch.intensity == .light)
@@ -104,9 +105,9 @@ struct ENMOAndMADTests {
     analyzer.add(time: [1_700_000_000, 1_700_000_001], values: [0, 0, 1, 0, 0.9, 1.2])
     let a = analyzer.finish()
     let epoch = try #require(a.epochs(seconds: 5)?.first)
-    #expect(abs(epoch.enmoMilliG! - 250) < 1e-9)
-    #expect(abs(epoch.madMilliG! - 250) < 1e-9)
-    #expect(abs(a.enmoMeanMilliG! - 250) < 1e-9)
+    expectClose(epoch.enmoMilliG!, 250, tolerance: 1e-9)
+    expectClose(epoch.madMilliG!, 250, tolerance: 1e-9)
+    expectClose(a.enmoMeanMilliG!, 250, tolerance: 1e-9)
   }
 
   /// Gravity-free exports (phone "linear acceleration") have |a| near 0.

@@ -104,7 +104,7 @@ struct SurveySummaryTests {
     #expect(s.median == 4)
     #expect(s.interquartileRange == 0.5)
     #expect(s.topTwoBox?.successes == 3)
-    #expect(abs((s.mean ?? 0) - 4) < 1e-12)
+    expectClose((s.mean ?? 0), 4, tolerance: 1e-12)
   }
 
   @Test func unknownAnswerNamesQuestionAndAnswer() throws {
@@ -132,9 +132,9 @@ struct SurveySummaryTests {
   @Test func alterEcoFoodScanning() throws {
     let survey = try SurveyReader().read(path: "\(packageRoot)/Datasets/surveys/alter-eco-design.csv")
     let s = try SurveyStatistics.summary(try survey.question(matching: "S5"), scale: nil)
-    #expect(abs(100 * s.partial[0].count / 44 - 63.64) < 0.005)
+    expectClose(100 * s.partial[0].count / 44, 63.64, tolerance: 0.005)
     let neither = try #require(s.percentages.first { $0.label == "Neither easy nor difficult" })
-    #expect(abs(neither.percent - 34.09) < 0.005)
+    expectClose(neither.percent, 34.09, tolerance: 0.005)
   }
 }
 
@@ -145,8 +145,8 @@ struct SurveyStatisticsTests {
   ])
   func wilsonIntervals(x: Double, n: Double, lower: Double, upper: Double) {
     let p = Proportion(successes: x, total: n)
-    #expect(abs(p.lower - lower) < 0.00006)
-    #expect(abs(p.upper - upper) < 0.00006)
+    expectClose(p.lower, lower, tolerance: 0.00006)
+    expectClose(p.upper, upper, tolerance: 0.00006)
   }
 
   /// Hand calculation: [[10, 20], [30, 40]], n = 100, expected 12, 18, 28,
@@ -159,18 +159,18 @@ struct SurveyStatisticsTests {
       + Array(repeating: "y", count: 40)
     let t = SurveyStatistics.crosstab(rows: rows, columns: columns)
     #expect(t.counts == [[10, 20], [30, 40]])
-    #expect(abs(t.chiSquare - 0.793651) < 1e-6)
+    expectClose(t.chiSquare, 0.793651, tolerance: 1e-6)
     #expect(t.degreesOfFreedom == 1)
-    #expect(abs(t.cramersV - 0.089087) < 1e-6)
-    #expect(abs(t.pValue - 0.3730) < 0.0001)
+    expectClose(t.cramersV, 0.089087, tolerance: 1e-6)
+    expectClose(t.pValue, 0.3730, tolerance: 0.0001)
   }
 
   /// Critical values of chi-square tables: 3.841 (1 df) and 5.991 (2 df)
   /// at p = 0.05.
   @Test func chiSquareCriticalValues() {
-    #expect(abs(ChiSquared.survival(3.841459, degreesOfFreedom: 1) - 0.05) < 1e-6)
-    #expect(abs(ChiSquared.survival(5.991465, degreesOfFreedom: 2) - 0.05) < 1e-6)
-    #expect(abs(ChiSquared.survival(13.2767, degreesOfFreedom: 4) - 0.01) < 1e-5)
+    expectClose(ChiSquared.survival(3.841459, degreesOfFreedom: 1), 0.05, tolerance: 1e-6)
+    expectClose(ChiSquared.survival(5.991465, degreesOfFreedom: 2), 0.05, tolerance: 1e-6)
+    expectClose(ChiSquared.survival(13.2767, degreesOfFreedom: 4), 0.01, tolerance: 1e-5)
   }
 
   /// Reference values from scipy.stats (an independent implementation):
@@ -180,12 +180,12 @@ struct SurveyStatisticsTests {
   @Test func rankTests() {
     let mw = SurveyStatistics.mannWhitney([1, 2, 2, 3, 4, 4, 5], [3, 4, 4, 5, 5, 5, 5, 2])
     #expect(mw.u == 14.5)
-    #expect(abs(mw.pValue - 0.12023) < 1e-5)
+    expectClose(mw.pValue, 0.12023, tolerance: 1e-5)
     let kw = SurveyStatistics.kruskalWallis([[1, 2, 2, 3, 4], [3, 4, 4, 5, 5], [2, 2, 3, 3, 1]])
-    #expect(abs(kw.h - 7.335581) < 1e-5)
+    expectClose(kw.h, 7.335581, tolerance: 1e-5)
     #expect(kw.degreesOfFreedom == 2)
-    #expect(abs(kw.pValue - 0.025533) < 1e-5)
-    #expect(abs(kw.epsilonSquared - 7.335581 / 14) < 1e-5)
+    expectClose(kw.pValue, 0.025533, tolerance: 1e-5)
+    expectClose(kw.epsilonSquared, 7.335581 / 14, tolerance: 1e-5)
   }
 
   /// SUS (Brooke 1996): all 3s score 50; the ideal pattern (5 on odd, 1 on

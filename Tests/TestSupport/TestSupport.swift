@@ -7,8 +7,8 @@ public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompone
   .deletingLastPathComponent()
   .deletingLastPathComponent().path
 
-/// Expects `actual` within `tolerance` of `expected`, saying both and the
-/// error when it is not.
+/// Expects `actual` closer than `tolerance` to `expected`, saying both,
+/// the error and the tolerance when it is not.
 public func expectClose(
   _ actual: Double?, _ expected: Double, tolerance: Double, _ what: @autoclosure () -> String = "",
   sourceLocation: SourceLocation = #_sourceLocation
@@ -19,7 +19,23 @@ public func expectClose(
   }
   let error = abs(actual - expected)
   #expect(
-    error <= tolerance,
+    error < tolerance,
+    "\(what()) \(actual) against \(expected): off by \(error), tolerance \(tolerance)",
+    sourceLocation: sourceLocation)
+}
+
+/// The same for whole numbers (step counts, counts per epoch).
+public func expectClose<T: BinaryInteger>(
+  _ actual: T?, _ expected: T, tolerance: T, _ what: @autoclosure () -> String = "",
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard let actual else {
+    Issue.record("\(what()): no value; expected \(expected)", sourceLocation: sourceLocation)
+    return
+  }
+  let error = actual > expected ? actual - expected : expected - actual
+  #expect(
+    error < tolerance,
     "\(what()) \(actual) against \(expected): off by \(error), tolerance \(tolerance)",
     sourceLocation: sourceLocation)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Tracks
 
@@ -14,7 +15,7 @@ struct GeodesyTests {
     let d = Geodesy.distanceMeters(
       fromLatitude: Self.dms(-37, 57, 3.72030), longitude: Self.dms(144, 25, 29.52440),
       toLatitude: Self.dms(-37, 39, 10.15610), longitude: Self.dms(143, 55, 35.38390))
-    #expect(abs(d - 54_972.271) < 0.002)
+    expectClose(d, 54_972.271, tolerance: 0.002)
   }
 
   @Test func vincentyDirectReachesBuninyong() {
@@ -22,8 +23,8 @@ struct GeodesyTests {
       fromLatitude: Self.dms(-37, 57, 3.72030), longitude: Self.dms(144, 25, 29.52440),
       azimuthDegrees: Self.dms(306, 52, 5.37), distanceMeters: 54_972.271)
     // 1e-7 degrees is about 1 cm.
-    #expect(abs(p.latitudeDegrees - Self.dms(-37, 39, 10.15610)) < 1e-7)
-    #expect(abs(p.longitudeDegrees - Self.dms(143, 55, 35.38390)) < 1e-7)
+    expectClose(p.latitudeDegrees, Self.dms(-37, 39, 10.15610), tolerance: 1e-7)
+    expectClose(p.longitudeDegrees, Self.dms(143, 55, 35.38390), tolerance: 1e-7)
   }
 
   /// Along the equator the geodesic is the equator: a x dlambda =
@@ -33,8 +34,8 @@ struct GeodesyTests {
     let geodesic = Geodesy.distanceMeters(fromLatitude: 0, longitude: 0, toLatitude: 0, longitude: 1)
     let haversine = Geodesy.distanceMeters(
       fromLatitude: 0, longitude: 0, toLatitude: 0, longitude: 1, method: .haversine)
-    #expect(abs(geodesic - 111_319.491) < 0.001)
-    #expect(abs(haversine - 111_195.080) < 0.001)
+    expectClose(geodesic, 111_319.491, tolerance: 0.001)
+    expectClose(haversine, 111_195.080, tolerance: 0.001)
   }
 
   @Test func samePointIsZero() {

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Foundation
 import Ingest
+import TestSupport
 import Testing
 import Tracks
 
@@ -22,14 +23,14 @@ struct TrackAnalysisTests {
     #expect(summary.points == 601)
     #expect(summary.durationSeconds == 600)
     #expect(summary.movingTimeSeconds == 600)
-    #expect(abs(summary.distance2DMeters - distance) < 1e-3)
+    expectClose(summary.distance2DMeters, distance, tolerance: 1e-3)
     // 3D: each 1 s step rises 2 % of its run: sqrt(1 + 0.02^2) longer.
-    #expect(abs(summary.distance3DMeters - distance * sqrt(1 + 0.0004)) < 1e-3)
-    #expect(abs(try #require(summary.elevationGainMeters) - 0.02 * distance) < 1e-6)
+    expectClose(summary.distance3DMeters, distance * sqrt(1 + 0.0004), tolerance: 1e-3)
+    expectClose(try #require(summary.elevationGainMeters), 0.02 * distance, tolerance: 1e-6)
     #expect(summary.elevationLossMeters == 0)
-    #expect(abs(try #require(summary.averageSpeedMetersPerSecond) - 1.29641600) < 1e-6)
-    #expect(abs(try #require(summary.gradeMeanFraction) - 0.02) < 1e-9)
-    #expect(abs(try #require(summary.gradeMinFraction) - 0.02) < 1e-9)
+    expectClose(try #require(summary.averageSpeedMetersPerSecond), 1.29641600, tolerance: 1e-6)
+    expectClose(try #require(summary.gradeMeanFraction), 0.02, tolerance: 1e-9)
+    expectClose(try #require(summary.gradeMinFraction), 0.02, tolerance: 1e-9)
     #expect(summary.heartRateMeanBeatsPerMinute == nil)
   }
 
@@ -38,8 +39,8 @@ struct TrackAnalysisTests {
     let track = try GPXReader().read(data: Data(text.utf8), source: "walk.gpx")
     let summary = TrackAnalysis().summary(of: track)
     // 8 decimal places of a degree are ~1 mm; elevation is written to 1 mm.
-    #expect(abs(summary.distance2DMeters - 777.8496) < 0.01)
-    #expect(abs(try #require(summary.gradeMeanFraction) - 0.02) < 1e-4)
+    expectClose(summary.distance2DMeters, 777.8496, tolerance: 0.01)
+    expectClose(try #require(summary.gradeMeanFraction), 0.02, tolerance: 1e-4)
   }
 
   /// 20 m windows (PEM thesis Fig 6.13): 777.85 m gives 38 full windows and a
@@ -47,7 +48,7 @@ struct TrackAnalysisTests {
   @Test func gradeWindowsOfTwentyMetres() {
     let windows = TrackAnalysis().gradeWindows(of: Self.walk())
     #expect(windows.count == 39)
-    #expect(abs(windows[0].endMeters - 20) < 1e-9)
+    expectClose(windows[0].endMeters, 20, tolerance: 1e-9)
     #expect(windows.allSatisfy { abs($0.gradeFraction - 0.02) < 1e-9 })
   }
 
@@ -87,7 +88,7 @@ struct SpeedBandClassifierTests {
     let activities = SpeedBandClassifier().activities(of: steps)
     #expect(activities.map(\.mode) == [.walk, .bus, .walk])
     #expect(activities.map(\.durationSeconds) == [600, 600, 300])
-    #expect(abs(activities[1].distanceMeters - 6000) < 0.01)
+    expectClose(activities[1].distanceMeters, 6000, tolerance: 0.01)
   }
 
   /// A 20 s burst of running inside a walk is shorter than the 60 s minimum
@@ -108,7 +109,7 @@ struct SpeedBandClassifierTests {
   @Test func legsAddUp() {
     let summary = TrackAnalysis().summary(of: Self.journey())
     #expect(summary.durationSeconds == 1500)
-    #expect(abs(summary.distance2DMeters - (780 + 6000 + 390)) < 0.01)
+    expectClose(summary.distance2DMeters, (780 + 6000 + 390), tolerance: 0.01)
   }
 }
 
@@ -149,10 +150,10 @@ struct ElevationAndSpeedMetricsTests {
   @Test func gainThreeWays() throws {
     let s = TrackAnalysis().summary(
       of: Self.track(elevations: [0, 2, 4, 6, 5, 10], speeds: [1, 1, 1, 1, 1]))
-    #expect(abs(try #require(s.elevationGainMeters) - 11) < 1e-9)
-    #expect(abs(try #require(s.elevationLossMeters) - 1) < 1e-9)
-    #expect(abs(try #require(s.elevationGainHysteresisMeters) - 6) < 1e-9)
-    #expect(abs(try #require(s.elevationGainSmoothedMeters) - 5) < 1e-9)
+    expectClose(try #require(s.elevationGainMeters), 11, tolerance: 1e-9)
+    expectClose(try #require(s.elevationLossMeters), 1, tolerance: 1e-9)
+    expectClose(try #require(s.elevationGainHysteresisMeters), 6, tolerance: 1e-9)
+    expectClose(try #require(s.elevationGainSmoothedMeters), 5, tolerance: 1e-9)
     #expect(abs(try #require(s.elevationLossSmoothedMeters)) < 1e-9)
   }
 
@@ -161,8 +162,8 @@ struct ElevationAndSpeedMetricsTests {
   @Test func robustMaximumSpeed() throws {
     let s = TrackAnalysis().summary(
       of: Self.track(elevations: [0, 0, 0, 0, 0, 0], speeds: [1, 1, 10, 1, 1]))
-    #expect(abs(try #require(s.maxSpeedMetersPerSecond) - 10) < 1e-6)
-    #expect(abs(try #require(s.robustMaxSpeedMetersPerSecond) - 1) < 1e-6)
+    expectClose(try #require(s.maxSpeedMetersPerSecond), 10, tolerance: 1e-6)
+    expectClose(try #require(s.robustMaxSpeedMetersPerSecond), 1, tolerance: 1e-6)
   }
 }
 
@@ -182,7 +183,7 @@ struct AlterEcoClassifierTests {
   @Test func speedActivities() {
     let activities = AlterEcoClassifier().activities(of: Self.journey().points)
     #expect(activities.map(\.mode) == ["walk-or-cycle", "car", "walk-or-cycle"])
-    #expect(abs(activities[1].distanceMeters - 7200) < 100)
+    expectClose(activities[1].distanceMeters, 7200, tolerance: 100)
   }
 
   /// With a cycling speed of 15 m/s as the threshold, nothing is a car.
@@ -217,7 +218,7 @@ struct AlterEcoClassifierTests {
     ]
     let activities = AlterEcoClassifier(regions: regions).activities(of: points)
     #expect(activities.map(\.mode) == ["train"])
-    #expect(abs((activities.first?.distanceMeters ?? 0) - 20_000) < 1)
+    expectClose((activities.first?.distanceMeters ?? 0), 20_000, tolerance: 1)
   }
 
   /// Fixes above 6000 m are dropped (thesis L579).
@@ -243,7 +244,7 @@ struct RouteSynthesisTests {
     let routeLength = TrackAnalysis().summary(of: Track(source: "r", points: spec.route)).distance2DMeters
     let s = TrackAnalysis().summary(of: TrackSynthesizer.track(spec))
     #expect(abs(s.distance2DMeters - routeLength) <= 1.4)
-    #expect(abs(try #require(s.elevationGainMeters) - 20) < 1e-6)
+    expectClose(try #require(s.elevationGainMeters), 20, tolerance: 1e-6)
     let last = try #require(TrackSynthesizer.track(spec).points.last)
     #expect(abs(last.latitudeDegrees - 51.505) < 1e-4 && abs(last.longitudeDegrees - -0.09) < 1e-4)
   }
