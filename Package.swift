@@ -17,7 +17,7 @@ let hotPath: [SwiftSetting] = [
 
 let package = Package(
   name: "EnergyLab",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "energylab", targets: ["energylab"]),
     // The readers alone, for the fuzz targets in Fuzz/.

@@ -81,7 +81,7 @@ public final class CommandContext: @unchecked Sendable {
 
   /// Where progress bars are drawn: standard error when it is a terminal
   /// (set by the command line), nowhere otherwise or with `--quiet`.
-  public var progressSink: ((String) -> Void)?
+  public var progressSink: (@Sendable (String) -> Void)?
 
   /// A diagnostic the user should see: on standard error from the command
   /// line, among the report's diagnostics in a notebook.

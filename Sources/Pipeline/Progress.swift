@@ -1,25 +1,31 @@
 import EnergyLabCore
 import Foundation
+import Synchronization
 
 /// A progress bar for long work: files and bytes done, rate and time left,
 /// redrawn in place at most ten times a second. Silent without a sink (no
 /// terminal on standard error, or `--quiet`).
-public final class ProgressBar: @unchecked Sendable {
-  private let lock = NSLock()
-  private let sink: ((String) -> Void)?
+public final class ProgressBar: Sendable {
+  /// What changes as files are read, behind one lock: readers on several
+  /// threads report into it.
+  private struct State {
+    var files = 0
+    var finishedBytes = 0
+    var partialBytes: [Int: Int] = [:]
+    var lastDrawn = Date.distantPast
+    var drawn = false
+  }
+
+  private let state = Mutex(State())
+  private let sink: (@Sendable (String) -> Void)?
   private let label: String
   private let sizes: [Int]
   private var totalFiles: Int { sizes.count }
   private let totalBytes: Int
-  private var files = 0
-  private var finishedBytes = 0
-  private var partialBytes: [Int: Int] = [:]
   private let started = Date()
-  private var lastDrawn = Date.distantPast
-  private var drawn = false
 
   /// A bar over `files`, their sizes read from the file system.
-  public init(label: String, files: [String], sink: ((String) -> Void)?) {
+  public init(label: String, files: [String], sink: (@Sendable (String) -> Void)?) {
     self.label = label
     sizes = files.map(FileStatus.size)
     totalBytes = sizes.reduce(0, +)
@@ -29,41 +35,41 @@ public final class ProgressBar: @unchecked Sendable {
   /// Bytes read so far of file `index`, still in progress.
   public func reading(file index: Int, bytes: Int) {
     guard sink != nil else { return }
-    lock.lock()
-    partialBytes[index] = bytes
-    drawIfDue()
-    lock.unlock()
+    state.withLock { state in
+      state.partialBytes[index] = bytes
+      drawIfDue(&state)
+    }
   }
 
   /// File `index` is done.
   public func finished(file index: Int) {
     guard sink != nil else { return }
-    lock.lock()
-    partialBytes[index] = nil
-    files += 1
-    finishedBytes += sizes[index]
-    drawIfDue(force: files == totalFiles)
-    lock.unlock()
+    state.withLock { state in
+      state.partialBytes[index] = nil
+      state.files += 1
+      state.finishedBytes += sizes[index]
+      drawIfDue(&state, force: state.files == totalFiles)
+    }
   }
 
   /// Clears the bar so that the next line starts clean.
   public func end() {
     guard let sink else { return }
-    lock.lock()
-    if drawn { sink("\r\u{1B}[K") }
-    lock.unlock()
+    state.withLock { state in
+      if state.drawn { sink("\r\u{1B}[K") }
+    }
   }
 
-  private func drawIfDue(force: Bool = false) {
+  private func drawIfDue(_ state: inout State, force: Bool = false) {
     let now = Date()
-    guard force || now.timeIntervalSince(lastDrawn) >= 0.1, let sink else { return }
-    lastDrawn = now
-    drawn = true
+    guard force || now.timeIntervalSince(state.lastDrawn) >= 0.1, let sink else { return }
+    state.lastDrawn = now
+    state.drawn = true
     sink(
       "\r\u{1B}[K"
         + Self.line(
-          label: label, files: files, totalFiles: totalFiles,
-          bytes: finishedBytes + partialBytes.values.reduce(0, +),
+          label: label, files: state.files, totalFiles: totalFiles,
+          bytes: state.finishedBytes + state.partialBytes.values.reduce(0, +),
           totalBytes: totalBytes, elapsed: now.timeIntervalSince(started)))
   }
 
