@@ -6,6 +6,7 @@ import Reporting
 import Signals
 import Store
 import Surveys
+import Synchronization
 import Tracks
 
 /// `batch DIR... --db FILE`: a whole study, every track, accelerometer
@@ -269,48 +270,45 @@ public enum BatchCommand {
     let store = try ResultsStore(path: options.databasePath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: context.progressSink)
-    let lock = NSLock()
-    let failures = Box<[String]>([])
-    let counts = Box<[Kind: Int]>([:])
-    let stop = Box<Error?>(nil)
+    // What the workers report, behind one lock.
+    struct Outcome {
+      var failures: [String] = []
+      var counts: [Kind: Int] = [:]
+      var stop: Error?
+    }
+    let outcome = Mutex(Outcome())
     _ = parallelMap(count: files.count, workers: workers) { index in
-      lock.lock()
-      let stopped = stop.value != nil
-      lock.unlock()
-      guard !stopped else { return }
+      guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
       do {
         let (kind, run) = try process(
           file, options: options, factors: factors, factorInput: factorInput,
           progress: { bar.reading(file: index, bytes: $0) })
         try store.record(run)
-        lock.lock()
-        counts.value[kind, default: 0] += 1
-        lock.unlock()
+        outcome.withLock { $0.counts[kind, default: 0] += 1 }
       } catch let error as InputError {
-        lock.lock()
-        failures.value.append("\(error)")
-        if options.failFast { stop.value = error }
-        lock.unlock()
+        outcome.withLock {
+          $0.failures.append("\(error)")
+          if options.failFast { $0.stop = error }
+        }
       } catch {
-        lock.lock()
-        stop.value = error
-        lock.unlock()
+        outcome.withLock { $0.stop = error }
       }
       bar.finished(file: index)
     }
     bar.end()
-    for failure in failures.value { context.warn("energylab: \(failure) (skipped)") }
-    if let error = stop.value, !(error is InputError) { throw error }
-    let c = counts.value
+    let result = outcome.withLock { $0 }
+    for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
+    if let error = result.stop, !(error is InputError) { throw error }
+    let c = result.counts
     let stored = c.values.reduce(0, +)
     context.write(
-      "batch: \(files.count) files\(options.shard.map { " (shard \($0) of \(all.count))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(failures.value.count) failed\n"
+      "batch: \(files.count) files\(options.shard.map { " (shard \($0) of \(all.count))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\n"
     )
-    if let error = stop.value { throw error }
-    if !failures.value.isEmpty {
+    if let error = result.stop { throw error }
+    if !result.failures.isEmpty {
       throw RuntimeError(
-        "\(failures.value.count) of \(files.count) files could not be read; \(stored) stored")
+        "\(result.failures.count) of \(files.count) files could not be read; \(stored) stored")
     }
   }
 }

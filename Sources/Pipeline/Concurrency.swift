@@ -1,6 +1,7 @@
 import EnergyLabCore
 import Foundation
 import Ingest
+import Synchronization
 import Tracks
 
 /// A bounded hand-over of batches from one producer thread to a consumer.
@@ -41,24 +42,20 @@ final class BatchChannel<Element>: @unchecked Sendable {
 
 /// Runs `body` for every index of `0..<count` on `workers` threads, each
 /// taking the next index in order, and returns the results by index.
-func parallelMap<T>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-  let results = Box<[T?]>(Array(repeating: nil, count: count))
-  let lock = NSLock()
-  let next = Box(0)
+func parallelMap<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+  let shared = Mutex<(next: Int, results: [T?])>((0, Array(repeating: nil, count: count)))
   DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
     while true {
-      lock.lock()
-      let index = next.value
-      next.value += 1
-      lock.unlock()
+      let index = shared.withLock { state in
+        defer { state.next += 1 }
+        return state.next
+      }
       guard index < count else { return }
       let result = body(index)
-      lock.lock()
-      results.value[index] = result
-      lock.unlock()
+      shared.withLock { $0.results[index] = result }
     }
   }
-  return results.value.map { $0! }
+  return shared.withLock { $0.results.map { $0! } }
 }
 
 /// Per-file results turned into rows: a readable file's input and
@@ -99,12 +96,6 @@ struct SkipAndLog<Value> {
   }
 }
 
-/// Result holder written by one thread and read by another after a join.
-final class Box<Value>: @unchecked Sendable {
-  var value: Value
-  init(_ value: Value) { self.value = value }
-}
-
 enum TrackPipelines {
   /// Summarises one file with reading and metrics on two threads: the reader
   /// hands fixes over in batches of 4096, so memory stays bounded.
@@ -112,7 +103,7 @@ enum TrackPipelines {
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (TrackSummary, TrackHeader) {
     let channel = BatchChannel<TrackPoint>()
-    let header = Box<Result<TrackHeader, Error>?>(nil)
+    let header = Mutex<Result<TrackHeader, Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     let reader = GPXReader(defaultTimeZone: defaultTimeZone)
     let thread = Thread {
@@ -127,9 +118,9 @@ enum TrackPipelines {
           }
         }
         if !batch.isEmpty { channel.put(batch) }
-        header.value = .success(h)
+        header.withLock { $0 = .success(h) }
       } catch {
-        header.value = .failure(error)
+        header.withLock { $0 = .failure(error) }
       }
       channel.finish()
       done.signal()
@@ -141,7 +132,7 @@ enum TrackPipelines {
       for p in batch { summary.add(p) }
     }
     done.wait()
-    let h = try header.value!.get()
+    let h = try header.withLock { $0! }.get()
     return (summary.finish(header: h), h)
   }
 
