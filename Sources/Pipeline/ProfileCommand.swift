@@ -282,30 +282,28 @@ public enum ProfileCommand {
       func local(_ t: Double) -> Double {
         t + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
       }
-      var energy = 0.0
-      var co2 = 0.0
-      var energyPoints: [GnuplotChart.Point] = [.init(local(first), 0)]
-      var co2Points: [GnuplotChart.Point] = [.init(local(first), 0)]
-      for a in activities {
-        energyPoints.append(.init(local(a.startSecondsSince1970), energy))
-        co2Points.append(.init(local(a.startSecondsSince1970), co2))
-        energy += a.energyKilocalories
-        co2 += a.co2Kilograms
-        energyPoints.append(.init(local(a.endSecondsSince1970), energy))
-        co2Points.append(.init(local(a.endSecondsSince1970), co2))
+      // A step per activity: flat between activities, rising during each.
+      func cumulative(_ amount: (ProfileActivity) -> Double, name: String, title: String, quantity: String)
+        throws
+      {
+        var total = 0.0
+        var points: [GnuplotChart.Point] = [.init(local(first), 0)]
+        for a in activities {
+          points.append(.init(local(a.startSecondsSince1970), total))
+          total += amount(a)
+          points.append(.init(local(a.endSecondsSince1970), total))
+        }
+        var chart = GnuplotChart(
+          name: "profile-cumulative-\(name)-\(factors.name)", title: title,
+          xLabel: "local time (\(options.timeZone))", yLabel: quantity,
+          series: [.init(title: name == "co2" ? "CO2" : name, style: .lines, points: points)])
+        chart.xIsLocalTime = true
+        try context.draw(chart, folder: options.chartsDirectory, format: options.format)
       }
-      var cumulativeEnergy = GnuplotChart(
-        name: "profile-cumulative-energy-\(factors.name)", title: "Cumulative energy",
-        xLabel: "local time (\(options.timeZone))",
-        yLabel: "energy (kcal)", series: [.init(title: "energy", style: .lines, points: energyPoints)])
-      cumulativeEnergy.xIsLocalTime = true
-      try context.draw(cumulativeEnergy, folder: options.chartsDirectory, format: options.format)
-      var cumulativeCO2 = GnuplotChart(
-        name: "profile-cumulative-co2-\(factors.name)", title: "Cumulative CO2 (\(factors.name))",
-        xLabel: "local time (\(options.timeZone))",
-        yLabel: "CO2 (kg)", series: [.init(title: "CO2", style: .lines, points: co2Points)])
-      cumulativeCO2.xIsLocalTime = true
-      try context.draw(cumulativeCO2, folder: options.chartsDirectory, format: options.format)
+      try cumulative(
+        \.energyKilocalories, name: "energy", title: "Cumulative energy", quantity: "energy (kcal)")
+      try cumulative(
+        \.co2Kilograms, name: "co2", title: "Cumulative CO2 (\(factors.name))", quantity: "CO2 (kg)")
     }
     // Share of distance and CO2 per mode.
     let totalDistance = max(1e-12, activities.reduce(0) { $0 + $1.distanceMeters })
