@@ -63,8 +63,7 @@ public struct SurveyQuestion: Sendable, Hashable {
   /// choice, several for multi-select, none when unanswered). Built from
   /// `answers` on each use: keep it in a variable inside loops.
   public var responses: [[String]]? {
-    get { answers.map { column in (0..<column.count).map { column[$0] } } }
-    set { answers = newValue.map(ResponseColumn.init) }
+    answers.map { column in (0..<column.count).map { column[$0] } }
   }
 
   public init(

@@ -202,7 +202,7 @@ public enum EvaluateCommand {
   /// Bland-Altman's test for proportional bias (difference regressed on
   /// mean) and the form of the limits that applies: absolute, or as a
   /// percentage of the mean when the slope differs from zero (p < 0.05).
-  public static func proportionalRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+  public static func proportionalRecord(_ comparison: ReferenceComparison) -> ResultRecord {
     guard let p = comparison.proportionalBias else {
       return ResultRecord([
         "model": .string(comparison.modelID), "slope": .null, "slope_p": .null,
@@ -292,7 +292,7 @@ public enum EvaluateCommand {
     let statistics = ResultTable(
       name: "evaluation-statistics", rows: comparisons.map { statisticsRecord($0, unit: unit) })
     let proportional = ResultTable(
-      name: "evaluation-proportional-bias", rows: comparisons.map { proportionalRecord($0, unit: unit) })
+      name: "evaluation-proportional-bias", rows: comparisons.map(proportionalRecord))
     let cells = ResultTable(
       name: "evaluation-cells",
       rows: comparisons.flatMap { comparison in
