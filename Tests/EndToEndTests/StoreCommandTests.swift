@@ -65,7 +65,7 @@ struct StoreCommandTests {
       process.executableURL = URL(fileURLWithPath: binary)
       process.arguments = arguments
       process.currentDirectoryURL = URL(fileURLWithPath: folder)
-      let err = FileManager.default.temporaryDirectory.appendingPathComponent("w-\(UUID().uuidString).err")
+      let err = URL(fileURLWithPath: folder).appendingPathComponent("w-\(processes.count).err")
       FileManager.default.createFile(atPath: err.path, contents: nil)
       process.standardOutput = FileHandle.nullDevice
       process.standardError = try FileHandle(forWritingTo: err)
