@@ -6,9 +6,13 @@ public struct StepDetectionParameters: Sendable, Hashable {
   /// High-pass corner on |a| - 1 g, removing gravity and posture, Hz.
   public var highPassHz = 0.5
   /// Low-pass corner, removing impacts and tremor above walking cadence, Hz.
-  public var lowPassHz = 4.0
+  /// 2.5 Hz is the top of walking cadence (150 steps/min); it also damps
+  /// the heel-and-toe second peak of slow walking (a step each 0.7 s gives
+  /// a harmonic near 2.8 Hz), which a 4 Hz corner counted as steps. Running
+  /// cadences lie above it but their peaks are large enough to pass.
+  public var lowPassHz = 2.5
   /// A filtered peak must reach this, g.
-  public var peakThresholdG = 0.08
+  public var peakThresholdG = 0.05
   /// A peak below this share of the mean of the bout's last four full
   /// peaks is filter ringing or a stumble, not a step. Low enough to keep
   /// the smaller peak of the far leg when the phone is in a trouser pocket.

@@ -35,6 +35,7 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
   var stepRelativePeak: Double?
   @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
+  @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
 
   func options() throws -> AccelOptions {
     var o = AccelOptions()
@@ -92,6 +93,12 @@ struct AccelReadOptions: ParsableArguments {
         throw UsageError("--step-min-interval must be positive and below the 1.25 s that ends a bout")
       }
       o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval
+    }
+    if let stepLowPass {
+      guard stepLowPass > o.analysis.steps.highPassHz, stepLowPass <= 10 else {
+        throw UsageError("--step-low-pass must be above the 0.5 Hz high-pass and at most 10 Hz")
+      }
+      o.analysis.steps.lowPassHz = stepLowPass
     }
     return o
   }
