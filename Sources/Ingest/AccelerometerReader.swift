@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import Synchronization
 
 /// A run of rows in file order, times strictly increasing.
 public struct AccelBlock: Sendable {
@@ -132,15 +133,17 @@ public struct AccelReader: Sendable {
     }
 
     // Parse ahead on `workers` threads; consume in order on this one.
-    final class Slot: @unchecked Sendable {
+    final class Slot: Sendable {
       let done = DispatchSemaphore(value: 0)
-      var rows: ParsedRows?
+      let rows = Mutex<ParsedRows?>(nil)
+      /// The parsed rows, once a worker has signalled them.
+      func take() -> ParsedRows {
+        done.wait()
+        return rows.withLock { $0.take()! }
+      }
     }
     func consumeAll(_ slots: [Slot]) throws {
-      for s in slots {
-        s.done.wait()
-        try consume(s.rows!)
-      }
+      for s in slots { try consume(s.take()) }
     }
     let queue = DispatchQueue(label: "energylab.accel.parse", attributes: .concurrent)
     var pending: [Slot] = []
@@ -160,23 +163,18 @@ public struct AccelReader: Sendable {
       let slot = Slot()
       let skipLines = skip
       let isLast = next == nil
-      if workers == 1 {
-        slot.rows = parser.parse(current, skipLines: skipLines, isLast: isLast)
+      let work: @Sendable () -> Void = {
+        let parsed = parser.parse(current, skipLines: skipLines, isLast: isLast)
+        slot.rows.withLock { $0 = parsed }
         slot.done.signal()
-      } else {
-        queue.async {
-          slot.rows = parser.parse(current, skipLines: skipLines, isLast: isLast)
-          slot.done.signal()
-        }
       }
+      if workers == 1 { work() } else { queue.async(execute: work) }
       pending.append(slot)
       skip = 0
       // Two chunks queued beyond the workers keep them busy while this
       // thread consumes; memory stays a few chunks whatever the file size.
       while pending.count >= workers + 2 {
-        let s = pending.removeFirst()
-        s.done.wait()
-        try consume(s.rows!)
+        try consume(pending.removeFirst().take())
         progress?(chunks.bytesRead)
       }
       chunk = next

@@ -77,8 +77,8 @@ public struct GPXReader: Sendable {
         SourceLocation(file: source, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
     let scanner = XMLScanner(source: source, limits: limits)
-    try scanner.scan(data: data, handler: &handler)
-    return try handler.finish(declaredEncoding: scanner.declaration.encoding)
+    let scanned = try scanner.scan(data: data, handler: &handler)
+    return try handler.finish(declaredEncoding: scanned.encoding)
   }
 
   /// Streams the fixes of a file to `onPoint`, in file order; `-` is
@@ -90,12 +90,12 @@ public struct GPXReader: Sendable {
         source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
       handler.defaultTimeZone = defaultTimeZone
       let scanner = XMLScanner(source: path, limits: limits)
-      try scanner.scan(fileDescriptor: 0, handler: &handler)
-      guard scanner.declaration.bytesRead > 0 else {
+      let scanned = try scanner.scan(fileDescriptor: 0, handler: &handler)
+      guard scanned.bytesRead > 0 else {
         throw InputError(
           SourceLocation(file: path, line: 1, column: 1), "empty input", expected: "a GPX document")
       }
-      return try handler.finish(declaredEncoding: scanner.declaration.encoding)
+      return try handler.finish(declaredEncoding: scanned.encoding)
     }
     guard let status = FileStatus.of(path) else {
       throw InputError(SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
@@ -110,8 +110,8 @@ public struct GPXReader: Sendable {
     var handler = TrackFileHandler(source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
     handler.defaultTimeZone = defaultTimeZone
     let scanner = XMLScanner(source: path, limits: limits)
-    try scanner.scan(path: path, handler: &handler)
-    return try handler.finish(declaredEncoding: scanner.declaration.encoding)
+    let scanned = try scanner.scan(path: path, handler: &handler)
+    return try handler.finish(declaredEncoding: scanned.encoding)
   }
 }
 

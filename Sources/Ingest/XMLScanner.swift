@@ -30,13 +30,13 @@ public struct XMLLimits: Sendable, Hashable {
 /// TCX reading needs (matching tags, quoted attributes, closed comments and
 /// CDATA) and reports problems as `file:line:column: what; expected what`.
 struct XMLScanner {
-  /// The encoding an XML declaration names, when it names one.
-  final class Declaration: @unchecked Sendable {
+  /// What a scan learns besides its events.
+  struct Result {
+    /// The encoding the XML declaration names, when it names one.
     var encoding: String?
-    /// Bytes read from a file descriptor so far.
+    /// Bytes read.
     var bytesRead = 0
   }
-  let declaration = Declaration()
 
   private static let commentOpen = Array("<!--".utf8)
   private static let commentClose = Array("-->".utf8)
@@ -73,7 +73,8 @@ struct XMLScanner {
   }
 
   /// Scans the file at `path`.
-  func scan<H: XMLEventHandler>(path: String, handler: inout H) throws {
+  @discardableResult
+  func scan<H: XMLEventHandler>(path: String, handler: inout H) throws -> Result {
     // Plain read(2) into the scanner's own buffer: no intermediate copy.
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
@@ -82,29 +83,33 @@ struct XMLScanner {
         expected: "a readable file")
     }
     defer { close(fd) }
-    try scan(fileDescriptor: fd, handler: &handler)
+    return try scan(fileDescriptor: fd, handler: &handler)
   }
 
   /// Scans what can be read from an open file descriptor (a file or a pipe).
-  func scan<H: XMLEventHandler>(fileDescriptor fd: Int32, handler: inout H) throws {
+  @discardableResult
+  func scan<H: XMLEventHandler>(fileDescriptor fd: Int32, handler: inout H) throws -> Result {
     // A small file gets a small buffer: zeroing 2 MB for a 100 kB track
     // costs more than reading it.
     var info = stat()
     let size = fstat(fd, &info) == 0 ? Int(info.st_size) : Self.chunkSize
-    try scan(
+    var bytesRead = 0
+    let encoding = try scan(
       chunk: min(Self.chunkSize, max(1 << 16, size + 1)),
       read: { buffer, capacity in
         var n: Int
         repeat { n = read(fd, buffer, capacity) } while n < 0 && errno == EINTR
-        if n > 0 { declaration.bytesRead += n }
+        if n > 0 { bytesRead += n }
         return n
       }, handler: &handler)
+    return Result(encoding: encoding, bytesRead: bytesRead)
   }
 
   /// Scans bytes in memory.
-  func scan<H: XMLEventHandler>(data: Data, handler: inout H) throws {
+  @discardableResult
+  func scan<H: XMLEventHandler>(data: Data, handler: inout H) throws -> Result {
     var offset = 0
-    try scan(
+    let encoding = try scan(
       read: { buffer, capacity in
         let n = min(capacity, data.count - offset)
         if n > 0 {
@@ -113,12 +118,15 @@ struct XMLScanner {
         }
         return n
       }, handler: &handler)
+    return Result(encoding: encoding, bytesRead: offset)
   }
 
+  /// Scans what `read` gives; returns the encoding the declaration names.
   private func scan<H: XMLEventHandler>(
     chunk chunkSize: Int = XMLScanner.chunkSize, read: (UnsafeMutablePointer<UInt8>, Int) -> Int,
     handler: inout H
-  ) throws {
+  ) throws -> String? {
+    var declaredEncoding: String?
     var buffer = [UInt8](repeating: 0, count: chunkSize * 2)
     var filled = 0
     var start = 0  // first unconsumed byte
@@ -311,7 +319,7 @@ struct XMLScanner {
                 if text.hasPrefix("<?xml"),
                   let range = text.range(of: "encoding\\s*=\\s*[\"']([^\"']+)", options: .regularExpression)
                 {
-                  declaration.encoding = String(
+                  declaredEncoding = String(
                     text[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last ?? "")
                 }
               }
@@ -540,6 +548,7 @@ struct XMLScanner {
       let name = String(decoding: tagStack[openStart..<lastEnd], as: UTF8.self)
       throw fail(line, columnAt(filled), "file ends inside <\(name)>", expected: "</\(name)>")
     }
+    return declaredEncoding
   }
 
   /// Decodes the five predefined entities and numeric references.

@@ -29,7 +29,7 @@ public struct Provenance: Sendable, Hashable {
 /// from a notebook, figures, data tables and a results database beside the
 /// report. Every command is a library call on a context, so commands can be
 /// tested without spawning a process.
-public final class CommandContext: @unchecked Sendable {
+public final class CommandContext {
   /// The format used when a command is not given `--format`.
   public var defaultFormat: OutputFormat
   /// Folder for charts; nil means charts are not drawn unless a command is
@@ -260,6 +260,6 @@ public final class CommandContext: @unchecked Sendable {
 }
 
 /// Text collected by a buffered context.
-public final class OutputBuffer: @unchecked Sendable {
+public final class OutputBuffer {
   public var text = ""
 }

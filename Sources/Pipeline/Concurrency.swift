@@ -4,38 +4,30 @@ import Ingest
 import Synchronization
 import Tracks
 
-/// A bounded hand-over of batches from one producer thread to a consumer.
-final class BatchChannel<Element>: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var queue: [[Element]] = []
-  private var finished = false
-  private let capacity: Int
+/// A bounded hand-over of batches from one producer thread to one
+/// consumer: `free` counts the places left, `ready` the batches waiting
+/// plus one for the end, and the queue itself sits behind a Mutex.
+final class BatchChannel<Element: Sendable>: Sendable {
+  private let queue = Mutex<[[Element]]>([])
+  private let free: DispatchSemaphore
+  private let ready = DispatchSemaphore(value: 0)
 
-  init(capacity: Int = 4) { self.capacity = capacity }
+  init(capacity: Int = 4) { free = DispatchSemaphore(value: capacity) }
 
   func put(_ batch: [Element]) {
-    condition.lock()
-    while queue.count >= capacity { condition.wait() }
-    queue.append(batch)
-    condition.broadcast()
-    condition.unlock()
+    free.wait()
+    queue.withLock { $0.append(batch) }
+    ready.signal()
   }
 
-  func finish() {
-    condition.lock()
-    finished = true
-    condition.broadcast()
-    condition.unlock()
-  }
+  /// After the last batch: the consumer's next take past it is nil.
+  func finish() { ready.signal() }
 
   /// The next batch, or nil once the producer has finished and all is taken.
   func take() -> [Element]? {
-    condition.lock()
-    defer { condition.unlock() }
-    while queue.isEmpty && !finished { condition.wait() }
-    guard !queue.isEmpty else { return nil }
-    let batch = queue.removeFirst()
-    condition.broadcast()
+    ready.wait()
+    let batch: [Element]? = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    if batch != nil { free.signal() }
     return batch
   }
 }

@@ -54,9 +54,10 @@ protocol ContextCommand: ParsableCommand {
 
 extension ContextCommand {
   func run() throws {
-    applyOutputOptions(to: Terminal.context)
-    defer { Terminal.context.endCommand() }
-    try execute(in: Terminal.context)
+    let context = Terminal.context()
+    applyOutputOptions(to: context)
+    defer { context.endCommand() }
+    try execute(in: context)
   }
 
   /// `--columns` and `--format` of the command's output options, for every
@@ -95,7 +96,8 @@ struct FormatOption: ParsableArguments {
 
 /// Standard output, error and exit codes.
 enum Terminal {
-  static let context: CommandContext = {
+  /// The context a command runs in: standard output and error.
+  static func context() -> CommandContext {
     let context = CommandContext(defaultFormat: .table, sink: { write($0) })
     context.warningSink = { writeError($0 + "\n") }
     context.fingerprintsInputs = false
@@ -104,7 +106,7 @@ enum Terminal {
     }
     context.terminalWidth = terminalWidth()
     return context
-  }()
+  }
 
   /// The width of a terminal on standard output (`$COLUMNS` when set);
   /// nil when the output goes to a file or a pipe (every column printed).
