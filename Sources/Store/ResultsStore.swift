@@ -496,149 +496,50 @@ public final class ResultsStore: Sendable {
   }
 
   static func insert(_ run: RunRecord, into db: Database) throws -> Int64 {
-    try db.execute(sql: "DELETE FROM runs WHERE run_key = ?", arguments: [run.runKey])
-    try db.execute(
-      sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)",
-      arguments: [run.runKey, run.command, run.energyLabVersion, run.recordedAt])
-    let id = db.lastInsertedRowID
-    for input in run.inputs {
-      try db.execute(
-        sql: "INSERT INTO inputs (run_id, path, size_bytes, sha256) VALUES (?, ?, ?, ?)",
-        arguments: [id, input.path, input.sizeBytes, input.sha256])
+    try StoredRun.filter(Column("run_key") == run.runKey).deleteAll(db)
+    var stored = StoredRun(run)
+    try stored.insert(db)
+    let id = stored.id!
+    func insert<Row: RunChildRecord>(_ rows: [Row]) throws {
+      for row in rows { try OwnedRow(runId: id, row: row).insert(db) }
     }
-    for parameter in run.parameters {
-      try db.execute(
-        sql: "INSERT INTO parameters (run_id, name, value, meaning) VALUES (?, ?, ?, ?)",
-        arguments: [id, parameter.name, parameter.value, parameter.meaning])
-    }
-    for row in run.results {
-      try db.execute(
-        sql: "INSERT INTO results (run_id, subject, metric, value, unit) VALUES (?, ?, ?, ?, ?)",
-        arguments: [id, row.subject, row.metric, row.value.flatMap { $0.isFinite ? $0 : nil }, row.unit])
-    }
-    for row in run.predictions {
-      try db.execute(
-        sql: """
-          INSERT INTO predictions (run_id, model, reference, case_key, predicted, reference_value, unit)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          id, row.model, row.reference, row.caseKey, row.predicted, row.referenceValue, row.unit,
-        ])
-    }
-    func finite(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
-    for t in run.tracks {
-      try db.execute(
-        sql:
-          "INSERT INTO tracks (run_id, path, points, start_time, end_time, duration_s, distance_m) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        arguments: [
-          id, t.path, t.points, t.startTime, t.endTime, finite(t.durationSeconds), t.distanceMeters,
-        ])
-    }
-    for a in run.activities {
-      try db.execute(
-        sql: """
-          INSERT INTO activities (run_id, track_path, activity, mode, start_time, end_time, distance_m, duration_s,
-            model, energy_kcal, co2_kg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          id, a.trackPath, a.index, a.mode, a.startTime, a.endTime, a.distanceMeters, a.durationSeconds,
-          a.model,
-          finite(a.energyKilocalories), finite(a.co2Kilograms),
-        ])
-    }
-    for e in run.epochs {
-      try db.execute(
-        sql:
-          "INSERT INTO epochs (run_id, source, epoch_start, epoch_s, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        arguments: [id, e.source, e.epochStart, e.epochSeconds, e.metric, finite(e.value), e.unit])
-    }
-    for r in run.referenceValues {
-      try db.execute(
-        sql:
-          "INSERT INTO reference_values (run_id, reference, case_key, value, unit) VALUES (?, ?, ?, ?, ?)",
-        arguments: [id, r.reference, r.caseKey, r.value, r.unit])
-    }
-    for r in run.surveyResults {
-      try db.execute(
-        sql:
-          "INSERT INTO survey_results (run_id, survey, question, answer, count, percentage, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        arguments: [id, r.survey, r.question, r.answer, finite(r.count), finite(r.percentage), r.note])
-    }
-    for row in run.errorSummaries {
-      try db.execute(
-        sql:
-          "INSERT INTO error_summaries (run_id, model, reference, statistic, value) VALUES (?, ?, ?, ?, ?)",
-        arguments: [
-          id, row.model, row.reference, row.statistic, row.value.flatMap { $0.isFinite ? $0 : nil },
-        ])
-    }
+    try insert(run.inputs.map(InputRecord.init))
+    try insert(run.parameters.map(ParameterRecord.init))
+    try insert(run.results)
+    try insert(run.predictions)
+    try insert(run.tracks)
+    try insert(run.activities)
+    try insert(run.epochs)
+    try insert(run.referenceValues)
+    try insert(run.surveyResults)
+    try insert(run.errorSummaries)
     return id
   }
 
   /// Every run with all its rows, in the order stored.
   public func allRuns() throws -> [RunRecord] {
     try reading { db in
-      var runs: [RunRecord] = []
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id") {
-        let id: Int64 = row["id"]
+      try StoredRun.order(Column("id")).fetchAll(db).map { stored in
+        let id = stored.id!
+        func rows<Row: RunChildRecord>(_: Row.Type) throws -> [Row] {
+          guard presentTables.contains(Row.databaseTableName) else { return [] }
+          return try Row.filter(Column("run_id") == id).order(Column.rowID).fetchAll(db)
+        }
         var run = RunRecord(
-          command: row["command"], energyLabVersion: row["energylab_version"], recordedAt: row["recorded_at"],
-          inputs: try Row.fetchAll(
-            db, sql: "SELECT * FROM inputs WHERE run_id = ? ORDER BY rowid", arguments: [id]
-          )
-          .map { InputFingerprint(path: $0["path"], sizeBytes: $0["size_bytes"], sha256: $0["sha256"]) },
-          parameters: try Row.fetchAll(
-            db, sql: "SELECT * FROM parameters WHERE run_id = ? ORDER BY rowid", arguments: [id]
-          ).map { NamedParameter(name: $0["name"], value: $0["value"], meaning: $0["meaning"]) })
-        run.runKey = row["run_key"]
-        func rows(_ table: String) throws -> [Row] {
-          guard presentTables.contains(table) else { return [] }
-          return try Row.fetchAll(
-            db, sql: "SELECT * FROM \(table) WHERE run_id = ? ORDER BY rowid", arguments: [id])
-        }
-        run.results = try rows("results").map {
-          ResultRow(subject: $0["subject"], metric: $0["metric"], value: $0["value"], unit: $0["unit"])
-        }
-        run.predictions = try rows("predictions").map {
-          PredictionRow(
-            model: $0["model"], reference: $0["reference"], caseKey: $0["case_key"],
-            predicted: $0["predicted"],
-            referenceValue: $0["reference_value"], unit: $0["unit"])
-        }
-        run.errorSummaries = try rows("error_summaries").map {
-          ErrorSummaryRow(
-            model: $0["model"], reference: $0["reference"], statistic: $0["statistic"], value: $0["value"])
-        }
-        run.tracks = try rows("tracks").map {
-          TrackRow(
-            path: $0["path"], points: $0["points"], startTime: $0["start_time"], endTime: $0["end_time"],
-            durationSeconds: $0["duration_s"], distanceMeters: $0["distance_m"])
-        }
-        run.activities = try rows("activities").map {
-          ActivityRow(
-            trackPath: $0["track_path"], index: $0["activity"], mode: $0["mode"], startTime: $0["start_time"],
-            endTime: $0["end_time"], distanceMeters: $0["distance_m"], durationSeconds: $0["duration_s"],
-            model: $0["model"], energyKilocalories: $0["energy_kcal"], co2Kilograms: $0["co2_kg"])
-        }
-        run.epochs = try rows("epochs").map {
-          EpochRow(
-            source: $0["source"], epochStart: $0["epoch_start"], epochSeconds: $0["epoch_s"],
-            metric: $0["metric"],
-            value: $0["value"], unit: $0["unit"])
-        }
-        run.referenceValues = try rows("reference_values").map {
-          ReferenceValueRow(
-            reference: $0["reference"], caseKey: $0["case_key"], value: $0["value"], unit: $0["unit"])
-        }
-        run.surveyResults = try rows("survey_results").map {
-          SurveyResultRow(
-            survey: $0["survey"], question: $0["question"], answer: $0["answer"], count: $0["count"],
-            percentage: $0["percentage"], note: $0["note"])
-        }
-        runs.append(run)
+          command: stored.command, energyLabVersion: stored.energyLabVersion, recordedAt: stored.recordedAt,
+          inputs: try rows(InputRecord.self).map(\.fingerprint),
+          parameters: try rows(ParameterRecord.self).map(\.parameter))
+        run.runKey = stored.runKey
+        run.results = try rows(ResultRow.self)
+        run.predictions = try rows(PredictionRow.self)
+        run.errorSummaries = try rows(ErrorSummaryRow.self)
+        run.tracks = try rows(TrackRow.self)
+        run.activities = try rows(ActivityRow.self)
+        run.epochs = try rows(EpochRow.self)
+        run.referenceValues = try rows(ReferenceValueRow.self)
+        run.surveyResults = try rows(SurveyResultRow.self)
+        return run
       }
-      return runs
     }
   }
 

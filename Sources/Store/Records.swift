@@ -1,0 +1,221 @@
+import EnergyLabCore
+import GRDB
+
+// One GRDB record type per table: each knows its table and its columns, so
+// inserting and reading a row name every column once, here.
+
+/// A row of a table that belongs to a run: every column but `run_id`.
+protocol RunChildRecord: FetchableRecord, TableRecord {
+  func encode(to container: inout PersistenceContainer)
+}
+
+/// A run's row as inserted: the row's columns and its run's id.
+struct OwnedRow<Row: RunChildRecord>: PersistableRecord {
+  static var databaseTableName: String { Row.databaseTableName }
+  let runId: Int64
+  let row: Row
+
+  func encode(to container: inout PersistenceContainer) {
+    container["run_id"] = runId
+    row.encode(to: &container)
+  }
+}
+
+/// NULL for a value that is not a finite number: SQLite has no NaN.
+private func finite(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
+
+/// The `runs` table.
+struct StoredRun: FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "runs"
+  var id: Int64?
+  var runKey: String
+  var command: String
+  var energyLabVersion: String
+  var recordedAt: String?
+
+  init(_ run: RunRecord) {
+    runKey = run.runKey
+    command = run.command
+    energyLabVersion = run.energyLabVersion
+    recordedAt = run.recordedAt
+  }
+
+  init(row: Row) throws {
+    id = row["id"]
+    runKey = row["run_key"]
+    command = row["command"]
+    energyLabVersion = row["energylab_version"]
+    recordedAt = row["recorded_at"]
+  }
+
+  func encode(to container: inout PersistenceContainer) {
+    container["id"] = id
+    container["run_key"] = runKey
+    container["command"] = command
+    container["energylab_version"] = energyLabVersion
+    container["recorded_at"] = recordedAt
+  }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The `inputs` table.
+struct InputRecord: RunChildRecord {
+  static let databaseTableName = "inputs"
+  var fingerprint: InputFingerprint
+  init(_ fingerprint: InputFingerprint) { self.fingerprint = fingerprint }
+  init(row: Row) throws {
+    fingerprint = InputFingerprint(path: row["path"], sizeBytes: row["size_bytes"], sha256: row["sha256"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["path"] = fingerprint.path
+    container["size_bytes"] = fingerprint.sizeBytes
+    container["sha256"] = fingerprint.sha256
+  }
+}
+
+/// The `parameters` table.
+struct ParameterRecord: RunChildRecord {
+  static let databaseTableName = "parameters"
+  var parameter: NamedParameter
+  init(_ parameter: NamedParameter) { self.parameter = parameter }
+  init(row: Row) throws {
+    parameter = NamedParameter(name: row["name"], value: row["value"], meaning: row["meaning"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["name"] = parameter.name
+    container["value"] = parameter.value
+    container["meaning"] = parameter.meaning
+  }
+}
+
+extension ResultRow: RunChildRecord {
+  public static let databaseTableName = "results"
+  public init(row: Row) throws {
+    self.init(subject: row["subject"], metric: row["metric"], value: row["value"], unit: row["unit"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["subject"] = subject
+    container["metric"] = metric
+    container["value"] = finite(value)
+    container["unit"] = unit
+  }
+}
+
+extension PredictionRow: RunChildRecord {
+  public static let databaseTableName = "predictions"
+  public init(row: Row) throws {
+    self.init(
+      model: row["model"], reference: row["reference"], caseKey: row["case_key"], predicted: row["predicted"],
+      referenceValue: row["reference_value"], unit: row["unit"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["model"] = model
+    container["reference"] = reference
+    container["case_key"] = caseKey
+    container["predicted"] = predicted
+    container["reference_value"] = referenceValue
+    container["unit"] = unit
+  }
+}
+
+extension ErrorSummaryRow: RunChildRecord {
+  public static let databaseTableName = "error_summaries"
+  public init(row: Row) throws {
+    self.init(
+      model: row["model"], reference: row["reference"], statistic: row["statistic"], value: row["value"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["model"] = model
+    container["reference"] = reference
+    container["statistic"] = statistic
+    container["value"] = finite(value)
+  }
+}
+
+extension TrackRow: RunChildRecord {
+  public static let databaseTableName = "tracks"
+  public init(row: Row) throws {
+    self.init(
+      path: row["path"], points: row["points"], startTime: row["start_time"], endTime: row["end_time"],
+      durationSeconds: row["duration_s"], distanceMeters: row["distance_m"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["path"] = path
+    container["points"] = points
+    container["start_time"] = startTime
+    container["end_time"] = endTime
+    container["duration_s"] = finite(durationSeconds)
+    container["distance_m"] = distanceMeters
+  }
+}
+
+extension ActivityRow: RunChildRecord {
+  public static let databaseTableName = "activities"
+  public init(row: Row) throws {
+    self.init(
+      trackPath: row["track_path"], index: row["activity"], mode: row["mode"], startTime: row["start_time"],
+      endTime: row["end_time"], distanceMeters: row["distance_m"], durationSeconds: row["duration_s"],
+      model: row["model"], energyKilocalories: row["energy_kcal"], co2Kilograms: row["co2_kg"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["track_path"] = trackPath
+    container["activity"] = index
+    container["mode"] = mode
+    container["start_time"] = startTime
+    container["end_time"] = endTime
+    container["distance_m"] = distanceMeters
+    container["duration_s"] = durationSeconds
+    container["model"] = model
+    container["energy_kcal"] = finite(energyKilocalories)
+    container["co2_kg"] = finite(co2Kilograms)
+  }
+}
+
+extension EpochRow: RunChildRecord {
+  public static let databaseTableName = "epochs"
+  public init(row: Row) throws {
+    self.init(
+      source: row["source"], epochStart: row["epoch_start"], epochSeconds: row["epoch_s"],
+      metric: row["metric"],
+      value: row["value"], unit: row["unit"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["source"] = source
+    container["epoch_start"] = epochStart
+    container["epoch_s"] = epochSeconds
+    container["metric"] = metric
+    container["value"] = finite(value)
+    container["unit"] = unit
+  }
+}
+
+extension ReferenceValueRow: RunChildRecord {
+  public static let databaseTableName = "reference_values"
+  public init(row: Row) throws {
+    self.init(reference: row["reference"], caseKey: row["case_key"], value: row["value"], unit: row["unit"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["reference"] = reference
+    container["case_key"] = caseKey
+    container["value"] = value
+    container["unit"] = unit
+  }
+}
+
+extension SurveyResultRow: RunChildRecord {
+  public static let databaseTableName = "survey_results"
+  public init(row: Row) throws {
+    self.init(
+      survey: row["survey"], question: row["question"], answer: row["answer"], count: row["count"],
+      percentage: row["percentage"], note: row["note"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["survey"] = survey
+    container["question"] = question
+    container["answer"] = answer
+    container["count"] = finite(count)
+    container["percentage"] = finite(percentage)
+    container["note"] = note
+  }
+}
