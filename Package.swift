@@ -64,8 +64,8 @@ let package = Package(
     .executableTarget(
       name: "energylab",
       dependencies: [
-        "Pipeline", "Evaluation", "Signals", "Store", "EnergyLabCore", "Reporting",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Pipeline", "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Store",
+        "Reporting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // Shared by the test targets: the checkout's root, tolerance checks.

@@ -1,0 +1,64 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Pipeline
+import Reporting
+import Tracks
+
+struct DatabaseCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "db", abstract: "Inspect, check and export the results store.",
+    discussion: "Without --db the store is $ENERGYLAB_DB, else energylab.sqlite in the current folder.",
+    subcommands: [Info.self, Export.self, Check.self, Merge.self, Compare.self])
+
+  struct Merge: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Combine shard databases into one, idempotently (runs of the same key are replaced).")
+    @Argument(help: "The merged database (created when missing).") var output: String
+    @Argument(help: "Shard databases.") var shards: [String]
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.merge(output: output, shards: shards, context: context)
+    }
+  }
+
+  struct Compare: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Whether two databases hold the same results; exit 1 with the first difference if not.")
+    @Argument(help: "A database.") var a: String
+    @Argument(help: "Another database.") var b: String
+    func execute(in context: CommandContext) throws { try DatabaseCommands.compare(a, b, context: context) }
+  }
+
+  struct Check: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run SQLite's integrity check; exit 1 unless it says ok.")
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
+    func execute(in context: CommandContext) throws { try DatabaseCommands.check(path: db, context: context) }
+  }
+
+  struct Info: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Applied migrations and rows per table.")
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.info(path: db, format: output.format, context: context)
+    }
+  }
+
+  struct Export: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a table of the store.")
+    @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
+    @Option(
+      help:
+        "Table: runs, inputs, parameters, results, predictions, error_summaries, tracks, activities, epochs, reference_values or survey_results."
+    )
+    var table: String
+    @OptionGroup var output: FormatOption
+    func execute(in context: CommandContext) throws {
+      try DatabaseCommands.export(path: db, table: table, format: output.format, context: context)
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Pipeline
+import Reporting
+import Tracks
+
+struct DurationCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "duration",
+    abstract: "Read travel times written as text (\"1 hour 5 mins\") into minutes; compare with actual ones.")
+  @Argument(help: "Durations as text, as \"45 mins\" or \"1 hour 5 mins\".") var texts: [String]
+  @Option(help: "Actual durations in the same order, for predicted-against-actual errors (repeatable).")
+  var actual: [String] = []
+  @OptionGroup var output: FormatOption
+  func execute(in context: CommandContext) throws {
+    try DurationCommand.run(texts: texts, actual: actual, format: output.format, context: context)
+  }
+}

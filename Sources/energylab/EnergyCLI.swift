@@ -1,0 +1,59 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Pipeline
+import Reporting
+import Tracks
+
+extension TransportMode: ExpressibleByArgument {}
+
+struct EnergyCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "energy",
+    abstract: "Energy of tracks under a model, per file, activity or fix, and in total.",
+    discussion: """
+      With --by-mode, tracks are split into walk, run, cycle, bus, car and train
+      activities by bands of median speed, and each mode has its own model
+      (defaults: acsm-walking, acsm-running, met at 7.5 MET for cycling, and
+      resting for passive travel; change with --model-for cycle=acsm-cycling).
+      """)
+
+  @Argument(help: "GPX files.") var files: [String]
+  @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
+  var model = "acsm-walking"
+  @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
+  @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).") var modelFor: [String] = []
+  @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
+  @Option(help: "Centred moving average of step speeds over N fixes before the model (1 = none).")
+  var speedSmoothing = 1
+  @OptionGroup var subject: SubjectOptions
+  @OptionGroup var track: TrackOptions
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    var options = EnergyCommand.Options(files: files, modelID: model, subject: try subject.modelInput())
+    options.track = track.parameters
+    options.byMode = byMode
+    options.perFix = perFix
+    options.speedSmoothingFixes = speedSmoothing
+    options.databasePath = db
+    options.format = output.format
+    for entry in modelFor {
+      let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]) else {
+        throw UsageError(
+          "cannot read --model-for \"\(entry)\"; expected MODE=MODEL with MODE one of \(TransportMode.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      options.modelForMode[mode] = parts[1]
+    }
+    if !modelFor.isEmpty && !byMode { throw UsageError("--model-for needs --by-mode") }
+    guard speedSmoothing >= 1 else { throw UsageError("--speed-smoothing must be at least 1") }
+    try EnergyCommand.run(options, context: context)
+  }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Pipeline
+import Reporting
+import Tracks
+
+struct EvaluateCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "evaluate",
+    abstract: "Evaluate models against every cell of a reference table.",
+    discussion: """
+      Inputs the table does not state (the Stanford walking table states no
+      speed) must be given with --assume and are printed with the results.
+      """)
+
+  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(
+    help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
+  var reference: String
+  @Option(parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.") var assume: [String] = []
+  @Flag(help: "Also print every cell.") var cells = false
+  @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try EvaluateCommand.run(
+      .init(
+        modelIDs: ids, reference: reference, assumptions: try assume.map(Assumption.init(parsing:)),
+        printCells: cells,
+        chartsDirectory: charts, databasePath: db, format: output.format), context: context)
+  }
+}
+
+struct SweepCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sweep",
+    abstract: "Error of models against a reference table as an assumed input varies; where each matches it.",
+    discussion:
+      "Example: energylab sweep --models acsm-walking --reference stanford-walking --vary speed --from 2mph --to 6mph --step 0.1mph --assume grade=0"
+  )
+
+  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(
+    help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
+  var reference: String
+  @Option(help: "Input to vary: speed, grade or mass.") var vary: String
+  @Option(help: "First value, with unit (2mph, 0%, 50kg).") var from: String
+  @Option(help: "Last value, with unit.") var to: String
+  @Option(help: "Step, with unit.") var step: String
+  @Option(parsing: .upToNextOption, help: "Other assumed inputs, as grade=0.") var assume: [String] = []
+  @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try SweepCommand.run(
+      .init(
+        modelIDs: ids, reference: reference, parameter: vary, from: from, to: to, step: step,
+        assumptions: try assume.map(Assumption.init(parsing:)), chartsDirectory: charts, format: output.format
+      ),
+      context: context)
+  }
+}
+
+struct AgreementCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "agreement",
+    abstract: "Agreement of energy models on the same tracks, pair by pair, per epoch.",
+    discussion:
+      "Example: energylab agreement walk.gpx --models acsm-walking,keytel-2005 --mass 70kg --age 30 --sex male"
+  )
+
+  @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
+  @Option(help: "Comma-separated model identifiers (at least two).") var models: String
+  @Option(
+    help: "Epoch over which energy rates are compared, as 60s or 1min.",
+    transform: QuantityParser.durationSeconds)
+  var epoch: Double = 60
+  @OptionGroup var store: StoreOptions
+  var db: String? { store.path }
+  @Option(help: "Centred moving average of step speeds over N fixes (1 = none).") var speedSmoothing = 1
+  @OptionGroup var subject: SubjectOptions
+  @OptionGroup var track: TrackOptions
+  @Option(help: "Folder for the Bland-Altman chart of each pair of models.") var charts: String?
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+    try AgreementCommands.models(
+      files: files, modelIDs: ids, subject: try subject.modelInput(),
+      epochSeconds: epoch, speedSmoothingFixes: max(1, speedSmoothing),
+      track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
+      context: context)
+  }
+}
+
+struct StatsCLI: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats", abstract: "Statistics on any table.", subcommands: [Agreement.self])
+
+  struct Agreement: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Agreement of two columns of a CSV (differences are a minus b): bias, limits, MAE, RMSE, MAPE, r, CCC."
+    )
+    @Argument(help: "CSV file with a header.") var file: String
+    @Option(help: "Column a (the method under test).") var a: String
+    @Option(help: "Column b (the reference).") var b: String
+    @Option(
+      help:
+        "Unit of both columns, named in the output's keys (as kcal: bias_kcal, loa_lower_kcal, ...); letters, digits and _."
+    )
+    var unit: String?
+    @Option(help: "Folder for the Bland-Altman chart.") var charts: String?
+    @OptionGroup var output: FormatOption
+
+    func validate() throws {
+      if let unit,
+        unit.isEmpty || !unit.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+      {
+        throw ValidationError("--unit \"\(unit)\" must be letters, digits and _ (as kcal or kcal_per_min)")
+      }
+    }
+
+    func execute(in context: CommandContext) throws {
+      try AgreementCommands.statsAgreement(
+        path: file, a: a, b: b, unit: unit, chartsDirectory: charts, format: output.format, context: context)
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import ArgumentParser
+import EnergyLabCore
+import EnergyModels
+import Evaluation
+import Foundation
+import Ingest
+import Pipeline
+import Reporting
+import Tracks
+
+/// Options that describe the subject and the activity, shared by
+/// `energy` and `models eval`. Values take units: 65kg, 154lb, 3mph, 5%.
+struct SubjectOptions: ParsableArguments {
+  @Option(
+    parsing: .unconditional, help: "Body mass, as 65kg or 143lb.",
+    transform: { try QuantityParser.massKilograms($0) })
+  var mass: Double?
+  @Option(help: "Age in years.") var age: Double?
+  @Option(help: "Sex: male or female.") var sex: String?
+  @Option(
+    parsing: .unconditional, help: "Body height, as 1.75m or 175cm.", transform: QuantityParser.lengthMeters)
+  var height: Double?
+  @Option(
+    parsing: .unconditional, help: "Heart rate, as 150bpm (or 150: bpm is the only unit).",
+    transform: QuantityParser.heartRateBeatsPerMinute)
+  var heartRate: Double?
+  @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
+  @Option(
+    parsing: .unconditional, help: "Carried load, as 10kg or 22lb.",
+    transform: { try QuantityParser.massKilograms($0, positive: false) })
+  var load: Double?
+  @Option(help: "Terrain factor (Pandolf), 1.0 for a treadmill or blacktop.") var terrain: Double?
+  @Option(
+    parsing: .unconditional, help: "Ergometer power, as 100W (or 100: W is the only unit).",
+    transform: QuantityParser.powerWatts)
+  var power: Double?
+  @Option(help: "Bench stepping rate, steps/min.") var stepRate: Double?
+  @Option(
+    parsing: .unconditional, help: "Bench step height, as 0.2m or 20cm.",
+    transform: QuantityParser.lengthMeters)
+  var stepHeight: Double?
+  @Option(help: "Energy per step, kcal (steps-fixed).") var kcalPerStep: Double?
+  @Option(
+    parsing: .unconditional, help: "Stride (step) length, as 0.7m or 70cm.",
+    transform: QuantityParser.lengthMeters)
+  var stride: Double?
+  @Option(help: "MET value of the activity (model met).") var met: Double?
+  @Option(help: "Mechanical efficiency of the kinetic models, in (0, 1]; default 1.") var efficiency: Double?
+  @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
+    String?
+  @Option(help: "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min).") var subjects:
+    String?
+  @Option(help: "Subject id in --subjects.") var subject: String?
+
+  /// The model input from the subject's file row, then the flags (flags win).
+  func modelInput() throws -> ModelInput {
+    var input = ModelInput()
+    if let subjects {
+      guard let id = subject else { throw UsageError("--subjects needs --subject ID") }
+      let all = try SubjectsReader.read(path: subjects)
+      guard let row = all.first(where: { $0.id == id }) else {
+        throw UsageError(
+          "no subject \"\(id)\" in \(subjects); it lists \(all.map(\.id).joined(separator: ", "))")
+      }
+      input.bodyMassKilograms = row.bodyMassKilograms
+      input.ageYears = row.ageYears
+      input.sex = row.sex
+      input.heightMeters = row.heightMeters
+      input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
+    } else if subject != nil {
+      throw UsageError("--subject needs --subjects FILE")
+    }
+    if let mass { input.bodyMassKilograms = mass }
+    if let age { input.ageYears = age }
+    if let sex {
+      guard let value = Sex(rawValue: sex.lowercased()) else {
+        throw UsageError("cannot read --sex \"\(sex)\"; expected male or female")
+      }
+      input.sex = value
+    }
+    if let height { input.heightMeters = height }
+    if let heartRate { input.heartRateBeatsPerMinute = heartRate }
+    if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
+    if let load { input.loadKilograms = load }
+    if let terrain { input.terrainFactor = terrain }
+    if let power { input.powerWatts = power }
+    if let stepRate { input.stepRatePerMinute = stepRate }
+    if let stepHeight { input.stepHeightMeters = stepHeight }
+    if let kcalPerStep { input.kilocaloriesPerStep = kcalPerStep }
+    if let stride { input.strideMeters = stride }
+    if let met { input.metabolicEquivalent = met }
+    if let efficiency { input.mechanicalEfficiency = efficiency }
+    if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
+    if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
+      throw UsageError(
+        "body mass \(Fixed.format(m, digits: 1)) kg is not a human body mass; expected 1-500 kg")
+    }
+    return input
+  }
+}
+
+extension Geodesy.DistanceMethod: ExpressibleByArgument {}
+
+/// Where a command stores its run: `--db FILE`, or with `--store` the
+/// default database (`$ENERGYLAB_DB`, else energylab.sqlite here).
+struct StoreOptions: ParsableArguments {
+  @Option(help: "Store the run in this SQLite database.") var db: String?
+  @Flag(help: "Store the run in the default database ($ENERGYLAB_DB, else energylab.sqlite).") var store =
+    false
+  var path: String? { db ?? (store ? DatabaseCommands.defaultPath : nil) }
+}
+
+/// Track analysis parameters on the command line.
+struct TrackOptions: ParsableArguments {
+  @Option(help: "Distance between fixes: geodesic (WGS-84) or haversine.")
+  var distanceMethod: Geodesy.DistanceMethod = .geodesic
+  @Option(help: "Horizontal window for grade, metres (PEM thesis: 20).")
+  var gradeWindow: Double = 20
+  @Option(help: "Speed below which a step is a stop, m/s (default by --activity).")
+  var stopSpeed: Double?
+  @Option(
+    help: "Kind of movement, for the stop-speed default: walk (0.3 m/s), run (0.8), cycle (1.0), drive (2.0)."
+  )
+  var movement = "walk"
+  @Option(help: "Fixes in the centred average for the smoothed elevation gain.")
+  var elevationSmoothing = 5
+  @Option(help: "Elevation change counted by the hysteresis gain, metres.")
+  var elevationHysteresis: Double = 5
+  @Option(help: "Time zone of times written without an offset (IANA name); default UTC.")
+  var tz: String?
+  @Option(help: "Cleaning: drop leading fixes this far (m) from the next (the PEM thesis saw 500 m jumps).")
+  var dropStartupJumps: Double?
+  @Option(help: "Cleaning: drop fixes with a larger HDOP.") var maxHdop: Double?
+  @Option(help: "Cleaning: drop fixes above this elevation, m (Alter Eco: 6000).") var maxAltitude: Double?
+  @Option(help: "Cleaning: drop fixes needing a faster speed than this from the last kept fix, m/s.")
+  var maxSpeed: Double?
+  @Flag(
+    help:
+      "Join the segments and tracks of a file into one path, so steps cross the gaps between them (default: each segment is a path of its own; gaps are measured, not travelled). Waypoints never join the path."
+  )
+  var joinSegments = false
+  @Option(
+    help:
+      "A single fix whose steps to both neighbours need more than this speed, m/s, is left out as impossible (default 400, above any airliner's ground speed)."
+  )
+  var impossibleSpeed: Double = 400
+  @Flag(
+    help:
+      "Keep impossible fixes: those at latitude 0, longitude 0 and single fixes needing impossible speeds.")
+  var keepImpossibleFixes = false
+
+  var parameters: TrackAnalysisParameters {
+    var p = TrackAnalysisParameters()
+    p.distanceMethod = distanceMethod
+    p.gradeWindowMeters = gradeWindow
+    p.stopSpeedMetersPerSecond = stopSpeed ?? TrackAnalysisParameters.stopSpeedDefaults[movement] ?? 0.3
+    p.elevationSmoothingFixes = elevationSmoothing
+    p.elevationHysteresisMeters = elevationHysteresis
+    p.cleaning.startupJumpMeters = dropStartupJumps
+    p.cleaning.maximumHorizontalDilution = maxHdop
+    p.cleaning.maximumAltitudeMeters = maxAltitude
+    p.cleaning.maximumSpeedMetersPerSecond = maxSpeed
+    p.joinSegments = joinSegments
+    if keepImpossibleFixes {
+      p.cleaning.dropNullIsland = false
+      p.cleaning.impossibleSpeedMetersPerSecond = nil
+      p.cleaning.impossibleJumpMeters = nil
+    } else {
+      p.cleaning.impossibleSpeedMetersPerSecond = impossibleSpeed
+    }
+    return p
+  }
+
+  func timeZone() throws -> TimeZone? {
+    guard let tz else { return nil }
+    let zone = try TimeZoneLookup.zone(named: tz)
+    return zone
+  }
+
+  func validate() throws {
+    guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
+    guard (stopSpeed ?? 0) >= 0 else { throw ValidationError("--stop-speed must not be negative") }
+    guard TrackAnalysisParameters.stopSpeedDefaults[movement] != nil else {
+      throw ValidationError("--movement must be walk, run, cycle or drive")
+    }
+    guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
+    guard elevationHysteresis >= 0 else {
+      throw ValidationError("--elevation-hysteresis must not be negative")
+    }
+    guard impossibleSpeed > 0 else { throw ValidationError("--impossible-speed must be positive") }
+  }
+}
