@@ -19,7 +19,7 @@ public struct Assumption: Sendable, Hashable {
   public init(parsing text: String) throws {
     let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
     guard parts.count == 2, !parts[1].isEmpty else {
-      throw UsageError("cannot read --assume \"\(text)\"; expected NAME=VALUE, as speed=3mph")
+      throw UsageError("cannot read assumption \"\(text)\"; expected NAME=VALUE, as speed=3mph")
     }
     guard Self.names.contains(parts[0]) else {
       throw UsageError(

@@ -12,94 +12,74 @@ struct AccelReadOptions: ParsableArguments {
     help:
       "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, phone or generic (default: detected)."
   )
-  var dialect: String?
+  var dialect: AccelFormat?
   @Option(help: "Time column, by name or 1-based position.") var time: String?
   @Option(
     help:
       "How the time column is written: datetime, unix-s, unix-ms, unix-ns, elapsed or sensor-ns (Android sensor clock)."
   )
-  var timeFormat: String?
+  var timeFormat: AccelTimeFormat?
   @Option(help: "X column, by name or 1-based position.") var x: String?
   @Option(help: "Y column, by name or 1-based position.") var y: String?
   @Option(help: "Z column, by name or 1-based position.") var z: String?
   @Option(help: "Acceleration unit: g, m/s2 or mg (default: stated in the header, else from gravity's size).")
-  var unit: String?
-  @Option(help: "Date order of date-times: ymd, mdy or dmy.") var dateOrder: String?
-  @Option(help: "Start of elapsed times or of files without a time column, ISO-8601.") var start: String?
+  var unit: AccelUnit?
+  @Option(help: "Date order of date-times: ymd, mdy or dmy.") var dateOrder: DateOrder?
+  @Option(
+    help: "Start of elapsed times or of files without a time column, ISO-8601 with an offset.",
+    transform: { try ArgumentValue.instant($0, requireOffset: true) })
+  var start: Double?
   @Option(help: "Sample rate of files without a time column, Hz.") var sampleRate: Double?
   @Option(help: "IANA time zone of local times, days and hours (default UTC), as Europe/London.") var tz:
     String?
-  @Option(help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).") var cutPoints:
-    String?
+  @Option(
+    help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).",
+    transform: ArgumentValue.cutPoints)
+  var cutPoints: CutPoints?
   @Option(help: "Smallest filtered peak that counts as a step, g.") var stepThreshold: Double?
   @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
   var stepRelativePeak: Double?
   @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
   @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
 
+  func validate() throws {
+    try checkTimeZone(tz)
+    let steps = StepDetectionParameters()
+    if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
+    if let stepThreshold, !(stepThreshold > 0) { throw ValidationError("--step-threshold must be positive") }
+    if let stepRelativePeak, !(0..<1).contains(stepRelativePeak) {
+      throw ValidationError("--step-relative-peak must be at least 0 and below 1")
+    }
+    if let stepMinInterval, !(stepMinInterval > 0 && stepMinInterval < steps.maximumStepIntervalSeconds) {
+      throw ValidationError(
+        "--step-min-interval must be positive and below the \(Fixed.shortest(steps.maximumStepIntervalSeconds)) s that ends a bout"
+      )
+    }
+    if let stepLowPass, !(stepLowPass > steps.highPassHz && stepLowPass <= 10) {
+      throw ValidationError(
+        "--step-low-pass must be above the \(Fixed.shortest(steps.highPassHz)) Hz high-pass and at most 10 Hz"
+      )
+    }
+  }
+
   func options() throws -> AccelOptions {
     var o = AccelOptions()
-    func parse<T: RawRepresentable>(_ text: String?, _ what: String, _ all: [T]) throws -> T?
-    where T.RawValue == String {
-      guard let text else { return nil }
-      guard let value = T(rawValue: text) else {
-        throw UsageError(
-          "unknown \(what) \"\(text)\"; expected \(all.map(\.rawValue).joined(separator: ", "))")
-      }
-      return value
-    }
-    o.map.format = try parse(dialect, "--dialect", AccelFormat.allCases)
-    o.map.timeFormat = try parse(timeFormat, "--time-format", AccelTimeFormat.allCases)
-    o.map.unit = try parse(unit, "--unit", AccelUnit.allCases)
-    o.map.dateOrder = try parse(dateOrder, "--date-order", DateOrder.allCases)
+    o.map.format = dialect
+    o.map.timeFormat = timeFormat
+    o.map.unit = unit
+    o.map.dateOrder = dateOrder
     o.map.time = time.map(ColumnReference.init)
     o.map.x = x.map(ColumnReference.init)
     o.map.y = y.map(ColumnReference.init)
     o.map.z = z.map(ColumnReference.init)
-    if let start {
-      guard let t = ISO8601.parse(start), t.hadOffset else {
-        throw UsageError(
-          "cannot read --start \"\(start)\"; expected ISO-8601 with an offset, as 2024-03-01T08:00:00Z")
-      }
-      o.map.start = t.secondsSince1970
-    }
-    if let sampleRate {
-      guard sampleRate > 0 else { throw UsageError("--sample-rate must be positive") }
-      o.map.sampleRateHz = sampleRate
-    }
-    if let tz {
-      let zone = try TimeZoneLookup.zone(named: tz)
-      o.timeZone = zone
-    }
-    if let cutPoints {
-      guard let c = CutPoints.named(cutPoints) else {
-        throw UsageError(
-          "unknown cut-points \"\(cutPoints)\"; expected \(CutPoints.all.map(\.id).joined(separator: ", "))")
-      }
-      o.analysis.cutPoints = c
-    }
-    if let stepThreshold {
-      guard stepThreshold > 0 else { throw UsageError("--step-threshold must be positive") }
-      o.analysis.steps.peakThresholdG = stepThreshold
-    }
-    if let stepRelativePeak {
-      guard (0..<1).contains(stepRelativePeak) else {
-        throw UsageError("--step-relative-peak must be at least 0 and below 1")
-      }
-      o.analysis.steps.relativePeakFraction = stepRelativePeak
-    }
-    if let stepMinInterval {
-      guard stepMinInterval > 0, stepMinInterval < o.analysis.steps.maximumStepIntervalSeconds else {
-        throw UsageError("--step-min-interval must be positive and below the 1.25 s that ends a bout")
-      }
-      o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval
-    }
-    if let stepLowPass {
-      guard stepLowPass > o.analysis.steps.highPassHz, stepLowPass <= 10 else {
-        throw UsageError("--step-low-pass must be above the 0.5 Hz high-pass and at most 10 Hz")
-      }
-      o.analysis.steps.lowPassHz = stepLowPass
-    }
+    o.map.start = start
+    o.map.sampleRateHz = sampleRate
+    if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
+    if let cutPoints { o.analysis.cutPoints = cutPoints }
+    if let stepThreshold { o.analysis.steps.peakThresholdG = stepThreshold }
+    if let stepRelativePeak { o.analysis.steps.relativePeakFraction = stepRelativePeak }
+    if let stepMinInterval { o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval }
+    if let stepLowPass { o.analysis.steps.lowPassHz = stepLowPass }
     return o
   }
 }
@@ -165,11 +145,12 @@ struct AccelCLI: ParsableCommand {
     var epoch: Double = 60
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var output: FormatOption
+    func validate() throws {
+      guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
+    }
     func execute(in context: CommandContext) throws {
-      let seconds = epoch
-      guard seconds > 0 else { throw UsageError("--epoch must be positive") }
       try AccelCommands.epochs(
-        file: file, epochSeconds: seconds, options: try read.options(), format: output.format,
+        file: file, epochSeconds: epoch, options: try read.options(), format: output.format,
         context: context)
     }
   }
@@ -214,34 +195,42 @@ extension AccelCLI {
       abstract: "Write a synthetic recording (time,x,y,z in g) whose steps are known by construction.",
       discussion: "Movements: still, walk (2 steps/s, 0.3 g), run (2.8 steps/s, 0.8 g).")
     @Option(name: .shortAndLong, help: "Output CSV file.") var output: String
-    @Option(help: "A leg as MOVEMENT,DURATION (as walk,10min); repeat for more legs.") var leg: [String] = [
-      "walk,1min"
-    ]
+    @Option(
+      help: "A leg as MOVEMENT,DURATION (as walk,10min); repeat for more legs (default walk,1min).",
+      transform: AccelCLI.Synth.leg)
+    var leg: [(movement: SyntheticMovement, seconds: Double)] = []
     @Option(help: "Sample rate, Hz.") var rate: Double = 100
-    @Option(help: "Start time, ISO-8601 with an offset.") var start = "2026-03-02T08:00:00Z"
+    @Option(
+      help: "Start time, ISO-8601 with an offset (default 2026-03-02T08:00:00Z).",
+      transform: { try ArgumentValue.instant($0, requireOffset: true) })
+    var start: Double?
     @Option(help: "Standard deviation of the noise on each axis, g.") var noise: Double = 0.01
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
 
+    /// `MOVEMENT,DURATION`, as walk,10min.
+    static func leg(_ text: String) throws -> (movement: SyntheticMovement, seconds: Double) {
+      let parts = text.split(separator: ",").map(String.init)
+      guard parts.count == 2, let movement = SyntheticMovement.presets.first(where: { $0.name == parts[0] })
+      else {
+        throw ValidationError(
+          "expected MOVEMENT,DURATION with MOVEMENT one of \(SyntheticMovement.presets.map(\.name).joined(separator: ", ")), as walk,10min"
+        )
+      }
+      return (movement, try QuantityParser.durationSeconds(parts[1]))
+    }
+
+    func validate() throws {
+      guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be in (0, 10000] Hz") }
+      guard noise >= 0 else { throw ValidationError("--noise must not be negative") }
+    }
+
     func execute(in context: CommandContext) throws {
       var spec = SyntheticRecordingSpec()
-      guard rate > 0, rate <= 10_000 else { throw UsageError("--rate must be in (0, 10000] Hz") }
-      guard noise >= 0 else { throw UsageError("--noise must not be negative") }
       spec.rateHz = rate
       spec.noiseG = noise
       spec.seed = seed
-      guard let t = ISO8601.parse(start), t.hadOffset else {
-        throw UsageError("cannot read --start \"\(start)\"; expected ISO-8601 with an offset")
-      }
-      spec.startSecondsSince1970 = t.secondsSince1970
-      spec.legs = try leg.map { text in
-        let parts = text.split(separator: ",").map(String.init)
-        guard parts.count == 2, let movement = SyntheticMovement.presets.first(where: { $0.name == parts[0] })
-        else {
-          throw UsageError(
-            "cannot read --leg \"\(text)\"; expected MOVEMENT,DURATION with still, walk or run")
-        }
-        return (movement, try QuantityParser.durationSeconds(parts[1]))
-      }
+      if let start { spec.startSecondsSince1970 = start }
+      if !leg.isEmpty { spec.legs = leg.map { ($0.movement, $0.seconds) } }
       try AccelCommands.synth(spec, outputPath: output, context: context)
     }
   }

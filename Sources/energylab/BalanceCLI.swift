@@ -14,12 +14,26 @@ struct BalanceCLI: ContextCommand {
     abstract:
       "StepMyHealth calorie balance: intake minus steps x kcal per step, progress colour, points, leaderboard."
   )
-  @Option(help: "A user as NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL (repeatable).") var user: [String] = []
+  @Option(
+    help: "A user as NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL (repeatable).",
+    transform: ArgumentValue.balanceUser)
+  var user: [(name: String, intake: Double, steps: Double, allowance: Double)] = []
   @Option(help: "kcal per step (the thesis uses 0.4).") var kcalPerStep: Double = 0.4
   @OptionGroup var output: FormatOption
+  func validate() throws {
+    guard !user.isEmpty else { throw ValidationError("balance needs at least one --user") }
+    guard kcalPerStep >= 0 else { throw ValidationError("--kcal-per-step must not be negative") }
+  }
   func execute(in context: CommandContext) throws {
+    let users = user.map {
+      BalanceCommand.User(
+        name: $0.name,
+        balance: CalorieBalance(
+          intakeKilocalories: $0.intake, steps: $0.steps, allowanceKilocalories: $0.allowance,
+          kilocaloriesPerStep: kcalPerStep))
+    }
     try BalanceCommand.run(
-      users: try user.map { try BalanceCommand.User(parsing: $0, kilocaloriesPerStep: kcalPerStep) },
+      users: users,
       kilocaloriesPerStep: kcalPerStep, format: output.format, context: context)
   }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EnergyLabCore
 import Foundation
 import Pipeline
+import Tracks
 
 /// How a command over many files runs: files at once, skip-and-log or
 /// stop, progress bar or not.
@@ -35,7 +36,8 @@ struct BatchCLI: ContextCommand {
       """)
   @Argument(help: "Study folders, searched recursively.") var folders: [String]
   @Option(help: "Results database.") var db: String = DatabaseCommands.defaultPath
-  @Option(help: "Process only shard K of N, as 2/8.") var shard: String?
+  @Option(help: "Process only shard K of N, as 2/8.", transform: BatchCommand.Shard.init)
+  var shard: BatchCommand.Shard?
   @OptionGroup var run: FileRunOptions
   @Option(help: "IANA time zone of times without an offset, days and hours (default UTC).") var tz: String?
   @Option(
@@ -46,12 +48,14 @@ struct BatchCLI: ContextCommand {
   @Option(
     help:
       "Mode whose factor an activity takes when the factor set lacks its mode, as car (default: an error).")
-  var factorFallback: String?
+  var factorFallback: TransportMode?
+
+  func validate() throws { try checkTimeZone(tz) }
 
   func execute(in context: CommandContext) throws {
     var options = BatchCommand.Options(folders: folders, databasePath: db)
     options.jobs = run.jobs
-    options.shard = try shard.map(BatchCommand.Shard.init(parsing:))
+    options.shard = shard
     options.failFast = run.failFast
     if let tz {
       let zone = try TimeZoneLookup.zone(named: tz)
@@ -60,7 +64,7 @@ struct BatchCLI: ContextCommand {
     }
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
-    options.factorFallback = factorFallback
+    options.factorFallback = factorFallback?.rawValue
     run.apply(to: context)
     try BatchCommand.run(options, context: context)
   }

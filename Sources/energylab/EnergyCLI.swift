@@ -25,7 +25,8 @@ struct EnergyCLI: ContextCommand {
   @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
   var model = "acsm-walking"
   @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
-  @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).") var modelFor: [String] = []
+  @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).", transform: ArgumentValue.modeModel)
+  var modelFor: [(mode: TransportMode, model: String)] = []
   @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
   @Option(help: "Centred moving average of step speeds over N fixes before the model (1 = none).")
   var speedSmoothing = 1
@@ -35,6 +36,11 @@ struct EnergyCLI: ContextCommand {
   var db: String? { store.path }
   @OptionGroup var output: FormatOption
 
+  func validate() throws {
+    if !modelFor.isEmpty && !byMode { throw ValidationError("--model-for needs --by-mode") }
+    guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
+  }
+
   func execute(in context: CommandContext) throws {
     var options = EnergyCommand.Options(files: files, modelID: model, subject: try subject.modelInput())
     options.track = track.parameters
@@ -43,17 +49,7 @@ struct EnergyCLI: ContextCommand {
     options.speedSmoothingFixes = speedSmoothing
     options.databasePath = db
     options.format = output.format
-    for entry in modelFor {
-      let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]) else {
-        throw UsageError(
-          "cannot read --model-for \"\(entry)\"; expected MODE=MODEL with MODE one of \(TransportMode.allCases.map(\.rawValue).joined(separator: ", "))"
-        )
-      }
-      options.modelForMode[mode] = parts[1]
-    }
-    if !modelFor.isEmpty && !byMode { throw UsageError("--model-for needs --by-mode") }
-    guard speedSmoothing >= 1 else { throw UsageError("--speed-smoothing must be at least 1") }
+    for entry in modelFor { options.modelForMode[entry.mode] = entry.model }
     try EnergyCommand.run(options, context: context)
   }
 }

@@ -17,11 +17,13 @@ struct EvaluateCLI: ContextCommand {
       speed) must be given with --assume and are printed with the results.
       """)
 
-  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
   @Option(
     help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
   var reference: String
-  @Option(parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.") var assume: [String] = []
+  @Option(
+    parsing: .upToNextOption, help: "Assumed inputs, as speed=3mph grade=0.", transform: Assumption.init)
+  var assume: [Assumption] = []
   @Flag(help: "Also print every cell.") var cells = false
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var store: StoreOptions
@@ -29,12 +31,9 @@ struct EvaluateCLI: ContextCommand {
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
-    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
     try EvaluateCommand.run(
       .init(
-        modelIDs: ids, reference: reference, assumptions: try assume.map(Assumption.init(parsing:)),
+        modelIDs: models, reference: reference, assumptions: assume,
         printCells: cells,
         chartsDirectory: charts, databasePath: db, format: output.format), context: context)
   }
@@ -48,26 +47,24 @@ struct SweepCLI: ContextCommand {
       "Example: energylab sweep --models acsm-walking --reference stanford-walking --vary speed --from 2mph --to 6mph --step 0.1mph --assume grade=0"
   )
 
-  @Option(help: "Comma-separated model identifiers.") var models: String
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
   @Option(
     help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
   var reference: String
-  @Option(help: "Input to vary: speed, grade or mass.") var vary: String
+  @Option(help: "Input to vary: speed, grade or mass.") var vary: SweptInput
   @Option(help: "First value, with unit (2mph, 0%, 50kg).") var from: String
   @Option(help: "Last value, with unit.") var to: String
   @Option(help: "Step, with unit.") var step: String
-  @Option(parsing: .upToNextOption, help: "Other assumed inputs, as grade=0.") var assume: [String] = []
+  @Option(parsing: .upToNextOption, help: "Other assumed inputs, as grade=0.", transform: Assumption.init)
+  var assume: [Assumption] = []
   @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var output: FormatOption
 
   func execute(in context: CommandContext) throws {
-    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
     try SweepCommand.run(
       .init(
-        modelIDs: ids, reference: reference, parameter: vary, from: from, to: to, step: step,
-        assumptions: try assume.map(Assumption.init(parsing:)), chartsDirectory: charts, format: output.format
+        modelIDs: models, reference: reference, parameter: vary.rawValue, from: from, to: to, step: step,
+        assumptions: assume, chartsDirectory: charts, format: output.format
       ),
       context: context)
   }
@@ -82,7 +79,8 @@ struct AgreementCLI: ContextCommand {
   )
 
   @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
-  @Option(help: "Comma-separated model identifiers (at least two).") var models: String
+  @Option(help: "Comma-separated model identifiers (at least two).", transform: ArgumentValue.list)
+  var models: [String]
   @Option(
     help: "Epoch over which energy rates are compared, as 60s or 1min.",
     transform: QuantityParser.durationSeconds)
@@ -95,13 +93,15 @@ struct AgreementCLI: ContextCommand {
   @Option(help: "Folder for the Bland-Altman chart of each pair of models.") var charts: String?
   @OptionGroup var output: FormatOption
 
+  func validate() throws {
+    guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
+    guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
+  }
+
   func execute(in context: CommandContext) throws {
-    let ids = models.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
     try AgreementCommands.models(
-      files: files, modelIDs: ids, subject: try subject.modelInput(),
-      epochSeconds: epoch, speedSmoothingFixes: max(1, speedSmoothing),
+      files: files, modelIDs: models, subject: try subject.modelInput(),
+      epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
       context: context)
   }

@@ -49,25 +49,21 @@ struct FootprintCLI: ParsableCommand {
     @Option(help: "Diet: vegan, vegetarian, pescatarian, low-meat, medium-meat or high-meat.") var diet =
       "medium-meat"
     @Option(
-      help: "Servings per week as FOOD=N (beef, pork, poultry, rice, fish, coffee, cheese, milk; repeatable)."
-    )
-    var servings: [String] = []
+      help:
+        "Servings per week as FOOD=N (beef, pork, poultry, rice, fish, coffee, cheese, milk; repeatable).",
+      transform: ArgumentValue.namedNumber)
+    var servings: [(name: String, value: Double)] = []
     @Option(help: "Food wasted per week, kg (default the UK average 3.486).") var foodWaste: Double?
-    @Option(help: "Spending per month as ITEM=EUR (clothing, electronics, streaming; repeatable).") var spend:
-      [String] = []
+    @Option(
+      help: "Spending per month as ITEM=EUR (clothing, electronics, streaming; repeatable).",
+      transform: ArgumentValue.namedNumber)
+    var spend: [(name: String, value: Double)] = []
     @Option(help: "Mobile data per month, GB.") var mobileData: Double = 0
     @OptionGroup var output: FormatOption
 
-    func pairs(_ items: [String], option: String) throws -> [String: Double] {
-      var out: [String: Double] = [:]
-      for item in items {
-        let parts = item.split(separator: "=").map(String.init)
-        guard parts.count == 2, let value = Double(parts[1]), value >= 0 else {
-          throw UsageError("cannot read --\(option) \"\(item)\"; expected NAME=NUMBER")
-        }
-        out[parts[0], default: 0] += value
-      }
-      return out
+    /// Repeated names add up.
+    func totals(_ items: [(name: String, value: Double)]) -> [String: Double] {
+      items.reduce(into: [:]) { $0[$1.name, default: 0] += $1.value }
     }
 
     func execute(in context: CommandContext) throws {
@@ -84,9 +80,9 @@ struct FootprintCLI: ParsableCommand {
         input.flights = try flight.map { try FootprintCommands.trip($0, airports: airports) }
       }
       input.diet = diet
-      input.servingsPerWeek = try pairs(servings, option: "servings")
+      input.servingsPerWeek = totals(servings)
       input.foodWasteKilogramsPerWeek = foodWaste
-      input.goodsEurosPerMonth = try pairs(spend, option: "spend")
+      input.goodsEurosPerMonth = totals(spend)
       input.mobileDataGigabytesPerMonth = mobileData
       try FootprintCommands.annual(input, format: output.format, context: context)
     }

@@ -52,8 +52,10 @@ struct ModelsCLI: ParsableCommand {
       parsing: .unconditional, help: "Distance, as 1mi, 1.6km or 1600m.",
       transform: QuantityParser.distanceMeters)
     var distance: Double?
-    @Option(help: "A published value to set beside EnergyLab's, as kcal_per_min=4.55 (repeatable).")
-    var published: [String] = []
+    @Option(
+      help: "A published value to set beside EnergyLab's, as kcal_per_min=4.55 (repeatable).",
+      transform: ModelsCommands.PublishedValue.init)
+    var published: [ModelsCommands.PublishedValue] = []
     @Option(help: "Where the published values come from.") var publishedSource: String?
     @OptionGroup var output: FormatOption
 
@@ -65,7 +67,7 @@ struct ModelsCLI: ParsableCommand {
       input.durationSeconds = minutes.map { $0 * 60 }
       input.distanceMeters = distance
       try ModelsCommands.eval(
-        id: id, input: input, published: try published.map(ModelsCommands.PublishedValue.init(parsing:)),
+        id: id, input: input, published: published,
         publishedSource: publishedSource, format: output.format, context: context)
     }
   }

@@ -34,7 +34,7 @@ struct ProfileCLI: ContextCommand {
     help:
       "Mode whose factor an activity takes when the factor set has none for its own mode, as car (with a warning; default: an error)."
   )
-  var factorFallback: String?
+  var factorFallback: TransportMode?
   @Option(
     parsing: .unconditional, help: "Body mass, as 65kg (default 70kg).",
     transform: { try QuantityParser.massKilograms($0) })
@@ -50,7 +50,7 @@ struct ProfileCLI: ContextCommand {
     // times written without an offset.
     var options = ProfileCommand.Options(files: files, binning: by, timeZone: track.tz ?? "UTC")
     options.factorSet = factors
-    options.factorFallback = factorFallback
+    options.factorFallback = factorFallback?.rawValue
     options.bodyMassKilograms = mass
     options.track = track.parameters
     options.chartsDirectory = charts

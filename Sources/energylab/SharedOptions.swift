@@ -16,7 +16,7 @@ struct SubjectOptions: ParsableArguments {
     transform: { try QuantityParser.massKilograms($0) })
   var mass: Double?
   @Option(help: "Age in years.") var age: Double?
-  @Option(help: "Sex: male or female.") var sex: String?
+  @Option(help: "Sex: male or female.") var sex: Sex?
   @Option(
     parsing: .unconditional, help: "Body height, as 1.75m or 175cm.", transform: QuantityParser.lengthMeters)
   var height: Double?
@@ -52,11 +52,15 @@ struct SubjectOptions: ParsableArguments {
     String?
   @Option(help: "Subject id in --subjects.") var subject: String?
 
+  func validate() throws {
+    if subjects != nil && subject == nil { throw ValidationError("--subjects needs --subject ID") }
+    if subject != nil && subjects == nil { throw ValidationError("--subject needs --subjects FILE") }
+  }
+
   /// The model input from the subject's file row, then the flags (flags win).
   func modelInput() throws -> ModelInput {
     var input = ModelInput()
-    if let subjects {
-      guard let id = subject else { throw UsageError("--subjects needs --subject ID") }
+    if let subjects, let id = subject {
       let all = try SubjectsReader.read(path: subjects)
       guard let row = all.first(where: { $0.id == id }) else {
         throw UsageError(
@@ -67,17 +71,10 @@ struct SubjectOptions: ParsableArguments {
       input.sex = row.sex
       input.heightMeters = row.heightMeters
       input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
-    } else if subject != nil {
-      throw UsageError("--subject needs --subjects FILE")
     }
     if let mass { input.bodyMassKilograms = mass }
     if let age { input.ageYears = age }
-    if let sex {
-      guard let value = Sex(rawValue: sex.lowercased()) else {
-        throw UsageError("cannot read --sex \"\(sex)\"; expected male or female")
-      }
-      input.sex = value
-    }
+    if let sex { input.sex = sex }
     if let height { input.heightMeters = height }
     if let heartRate { input.heartRateBeatsPerMinute = heartRate }
     if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
@@ -121,7 +118,7 @@ struct TrackOptions: ParsableArguments {
   @Option(
     help: "Kind of movement, for the stop-speed default: walk (0.3 m/s), run (0.8), cycle (1.0), drive (2.0)."
   )
-  var movement = "walk"
+  var movement = Movement.walk
   @Option(help: "Fixes in the centred average for the smoothed elevation gain.")
   var elevationSmoothing = 5
   @Option(help: "Elevation change counted by the hysteresis gain, metres.")
@@ -153,7 +150,7 @@ struct TrackOptions: ParsableArguments {
     var p = TrackAnalysisParameters()
     p.distanceMethod = distanceMethod
     p.gradeWindowMeters = gradeWindow
-    p.stopSpeedMetersPerSecond = stopSpeed ?? TrackAnalysisParameters.stopSpeedDefaults[movement] ?? 0.3
+    p.stopSpeedMetersPerSecond = stopSpeed ?? movement.stopSpeedMetersPerSecond
     p.elevationSmoothingFixes = elevationSmoothing
     p.elevationHysteresisMeters = elevationHysteresis
     p.cleaning.startupJumpMeters = dropStartupJumps
@@ -180,13 +177,11 @@ struct TrackOptions: ParsableArguments {
   func validate() throws {
     guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
     guard (stopSpeed ?? 0) >= 0 else { throw ValidationError("--stop-speed must not be negative") }
-    guard TrackAnalysisParameters.stopSpeedDefaults[movement] != nil else {
-      throw ValidationError("--movement must be walk, run, cycle or drive")
-    }
     guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
     guard elevationHysteresis >= 0 else {
       throw ValidationError("--elevation-hysteresis must not be negative")
     }
     guard impossibleSpeed > 0 else { throw ValidationError("--impossible-speed must be positive") }
+    try checkTimeZone(tz)
   }
 }

@@ -31,6 +31,10 @@ struct SurveyInputOptions: ParsableArguments {
       "Export dialect: plain (one row per respondent), qualtrics, google-forms, microsoft-forms, surveymonkey, limesurvey or aggregate (default: detected, plain as the fallback)."
   )
   var dialect: String?
+
+  func validate() throws {
+    if let dialect { _ = try ArgumentValue.surveyDialect(dialect) }
+  }
   @Option(help: "Cells read as no answer in a plain CSV, comma-separated (default NA,N/A,-99; empty always).")
   var missing: String?
   @Option(help: "The respondent id column of a plain CSV (default: a column named id, respondent_id, ...).")
@@ -60,18 +64,16 @@ struct SurveyCLI: ParsableCommand {
       commandName: "asq",
       abstract: "After-Scenario Questionnaire per task: mean of three 1-7 items, with 95 % interval.")
     @OptionGroup var survey: SurveyInputOptions
-    @Option(help: "A task as NAME=ITEM1,ITEM2,ITEM3 (ease, time, support); repeatable.") var task: [String] =
-      []
+    @Option(
+      help: "A task as NAME=ITEM1,ITEM2,ITEM3 (ease, time, support); repeatable.",
+      transform: ArgumentValue.task)
+    var task: [(name: String, items: [String])] = []
     @OptionGroup var output: FormatOption
+    func validate() throws {
+      guard !task.isEmpty else { throw ValidationError("survey asq needs at least one --task") }
+    }
     func execute(in context: CommandContext) throws {
-      let tasks = try task.map { text -> (name: String, items: [String]) in
-        guard let eq = text.firstIndex(of: "=") else {
-          throw UsageError("cannot read --task \"\(text)\"; expected NAME=Q1,Q2,Q3")
-        }
-        return (String(text[..<eq]), text[text.index(after: eq)...].split(separator: ",").map(String.init))
-      }
-      guard !tasks.isEmpty else { throw UsageError("survey asq needs at least one --task") }
-      try SurveyCommands.asq(survey.input, tasks: tasks, format: output.format, context: context)
+      try SurveyCommands.asq(survey.input, tasks: task, format: output.format, context: context)
     }
   }
 

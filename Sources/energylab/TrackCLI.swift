@@ -50,7 +50,12 @@ struct TrackCLI: ParsableCommand {
     @Option(help: "Start longitude, degrees.") var longitude: Double = -0.0873
     @Option(help: "Start elevation, metres.") var elevation: Double = 50
     @Option(help: "Direction, degrees clockwise from north.") var azimuth: Double = 45
-    @Option(help: "Start time, ISO-8601.") var start = "2012-05-08T09:00:00Z"
+    @Option(
+      help: "Start time, ISO-8601 (default 2012-05-08T09:00:00Z).",
+      transform: {
+        try ArgumentValue.instant($0, requireOffset: false)
+      })
+    var start: Double?
     @Option(help: "Standard deviation of horizontal position noise, metres.") var noise: Double = 0
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
     @Option(help: "Track name.") var name = "synthetic walk"
@@ -61,8 +66,10 @@ struct TrackCLI: ParsableCommand {
     @Option(
       help: "Follow the waypoints (or route/track points) of this GPX at --speed instead of a straight line.")
     var route: String?
-    @Option(help: "A leg as SPEED,GRADE,DURATION (as 1.3mps,0,10min); repeat for a multi-leg track.")
-    var leg: [String] = []
+    @Option(
+      help: "A leg as SPEED,GRADE,DURATION (as 1.3mps,0,10min); repeat for a multi-leg track.",
+      transform: ArgumentValue.leg)
+    var leg: [SyntheticTrackSpec.Leg] = []
 
     func validate() throws {
       guard interval > 0 else { throw ValidationError("--interval must be positive") }
@@ -82,25 +89,13 @@ struct TrackCLI: ParsableCommand {
       spec.startLongitudeDegrees = longitude
       spec.startElevationMeters = elevation
       spec.azimuthDegrees = azimuth
-      guard let t = ISO8601.parse(start) else {
-        throw UsageError("cannot read --start \"\(start)\"; expected ISO-8601")
-      }
-      spec.startSecondsSince1970 = t.secondsSince1970
+      if let start { spec.startSecondsSince1970 = start }
       spec.horizontalNoiseMeters = noise
       spec.seed = seed
       spec.name = name
       spec.heartRateBeatsPerMinute = heartRate
       if let route { spec.route = try TrackCommands.readTrack(route).points }
-      spec.legs = try leg.map { text in
-        let parts = text.split(separator: ",").map(String.init)
-        guard parts.count == 3 else {
-          throw UsageError("cannot read --leg \"\(text)\"; expected SPEED,GRADE,DURATION")
-        }
-        return SyntheticTrackSpec.Leg(
-          speedMetersPerSecond: try QuantityParser.speedMetersPerSecond(parts[0]),
-          gradeFraction: try QuantityParser.gradeFraction(parts[1]),
-          durationSeconds: try QuantityParser.durationSeconds(parts[2]))
-      }
+      spec.legs = leg
       try TrackCommands.synth(spec, outputPath: output, context: context)
     }
   }
@@ -133,7 +128,7 @@ struct TrackCLI: ParsableCommand {
       help:
         "Classifier: speed-bands (walk, run, cycle, bus, car, train, plane) or alter-eco (the Alter Eco thesis's rules)."
     )
-    var classifier = "speed-bands"
+    var classifier = Classifier.speedBands
     @Option(help: "Alter Eco: regions of interest CSV (name,kind,latitude_deg,longitude_deg,radius_m).")
     var regions: String?
     @Option(
@@ -146,12 +141,11 @@ struct TrackCLI: ParsableCommand {
     func execute(in context: CommandContext) throws {
       var alterEco: AlterEcoParameters?
       switch classifier {
-      case "speed-bands": break
-      case "alter-eco":
+      case .speedBands: break
+      case .alterEco:
         var p = AlterEcoParameters()
         if let cyclingSpeed { p.carSpeedMetersPerSecond = cyclingSpeed }
         alterEco = p
-      default: throw UsageError("unknown classifier \"\(classifier)\"; expected speed-bands or alter-eco")
       }
       try TrackCommands.segments(
         file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(), alterEco: alterEco,

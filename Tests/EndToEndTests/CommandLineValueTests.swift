@@ -43,6 +43,59 @@ struct CommandLineValueTests {
     #expect(out.stderr.contains(message), "\(out.stderr)")
   }
 
+  /// Typed values are checked as the arguments are parsed: a bad one is a
+  /// usage error naming the option and what it takes, before any file is
+  /// opened (none of these files exists).
+  @Test(arguments: [
+    (
+      ["track", "segments", "t.gpx", "--classifier", "nope"],
+      "'--classifier <classifier>'. Please provide one of 'speed-bands' and 'alter-eco'"
+    ),
+    (["track", "synth", "-o", "t.gpx", "--leg", "1,2"], "'--leg <leg>': expected SPEED,GRADE,DURATION"),
+    (["track", "synth", "-o", "t.gpx", "--start", "noon"], "'--start <start>': expected ISO-8601"),
+    (
+      ["energy", "t.gpx", "--by-mode", "--model-for", "walk"],
+      "'--model-for <model-for>': expected MODE=MODEL"
+    ),
+    (["energy", "t.gpx", "--model-for", "walk=acsm-gait"], "--model-for needs --by-mode"),
+    (["energy", "t.gpx", "--movement", "fly"], "Please provide one of 'walk', 'run', 'cycle' or 'drive'"),
+    (["energy", "t.gpx", "--sex", "robot"], "Please provide one of 'male' and 'female'"),
+    (["energy", "t.gpx", "--subjects", "s.csv"], "--subjects needs --subject ID"),
+    (["energy", "t.gpx", "--speed-smoothing", "0"], "--speed-smoothing must be at least 1"),
+    (["accel", "summary", "a.csv", "--date-order", "ydm"], "Please provide one of 'ymd', 'mdy' or 'dmy'"),
+    (["accel", "summary", "a.csv", "--dialect", "fitbit"], "'--dialect <dialect>'. Please provide one of"),
+    (["accel", "summary", "a.csv", "--start", "2024-03-01T08:00:00"], "expected ISO-8601 with an offset"),
+    (["accel", "summary", "a.csv", "--cut-points", "nope"], "'--cut-points <cut-points>': expected one of"),
+    (["accel", "summary", "a.csv", "--step-low-pass", "0.2"], "--step-low-pass must be above the 0.5 Hz"),
+    (["accel", "epochs", "a.csv", "--epoch", "0s"], "--epoch"),
+    (
+      ["accel", "synth", "-o", "a.csv", "--leg", "swim,1min"],
+      "expected MOVEMENT,DURATION with MOVEMENT one of still, walk, run"
+    ),
+    (["footprint", "annual", "--servings", "beef"], "'--servings <servings>': expected NAME=NUMBER"),
+    (["balance", "--user", "ana:2100"], "'--user <user>': expected NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL"),
+    (["balance"], "balance needs at least one --user"),
+    (["survey", "asq", "s.csv", "--task", "ease"], "'--task <task>': expected NAME=Q1,Q2,Q3"),
+    (["survey", "summary", "s.csv", "--dialect", "typeform"], "expected one of plain, qualtrics"),
+    (
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "age", "--from",
+        "1", "--to", "2", "--step", "1",
+      ], "Please provide one of 'speed', 'grade' or 'mass'"
+    ),
+    (["batch", "study", "--shard", "9/8"], "expected K/N with 1 <= K <= N"),
+    (
+      ["profile", "t.gpx", "--factor-fallback", "boat"],
+      "'--factor-fallback <factor-fallback>'. Please provide one of"
+    ),
+  ])
+  func typedValuesAreCheckedWhenParsed(arguments: [String], message: String) throws {
+    let out = try energylab(arguments, in: try scratchFolder())
+    #expect(out.status == 64, "\(out.stderr)")
+    #expect(out.stderr.contains(message), "\(out.stderr)")
+    #expect(!out.stderr.contains("no such file"), "checked before any file is read: \(out.stderr)")
+  }
+
   @Test func unknownNamesGetTheClosestOne() throws {
     let folder = try scratchFolder()
     let model = try energylab(

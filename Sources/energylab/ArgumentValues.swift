@@ -1,0 +1,133 @@
+import ArgumentParser
+import EnergyLabCore
+import Foundation
+import Ingest
+import Pipeline
+import Signals
+import Tracks
+
+// Typed command-line values: a value is checked when the arguments are
+// parsed, and a bad one is a usage error (exit 64) that ArgumentParser
+// prefixes with the option's name, so the messages here do not repeat it.
+
+extension Sex: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+extension AccelFormat: ExpressibleByArgument {}
+extension AccelTimeFormat: ExpressibleByArgument {}
+extension AccelUnit: ExpressibleByArgument {}
+extension DateOrder: ExpressibleByArgument {}
+
+/// The kind of movement that sets the default stop speed of a track.
+enum Movement: String, CaseIterable, ExpressibleByArgument {
+  case walk, run, cycle, drive
+  var stopSpeedMetersPerSecond: Double { TrackAnalysisParameters.stopSpeedDefaults[rawValue] ?? 0.3 }
+}
+
+/// How `track segments` tells transport modes apart.
+enum Classifier: String, CaseIterable, ExpressibleByArgument {
+  case speedBands = "speed-bands"
+  case alterEco = "alter-eco"
+}
+
+/// What `sweep` varies.
+enum SweptInput: String, CaseIterable, ExpressibleByArgument {
+  case speed, grade, mass
+}
+
+/// Parsers of the values that are more than one word.
+enum ArgumentValue {
+  /// `a,b, c` as its non-empty items.
+  static func list(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+  }
+
+  /// `NAME=NUMBER` with a number of at least 0.
+  static func namedNumber(_ text: String) throws -> (name: String, value: Double) {
+    let parts = text.split(separator: "=").map(String.init)
+    guard parts.count == 2, !parts[0].isEmpty, let value = Double(parts[1]), value >= 0 else {
+      throw ValidationError("expected NAME=NUMBER with a number of at least 0, as beef=2")
+    }
+    return (parts[0], value)
+  }
+
+  /// `MODE=MODEL`, as `cycle=acsm-cycling`.
+  static func modeModel(_ text: String) throws -> (mode: TransportMode, model: String) {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]), !parts[1].isEmpty else {
+      throw ValidationError(
+        "expected MODE=MODEL with MODE one of \(TransportMode.allCases.map(\.rawValue).joined(separator: ", ")), as cycle=acsm-cycling"
+      )
+    }
+    return (mode, parts[1])
+  }
+
+  /// An ASQ task, `NAME=ITEM1,ITEM2,ITEM3`.
+  static func task(_ text: String) throws -> (name: String, items: [String]) {
+    guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+      throw ValidationError("expected NAME=Q1,Q2,Q3")
+    }
+    let items = list(String(text[text.index(after: eq)...]))
+    guard !items.isEmpty else { throw ValidationError("expected NAME=Q1,Q2,Q3: the task names no item") }
+    return (String(text[..<eq]), items)
+  }
+
+  /// A synthetic track leg, `SPEED,GRADE,DURATION`.
+  static func leg(_ text: String) throws -> SyntheticTrackSpec.Leg {
+    let parts = text.split(separator: ",").map(String.init)
+    guard parts.count == 3 else { throw ValidationError("expected SPEED,GRADE,DURATION, as 1.3mps,0,10min") }
+    return SyntheticTrackSpec.Leg(
+      speedMetersPerSecond: try QuantityParser.speedMetersPerSecond(parts[0]),
+      gradeFraction: try QuantityParser.gradeFraction(parts[1]),
+      durationSeconds: try QuantityParser.durationSeconds(parts[2]))
+  }
+
+  /// An ISO-8601 instant, s since 1970; `requireOffset` refuses a time
+  /// without a zone.
+  static func instant(_ text: String, requireOffset: Bool) throws -> Double {
+    guard let t = ISO8601.parse(text), t.hadOffset || !requireOffset else {
+      throw ValidationError(
+        requireOffset
+          ? "expected ISO-8601 with an offset, as 2024-03-01T08:00:00Z"
+          : "expected ISO-8601, as 2012-05-08T09:00:00Z")
+    }
+    return t.secondsSince1970
+  }
+
+  /// Accelerometer cut-points by name.
+  static func cutPoints(_ text: String) throws -> CutPoints {
+    guard let c = CutPoints.named(text) else {
+      throw ValidationError("expected one of \(CutPoints.all.map(\.id).joined(separator: ", "))")
+    }
+    return c
+  }
+
+  /// A survey export dialect.
+  static func surveyDialect(_ text: String) throws -> String {
+    guard SurveyReader.dialects.contains(text) else {
+      throw ValidationError("expected one of \(SurveyReader.dialects.joined(separator: ", "))")
+    }
+    return text
+  }
+
+  /// A balance user, `NAME:INTAKE:STEPS:ALLOWANCE`.
+  static func balanceUser(_ text: String) throws -> (
+    name: String, intake: Double, steps: Double, allowance: Double
+  ) {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 4, !parts[0].isEmpty, let intake = Double(parts[1]), let steps = Double(parts[2]),
+      let allowance = Double(parts[3]), steps >= 0, allowance > 0
+    else {
+      throw ValidationError(
+        "expected NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL with steps of at least 0 and an allowance above 0, as ana:2100:8000:2000"
+      )
+    }
+    return (parts[0], intake, steps, allowance)
+  }
+}
+
+/// A time zone option is checked at parse time (with "did you mean").
+func checkTimeZone(_ name: String?) throws {
+  guard let name else { return }
+  do { _ = try TimeZoneLookup.zone(named: name) } catch { throw ValidationError("\(error)") }
+}
