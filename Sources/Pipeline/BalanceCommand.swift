@@ -13,23 +13,6 @@ public enum BalanceCommand {
       self.name = name
       self.balance = balance
     }
-
-    /// Parses `NAME:INTAKE:STEPS:ALLOWANCE`.
-    public init(parsing text: String, kilocaloriesPerStep: Double) throws {
-      let parts = text.split(separator: ":").map(String.init)
-      guard parts.count == 4, let intake = Double(parts[1]), let steps = Double(parts[2]),
-        let allowance = Double(parts[3]),
-        steps >= 0, allowance > 0
-      else {
-        throw UsageError(
-          "cannot read --user \"\(text)\"; expected NAME:INTAKE_KCAL:STEPS:ALLOWANCE_KCAL, as ana:2100:8000:2000"
-        )
-      }
-      name = parts[0]
-      balance = CalorieBalance(
-        intakeKilocalories: intake, steps: steps, allowanceKilocalories: allowance,
-        kilocaloriesPerStep: kilocaloriesPerStep)
-    }
   }
 
   public static func run(
