@@ -83,7 +83,9 @@ let package = Package(
     .testTarget(
       name: "SurveysTests", dependencies: ["TestSupport", "Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["TestSupport", "Reporting"], exclude: ["Snapshots"]),
-    .testTarget(name: "PipelineTests", dependencies: ["TestSupport", "Pipeline"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "PipelineTests", dependencies: ["TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),
   ]
 )

@@ -4,26 +4,46 @@ import Reporting
 
 /// `duration`: travel times from text, and predicted against actual.
 public enum DurationCommand {
+  /// A duration read from text, with the actual one when given.
+  public struct Reading: Sendable, Hashable {
+    public var text: String
+    public var minutes: Double
+    public var actualMinutes: Double?
+    public var differenceMinutes: Double? { actualMinutes.map { minutes - $0 } }
+    public var relativeDifferencePercent: Double? {
+      actualMinutes.flatMap { $0 > 0 ? 100 * (minutes - $0) / $0 : nil }
+    }
+  }
+
+  /// Reads every text; `actual` is empty or one per text.
+  public static func read(texts: [String], actual: [String]) throws -> [Reading] {
+    guard actual.isEmpty || actual.count == texts.count else {
+      throw UsageError("give one actual duration per duration (\(texts.count)), or none")
+    }
+    return try texts.enumerated().map { i, text in
+      Reading(
+        text: text, minutes: try DurationText.minutes(text),
+        actualMinutes: actual.isEmpty ? nil : try DurationText.minutes(actual[i]))
+    }
+  }
+
+  public static func table(_ readings: [Reading]) -> ResultTable {
+    ResultTable(
+      name: "durations",
+      rows: readings.map { r in
+        var row = ResultRecord(["text": .string(r.text), "minutes": .number(r.minutes, 1)])
+        if let actual = r.actualMinutes {
+          row["actual_minutes"] = .number(actual, 1)
+          row["difference_min"] = .number(r.differenceMinutes, 1)
+          row["relative_difference_pct"] = .number(r.relativeDifferencePercent, 1)
+        }
+        return row
+      })
+  }
+
   public static func run(texts: [String], actual: [String], format: OutputFormat?, context: CommandContext)
     throws
   {
-    guard actual.isEmpty || actual.count == texts.count else {
-      throw UsageError("give one --actual per duration (\(texts.count)), or none")
-    }
-    var rows: [ResultRecord] = []
-    var accumulator = ErrorAccumulator()
-    for (i, text) in texts.enumerated() {
-      let minutes = try DurationText.minutes(text)
-      var row = ResultRecord(["text": .string(text), "minutes": .number(minutes, 1)])
-      if !actual.isEmpty {
-        let real = try DurationText.minutes(actual[i])
-        row["actual_minutes"] = .number(real, 1)
-        row["difference_min"] = .number(minutes - real, 1)
-        row["relative_difference_pct"] = .number(real > 0 ? 100 * (minutes - real) / real : nil, 1)
-        accumulator.add(predicted: minutes, reference: real)
-      }
-      rows.append(row)
-    }
-    context.emit(ResultTable(name: "durations", rows: rows), format: format)
+    context.emit(table(try read(texts: texts, actual: actual)), format: format)
   }
 }

@@ -23,7 +23,11 @@ public enum ModelsCommands {
   }
 
   public static func explain(id: String, format: OutputFormat? = nil, context: CommandContext) throws {
-    let info = try ModelRegistry.model(id: id).info
+    render(try ModelRegistry.model(id: id).info, format: format, context: context)
+  }
+
+  /// Prints a model's description: a table in a named format, else prose.
+  public static func render(_ info: ModelInfo, format: OutputFormat?, context: CommandContext) {
     if let format {
       context.emit(
         ResultTable(
@@ -65,45 +69,82 @@ public enum ModelsCommands {
     }
   }
 
-  /// Evaluates one model on the given inputs. With published values, a
-  /// second table sets each beside EnergyLab's value.
-  public static func eval(
-    id: String, input: ModelInput, published: [PublishedValue] = [], publishedSource: String? = nil,
-    format: OutputFormat?, context: CommandContext
-  ) throws {
+  /// A model evaluated on one input, with the published values it is set
+  /// beside.
+  public struct Evaluation: Sendable {
+    public var model: ModelInfo
+    public var output: ModelOutput
+    /// Absolute oxygen uptake, mL/min (VO2 per kg x body mass).
+    public var absoluteVO2MillilitersPerMinute: Double?
+    /// Whether the input names a duration or distance (so a total is due).
+    public var hasExtent: Bool
+    public var published: [PublishedComparison]
+
+    /// EnergyLab's value of a published quantity.
+    public func value(of key: String) -> Double? {
+      switch key {
+      case "vo2_ml_kg_min": return output.vo2MillilitersPerKilogramPerMinute
+      case "vo2_ml_min": return absoluteVO2MillilitersPerMinute
+      case "kcal_per_min": return output.kilocaloriesPerMinute
+      case "energy_kcal": return output.energyKilocalories
+      default: return nil
+      }
+    }
+  }
+
+  /// A published value beside EnergyLab's.
+  public struct PublishedComparison: Sendable, Hashable {
+    public var key: String
+    public var published: Double
+    public var energyLab: Double?
+    public var difference: Double? { energyLab.map { $0 - published } }
+    public var relativeDifferencePercent: Double? { energyLab.map { 100 * ($0 - published) / published } }
+  }
+
+  /// Evaluates model `id` on `input`.
+  public static func evaluate(id: String, input: ModelInput, published: [PublishedValue] = []) throws
+    -> Evaluation
+  {
     let model = try ModelRegistry.model(id: id)
     let output = try model.evaluate(input)
     var absoluteVO2: Double?
     if let vo2 = output.vo2MillilitersPerKilogramPerMinute, let mass = input.bodyMassKilograms {
       absoluteVO2 = vo2 * mass
     }
+    var evaluation = Evaluation(
+      model: model.info, output: output, absoluteVO2MillilitersPerMinute: absoluteVO2,
+      hasExtent: input.effectiveDurationSeconds != nil || input.distanceMeters != nil, published: [])
+    evaluation.published = published.map {
+      PublishedComparison(key: $0.key, published: $0.value, energyLab: evaluation.value(of: $0.key))
+    }
+    return evaluation
+  }
+
+  /// Prints an evaluation: its row, then the published comparison (folded
+  /// into the row in JSON).
+  public static func render(
+    _ evaluation: Evaluation, publishedSource: String? = nil, format: OutputFormat?, context: CommandContext
+  ) {
+    let output = evaluation.output
     var record = ResultRecord([
-      "model": .string(model.info.id),
+      "model": .string(evaluation.model.id),
       "vo2_ml_kg_min": .number(output.vo2MillilitersPerKilogramPerMinute, 2),
-      "vo2_ml_min": .number(absoluteVO2, 2),
+      "vo2_ml_min": .number(evaluation.absoluteVO2MillilitersPerMinute, 2),
       "kcal_per_min": .number(output.kilocaloriesPerMinute, 3),
     ])
-    if output.energyKilocalories != nil || input.effectiveDurationSeconds != nil
-      || input.distanceMeters != nil
-    {
+    if output.energyKilocalories != nil || evaluation.hasExtent {
       record["energy_kcal"] = .number(output.energyKilocalories, 2)
     }
     record["diagnostics"] = .array(output.diagnostics.map { .string($0.description) })
-    context.provenance.diagnostics += output.diagnostics
-    guard !published.isEmpty else {
+    guard !evaluation.published.isEmpty else {
       context.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
       return
     }
-    let computed: [String: Double?] = [
-      "vo2_ml_kg_min": output.vo2MillilitersPerKilogramPerMinute, "vo2_ml_min": absoluteVO2,
-      "kcal_per_min": output.kilocaloriesPerMinute, "energy_kcal": output.energyKilocalories,
-    ]
-    let rows = published.map { item -> ResultRecord in
-      let ours = computed[item.key] ?? nil
-      return ResultRecord([
-        "quantity": .string(item.key), "published": .number(item.value, 2), "energylab": .number(ours, 4),
-        "difference": .number(ours.map { $0 - item.value }, 4),
-        "relative_difference_pct": .number(ours.map { 100 * ($0 - item.value) / item.value }, 2),
+    let rows = evaluation.published.map { item -> ResultRecord in
+      ResultRecord([
+        "quantity": .string(item.key), "published": .number(item.published, 2),
+        "energylab": .number(item.energyLab, 4), "difference": .number(item.difference, 4),
+        "relative_difference_pct": .number(item.relativeDifferencePercent, 2),
         "source": .string(publishedSource ?? ""),
       ])
     }
@@ -115,5 +156,15 @@ public enum ModelsCommands {
       context.write("\n")
       context.emit(ResultTable(name: "model-eval-published", rows: rows), format: format)
     }
+  }
+
+  /// `models eval`: evaluate, record the diagnostics, print.
+  public static func eval(
+    id: String, input: ModelInput, published: [PublishedValue] = [], publishedSource: String? = nil,
+    format: OutputFormat?, context: CommandContext
+  ) throws {
+    let evaluation = try evaluate(id: id, input: input, published: published)
+    context.provenance.diagnostics += evaluation.output.diagnostics
+    render(evaluation, publishedSource: publishedSource, format: format, context: context)
   }
 }

@@ -16,6 +16,11 @@ struct DurationCLI: ContextCommand {
   @Option(help: "Actual durations in the same order, for predicted-against-actual errors (repeatable).")
   var actual: [String] = []
   @OptionGroup var output: FormatOption
+  func validate() throws {
+    guard actual.isEmpty || actual.count == texts.count else {
+      throw ValidationError("give one --actual per duration (\(texts.count)), or none")
+    }
+  }
   func execute(in context: CommandContext) throws {
     try DurationCommand.run(texts: texts, actual: actual, format: output.format, context: context)
   }

@@ -1,0 +1,65 @@
+import EnergyLabCore
+import EnergyModels
+import Pipeline
+import TestSupport
+import Testing
+
+/// Commands computed as values, before anything is printed: each value
+/// against a hand calculation written here.
+struct CommandResultTests {
+  /// ACSM walking (ACSM's Guidelines): VO2 = 0.1 S + 1.8 S G + 3.5 with S in
+  /// m/min. At 3 mph (80.4672 m/min) up 5 %: 3.5 + 8.04672 + 7.242048 =
+  /// 18.788768 mL/kg/min; for 70 kg 1315.21376 mL/min, 6.5760688 kcal/min
+  /// at 5 kcal per litre of oxygen. Against a published 6.0 kcal/min:
+  /// +0.5760688, +9.60115 %.
+  @Test func modelEvaluationIsAValue() throws {
+    var input = ModelInput()
+    input.speedMetersPerSecond = 80.4672 / 60
+    input.gradeFraction = 0.05
+    input.bodyMassKilograms = 70
+    let evaluation = try ModelsCommands.evaluate(
+      id: "acsm-walking", input: input, published: [try .init(parsing: "kcal_per_min=6.0")])
+    #expect(evaluation.model.id == "acsm-walking")
+    expectClose(
+      try #require(evaluation.output.vo2MillilitersPerKilogramPerMinute), 18.788768, tolerance: 1e-9)
+    expectClose(try #require(evaluation.absoluteVO2MillilitersPerMinute), 1315.21376, tolerance: 1e-7)
+    expectClose(try #require(evaluation.output.kilocaloriesPerMinute), 6.5760688, tolerance: 1e-9)
+    #expect(!evaluation.hasExtent && evaluation.output.energyKilocalories == nil)
+    let published = try #require(evaluation.published.first)
+    expectClose(try #require(published.difference), 0.5760688, tolerance: 1e-9)
+    expectClose(try #require(published.relativeDifferencePercent), 9.601147, tolerance: 1e-6)
+  }
+
+  /// StepMyHealth balance (thesis L553-577): intake - steps x 0.4 kcal;
+  /// progress = balance / allowance; points = 100 x progress. ana: 2100 -
+  /// 8000 x 0.4 = -1100, -0.55, -55 points; ben: 3000 - 2000 x 0.4 = 2200,
+  /// 1.1, 110 points (red); cy: 1800 - 1000 x 0.4 = 1400, 0.7, 70 (green).
+  @Test func leaderboardIsAValue() throws {
+    func user(_ name: String, _ intake: Double, _ steps: Double) -> BalanceCommand.User {
+      BalanceCommand.User(
+        name: name,
+        balance: CalorieBalance(
+          intakeKilocalories: intake, steps: steps, allowanceKilocalories: 2000, kilocaloriesPerStep: 0.4))
+    }
+    let board = try BalanceCommand.leaderboard(
+      users: [user("ana", 2100, 8000), user("ben", 3000, 2000), user("cy", 1800, 1000)],
+      kilocaloriesPerStep: 0.4)
+    #expect(board.users.map(\.name) == ["ben", "cy", "ana"])
+    expectClose(board.users[0].balance.points, 110, tolerance: 1e-9)
+    #expect(board.users[0].balance.colour == .red && board.users[1].balance.colour == .green)
+    expectClose(board.users[2].balance.balanceKilocalories, -1100, tolerance: 1e-9)
+    #expect(board.parameters.map(\.name) == ["kcal_per_step", "colour_rule", "leaderboard"])
+    #expect(throws: UsageError.self) { try BalanceCommand.leaderboard(users: [], kilocaloriesPerStep: 0.4) }
+  }
+
+  /// "1 hour 5 mins" is 65 minutes; against an actual 50: +15 min, +30 %.
+  @Test func durationReadingsAreValues() throws {
+    let readings = try DurationCommand.read(
+      texts: ["1 hour 5 mins", "45 mins"], actual: ["50 mins", "45 mins"])
+    #expect(readings.map(\.minutes) == [65, 45])
+    #expect(readings[0].differenceMinutes == 15)
+    expectClose(try #require(readings[0].relativeDifferencePercent), 30, tolerance: 1e-9)
+    #expect(readings[1].differenceMinutes == 0)
+    #expect(throws: UsageError.self) { try DurationCommand.read(texts: ["45 mins"], actual: ["1", "2"]) }
+  }
+}
