@@ -84,7 +84,8 @@ let package = Package(
       name: "SurveysTests", dependencies: ["TestSupport", "Surveys", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["TestSupport", "Reporting"], exclude: ["Snapshots"]),
     .testTarget(
-      name: "PipelineTests", dependencies: ["TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels"],
+      name: "PipelineTests",
+      dependencies: ["TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Ingest", "Tracks"],
       exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),
   ]

@@ -90,18 +90,23 @@ public enum TrackCommands {
     ])
   }
 
+  /// Each file's summary and what the file says of itself, or why it could
+  /// not be read, in the order the files were given.
+  public struct Summaries: Sendable {
+    public var files: [String]
+    public var results: [Result<(TrackSummary, TrackHeader), Error>]
+    public var parameters: [NamedParameter]
+  }
+
   /// Summaries of many files in constant memory per file, on `jobs`
   /// threads (default: the number of cores, never more than files); one
-  /// file reads and computes on two threads. A file that cannot be read is
-  /// reported on the error stream and skipped; the command ends with a
-  /// failure when any was (`failFast` stops at the first).
-  public static func summary(
-    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    failFast: Bool = false,
-    jobs: Int? = nil, format: OutputFormat?, context: CommandContext
-  ) throws {
+  /// file reads and computes on two threads. `progress` draws a bar.
+  public static func summaries(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil, jobs: Int? = nil,
+    progress: (@Sendable (String) -> Void)? = nil
+  ) -> Summaries {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    let bar = ProgressBar(label: "track", files: files, sink: context.progressSink)
+    let bar = ProgressBar(label: "track", files: files, sink: progress)
     let results: [Result<(TrackSummary, TrackHeader), Error>] =
       files.count == 1
       ? [
@@ -119,24 +124,53 @@ public enum TrackCommands {
         return result
       }
     bar.end()
-    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
+    return Summaries(files: files, results: results, parameters: parameters.described)
+  }
+
+  /// `track summary`: summarise, report and skip unreadable files, print;
+  /// fails when any file was skipped (`failFast` stops at the first).
+  public static func summary(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    failFast: Bool = false,
+    jobs: Int? = nil, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let found = summaries(
+      files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, jobs: jobs,
+      progress: context.progressSink)
+    let summaries = try SkipAndLog(
+      files: files, results: found.results, failFast: failFast,
+      context: context
+    ) {
       (summaryRecord($0.0, format: $0.1.format), $0.0.diagnostics)
     }
-    context.provenance.addParameters(parameters.described)
+    context.provenance.addParameters(found.parameters)
     context.emit(ResultTable(name: "track-summary", rows: summaries.rows), format: format)
     try summaries.finish(of: files.count)
   }
 
+  /// A track cut into activities, by speed band or by the Alter Eco
+  /// thesis's classifier.
+  public struct Segmentation: Sendable {
+    public enum Activities: Sendable {
+      case speedBands([Activity])
+      case alterEco([AlterEcoActivity])
+    }
+    public var file: String
+    public var activities: Activities
+    /// The files read: the track, and the regions of the Alter Eco rules.
+    public var inputs: [String]
+    public var parameters: [NamedParameter]
+    public var diagnostics: [Diagnostic]
+  }
+
   /// The activities of a track by speed band, or by the Alter Eco thesis's
   /// classifier when `alterEco` is given.
-  public static func segments(
+  public static func segmentation(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
-    regionsPath: String? = nil,
-    format: OutputFormat?, context: CommandContext
-  ) throws {
+    regionsPath: String? = nil
+  ) throws -> Segmentation {
     let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
-    _ = try context.recordInput(file)
     if let alterEco {
       var regions: [RegionOfInterest] = []
       if let regionsPath {
@@ -146,14 +180,27 @@ public enum TrackCommands {
             latitudeDegrees: $0.latitudeDegrees,
             longitudeDegrees: $0.longitudeDegrees, radiusMeters: $0.radiusMeters)
         }
-        _ = try context.recordInput(regionsPath)
       }
-      context.provenance.addParameters(alterEco.described)
-      context.provenance.diagnostics += track.diagnostics
-      context.provenance.addParameters(parameters.described)
       let activities = AlterEcoClassifier(parameters: alterEco, regions: regions).activities(
         of: track.points, joinSegments: parameters.joinSegments)
-      let rows = activities.enumerated().map { k, a in
+      return Segmentation(
+        file: file, activities: .alterEco(activities), inputs: [file] + (regionsPath.map { [$0] } ?? []),
+        parameters: alterEco.described + parameters.described, diagnostics: track.diagnostics)
+    }
+    let (steps, diagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
+    return Segmentation(
+      file: file, activities: .speedBands(SpeedBandClassifier(parameters: modes).activities(of: steps)),
+      inputs: [file], parameters: parameters.described + modes.described,
+      diagnostics: track.diagnostics + diagnostics)
+  }
+
+  /// The activities as the `track-segments` table.
+  public static func table(_ segmentation: Segmentation) -> ResultTable {
+    let file = segmentation.file
+    let rows: [ResultRecord]
+    switch segmentation.activities {
+    case .alterEco(let activities):
+      rows = activities.enumerated().map { k, a in
         ResultRecord([
           "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode),
           "start_time": .string(ISO8601.formatUTC(a.startSecondsSince1970)),
@@ -162,23 +209,34 @@ public enum TrackCommands {
           "duration_s": .number(a.endSecondsSince1970 - a.startSecondsSince1970, 1),
         ])
       }
-      context.emit(ResultTable(name: "track-segments", rows: rows), format: format)
-      return
+    case .speedBands(let activities):
+      rows = activities.enumerated().map { k, a in
+        ResultRecord([
+          "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode.rawValue),
+          "start_time": a.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
+          "end_time": a.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
+          "distance_m": .number(a.distanceMeters, 1), "duration_s": .number(a.durationSeconds, 1),
+          "speed_mps": .number(a.durationSeconds > 0 ? a.distanceMeters / a.durationSeconds : nil, 3),
+        ])
+      }
     }
-    let (steps, diagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
-    context.provenance.diagnostics += track.diagnostics + diagnostics
-    let activities = SpeedBandClassifier(parameters: modes).activities(of: steps)
-    context.provenance.addParameters(parameters.described + modes.described)
-    let rows = activities.enumerated().map { k, a in
-      ResultRecord([
-        "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode.rawValue),
-        "start_time": a.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
-        "end_time": a.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
-        "distance_m": .number(a.distanceMeters, 1), "duration_s": .number(a.durationSeconds, 1),
-        "speed_mps": .number(a.durationSeconds > 0 ? a.distanceMeters / a.durationSeconds : nil, 3),
-      ])
-    }
-    context.emit(ResultTable(name: "track-segments", rows: rows), format: format)
+    return ResultTable(name: "track-segments", rows: rows)
+  }
+
+  /// `track segments`: segment, record inputs and parameters, print.
+  public static func segments(
+    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
+    regionsPath: String? = nil,
+    format: OutputFormat?, context: CommandContext
+  ) throws {
+    let segmentation = try segmentation(
+      file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes, alterEco: alterEco,
+      regionsPath: regionsPath)
+    for input in segmentation.inputs { _ = try context.recordInput(input) }
+    context.provenance.addParameters(segmentation.parameters)
+    context.provenance.diagnostics += segmentation.diagnostics
+    context.emit(table(segmentation), format: format)
   }
 
   /// Charts of one track: speed over time coloured by mode, elevation and

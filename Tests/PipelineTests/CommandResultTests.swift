@@ -1,8 +1,11 @@
 import EnergyLabCore
 import EnergyModels
+import Foundation
+import Ingest
 import Pipeline
 import TestSupport
 import Testing
+import Tracks
 
 /// Commands computed as values, before anything is printed: each value
 /// against a hand calculation written here.
@@ -61,5 +64,53 @@ struct CommandResultTests {
     expectClose(try #require(readings[0].relativeDifferencePercent), 30, tolerance: 1e-9)
     #expect(readings[1].differenceMinutes == 0)
     #expect(throws: UsageError.self) { try DurationCommand.read(texts: ["45 mins"], actual: ["1", "2"]) }
+  }
+}
+
+/// Track commands as values, on a synthetic track whose legs are known by
+/// construction: 10 min walking at 1.3 m/s (780 m), then 10 min at 10 m/s
+/// (6,000 m), a speed in the bus band (7-12 m/s), on the flat.
+struct TrackCommandResultTests {
+  static func twoLegTrack() throws -> String {
+    var spec = SyntheticTrackSpec()
+    spec.legs = [
+      .init(speedMetersPerSecond: 1.3, gradeFraction: 0, durationSeconds: 600),
+      .init(speedMetersPerSecond: 10, gradeFraction: 0, durationSeconds: 600),
+    ]
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-two-legs-\(UUID().uuidString).gpx"
+    ).path
+    try GPXWriter.gpx(TrackSynthesizer.track(spec), creator: "test").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func segmentationIsAValue() throws {
+    let file = try Self.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let segmentation = try TrackCommands.segmentation(file: file, parameters: TrackAnalysisParameters())
+    guard case .speedBands(let activities) = segmentation.activities else {
+      Issue.record("expected speed-band activities")
+      return
+    }
+    #expect(activities.map(\.mode) == [.walk, .bus])
+    expectClose(activities[0].distanceMeters, 780, tolerance: 780 * 0.01)
+    expectClose(activities[1].distanceMeters, 6000, tolerance: 6000 * 0.01)
+    expectClose(activities[0].durationSeconds + activities[1].durationSeconds, 1200, tolerance: 1.5)
+    #expect(segmentation.inputs == [file])
+    #expect(segmentation.parameters.contains { $0.name == "mode_walk_max_mps" && $0.value == "2" })
+  }
+
+  @Test func summariesAreValuesAndAMissingFileIsItsOwnFailure() throws {
+    let file = try Self.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let found = TrackCommands.summaries(
+      files: [file, file + ".missing"], parameters: TrackAnalysisParameters())
+    #expect(found.files.count == 2)
+    let (summary, header) = try found.results[0].get()
+    #expect(header.format == "gpx-1.1", "GPXWriter writes GPX 1.1")
+    expectClose(summary.distance2DMeters, 6780, tolerance: 6780 * 0.002)
+    expectClose(try #require(summary.durationSeconds), 1200, tolerance: 1e-6)
+    #expect(throws: InputError.self) { try found.results[1].get() }
   }
 }
