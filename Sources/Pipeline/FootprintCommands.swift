@@ -62,21 +62,63 @@ public enum FootprintCommands {
     )
   }
 
-  public static func flights(
-    trips tripTexts: [String], factorSets: [String], published: [Double], publishedSource: String?,
-    format: OutputFormat?, context: CommandContext
-  ) throws {
+  /// Flights and their CO2 under each factor set, with the published
+  /// totals they are set beside.
+  public struct Flights: Sendable {
+    public struct Factor: Sendable, Hashable {
+      public var set: String
+      public var kilogramsPerKilometer: Double
+      public var label: String
+    }
+    public var trips: [FlightTrip]
+    public var factors: [Factor]
+    /// Published totals, t CO2.
+    public var published: [Double]
+    public var inputs: [String]
+    public var parameters: [NamedParameter] {
+      factors.map {
+        NamedParameter(
+          name: "flight_factor_\($0.set)", value: Fixed.shortest($0.kilogramsPerKilometer), meaning: $0.label)
+      }
+        + [
+          NamedParameter(
+            name: "flight_distance", value: "haversine, R = 6371.0 km",
+            meaning: "as the carbon gamification thesis, Fig 7.6")
+        ]
+    }
+    /// Kilometres flown in a year, all trips.
+    public var flownKilometers: Double { trips.reduce(0) { $0 + $1.kilometersPerYear } }
+    /// kg CO2 of a year's flying under factor `k`.
+    public func totalKilograms(_ k: Int) -> Double { flownKilometers * factors[k].kilogramsPerKilometer }
+  }
+
+  /// Reads the trips (`STN-CAG:return`) and the flight factor of each set
+  /// (default alter-eco-2020).
+  public static func flights(trips tripTexts: [String], factorSets: [String], published: [Double] = []) throws
+    -> Flights
+  {
     let airports = try FactorReaders.airports(path: airportsPath)
-    _ = try context.recordInput(airportsPath)
     let trips = try tripTexts.map { try trip($0, airports: airports) }
     guard !trips.isEmpty else {
       throw UsageError("footprint flights needs at least one flight, as STN-CAG:return")
     }
     let sets = factorSets.isEmpty ? [ProfileCommand.defaultFactorSet] : factorSets
-    let factors = try sets.map(flightFactor)
-    for name in sets { _ = try context.recordInput(try ProfileCommand.factorSetPath(name)) }
+    let factors = try sets.map { name in
+      let f = try flightFactor(name)
+      return Flights.Factor(set: name, kilogramsPerKilometer: f.kilogramsPerKilometer, label: f.label)
+    }
+    return Flights(
+      trips: trips, factors: factors, published: published,
+      inputs: [airportsPath] + (try sets.map { try ProfileCommand.factorSetPath($0) }))
+  }
+
+  /// The `flights` table (one row per trip and a total), then the
+  /// published comparison.
+  public static func render(
+    _ flights: Flights, publishedSource: String?, format: OutputFormat?, context: CommandContext
+  ) {
     var rows: [ResultRecord] = []
-    for t in trips {
+    for t in flights.trips {
       let geodesic =
         Geodesy.distanceMeters(
           fromLatitude: t.from.latitudeDegrees, longitude: t.from.longitudeDegrees,
@@ -87,36 +129,26 @@ public enum FootprintCommands {
         "trips": .number(t.tripsPerYear, 0), "haversine_km": .number(t.greatCircleKilometers, 1),
         "geodesic_km": .number(geodesic, 1), "flown_km": .number(t.kilometersPerYear, 1),
       ])
-      for (name, factor) in zip(sets, factors) {
-        row["co2_kg_\(name)"] = .number(t.kilometersPerYear * factor.kilogramsPerKilometer, 1)
+      for factor in flights.factors {
+        row["co2_kg_\(factor.set)"] = .number(t.kilometersPerYear * factor.kilogramsPerKilometer, 1)
       }
       rows.append(row)
     }
-    let flown = trips.reduce(0) { $0 + $1.kilometersPerYear }
-    var total = ResultRecord(["from": .string("total"), "flown_km": .number(flown, 1)])
-    for (name, factor) in zip(sets, factors) {
-      total["co2_kg_\(name)"] = .number(flown * factor.kilogramsPerKilometer, 1)
+    var total = ResultRecord(["from": .string("total"), "flown_km": .number(flights.flownKilometers, 1)])
+    for (k, factor) in flights.factors.enumerated() {
+      total["co2_kg_\(factor.set)"] = .number(flights.totalKilograms(k), 1)
     }
     rows.append(total)
-    context.provenance.addParameters(
-      zip(sets, factors).map {
-        NamedParameter(
-          name: "flight_factor_\($0)", value: Fixed.shortest($1.kilogramsPerKilometer), meaning: $1.label)
-      }
-        + [
-          NamedParameter(
-            name: "flight_distance", value: "haversine, R = 6371.0 km",
-            meaning: "as the carbon gamification thesis, Fig 7.6")
-        ])
     context.emit(ResultTable(name: "flights", rows: rows), format: format)
-    guard !published.isEmpty else { return }
+    guard !flights.published.isEmpty else { return }
     var comparison: [ResultRecord] = []
-    for value in published {
-      for (name, factor) in zip(sets, factors) {
-        let ours = flown * factor.kilogramsPerKilometer / 1000
+    for value in flights.published {
+      for (k, factor) in flights.factors.enumerated() {
+        let ours = flights.totalKilograms(k) / 1000
         comparison.append(
           ResultRecord([
-            "published_t": .number(value, 2), "factor_set": .string(name), "energylab_t": .number(ours, 3),
+            "published_t": .number(value, 2), "factor_set": .string(factor.set),
+            "energylab_t": .number(ours, 3),
             "difference_t": .number(ours - value, 3),
             "relative_difference_pct": .number(100 * (ours - value) / value, 1),
             "source": .string(publishedSource ?? ""),
@@ -127,13 +159,48 @@ public enum FootprintCommands {
     context.emit(ResultTable(name: "flights-published", rows: comparison), format: format)
   }
 
-  public static func annual(_ input: AnnualFootprintInput, format: OutputFormat?, context: CommandContext)
-    throws
-  {
+  /// `footprint flights`: compute, record inputs and factors, print.
+  public static func flights(
+    trips tripTexts: [String], factorSets: [String], published: [Double], publishedSource: String?,
+    format: OutputFormat?, context: CommandContext
+  ) throws {
+    let result = try flights(trips: tripTexts, factorSets: factorSets, published: published)
+    for input in result.inputs { _ = try context.recordInput(input) }
+    context.provenance.addParameters(result.parameters)
+    render(result, publishedSource: publishedSource, format: format, context: context)
+  }
+
+  /// The annual calculator's result with the Irish average it is set
+  /// beside, kg CO2e per person per year.
+  public struct Annual: Sendable {
+    public var footprint: AnnualFootprint
+    public var irishAverageKilograms: Double
+    public var tableName: String
+    public var inputs: [String]
+    public var parameters: [NamedParameter] {
+      [
+        NamedParameter(name: "factor_table", value: tableName, meaning: "carbon gamification thesis Fig 7.5"),
+        NamedParameter(
+          name: "diet_basis", value: footprint.dietBasis,
+          meaning: "larger of servings and diet average (thesis)"),
+        NamedParameter(
+          name: "goods_period", value: "monthly x 12",
+          meaning: "EnergyLab's reading; the thesis says annual totals"),
+      ]
+    }
+  }
+
+  public static func annual(_ input: AnnualFootprintInput) throws -> Annual {
     let table = try FactorReaders.factorTable(path: calculatorTablePath)
-    _ = try context.recordInput(calculatorTablePath)
-    let result = try CarbonFootprintCalculator(table: table).annual(input)
-    let irish = try table.value("irish-average-annual") * 1000
+    return Annual(
+      footprint: try CarbonFootprintCalculator(table: table).annual(input),
+      irishAverageKilograms: try table.value("irish-average-annual") * 1000, tableName: table.name,
+      inputs: [calculatorTablePath])
+  }
+
+  public static func render(_ annual: Annual, format: OutputFormat?, context: CommandContext) {
+    let result = annual.footprint
+    let irish = annual.irishAverageKilograms
     let rows: [ResultRecord] = [
       ("home", result.homeKilograms), ("car", result.carKilograms), ("flights", result.flightKilograms),
       ("diet", result.dietKilograms), ("food waste", result.foodWasteKilograms),
@@ -145,19 +212,21 @@ public enum FootprintCommands {
         "share_of_irish_average_pct": .number(100 * value / irish, 1),
       ])
     }
-    context.provenance.addParameters([
-      NamedParameter(name: "factor_table", value: table.name, meaning: "carbon gamification thesis Fig 7.5"),
-      NamedParameter(
-        name: "diet_basis", value: result.dietBasis, meaning: "larger of servings and diet average (thesis)"),
-      NamedParameter(
-        name: "goods_period", value: "monthly x 12",
-        meaning: "EnergyLab's reading; the thesis says annual totals"),
-    ])
     if (format ?? context.defaultFormat) != .json {
       context.write(
         "Irish average \(Fixed.format(irish / 1000, digits: 1)) t CO2e per person per year; diet from the \(result.dietBasis)\n"
       )
     }
     context.emit(ResultTable(name: "annual-footprint", rows: rows), format: format)
+  }
+
+  /// `footprint annual`: compute, record the table and the rules, print.
+  public static func annual(_ input: AnnualFootprintInput, format: OutputFormat?, context: CommandContext)
+    throws
+  {
+    let result = try annual(input)
+    for path in result.inputs { _ = try context.recordInput(path) }
+    context.provenance.addParameters(result.parameters)
+    render(result, format: format, context: context)
   }
 }

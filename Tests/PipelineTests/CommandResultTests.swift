@@ -114,3 +114,23 @@ struct TrackCommandResultTests {
     #expect(throws: InputError.self) { try found.results[1].get() }
   }
 }
+
+/// Footprint commands as values.
+struct FootprintCommandResultTests {
+  /// Stansted (51.8850, 0.2350) to Cagliari (39.2515, 9.0543) by the
+  /// haversine formula with R = 6371.0 km (computed with Python's math
+  /// module): 1,560.882 km, 3,121.764 km return; at the Alter Eco app's
+  /// 0.200 kg CO2e/km, 624.353 kg.
+  @Test func flightsAreAValue() throws {
+    let flights = try FootprintCommands.flights(
+      trips: ["STN-CAG:return"], factorSets: ["alter-eco-2020"], published: [1.82])
+    #expect(flights.trips.count == 1 && flights.trips[0].isReturn)
+    expectClose(flights.trips[0].greatCircleKilometers, 1560.882, tolerance: 0.001)
+    expectClose(flights.flownKilometers, 3121.764, tolerance: 0.001)
+    #expect(flights.factors.map(\.kilogramsPerKilometer) == [0.2])
+    expectClose(flights.totalKilograms(0), 624.353, tolerance: 0.001)
+    #expect(flights.inputs.count == 2 && flights.inputs[0].hasSuffix("Datasets/airports/airports.csv"))
+    #expect(flights.parameters.map(\.name) == ["flight_factor_alter-eco-2020", "flight_distance"])
+    #expect(throws: UsageError.self) { try FootprintCommands.flights(trips: ["STN-XYZ"], factorSets: []) }
+  }
+}
