@@ -85,7 +85,9 @@ let package = Package(
     .testTarget(name: "ReportingTests", dependencies: ["TestSupport", "Reporting"], exclude: ["Snapshots"]),
     .testTarget(
       name: "PipelineTests",
-      dependencies: ["TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Ingest", "Tracks"],
+      dependencies: [
+        "TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Ingest", "Tracks", "Store",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),
   ]

@@ -36,6 +36,12 @@ public enum DatabaseCommands {
   public static func export(path: String, table: String, format: OutputFormat?, context: CommandContext)
     throws
   {
+    context.emit(try exported(path: path, table: table), format: format)
+  }
+
+  /// A table of the store as it is printed: numbers as numbers, except
+  /// digests and keys.
+  public static func exported(path: String, table: String) throws -> ResultTable {
     let (columns, rows) = try open(path).rows(of: table)
     let records = rows.map { values in
       var record = ResultRecord()
@@ -48,7 +54,7 @@ public enum DatabaseCommands {
       }
       return record
     }
-    context.emit(ResultTable(name: table, rows: records), format: format)
+    return ResultTable(name: table, rows: records)
   }
 
   /// `db merge OUT SHARD...`: every run of the shards copied into OUT in
@@ -62,20 +68,50 @@ public enum DatabaseCommands {
     context.write("merged \(copied) runs from \(shards.count) databases into \(output) (\(total) runs)\n")
   }
 
-  /// `db compare A B`: whether two stores hold the same results (runs by
-  /// key with every row, ignoring row ids and recording times); exit 1 and
-  /// the first difference when not.
-  public static func compare(_ a: String, _ b: String, context: CommandContext) throws {
+  /// Whether two stores hold the same results, and where they first
+  /// differ in their canonical dumps.
+  public struct Comparison: Sendable, Hashable {
+    /// Runs in the first store.
+    public var runs: Int
+    /// 1-based line of the first difference, with each side's line (nil
+    /// past its end); nil when the stores agree.
+    public var firstDifference: (line: Int, left: String?, right: String?)?
+    public var same: Bool { firstDifference == nil }
+
+    public static func == (a: Comparison, b: Comparison) -> Bool {
+      a.runs == b.runs && a.firstDifference?.line == b.firstDifference?.line
+        && a.firstDifference?.left == b.firstDifference?.left
+        && a.firstDifference?.right == b.firstDifference?.right
+    }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(runs)
+      hasher.combine(firstDifference?.line)
+    }
+  }
+
+  /// Compares two stores run by run (by key, with every row, ignoring row
+  /// ids and recording times).
+  public static func comparison(_ a: String, _ b: String) throws -> Comparison {
     let left = try open(a).canonicalLines()
     let right = try open(b).canonicalLines()
-    guard left != right else {
-      context.write(
-        "\(a) and \(b) hold the same results (\(left.filter { $0.hasPrefix("run ") }.count) runs)\n")
+    let runs = left.filter { $0.hasPrefix("run ") }.count
+    guard left != right else { return Comparison(runs: runs, firstDifference: nil) }
+    let k = (0..<min(left.count, right.count)).first { left[$0] != right[$0] } ?? min(left.count, right.count)
+    return Comparison(
+      runs: runs,
+      firstDifference: (k + 1, k < left.count ? left[k] : nil, k < right.count ? right[k] : nil))
+  }
+
+  /// `db compare A B`: whether two stores hold the same results; exit 1
+  /// and the first difference when not.
+  public static func compare(_ a: String, _ b: String, context: CommandContext) throws {
+    let result = try comparison(a, b)
+    guard let difference = result.firstDifference else {
+      context.write("\(a) and \(b) hold the same results (\(result.runs) runs)\n")
       return
     }
-    let k = (0..<min(left.count, right.count)).first { left[$0] != right[$0] } ?? min(left.count, right.count)
     throw RuntimeError(
-      "\(a) and \(b) differ at line \(k + 1) of their canonical dumps:\n  \(k < left.count ? left[k] : "(end)")\n  \(k < right.count ? right[k] : "(end)")"
+      "\(a) and \(b) differ at line \(difference.line) of their canonical dumps:\n  \(difference.left ?? "(end)")\n  \(difference.right ?? "(end)")"
     )
   }
 }

@@ -3,6 +3,7 @@ import EnergyModels
 import Foundation
 import Ingest
 import Pipeline
+import Store
 import TestSupport
 import Testing
 import Tracks
@@ -132,5 +133,37 @@ struct FootprintCommandResultTests {
     #expect(flights.inputs.count == 2 && flights.inputs[0].hasSuffix("Datasets/airports/airports.csv"))
     #expect(flights.parameters.map(\.name) == ["flight_factor_alter-eco-2020", "flight_distance"])
     #expect(throws: UsageError.self) { try FootprintCommands.flights(trips: ["STN-XYZ"], factorSets: []) }
+  }
+}
+
+/// Store commands as values.
+struct DatabaseCommandResultTests {
+  @Test func comparisonIsAValue() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-compare-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    func store(_ name: String, energy: Double, recordedAt: String?) throws -> String {
+      let path = "\(folder)/\(name).sqlite"
+      let run = RunRecord(
+        command: "energy", recordedAt: recordedAt,
+        inputs: [InputFingerprint(path: "walk.gpx", sizeBytes: 10, sha256: "aa")],
+        parameters: [NamedParameter(name: "body_mass_kg", value: "70", meaning: "mass")],
+        results: [ResultRow(subject: "walk.gpx", metric: "energy", value: energy, unit: "kcal")])
+      try ResultsStore(path: path).record(run)
+      return path
+    }
+    // The recording time is not a result: these two hold the same.
+    let a = try store("a", energy: 49.28, recordedAt: "2026-01-01T00:00:00Z")
+    let b = try store("b", energy: 49.28, recordedAt: nil)
+    let same = try DatabaseCommands.comparison(a, b)
+    #expect(same.same && same.runs == 1)
+    let c = try store("c", energy: 45.76, recordedAt: nil)
+    let differ = try DatabaseCommands.comparison(a, c)
+    let difference = try #require(differ.firstDifference)
+    #expect(difference.left?.contains("49.28") == true && difference.right?.contains("45.76") == true)
+    let table = try DatabaseCommands.exported(path: c, table: "results")
+    #expect(table.rows.count == 1 && table.rows[0]["value"] == .number(45.76, 4))
   }
 }
