@@ -171,12 +171,50 @@ public enum SweepCommand {
     return ranges
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// A sweep: every model's statistics at each swept value, where each
+  /// breaks even, and the swept values inside each model's valid range.
+  public struct Sweep: Sendable {
+    public var table: ReferenceTable
+    public var points: [Point]
+    public var breakEvens: [BreakEven]
+    public var validRanges: [GnuplotChart.ShadedRange]
+    public var inputs: [String]
+    public var parameters: [NamedParameter]
+  }
+
+  public static func sweep(_ options: Options) throws -> Sweep {
     let path = try ReferenceLocator.path(for: options.reference)
     let table = try ReferenceTableReader.read(path: path)
-    _ = try context.recordInput(path)
-    let (unit, _) = try unit(of: options.parameter)
     let (points, breakEvens) = try points(table: table, options: options)
+    let values = Array(Set(points.map(\.value))).sorted()
+    var ranges: [GnuplotChart.ShadedRange] = []
+    for id in options.modelIDs { ranges += try validRanges(model: id, values: values, options: options) }
+    return Sweep(
+      table: table, points: points, breakEvens: breakEvens, validRanges: ranges, inputs: [path],
+      parameters: [
+        NamedParameter(name: "sweep_parameter", value: options.parameter, meaning: "input varied"),
+        NamedParameter(
+          name: "sweep_range", value: "\(options.from)..\(options.to) by \(options.step)",
+          meaning: "values swept"),
+      ]
+        + options.assumptions.map {
+          NamedParameter(name: "assume_\($0.name)", value: $0.text, meaning: "held fixed")
+        })
+  }
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let result = try sweep(options)
+    for input in result.inputs { _ = try context.recordInput(input) }
+    context.provenance.addParameters(result.parameters)
+    try render(result, options: options, context: context)
+  }
+
+  /// The break-even and sweep tables (one document in JSON), then the chart.
+  public static func render(_ result: Sweep, options: Options, context: CommandContext) throws {
+    let table = result.table
+    let points = result.points
+    let breakEvens = result.breakEvens
+    let (unit, _) = try unit(of: options.parameter)
     let valueUnit = table.valueVariable.replacingOccurrences(of: "energy_", with: "")
     let key = "\(options.parameter)_\(unit == "%" ? "pct" : unit)"
     let order = Dictionary(uniqueKeysWithValues: options.modelIDs.enumerated().map { ($1, $0) })
@@ -203,16 +241,6 @@ public enum SweepCommand {
         ),
       ])
     }
-    context.provenance.addParameters(
-      [
-        NamedParameter(name: "sweep_parameter", value: options.parameter, meaning: "input varied"),
-        NamedParameter(
-          name: "sweep_range", value: "\(options.from)..\(options.to) by \(options.step)",
-          meaning: "values swept"),
-      ]
-        + options.assumptions.map {
-          NamedParameter(name: "assume_\($0.name)", value: $0.text, meaning: "held fixed")
-        })
     let format = options.format ?? context.defaultFormat
     if format == .json {
       context.emit(
@@ -242,10 +270,7 @@ public enum SweepCommand {
         )
       })
     var withBand = chart
-    let values = Array(Set(points.map(\.value))).sorted()
-    for id in options.modelIDs {
-      withBand.shadedRanges += try validRanges(model: id, values: values, options: options)
-    }
+    withBand.shadedRanges = result.validRanges
     withBand.horizontalLines = [
       .init(y: 0, title: "no error"), .init(y: 20, title: "+20 %"), .init(y: -20, title: "-20 %"),
     ]

@@ -167,3 +167,40 @@ struct DatabaseCommandResultTests {
     #expect(table.rows.count == 1 && table.rows[0]["value"] == .number(45.76, 4))
   }
 }
+
+/// `sweep` as a value.
+struct SweepCommandResultTests {
+  /// ACSM walking on the flat predicts m x (0.1 S + 3.5) x 0.005 kcal/min
+  /// (S in m/min), so the mean error over the Stanford table's cells is
+  /// linear in S and vanishes at S = (sum of kcal / (0.005 x sum of kg x
+  /// min) - 3.5) / 0.1, computed here from the table itself; linear
+  /// interpolation between swept speeds is then exact.
+  @Test func breakEvenMatchesTheClosedForm() throws {
+    let text = try String(
+      contentsOfFile: "\(packageRoot)/Datasets/reference/stanford-walking.csv", encoding: .utf8)
+    let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    let minutes = lines[0].split(separator: ",").dropFirst().map { Double($0)! }
+    var kilogramMinutes = 0.0
+    var kilocalories = 0.0
+    for line in lines.dropFirst() {
+      let cells = line.split(separator: ",").map { Double($0)! }
+      for (t, kcal) in zip(minutes, cells.dropFirst()) {
+        kilogramMinutes += cells[0] * 0.45359237 * t
+        kilocalories += kcal
+      }
+    }
+    let metersPerMinute = (kilocalories / (0.005 * kilogramMinutes) - 3.5) / 0.1
+    let mph = metersPerMinute / 26.8224
+    let sweep = try SweepCommand.sweep(
+      .init(
+        modelIDs: ["acsm-walking"], reference: "stanford-walking", parameter: "speed", from: "2mph",
+        to: "7mph",
+        step: "0.5mph", assumptions: [try Assumption(parsing: "grade=0")]))
+    #expect(sweep.points.count == 11)
+    let breakEven = try #require(sweep.breakEvens.first)
+    expectClose(try #require(breakEven.value), mph, tolerance: 1e-9)
+    // ACSM's walking equation holds to 3.7 mph: the break-even lies outside.
+    #expect(breakEven.insideValidRange == false)
+    #expect(sweep.validRanges.count == 1 && sweep.validRanges[0].to <= 3.7)
+  }
+}
