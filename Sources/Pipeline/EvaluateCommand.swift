@@ -220,19 +220,28 @@ public enum EvaluateCommand {
     ])
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// Every cell of a reference table predicted by each model, with the
+  /// statistics of each model and the parameters of the evaluation.
+  public struct Evaluation: Sendable {
+    public var table: ReferenceTable
+    /// The table's file.
+    public var path: String
+    public var comparisons: [ReferenceComparison]
+    /// The unit of the table's values (`kcal`, `kcal_per_min`, ...).
+    public var unit: String
+    /// The assumptions as `name=text`.
+    public var assumed: [String]
+    public var parameters: [NamedParameter]
+  }
+
+  public static func evaluation(_ options: Options) throws -> Evaluation {
     guard !options.modelIDs.isEmpty else {
-      throw UsageError("evaluate needs --models (as acsm-walking,cameron-walking)")
+      throw UsageError("evaluate needs models (as acsm-walking,cameron-walking)")
     }
     let path = try ReferenceLocator.path(for: options.reference)
     let table = try ReferenceTableReader.read(path: path)
-    let fingerprint = try context.recordInput(path)
     let comparisons = try comparisons(
       table: table, modelIDs: options.modelIDs, assumptions: options.assumptions)
-    let unit = table.valueVariable.replacingOccurrences(of: "energy_", with: "")
-    let format = options.format
-
-    let assumed = options.assumptions.map { "\($0.name)=\($0.text)" }
     let parameters =
       [
         NamedParameter(name: "reference", value: table.name, meaning: table.provenanceValue("source") ?? ""),
@@ -248,40 +257,69 @@ public enum EvaluateCommand {
           name: "assume_\($0.name)", value: $0.text,
           meaning: "stated by the user; the table does not state it")
       }
-    context.provenance.addParameters(parameters)
+    return Evaluation(
+      table: table, path: path, comparisons: comparisons,
+      unit: table.valueVariable.replacingOccurrences(of: "energy_", with: ""),
+      assumed: options.assumptions.map { "\($0.name)=\($0.text)" }, parameters: parameters)
+  }
 
-    // Stored before anything is printed: a failed output loses no run.
-    if let dbPath = options.databasePath ?? context.databasePath {
-      var predictions: [PredictionRow] = []
-      var summaries: [ErrorSummaryRow] = []
-      for c in comparisons {
-        for cell in c.cells {
-          predictions.append(
-            PredictionRow(
-              model: c.modelID, reference: table.name,
-              caseKey:
-                "\(table.rowVariable)=\(Fixed.shortest(cell.rowKey)) \(table.columnVariable)=\(Fixed.shortest(cell.columnKey))",
-              predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
-        }
-        summaries += AgreementCommands.summaryRows(
-          statisticsRecord(c, unit: unit), model: c.modelID, reference: table.name)
-      }
-      var run = RunRecord(
-        command: "evaluate --models \(options.modelIDs.joined(separator: ",")) --reference \(table.name) "
-          + assumed.map { "--assume \($0)" }.joined(separator: " "),
-        recordedAt: context.timestamp, inputs: try context.hashed([fingerprint]), parameters: parameters,
-        predictions: predictions,
-        errorSummaries: summaries)
-      run.referenceValues = table.cells.map {
-        ReferenceValueRow(
-          reference: table.name,
-          caseKey:
-            "\(table.rowVariable)=\(Fixed.shortest($0.rowKey)) \(table.columnVariable)=\(Fixed.shortest($0.columnKey))",
-          value: $0.value, unit: unit)
-      }
-      try ResultsStore(path: dbPath).record(run)
+  /// The run an evaluation stores: every prediction, each model's
+  /// statistics and the table's cells.
+  public static func runRecord(_ evaluation: Evaluation, inputs: [InputFingerprint], recordedAt: String?)
+    -> RunRecord
+  {
+    let table = evaluation.table
+    let unit = evaluation.unit
+    func caseKey(_ row: Double, _ column: Double) -> String {
+      "\(table.rowVariable)=\(Fixed.shortest(row)) \(table.columnVariable)=\(Fixed.shortest(column))"
     }
+    var predictions: [PredictionRow] = []
+    var summaries: [ErrorSummaryRow] = []
+    for c in evaluation.comparisons {
+      for cell in c.cells {
+        predictions.append(
+          PredictionRow(
+            model: c.modelID, reference: table.name, caseKey: caseKey(cell.rowKey, cell.columnKey),
+            predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
+      }
+      summaries += AgreementCommands.summaryRows(
+        statisticsRecord(c, unit: unit), model: c.modelID, reference: table.name)
+    }
+    var run = RunRecord(
+      command:
+        "evaluate --models \(evaluation.comparisons.map(\.modelID).joined(separator: ",")) --reference \(table.name) "
+        + evaluation.assumed.map { "--assume \($0)" }.joined(separator: " "),
+      recordedAt: recordedAt, inputs: inputs, parameters: evaluation.parameters,
+      predictions: predictions,
+      errorSummaries: summaries)
+    run.referenceValues = table.cells.map {
+      ReferenceValueRow(
+        reference: table.name, caseKey: caseKey($0.rowKey, $0.columnKey), value: $0.value, unit: unit)
+    }
+    return run
+  }
 
+  /// `evaluate`: compute, record, store (before anything is printed, so a
+  /// failed output loses no run), then print and draw.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let evaluation = try evaluation(options)
+    let fingerprint = try context.recordInput(evaluation.path)
+    context.provenance.addParameters(evaluation.parameters)
+    if let dbPath = options.databasePath ?? context.databasePath {
+      try ResultsStore(path: dbPath).record(
+        runRecord(evaluation, inputs: try context.hashed([fingerprint]), recordedAt: context.timestamp))
+    }
+    try render(evaluation, options: options, context: context)
+  }
+
+  /// The assumptions, statistics, proportional bias and (when asked) the
+  /// cells, then the charts.
+  public static func render(_ evaluation: Evaluation, options: Options, context: CommandContext) throws {
+    let table = evaluation.table
+    let comparisons = evaluation.comparisons
+    let unit = evaluation.unit
+    let assumed = evaluation.assumed
+    let format = options.format
     if (format ?? context.defaultFormat) == .markdown {
       context.write(
         "Assumed (the table does not state them): \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")).\n\n"

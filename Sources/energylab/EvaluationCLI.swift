@@ -30,6 +30,12 @@ struct EvaluateCLI: ContextCommand {
   var db: String? { store.path }
   @OptionGroup var output: FormatOption
 
+  func validate() throws {
+    guard !models.isEmpty else {
+      throw ValidationError("--models names no model (as acsm-walking,cameron-walking)")
+    }
+  }
+
   func execute(in context: CommandContext) throws {
     try EvaluateCommand.run(
       .init(

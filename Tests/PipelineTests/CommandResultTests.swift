@@ -175,19 +175,26 @@ struct SweepCommandResultTests {
   /// linear in S and vanishes at S = (sum of kcal / (0.005 x sum of kg x
   /// min) - 3.5) / 0.1, computed here from the table itself; linear
   /// interpolation between swept speeds is then exact.
-  @Test func breakEvenMatchesTheClosedForm() throws {
+  /// The Stanford table read here: kg, min and kcal of every cell.
+  static func stanfordCells() throws -> [(kilograms: Double, minutes: Double, kilocalories: Double)] {
     let text = try String(
       contentsOfFile: "\(packageRoot)/Datasets/reference/stanford-walking.csv", encoding: .utf8)
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
     let minutes = lines[0].split(separator: ",").dropFirst().map { Double($0)! }
+    var cells: [(kilograms: Double, minutes: Double, kilocalories: Double)] = []
+    for line in lines.dropFirst() {
+      let values = line.split(separator: ",").map { Double($0)! }
+      for (t, kcal) in zip(minutes, values.dropFirst()) { cells.append((values[0] * 0.45359237, t, kcal)) }
+    }
+    return cells
+  }
+
+  @Test func breakEvenMatchesTheClosedForm() throws {
     var kilogramMinutes = 0.0
     var kilocalories = 0.0
-    for line in lines.dropFirst() {
-      let cells = line.split(separator: ",").map { Double($0)! }
-      for (t, kcal) in zip(minutes, cells.dropFirst()) {
-        kilogramMinutes += cells[0] * 0.45359237 * t
-        kilocalories += kcal
-      }
+    for cell in try Self.stanfordCells() {
+      kilogramMinutes += cell.kilograms * cell.minutes
+      kilocalories += cell.kilocalories
     }
     let metersPerMinute = (kilocalories / (0.005 * kilogramMinutes) - 3.5) / 0.1
     let mph = metersPerMinute / 26.8224
@@ -202,5 +209,39 @@ struct SweepCommandResultTests {
     // ACSM's walking equation holds to 3.7 mph: the break-even lies outside.
     #expect(breakEven.insideValidRange == false)
     #expect(sweep.validRanges.count == 1 && sweep.validRanges[0].to <= 3.7)
+  }
+}
+
+/// `evaluate` as a value.
+struct EvaluateCommandResultTests {
+  /// ACSM walking at 3 mph (80.4672 m/min) on the flat: every cell predicts
+  /// kg x (0.1 x 80.4672 + 3.5) x 0.005 x min; the bias is the mean of
+  /// prediction minus cell over the table's 25 x 15 cells, computed here.
+  @Test func evaluationIsAValue() throws {
+    let cells = try SweepCommandResultTests.stanfordCells()
+    let differences = cells.map {
+      $0.kilograms * (0.1 * 80.4672 + 3.5) * 0.005 * $0.minutes - $0.kilocalories
+    }
+    let bias = differences.reduce(0, +) / Double(differences.count)
+    let mae = differences.map(abs).reduce(0, +) / Double(differences.count)
+    let evaluation = try EvaluateCommand.evaluation(
+      .init(
+        modelIDs: ["acsm-walking"], reference: "stanford-walking",
+        assumptions: [try Assumption(parsing: "speed=3mph"), try Assumption(parsing: "grade=0")]))
+    #expect(evaluation.unit == "kcal" && evaluation.assumed == ["speed=3mph", "grade=0"])
+    let statistics = try #require(evaluation.comparisons.first).accumulator.statistics()
+    #expect(statistics.count == 375)
+    expectClose(statistics.bias, bias, tolerance: 1e-9)
+    expectClose(statistics.meanAbsoluteError, mae, tolerance: 1e-9)
+    // The stored run holds every cell's prediction and the table's cells.
+    let run = EvaluateCommand.runRecord(evaluation, inputs: [], recordedAt: nil)
+    #expect(run.predictions.count == 375 && run.referenceValues.count == 375)
+    #expect(
+      run.command
+        == "evaluate --models acsm-walking --reference stanford-walking --assume speed=3mph --assume grade=0")
+    #expect(
+      run.errorSummaries.contains {
+        $0.statistic == "bias_kcal" && $0.value.map { abs($0 - bias) < 0.01 } == true
+      })
   }
 }
