@@ -46,10 +46,46 @@ public enum EnergyCommand {
     .train: "resting", .plane: "resting",
   ]
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// A model's energy over one fix-to-fix step (`--per-fix`).
+  public struct FixEnergy: Sendable, Hashable {
+    public var file: String
+    public var step: TrackStep
+    public var mode: TransportMode?
+    public var modelID: String
+    public var output: ModelOutput
+    public var energyKilocalories: Double
+    /// Energy of the file's steps so far, this one included.
+    public var cumulativeKilocalories: Double
+  }
+
+  /// Energy of one file, or of one activity of it with `byMode`.
+  public struct Part: Sendable, Hashable {
+    public var file: String
+    /// The activity and its 1-based index in the file, with `byMode`.
+    public var activity: Activity?
+    public var index: Int
+    public var energy: TrackEnergy
+    /// Whether the energy is known: some step gave energy (or there were none).
+    public var energyKnown: Bool
+  }
+
+  /// Energy of every file (or activity), the tracks read and the rules used.
+  public struct Energy: Sendable {
+    public var parts: [Part]
+    public var fixes: [FixEnergy]
+    public var tracks: [TrackRow]
+    public var files: [String]
+    public var parameters: [NamedParameter]
+    public var diagnostics: [Diagnostic]
+    public var totalDurationSeconds: Double { parts.reduce(0) { $0 + $1.energy.durationSeconds } }
+    public var totalDistanceMeters: Double { parts.reduce(0) { $0 + $1.energy.distanceMeters } }
+    public var totalEnergyKilocalories: Double { parts.reduce(0) { $0 + $1.energy.energyKilocalories } }
+  }
+
+  public static func energy(_ options: Options) throws -> Energy {
     let mainModel = try ModelRegistry.model(id: options.modelID)
     guard options.subject.bodyMassKilograms != nil else {
-      throw UsageError("energy needs --mass (as 65kg or 143lb)")
+      throw UsageError("energy needs a body mass (as 65kg or 143lb)")
     }
     var modeModels: [TransportMode: any EnergyModel] = [:]
     if options.byMode {
@@ -60,19 +96,12 @@ public enum EnergyCommand {
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let classifier = SpeedBandClassifier(parameters: options.modes)
-    var rows: [ResultRecord] = []
-    var fixRows: [ResultRecord] = []
-    var inputs: [InputFingerprint] = []
-    var stored: [ResultRow] = []
+    var parts: [Part] = []
+    var fixes: [FixEnergy] = []
     var trackRows: [TrackRow] = []
-    var activityRows: [ActivityRow] = []
-    var grandDuration = 0.0
-    var grandEnergy = 0.0
-    var grandDistance = 0.0
-    var resultsCount = 0
+    var diagnostics: [Diagnostic] = []
     for file in options.files {
       let track = try TrackCommands.readTrack(file, parameters: options.track)
-      inputs.append(try context.recordInput(file))
       var (steps, stepDiagnostics) = analysis.steps(of: track)
       if options.speedSmoothingFixes > 1 {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
@@ -113,81 +142,18 @@ public enum EnergyCommand {
           perStep: options.perFix
             ? { step, output, energy in
               cumulative += energy
-              fixRows.append(
-                ResultRecord([
-                  "file": .string(file),
-                  "time": step.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
-                  "mode": .string(piece.activity?.mode.rawValue ?? ""), "model": .string(piece.model.info.id),
-                  "distance_m": .number(step.distance2DMeters, 2),
-                  "duration_s": .number(step.durationSeconds, 1),
-                  "speed_mps": .number(step.speedMetersPerSecond, 3),
-                  "grade_pct": .number(step.gradeFraction.map { $0 * 100 }, 2),
-                  "vo2_ml_kg_min": .number(output.vo2MillilitersPerKilogramPerMinute, 2),
-                  "kcal_per_min": .number(output.kilocaloriesPerMinute, 3), "energy_kcal": .number(energy, 4),
-                  "cumulative_kcal": .number(cumulative, 3),
-                ]))
+              fixes.append(
+                FixEnergy(
+                  file: file, step: step, mode: piece.activity?.mode, modelID: piece.model.info.id,
+                  output: output,
+                  energyKilocalories: energy, cumulativeKilocalories: cumulative))
             } : nil)
-        resultsCount += 1
-        grandDuration += result.durationSeconds
-        grandEnergy += result.energyKilocalories
-        grandDistance += result.distanceMeters
-        context.provenance.diagnostics += result.diagnostics
-        var record = ResultRecord(["file": .string(file)])
-        if let activity = piece.activity {
-          record["activity"] = .integer(index + 1)
-          record["mode"] = .string(activity.mode.rawValue)
-          record["start_time"] =
-            activity.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
-          record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
-        }
-        record["model"] = .string(piece.model.info.id)
-        record["body_mass_kg"] = .number(options.subject.bodyMassKilograms, 1)
-        record["duration_s"] = .number(result.durationSeconds, 1)
-        record["distance_m"] = .number(result.distanceMeters, 1)
-        record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
-        record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
-        record["grade_min_pct"] = .number(result.lowestGradeFraction.map { $0 * 100 }, 2)
-        record["grade_max_pct"] = .number(result.highestGradeFraction.map { $0 * 100 }, 2)
-        record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
-        let known = result.stepsWithEnergy > 0 || range.isEmpty
-        record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
-        record["energy_kcal"] = .number(known ? result.energyKilocalories : nil, 2)
-        record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
-        rows.append(record)
-        if let activity = piece.activity {
-          activityRows.append(
-            ActivityRow(
-              trackPath: file, index: index + 1, mode: activity.mode.rawValue,
-              startTime: activity.startSecondsSince1970.map { ISO8601.formatUTC($0) },
-              endTime: activity.endSecondsSince1970.map { ISO8601.formatUTC($0) },
-              distanceMeters: result.distanceMeters,
-              durationSeconds: result.durationSeconds, model: piece.model.info.id,
-              energyKilocalories: result.energyKilocalories, co2Kilograms: nil))
-        }
-        let subject = piece.activity.map { "\(file)#\(index + 1) \($0.mode.rawValue)" } ?? file
-        stored += [
-          ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
-          ResultRow(subject: subject, metric: "distance", value: result.distanceMeters, unit: "m"),
-          ResultRow(
-            subject: subject, metric: "vo2", value: result.meanVO2MillilitersPerKilogramPerMinute,
-            unit: "mL/kg/min"),
-          ResultRow(
-            subject: subject, metric: "energy_rate", value: result.kilocaloriesPerMinute, unit: "kcal/min"),
-          ResultRow(
-            subject: subject, metric: "energy", value: known ? result.energyKilocalories : nil, unit: "kcal"),
-        ]
+        diagnostics += result.diagnostics
+        parts.append(
+          Part(
+            file: file, activity: piece.activity, index: index + 1, energy: result,
+            energyKnown: result.stepsWithEnergy > 0 || range.isEmpty))
       }
-    }
-    if resultsCount > 1 {
-      rows.append(
-        ResultRecord([
-          "file": .string("total"), "model": .string(options.byMode ? "by mode" : options.modelID),
-          "body_mass_kg": .number(options.subject.bodyMassKilograms, 1),
-          "duration_s": .number(grandDuration, 1),
-          "distance_m": .number(grandDistance, 1),
-          "kcal_per_min": .number(grandDuration > 0 ? grandEnergy / (grandDuration / 60) : nil, 3),
-          "energy_kcal": .number(grandEnergy, 2),
-        ]))
     }
     var parameterList = options.track.described
     parameterList.append(
@@ -211,23 +177,124 @@ public enum EnergyCommand {
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
     }
     parameterList += options.subject.subjectParameters
-    context.provenance.addParameters(parameterList)
-    // Stored before anything is printed: a failed output loses no run.
-    if let path = options.databasePath ?? context.databasePath {
-      var run = RunRecord(
-        command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
-        recordedAt: context.timestamp,
-        inputs: try context.hashed(inputs), parameters: parameterList, results: stored)
-      run.tracks = trackRows
-      run.activities = activityRows
-      try ResultsStore(path: path).record(run)
+    return Energy(
+      parts: parts, fixes: fixes, tracks: trackRows, files: options.files, parameters: parameterList,
+      diagnostics: diagnostics)
+  }
+
+  /// The run `energy` stores: the tracks, each part's results and, by
+  /// mode, its activities.
+  public static func runRecord(
+    _ energy: Energy, options: Options, inputs: [InputFingerprint], recordedAt: String?
+  ) -> RunRecord {
+    var stored: [ResultRow] = []
+    var activityRows: [ActivityRow] = []
+    for part in energy.parts {
+      let result = part.energy
+      if let activity = part.activity {
+        activityRows.append(
+          ActivityRow(
+            trackPath: part.file, index: part.index, mode: activity.mode.rawValue,
+            startTime: activity.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+            endTime: activity.endSecondsSince1970.map { ISO8601.formatUTC($0) },
+            distanceMeters: result.distanceMeters,
+            durationSeconds: result.durationSeconds, model: result.modelID,
+            energyKilocalories: result.energyKilocalories, co2Kilograms: nil))
+      }
+      let subject = part.activity.map { "\(part.file)#\(part.index) \($0.mode.rawValue)" } ?? part.file
+      stored += [
+        ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
+        ResultRow(subject: subject, metric: "distance", value: result.distanceMeters, unit: "m"),
+        ResultRow(
+          subject: subject, metric: "vo2", value: result.meanVO2MillilitersPerKilogramPerMinute,
+          unit: "mL/kg/min"),
+        ResultRow(
+          subject: subject, metric: "energy_rate", value: result.kilocaloriesPerMinute, unit: "kcal/min"),
+        ResultRow(
+          subject: subject, metric: "energy", value: part.energyKnown ? result.energyKilocalories : nil,
+          unit: "kcal"),
+      ]
     }
+    var run = RunRecord(
+      command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
+      recordedAt: recordedAt, inputs: inputs, parameters: energy.parameters, results: stored)
+    run.tracks = energy.tracks
+    run.activities = activityRows
+    return run
+  }
+
+  /// The energy table (per file, per activity or per fix).
+  public static func table(_ energy: Energy, options: Options) -> ResultTable {
     if options.perFix {
-      context.emit(ResultTable(name: "energy-per-fix", rows: fixRows), format: options.format)
-    } else {
-      context.emit(
-        ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows),
-        format: options.format)
+      return ResultTable(
+        name: "energy-per-fix",
+        rows: energy.fixes.map { fix in
+          let step = fix.step
+          return ResultRecord([
+            "file": .string(fix.file),
+            "time": step.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
+            "mode": .string(fix.mode?.rawValue ?? ""), "model": .string(fix.modelID),
+            "distance_m": .number(step.distance2DMeters, 2),
+            "duration_s": .number(step.durationSeconds, 1),
+            "speed_mps": .number(step.speedMetersPerSecond, 3),
+            "grade_pct": .number(step.gradeFraction.map { $0 * 100 }, 2),
+            "vo2_ml_kg_min": .number(fix.output.vo2MillilitersPerKilogramPerMinute, 2),
+            "kcal_per_min": .number(fix.output.kilocaloriesPerMinute, 3),
+            "energy_kcal": .number(fix.energyKilocalories, 4),
+            "cumulative_kcal": .number(fix.cumulativeKilocalories, 3),
+          ])
+        })
     }
+    var rows: [ResultRecord] = energy.parts.map { part in
+      let result = part.energy
+      var record = ResultRecord(["file": .string(part.file)])
+      if let activity = part.activity {
+        record["activity"] = .integer(part.index)
+        record["mode"] = .string(activity.mode.rawValue)
+        record["start_time"] = activity.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
+        record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
+      }
+      record["model"] = .string(result.modelID)
+      record["body_mass_kg"] = .number(options.subject.bodyMassKilograms, 1)
+      record["duration_s"] = .number(result.durationSeconds, 1)
+      record["distance_m"] = .number(result.distanceMeters, 1)
+      record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
+      record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
+      record["grade_min_pct"] = .number(result.lowestGradeFraction.map { $0 * 100 }, 2)
+      record["grade_max_pct"] = .number(result.highestGradeFraction.map { $0 * 100 }, 2)
+      record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
+      record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
+      record["energy_kcal"] = .number(part.energyKnown ? result.energyKilocalories : nil, 2)
+      record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
+      return record
+    }
+    if energy.parts.count > 1 {
+      let duration = energy.totalDurationSeconds
+      rows.append(
+        ResultRecord([
+          "file": .string("total"), "model": .string(options.byMode ? "by mode" : options.modelID),
+          "body_mass_kg": .number(options.subject.bodyMassKilograms, 1),
+          "duration_s": .number(duration, 1),
+          "distance_m": .number(energy.totalDistanceMeters, 1),
+          "kcal_per_min": .number(duration > 0 ? energy.totalEnergyKilocalories / (duration / 60) : nil, 3),
+          "energy_kcal": .number(energy.totalEnergyKilocalories, 2),
+        ]))
+    }
+    return ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows)
+  }
+
+  /// `energy`: compute, record, store (before anything is printed, so a
+  /// failed output loses no run), print.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let result = try energy(options)
+    let inputs = try result.files.map { try context.recordInput($0) }
+    context.provenance.diagnostics += result.diagnostics
+    context.provenance.addParameters(result.parameters)
+    if let path = options.databasePath ?? context.databasePath {
+      try ResultsStore(path: path).record(
+        runRecord(result, options: options, inputs: try context.hashed(inputs), recordedAt: context.timestamp)
+      )
+    }
+    context.emit(table(result, options: options), format: options.format)
   }
 }

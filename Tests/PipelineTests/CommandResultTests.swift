@@ -245,3 +245,47 @@ struct EvaluateCommandResultTests {
       })
   }
 }
+
+/// `energy` as a value.
+struct EnergyCommandResultTests {
+  /// ACSM walking on the flat at 1.3 m/s (78 m/min): VO2 = 0.1 x 78 + 3.5 =
+  /// 11.3 mL/kg/min; 70 kg: 11.3 x 70 / 1000 x 5 = 3.955 kcal/min, 39.55
+  /// kcal in 10 min. Resting VO2 (3.5 mL/kg/min) on the bus: 1.225
+  /// kcal/min, 12.25 kcal in 10 min.
+  @Test func energyByModeIsAValue() throws {
+    let file = try TrackCommandResultTests.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var subject = ModelInput()
+    subject.bodyMassKilograms = 70
+    var options = EnergyCommand.Options(files: [file], modelID: "acsm-walking", subject: subject)
+    options.byMode = true
+    let energy = try EnergyCommand.energy(options)
+    #expect(energy.parts.map { $0.activity?.mode } == [.walk, .bus])
+    #expect(energy.parts.map(\.energy.modelID) == ["acsm-walking", "resting"])
+    expectClose(energy.parts[0].energy.energyKilocalories, 39.55, tolerance: 39.55 * 0.02)
+    expectClose(try #require(energy.parts[0].energy.kilocaloriesPerMinute), 3.955, tolerance: 1e-6)
+    expectClose(energy.parts[1].energy.energyKilocalories, 12.25, tolerance: 12.25 * 0.02)
+    expectClose(energy.totalDurationSeconds, 1200, tolerance: 1.5)
+    let run = EnergyCommand.runRecord(energy, options: options, inputs: [], recordedAt: nil)
+    #expect(run.activities.count == 2 && run.tracks.count == 1 && run.results.count == 10)
+    #expect(run.command == "energy --by-mode")
+  }
+
+  /// Per fix, the cumulative energy of the last fix is the file's energy.
+  @Test func perFixEnergyAddsUpToTheTotal() throws {
+    let file = try TrackCommandResultTests.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var subject = ModelInput()
+    subject.bodyMassKilograms = 70
+    var options = EnergyCommand.Options(files: [file], modelID: "acsm-walking", subject: subject)
+    options.perFix = true
+    let energy = try EnergyCommand.energy(options)
+    let last = try #require(energy.fixes.last)
+    expectClose(last.cumulativeKilocalories, energy.totalEnergyKilocalories, tolerance: 1e-9)
+    // One step's speed carries the GPX's rounding (coordinates to 8
+    // decimals, about 1 mm; times to the millisecond): up to about 0.2 % of
+    // a 1 s step's speed, 0.005 kcal/min.
+    let walking = energy.fixes[300]
+    expectClose(try #require(walking.output.kilocaloriesPerMinute), 3.955, tolerance: 0.005)
+  }
+}
