@@ -161,10 +161,9 @@ public enum BatchCommand {
       profile.track = options.track
       profile.bodyMassKilograms = options.energy.bodyMassKilograms
       profile.factorFallback = options.factorFallback
-      let activities = try ProfileCommand.activities(profile, factors: factors, context: context) { _ in track
-      }
+      let found = try ProfileCommand.activities(profile, factors: factors) { _ in track }
       let parameters =
-        context.provenance.parameters + [
+        found.parameters + [
           NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
           NamedParameter(
             name: "factor_fallback", value: options.factorFallback ?? "none",
@@ -189,7 +188,7 @@ public enum BatchCommand {
           durationSeconds: summary.durationSeconds,
           distanceMeters: summary.distance2DMeters)
       ]
-      run.activities = ProfileCommand.activityRows(activities) { _ in file.storedPath }
+      run.activities = ProfileCommand.activityRows(found.activities) { _ in file.storedPath }
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1

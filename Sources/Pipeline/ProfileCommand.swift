@@ -71,13 +71,24 @@ public enum ProfileCommand {
     try ShippedData.named(nameOrPath, in: "Datasets/factors", what: "factor set")
   }
 
+  /// The activities of some tracks with their energy and CO2, in time
+  /// order, with what was found on the way.
+  public struct Activities: Sendable {
+    public var activities: [ProfileActivity]
+    /// The tracks' and the models' diagnostics, file by file.
+    public var diagnostics: [Diagnostic]
+    /// One per file and mode that took another mode's factor.
+    public var fallbacks: [Diagnostic]
+    public var parameters: [NamedParameter]
+    public var files: [String]
+  }
+
   /// The activities of the tracks with energy and CO2. `read` hands over
   /// a track already read (as `TrackCommands.readTrack` reads it), so a
   /// caller that needs it for more than activities reads it once.
   public static func activities(
-    _ options: Options, factors: EmissionFactorSet, context: CommandContext,
-    read: ((String) throws -> Track)? = nil
-  ) throws -> [ProfileActivity] {
+    _ options: Options, factors: EmissionFactorSet, read: ((String) throws -> Track)? = nil
+  ) throws -> Activities {
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
     // Every mode is classified whatever the factor set lists: a bus leg
     // stays a bus leg, and a set without a bus factor is an error (or the
@@ -85,12 +96,13 @@ public enum ProfileCommand {
     let modes = options.modes
     if let fallback = options.factorFallback, !factors.modes.contains(fallback) {
       throw UsageError(
-        "--factor-fallback \(fallback): factor set \(factors.name) has no \(fallback) factor either; it lists \(factors.modes.joined(separator: ", "))"
+        "factor fallback \(fallback): factor set \(factors.name) has no \(fallback) factor either; it lists \(factors.modes.joined(separator: ", "))"
       )
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let classifier = SpeedBandClassifier(parameters: modes)
     var out: [ProfileActivity] = []
+    var diagnosticsFound: [Diagnostic] = []
     var fallbacks: [String: [String: (count: Int, meters: Double)]] = [:]
     for file in options.files {
       let track =
@@ -98,9 +110,8 @@ public enum ProfileCommand {
         ?? TrackCommands.readTrack(
           file, parameters: options.track,
           defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone))
-      _ = try context.recordInput(file)
       let (steps, diagnostics) = analysis.steps(of: track)
-      context.provenance.diagnostics += track.diagnostics + diagnostics
+      diagnosticsFound += track.diagnostics + diagnostics
       for activity in classifier.activities(of: steps) {
         guard let start = activity.startSecondsSince1970, let end = activity.endSecondsSince1970 else {
           throw InputError(
@@ -111,7 +122,7 @@ public enum ProfileCommand {
         if activity.mode == .cycle { subject.metabolicEquivalent = EnergyCommand.defaultCyclingMET }
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
-        context.provenance.diagnostics += energy.diagnostics
+        diagnosticsFound += energy.diagnostics
         let mode = activity.mode.rawValue
         var factorMode = mode
         if !factors.modes.contains(mode) {
@@ -136,23 +147,25 @@ public enum ProfileCommand {
             session: file))
       }
     }
+    var fallbackDiagnostics: [Diagnostic] = []
     for (file, byMode) in fallbacks.sorted(by: { $0.key < $1.key }) {
       for (mode, total) in byMode.sorted(by: { $0.key < $1.key }) {
-        let diagnostic = Diagnostic(
-          code: "factor-fallback",
-          message:
-            "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor (--factor-fallback)",
-          location: file)
-        context.report(diagnostic)
+        fallbackDiagnostics.append(
+          Diagnostic(
+            code: "factor-fallback",
+            message:
+              "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor (--factor-fallback)",
+            location: file))
       }
     }
-    context.provenance.addParameters(
-      options.track.described + modes.described + [
+    return Activities(
+      activities: out.sorted { $0.startSecondsSince1970 < $1.startSecondsSince1970 },
+      diagnostics: diagnosticsFound, fallbacks: fallbackDiagnostics,
+      parameters: options.track.described + modes.described + [
         NamedParameter(
           name: "cycling_met", value: Fixed.shortest(EnergyCommand.defaultCyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)")
-      ])
-    return out.sorted { $0.startSecondsSince1970 < $1.startSecondsSince1970 }
+      ], files: options.files)
   }
 
   /// Activities as store rows, numbered from 1, each under `trackPath`.
@@ -170,57 +183,101 @@ public enum ProfileCommand {
     }
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// A profile: the activities binned by local calendar time, with the
+  /// factor set and the rules used.
+  public struct Profile: Sendable {
+    public var factors: EmissionFactorSet
+    public var factorPath: String
+    public var found: Activities
+    public var bins: [ProfileBin]
+    public var bodyMassKilograms: Double
+    public var timeZone: TimeZone
+    public var parameters: [NamedParameter]
+    public var activities: [ProfileActivity] { found.activities }
+  }
+
+  public static func profile(_ options: Options) throws -> Profile {
     let zone = try ProfileBuilder.timeZone(named: options.timeZone)
     let setName = options.factorSet ?? defaultFactorSet
     let factorPath = try factorSetPath(setName)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
-    _ = try context.recordInput(factorPath)
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
-    let activities = try activities(options, factors: factors, context: context)
-    let builder = ProfileBuilder(timeZone: zone)
-    let bins = builder.bins(activities, binning: options.binning)
-    context.provenance.addParameters([
-      NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
-      NamedParameter(
-        name: "factor_fallback", value: options.factorFallback ?? "none",
-        meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
-      NamedParameter(
-        name: "body_mass_kg", value: Fixed.shortest(mass),
-        meaning: options.bodyMassKilograms == nil ? "default (no --mass given)" : "subject body mass"),
-      NamedParameter(name: "time_zone", value: zone.identifier, meaning: "bins in local time of this zone"),
-      NamedParameter(name: "binning", value: options.binning.rawValue, meaning: "profile bins"),
-    ])
+    let found = try activities(options, factors: factors)
+    let bins = ProfileBuilder(timeZone: zone).bins(found.activities, binning: options.binning)
+    return Profile(
+      factors: factors, factorPath: factorPath, found: found, bins: bins, bodyMassKilograms: mass,
+      timeZone: zone,
+      parameters: [
+        NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
+        NamedParameter(
+          name: "factor_fallback", value: options.factorFallback ?? "none",
+          meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
+        NamedParameter(
+          name: "body_mass_kg", value: Fixed.shortest(mass),
+          meaning: options.bodyMassKilograms == nil ? "default (no --mass given)" : "subject body mass"),
+        NamedParameter(name: "time_zone", value: zone.identifier, meaning: "bins in local time of this zone"),
+        NamedParameter(name: "binning", value: options.binning.rawValue, meaning: "profile bins"),
+      ])
+  }
+
+  /// The run a profile stores: distance, energy and CO2 per bin and mode,
+  /// and every activity.
+  public static func runRecord(
+    _ profile: Profile, options: Options, inputs: [InputFingerprint], parameters: [NamedParameter],
+    recordedAt: String?
+  ) -> RunRecord {
+    let stored = profile.bins.flatMap { bin in
+      [
+        ResultRow(
+          subject: "\(bin.label) \(bin.mode)", metric: "distance", value: bin.distanceMeters, unit: "m"),
+        ResultRow(
+          subject: "\(bin.label) \(bin.mode)", metric: "energy", value: bin.energyKilocalories, unit: "kcal"
+        ),
+        ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
+      ]
+    }
+    var run = RunRecord(
+      command:
+        "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(profile.factors.name)",
+      recordedAt: recordedAt, inputs: inputs, parameters: parameters, results: stored)
+    run.activities = activityRows(profile.activities) { $0.session }
+    return run
+  }
+
+  /// `profile`: compute, record, store (before anything is printed, so a
+  /// failed output loses no run), print and draw.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let profile = try profile(options)
+    _ = try context.recordInput(profile.factorPath)
+    for file in profile.found.files { _ = try context.recordInput(file) }
+    context.provenance.diagnostics += profile.found.diagnostics
+    for diagnostic in profile.found.fallbacks { context.report(diagnostic) }
+    context.provenance.addParameters(profile.found.parameters)
+    context.provenance.addParameters(profile.parameters)
+    if let path = options.databasePath ?? context.databasePath {
+      try ResultsStore(path: path).record(
+        runRecord(
+          profile, options: options, inputs: try context.hashed(context.provenance.inputs),
+          parameters: context.provenance.parameters, recordedAt: context.timestamp))
+    }
+    try render(profile, options: options, context: context)
+  }
+
+  /// The factor set and total (prose formats), the profile table, the charts.
+  public static func render(_ profile: Profile, options: Options, context: CommandContext) throws {
+    let factors = profile.factors
+    let mass = profile.bodyMassKilograms
+    let activities = profile.activities
+    let bins = profile.bins
+    let builder = ProfileBuilder(timeZone: profile.timeZone)
     let rows = bins.map { bin in
-      let record = ResultRecord([
+      ResultRecord([
         "bin_start": .string(bin.label), "mode": .string(bin.mode),
         "distance_m": .number(bin.distanceMeters, 1),
         "duration_s": .number(bin.durationSeconds, 1), "energy_kcal": .number(bin.energyKilocalories, 2),
         "co2_kg": .number(bin.co2Kilograms, 3), "factor_set": .string(factors.name),
         "body_mass_kg": .number(mass, 1),
       ])
-      return record
-    }
-    // Stored before anything is printed: a failed output loses no run.
-    if let path = options.databasePath ?? context.databasePath {
-      let stored = bins.flatMap { bin in
-        [
-          ResultRow(
-            subject: "\(bin.label) \(bin.mode)", metric: "distance", value: bin.distanceMeters, unit: "m"),
-          ResultRow(
-            subject: "\(bin.label) \(bin.mode)", metric: "energy", value: bin.energyKilocalories, unit: "kcal"
-          ),
-          ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
-        ]
-      }
-      var run = RunRecord(
-        command:
-          "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(factors.name)",
-        recordedAt: context.timestamp, inputs: try context.hashed(context.provenance.inputs),
-        parameters: context.provenance.parameters,
-        results: stored)
-      run.activities = activityRows(activities) { $0.session }
-      try ResultsStore(path: path).record(run)
     }
     let format = options.format ?? context.defaultFormat
     if format != .json && format != .csv {

@@ -289,3 +289,30 @@ struct EnergyCommandResultTests {
     expectClose(try #require(walking.output.kilocaloriesPerMinute), 3.955, tolerance: 0.005)
   }
 }
+
+/// `profile` as a value.
+struct ProfileCommandResultTests {
+  /// The two-leg track under the Alter Eco set, whose modes lack a bus: with
+  /// the car's factor as the fallback, the 6,000 m bus leg is 6 x 0.175 =
+  /// 1.05 kg CO2 and the walk none; one fallback is reported. Energy: 39.55
+  /// kcal walking and 12.25 kcal resting for 70 kg (see the energy test).
+  @Test func profileIsAValue() throws {
+    let file = try TrackCommandResultTests.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var options = ProfileCommand.Options(files: [file], binning: .session, timeZone: "UTC")
+    options.factorFallback = "car"
+    let profile = try ProfileCommand.profile(options)
+    #expect(profile.activities.map(\.mode) == ["walk", "bus"])
+    expectClose(profile.activities[1].co2Kilograms, 1.05, tolerance: 1.05 * 0.01)
+    #expect(profile.activities[0].co2Kilograms == 0)
+    #expect(profile.found.fallbacks.count == 1 && profile.found.fallbacks[0].code == "factor-fallback")
+    let co2 = profile.bins.reduce(0) { $0 + $1.co2Kilograms }
+    expectClose(co2, 1.05, tolerance: 1.05 * 0.01)
+    let energy = profile.bins.reduce(0) { $0 + $1.energyKilocalories }
+    expectClose(energy, 39.55 + 12.25, tolerance: 51.8 * 0.02)
+    #expect(profile.bodyMassKilograms == 70 && profile.parameters.first?.value == "alter-eco-2020")
+    // Without a fallback, the missing bus factor is an error naming the file.
+    options.factorFallback = nil
+    #expect(throws: InputError.self) { try ProfileCommand.profile(options) }
+  }
+}
