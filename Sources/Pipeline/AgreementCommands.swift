@@ -98,71 +98,20 @@ public enum AgreementCommands {
     try context.draw(percent, folder: folder, format: format)
   }
 
-  /// Cells that mean "no value": empty, NA, N/A, NaN (any case), as R,
-  /// pandas and SPSS exports write them.
-  static func isMissing(_ cell: String) -> Bool {
-    ["", "na", "n/a", "nan"].contains(cell.lowercased())
+  /// The agreement of two columns: the pairs, the rows left out for a
+  /// missing value, and the statistics of a against b.
+  public struct ColumnAgreement: Sendable {
+    public var path: String
+    public var a: String
+    public var b: String
+    public var pairs: [(Double, Double)]
+    public var droppedPairs: Int
+    public var statistics: ErrorStatistics
+    public var proportional: ProportionalBias?
   }
 
-  /// Reads columns `a` and `b` of a CSV with a header; rows where either is
-  /// missing (empty, NA, N/A, NaN) are dropped and counted; any other cell
-  /// that is not a number is an error naming its line and column.
-  public static func pairs(path: String, a: String, b: String) throws -> (
-    pairs: [(Double, Double)], skipped: Int
-  ) {
-    let data = try FileInput.read(path, expected: "a CSV file with a header")
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
-    }
-    let rows = try CSVTokenizer.rows(text, source: path).filter {
-      !($0.fields.count == 1 && $0.fields[0].isEmpty)
-    }
-    guard let header = rows.first else {
-      throw InputError(
-        SourceLocation(file: path, line: 1), "empty file", expected: "a header naming \(a) and \(b)")
-    }
-    let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    guard let ia = names.firstIndex(of: a), let ib = names.firstIndex(of: b) else {
-      let missing = [a, b].filter { !names.contains($0) }.joined(separator: ", ")
-      throw InputError(
-        SourceLocation(file: path, line: header.line), "no column \(missing)",
-        expected: "one of the header's columns: \(names.joined(separator: ", "))")
-    }
-    var pairs: [(Double, Double)] = []
-    var skipped = 0
-    for row in rows.dropFirst() {
-      guard row.fields.count == names.count else {
-        throw InputError(
-          SourceLocation(file: path, line: row.line), "row has \(row.fields.count) fields",
-          expected: "\(names.count) fields like the header")
-      }
-      let ta = row.fields[ia].trimmingCharacters(in: .whitespaces)
-      let tb = row.fields[ib].trimmingCharacters(in: .whitespaces)
-      if isMissing(ta) || isMissing(tb) {
-        skipped += 1
-        continue
-      }
-      func number(_ text: String, column: Int, name: String) throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-          let hint = text.contains(",") ? " (a ',' decimal separator is not accepted)" : ""
-          throw InputError(
-            SourceLocation(file: path, line: row.line, column: column + 1),
-            "cannot read \(name) \"\(text)\" as a number\(hint)",
-            expected: "a finite number with '.' decimals")
-        }
-        return value
-      }
-      pairs.append((try number(ta, column: ia, name: a), try number(tb, column: ib, name: b)))
-    }
-    return (pairs, skipped)
-  }
-
-  public static func statsAgreement(
-    path: String, a: String, b: String, unit: String? = nil, chartsDirectory: String? = nil,
-    format: OutputFormat?, context: CommandContext
-  ) throws {
-    let (pairs, skipped) = try pairs(path: path, a: a, b: b)
-    _ = try context.recordInput(path)
+  public static func columnAgreement(path: String, a: String, b: String) throws -> ColumnAgreement {
+    let (pairs, skipped) = try PairedColumns.pairs(path: path, a: a, b: b)
     guard pairs.count >= 2 else {
       throw InputError(
         SourceLocation(file: path), "\(pairs.count) complete pairs",
@@ -170,44 +119,72 @@ public enum AgreementCommands {
     }
     var accumulator = ErrorAccumulator()
     for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
-    let proportional = ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))
+    return ColumnAgreement(
+      path: path, a: a, b: b, pairs: pairs, droppedPairs: skipped, statistics: accumulator.statistics(),
+      proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1)))
+  }
+
+  public static func statsAgreement(
+    path: String, a: String, b: String, unit: String? = nil, chartsDirectory: String? = nil,
+    format: OutputFormat?, context: CommandContext
+  ) throws {
+    let result = try columnAgreement(path: path, a: a, b: b)
+    _ = try context.recordInput(path)
     var row = ResultRecord(["a": .string(a), "b": .string(b)])
-    for field in record(accumulator.statistics(), unit: unit, proportional: proportional).fields {
+    for field in record(result.statistics, unit: unit, proportional: result.proportional).fields {
       row[field.key] = field.value
     }
     // Rows with NA or an empty cell in a or b are left out and counted.
-    row["dropped_pairs"] = .integer(skipped)
-    if skipped > 0 {
+    row["dropped_pairs"] = .integer(result.droppedPairs)
+    if result.droppedPairs > 0 {
       context.report(
         Diagnostic(
           code: "missing-pairs", severity: .note,
-          message: "\(skipped) rows with a missing \(a) or \(b) (empty, NA, N/A, NaN) left out",
+          message: "\(result.droppedPairs) rows with a missing \(a) or \(b) (empty, NA, N/A, NaN) left out",
           location: path))
     }
     context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
     try drawBlandAltman(
       name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: pairs, statistics: accumulator.statistics(),
-      proportional: proportional, folder: chartsDirectory, format: format, context: context)
+        + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, statistics: result.statistics,
+      proportional: result.proportional, folder: chartsDirectory, format: format, context: context)
   }
 
-  /// Energy rate of several models over the same tracks, in epochs, and the
-  /// agreement of every pair of models.
-  public static func models(
+  /// The agreement of one pair of models over the epochs both cover.
+  public struct PairAgreement: Sendable {
+    public var a: String
+    public var b: String
+    /// Energy rates (a, b) of each epoch, kcal/min, in epoch order.
+    public var pairs: [(Double, Double)]
+    public var statistics: ErrorStatistics
+    public var proportional: ProportionalBias?
+  }
+
+  /// Energy rates of several models over the same tracks, per full epoch,
+  /// and the agreement of every pair.
+  public struct ModelAgreement: Sendable {
+    public var epochs: [EpochRow]
+    public var pairs: [PairAgreement]
+    /// The models' diagnostics (a model outside its valid range, ...).
+    public var diagnostics: [Diagnostic]
+    public var files: [String]
+    public var parameters: [NamedParameter]
+  }
+
+  public static func modelAgreement(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
-    track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
-    chartsDirectory: String? = nil, context: CommandContext
-  ) throws {
+    track: TrackAnalysisParameters
+  ) throws -> ModelAgreement {
     var epochRows: [EpochRow] = []
-    guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two --models") }
-    guard epochSeconds > 0 else { throw UsageError("--epoch must be positive") }
+    var diagnostics: [Diagnostic] = []
+    guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two models") }
+    guard epochSeconds > 0 else { throw UsageError("the epoch must be positive") }
     let models = try modelIDs.map(ModelRegistry.model(id:))
     let analysis = TrackAnalysis(parameters: track)
     // rates[model][epoch key] = kcal/min
     var rates = [[String: Double]](repeating: [:], count: models.count)
     for file in files {
       let trackData = try TrackCommands.readTrack(file, parameters: track)
-      _ = try context.recordInput(file)
       var (steps, _) = analysis.steps(of: trackData)
       if speedSmoothingFixes > 1 { steps = SpeedSmoothing.movingAverage(steps, fixes: speedSmoothingFixes) }
       guard let start = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
@@ -224,9 +201,7 @@ public enum AgreementCommands {
             energy[epoch, default: 0] += kcal
             covered[epoch, default: 0] += step.durationSeconds ?? 0
           })
-        // A model outside its valid range (ACSM walking at running speed)
-        // is said, as `energy` says it.
-        for d in result.diagnostics { context.report(d) }
+        diagnostics += result.diagnostics
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
           rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
           epochRows.append(
@@ -237,13 +212,7 @@ public enum AgreementCommands {
         }
       }
     }
-    var rows: [ResultRecord] = []
-    var summaries: [ErrorSummaryRow] = []
-    var charts:
-      [(
-        name: String, a: String, b: String, pairs: [(Double, Double)], s: ErrorStatistics,
-        p: ProportionalBias?
-      )] = []
+    var agreements: [PairAgreement] = []
     for i in models.indices {
       for j in models.indices where j > i {
         var accumulator = ErrorAccumulator()
@@ -254,21 +223,18 @@ public enum AgreementCommands {
             pairs.append((x, y))
           }
         }
-        let proportional = ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))
-        let statistics = record(accumulator.statistics(), unit: "kcal_per_min", proportional: proportional)
-        var row = ResultRecord(["a": .string(modelIDs[i]), "b": .string(modelIDs[j])])
-        for field in statistics.fields { row[field.key] = field.value }
-        rows.append(row)
-        summaries += summaryRows(statistics, model: modelIDs[i], reference: modelIDs[j])
-        charts.append(
-          (
-            "agreement-\(modelIDs[i])-\(modelIDs[j])", modelIDs[i], modelIDs[j], pairs,
-            accumulator.statistics(), proportional
-          ))
+        agreements.append(
+          PairAgreement(
+            a: modelIDs[i], b: modelIDs[j], pairs: pairs, statistics: accumulator.statistics(),
+            proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))))
       }
     }
-    context.provenance.addParameters(
-      track.described + [
+    return ModelAgreement(
+      epochs: epochRows.sorted {
+        ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
+      },
+      pairs: agreements, diagnostics: diagnostics, files: files,
+      parameters: track.described + [
         NamedParameter(
           name: "epoch_s", value: Fixed.shortest(epochSeconds),
           meaning: "energy rates compared per full epoch"),
@@ -276,26 +242,50 @@ public enum AgreementCommands {
           name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
           meaning: "centred moving average of step speeds"),
       ] + subject.subjectParameters)
-    // Stored before anything is printed: a failed output loses no run.
+  }
+
+  /// `agreement`: compute, record, store (before anything is printed, so a
+  /// failed output loses no run), print and draw.
+  public static func models(
+    files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
+    track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
+    chartsDirectory: String? = nil, context: CommandContext
+  ) throws {
+    let result = try modelAgreement(
+      files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
+      speedSmoothingFixes: speedSmoothingFixes, track: track)
+    for file in result.files { _ = try context.recordInput(file) }
+    // A model outside its valid range (ACSM walking at running speed) is
+    // said, as `energy` says it.
+    for d in result.diagnostics { context.report(d) }
+    context.provenance.addParameters(result.parameters)
+    let statistics = result.pairs.map {
+      record($0.statistics, unit: "kcal_per_min", proportional: $0.proportional)
+    }
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
         inputs: try context.hashed(context.provenance.inputs), parameters: context.provenance.parameters)
-      run.epochs = epochRows.sorted {
-        ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
+      run.epochs = result.epochs
+      run.errorSummaries = zip(result.pairs, statistics).flatMap {
+        summaryRows($1, model: $0.a, reference: $0.b)
       }
-      run.errorSummaries = summaries
       try ResultsStore(path: path).record(run)
+    }
+    let rows = zip(result.pairs, statistics).map { pair, statistics in
+      var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
+      for field in statistics.fields { row[field.key] = field.value }
+      return row
     }
     context.write(
       (format ?? context.defaultFormat) == .json
         ? ""
         : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
     context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
-    for c in charts {
+    for pair in result.pairs {
       try drawBlandAltman(
-        name: c.name, a: c.a, b: c.b, unit: "kcal_per_min", pairs: c.pairs, statistics: c.s,
-        proportional: c.p,
+        name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b, unit: "kcal_per_min", pairs: pair.pairs,
+        statistics: pair.statistics, proportional: pair.proportional,
         folder: chartsDirectory, format: format, context: context)
     }
   }

@@ -100,6 +100,7 @@ struct AgreementCLI: ContextCommand {
   @OptionGroup var output: FormatOption
 
   func validate() throws {
+    guard models.count >= 2 else { throw ValidationError("agreement needs at least two --models") }
     guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
     guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
   }

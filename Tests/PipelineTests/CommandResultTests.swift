@@ -316,3 +316,45 @@ struct ProfileCommandResultTests {
     #expect(throws: InputError.self) { try ProfileCommand.profile(options) }
   }
 }
+
+/// `stats agreement` and `agreement` as values.
+struct AgreementCommandResultTests {
+  /// a - b over (1, 2), (2, 2), (3, 5) is -1, 0, -2: bias -1, SD 1, limits
+  /// -1 -/+ 1.96, MAE 1; the NA row is left out and counted.
+  @Test func columnAgreementIsAValue() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-pairs-\(UUID().uuidString).csv"
+    ).path
+    try "id,a,b\n1,1,2\n2,2,2\n3,3,5\n4,NA,1\n".write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let agreement = try AgreementCommands.columnAgreement(path: path, a: "a", b: "b")
+    #expect(agreement.pairs.count == 3 && agreement.droppedPairs == 1)
+    let s = agreement.statistics
+    expectClose(s.bias, -1, tolerance: 1e-12)
+    expectClose(s.sdDifference, 1, tolerance: 1e-12)
+    expectClose(s.limitsOfAgreementLower, -2.96, tolerance: 1e-12)
+    expectClose(s.limitsOfAgreementUpper, 0.96, tolerance: 1e-12)
+    expectClose(s.meanAbsoluteError, 1, tolerance: 1e-12)
+  }
+
+  /// ACSM walking against resting VO2 on the two-leg track, 70 kg, per
+  /// minute: walking at 78 m/min 3.955 against 1.225 kcal/min for ten
+  /// epochs; on the bus leg (600 m/min, far outside ACSM's range) (0.1 x
+  /// 600 + 3.5) x 0.35 = 22.225 against 1.225 for ten more. Bias: (2.73 x
+  /// 10 + 21.0 x 10) / 20 = 11.865 kcal/min.
+  @Test func modelAgreementIsAValue() throws {
+    let file = try TrackCommandResultTests.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var subject = ModelInput()
+    subject.bodyMassKilograms = 70
+    let agreement = try AgreementCommands.modelAgreement(
+      files: [file], modelIDs: ["acsm-walking", "resting"], subject: subject, epochSeconds: 60,
+      speedSmoothingFixes: 1, track: TrackAnalysisParameters())
+    let pair = try #require(agreement.pairs.first)
+    #expect(pair.a == "acsm-walking" && pair.b == "resting")
+    #expect(pair.statistics.count == 20 && agreement.epochs.count == 40)
+    expectClose(pair.statistics.bias, 11.865, tolerance: 0.01)
+    #expect(
+      agreement.diagnostics.contains { $0.message.contains("mph") }, "ACSM walking says it is out of range")
+  }
+}
