@@ -270,40 +270,63 @@ public enum AccelCommands {
     context.emit(ResultTable(name: "accel-days", rows: rows), format: format)
   }
 
-  /// Energy by model for the whole recording, the hour-of-day profile when
-  /// asked, and the StepMyHealth calorie balance when an intake is given.
+  /// A recording's energy: each model's total, the hour-of-day profile
+  /// when asked, and the StepMyHealth calorie balance when an intake is
+  /// given.
+  public struct RecordingEnergy: Sendable {
+    public var recording: AccelResult
+    public var totals: [AccelEnergy.Total]
+    public var hourly: [AccelEnergy.Hour]?
+    public var balance: BalanceCommand.Leaderboard?
+  }
+
+  public static func recordingEnergy(
+    _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
+    allowanceKilocalories: Double?, hourly: Bool = false
+  ) throws -> RecordingEnergy {
+    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    var result = RecordingEnergy(
+      recording: r, totals: try AccelEnergy.totals(r, options: energy),
+      hourly: hourly ? try AccelEnergy.hourly(r, options: energy, timeZone: zone) : nil, balance: nil)
+    if let intake = intakeKilocalories {
+      guard let steps = r.analysis.steps else {
+        throw UsageError("\(r.file) has no steps; the calorie balance needs them")
+      }
+      let perStep = PerStep.stepMyHealth.defaultKilocaloriesPerStep!
+      result.balance = try BalanceCommand.leaderboard(
+        users: [
+          BalanceCommand.User(
+            name: (r.file as NSString).lastPathComponent,
+            balance: CalorieBalance(
+              intakeKilocalories: intake, steps: Double(steps),
+              allowanceKilocalories: allowanceKilocalories ?? 2000,
+              kilocaloriesPerStep: perStep))
+        ], kilocaloriesPerStep: perStep)
+    }
+    return result
+  }
+
+  /// `accel energy`: analyse, compute, record, print.
   public static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false, format: OutputFormat?, context: CommandContext
   ) throws {
     let r = try analysed(file, options: options, energy: energy, context: context)
-    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
-    let totals = try AccelEnergy.totals(r, options: energy)
+    let result = try recordingEnergy(
+      r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
+      allowanceKilocalories: allowanceKilocalories, hourly: hourly)
     context.emit(
       ResultTable(
         name: "accel-energy",
-        rows: totals.map {
+        rows: result.totals.map {
           ResultRecord([
             "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
           ])
         }), format: format)
-    if hourly {
-      context.emit(hourlyTable(try AccelEnergy.hourly(r, options: energy, timeZone: zone)), format: format)
-    }
-    if let intake = intakeKilocalories {
-      guard let steps = r.analysis.steps else {
-        throw UsageError("\(file) has no steps; the calorie balance needs them")
-      }
-      let allowance = allowanceKilocalories ?? 2000
-      try BalanceCommand.run(
-        users: [
-          BalanceCommand.User(
-            name: (file as NSString).lastPathComponent,
-            balance: CalorieBalance(
-              intakeKilocalories: intake, steps: Double(steps), allowanceKilocalories: allowance,
-              kilocaloriesPerStep: PerStep.stepMyHealth.defaultKilocaloriesPerStep!))
-        ], kilocaloriesPerStep: PerStep.stepMyHealth.defaultKilocaloriesPerStep!, format: format,
-        context: context)
+    if let hours = result.hourly { context.emit(hourlyTable(hours), format: format) }
+    if let board = result.balance {
+      context.provenance.addParameters(board.parameters)
+      context.emit(BalanceCommand.table(board), format: format)
     }
   }
 }

@@ -3,6 +3,7 @@ import EnergyModels
 import Foundation
 import Ingest
 import Pipeline
+import Signals
 import Store
 import TestSupport
 import Testing
@@ -356,5 +357,37 @@ struct AgreementCommandResultTests {
     expectClose(pair.statistics.bias, 11.865, tolerance: 0.01)
     #expect(
       agreement.diagnostics.contains { $0.message.contains("mph") }, "ACSM walking says it is out of range")
+  }
+}
+
+/// `accel energy` as a value.
+struct AccelCommandResultTests {
+  /// A synthetic minute of walking at 2 steps/s (120 steps by
+  /// construction): StepMyHealth's 0.4 kcal per step and Birdsley's 0.0507
+  /// give 0.4 and 0.0507 x steps; an intake of 2,100 kcal leaves 2,100 -
+  /// 0.4 x steps.
+  @Test func recordingEnergyIsAValue() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-walk-\(UUID().uuidString).csv"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var spec = SyntheticRecordingSpec()
+    spec.legs = [(.walk, 60)]
+    let (context, _) = CommandContext.buffered()
+    try AccelCommands.synth(spec, outputPath: path, context: context)
+    let options = AccelOptions()
+    let recording = try AccelPipeline.analyse(path, options: options)
+    let steps = Double(try #require(recording.analysis.steps))
+    expectClose(steps, 120, tolerance: 1.5)
+    let energy = try AccelCommands.recordingEnergy(
+      recording, options: options, energy: AccelEnergyOptions(), intakeKilocalories: 2100,
+      allowanceKilocalories: nil)
+    let totals = Dictionary(uniqueKeysWithValues: energy.totals.map { ($0.model, $0.kcal) })
+    expectClose(try #require(totals["steps-stepmyhealth"]), 0.4 * steps, tolerance: 1e-9)
+    expectClose(try #require(totals["steps-birdsley-2005"]), 0.0507 * steps, tolerance: 1e-9)
+    #expect(energy.hourly == nil)
+    let user = try #require(energy.balance?.users.first)
+    expectClose(user.balance.balanceKilocalories, 2100 - 0.4 * steps, tolerance: 1e-9)
+    #expect(user.balance.allowanceKilocalories == 2000, "the default allowance")
   }
 }
