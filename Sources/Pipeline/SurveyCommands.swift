@@ -66,32 +66,43 @@ public enum SurveyCommands {
     return rows
   }
 
-  static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
+  /// A survey read with its scales assigned, and what reading it found.
+  public struct Loaded: Sendable {
+    public var survey: Survey
+    /// Scales by question id: assigned, detected for reversed questions, reversed.
+    public var scales: [String: SurveyScale]
+    /// The export, then the scale file when given.
+    public var inputs: [String]
+    /// What the reader noticed (the dialect it chose, columns passed over).
+    public var notes: [Diagnostic]
+    public var parameters: [NamedParameter]
+  }
+
+  public static func loaded(_ input: Input) throws -> Loaded {
     let survey = try SurveyReader(
       multiSelect: input.multiSelect, dialect: input.dialect, missingCodes: input.missingCodes,
       idColumn: input.idColumn
     ).read(path: input.path)
-    _ = try context.recordInput(input.path)
-    for note in survey.notes { context.report(note) }
+    var inputs = [input.path]
+    var parameters: [NamedParameter] = []
     if survey.format == "plain" {
-      context.provenance.addParameters([
+      parameters.append(
         NamedParameter(
           name: "missing_codes",
           value: ([""] + input.missingCodes).map { "\"\($0)\"" }.joined(separator: ", "),
-          meaning: "cells read as no answer in a plain CSV")
-      ])
+          meaning: "cells read as no answer in a plain CSV"))
     }
     var custom: [SurveyScale] = []
     if let file = input.scaleFile {
       let data = try FileInput.read(file, expected: "a scale CSV")
       let rows = try CSVTokenizer.rows(String(decoding: data, as: UTF8.self), source: file).map(\.fields)
       custom = try SurveyScale.parseFile(rows, source: file)
-      _ = try context.recordInput(file)
+      inputs.append(file)
     }
     var assigned: [String: SurveyScale] = [:]
     for item in input.scales {
       guard let eq = item.lastIndex(of: "=") else {
-        throw UsageError("cannot read --scale \"\(item)\"; expected QUESTION=SCALE, as Q5=points5")
+        throw UsageError("cannot read scale \"\(item)\"; expected QUESTION=SCALE, as Q5=points5")
       }
       let question = try survey.question(matching: String(item[..<eq]))
       assigned[question.id] = try SurveyScale.named(String(item[item.index(after: eq)...]), extra: custom)
@@ -100,11 +111,27 @@ public enum SurveyCommands {
       let question = try survey.question(matching: item)
       let answers = (question.answers?.choices ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
       guard let scale = assigned[question.id] ?? SurveyScale.detect(answers) else {
-        throw UsageError("--reverse \"\(item)\": the question has no scale; give one with --scale")
+        throw UsageError("reversed question \"\(item)\" has no scale; give it one (QUESTION=SCALE)")
       }
       assigned[question.id] = scale.reversed
     }
-    return (survey, assigned)
+    return Loaded(
+      survey: survey, scales: assigned, inputs: inputs, notes: survey.notes, parameters: parameters)
+  }
+
+  /// Records a loaded survey's inputs, notes and parameters in `context`.
+  static func record(_ loaded: Loaded, in context: CommandContext) throws {
+    _ = try context.recordInput(loaded.inputs[0])
+    for note in loaded.notes { context.report(note) }
+    context.provenance.addParameters(loaded.parameters)
+    for file in loaded.inputs.dropFirst() { _ = try context.recordInput(file) }
+  }
+
+  /// Reads and records a survey (the commands without a value of their own yet).
+  static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
+    let result = try loaded(input)
+    try record(result, in: context)
+    return (result.survey, result.scales)
   }
 
   static func record(_ s: QuestionSummary) -> ResultRecord {
@@ -144,13 +171,29 @@ public enum SurveyCommands {
     return record
   }
 
-  public static func summary(
-    _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
-    format: OutputFormat?,
-    context: CommandContext
-  ) throws {
-    let (survey, assigned) = try load(input, context: context)
-    let summaries = try summaries(of: survey, scales: assigned)
+  /// A survey summarised: every question's counts, percentages and
+  /// statistics, with the open answers' themes when a codebook is given.
+  public struct Summary: Sendable {
+    public var loaded: Loaded
+    public var summaries: [QuestionSummary]
+    public var codebook: Codebook?
+    public var codebookPath: String?
+    public var parameters: [NamedParameter] {
+      [
+        NamedParameter(name: "survey_format", value: loaded.survey.format, meaning: "detected export format"),
+        NamedParameter(
+          name: "percentages", value: "of respondents answering",
+          meaning: "multi-select may add to over 100 %"),
+        NamedParameter(
+          name: "quantiles", value: "type 7", meaning: "median and IQR of scale codes (Hyndman and Fan)"),
+        NamedParameter(name: "proportion_ci", value: "Wilson 95 %", meaning: "top-two-box intervals"),
+      ]
+    }
+  }
+
+  public static func summary(_ input: Input, codebookPath: String? = nil) throws -> Summary {
+    let loaded = try loaded(input)
+    let summaries = try summaries(of: loaded.survey, scales: loaded.scales)
     var codebook: Codebook?
     if let codebookPath {
       let data = try FileInput.read(codebookPath, expected: "a codebook CSV (theme,keywords)")
@@ -163,17 +206,24 @@ public enum SurveyCommands {
         themes: rows.dropFirst().map {
           ($0.fields[0], $0.fields[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
         })
-      _ = try context.recordInput(codebookPath)
     }
-    context.provenance.addParameters([
-      NamedParameter(name: "survey_format", value: survey.format, meaning: "detected export format"),
-      NamedParameter(
-        name: "percentages", value: "of respondents answering", meaning: "multi-select may add to over 100 %"),
-      NamedParameter(
-        name: "quantiles", value: "type 7", meaning: "median and IQR of scale codes (Hyndman and Fan)"),
-      NamedParameter(name: "proportion_ci", value: "Wilson 95 %", meaning: "top-two-box intervals"),
-    ])
-    // Stored before anything is printed: a failed output loses no run.
+    return Summary(loaded: loaded, summaries: summaries, codebook: codebook, codebookPath: codebookPath)
+  }
+
+  /// `survey summary`: compute, record, store (before anything is
+  /// printed, so a failed output loses no run), print and draw.
+  public static func summary(
+    _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
+    format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let result = try summary(input, codebookPath: codebookPath)
+    try record(result.loaded, in: context)
+    if let codebookPath { _ = try context.recordInput(codebookPath) }
+    context.provenance.addParameters(result.parameters)
+    let survey = result.loaded.survey
+    let summaries = result.summaries
+    let codebook = result.codebook
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
         command: "survey summary \(survey.name)", recordedAt: context.timestamp,

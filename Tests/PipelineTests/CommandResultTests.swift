@@ -391,3 +391,38 @@ struct AccelCommandResultTests {
     #expect(user.balance.allowanceKilocalories == 2000, "the default allowance")
   }
 }
+
+/// `survey summary` as a value.
+struct SurveyCommandResultTests {
+  /// Five answers on the agreement scale (codes 1-5): Neither (3), Agree
+  /// (4) three times, Strongly agree (5): median 4; top two boxes 4 of 5 =
+  /// 80 %, Wilson 95 % interval 37.553 % to 96.378 % (z = 1.959964,
+  /// computed with Python's math module). One answer left empty: n = 5.
+  @Test func surveySummaryIsAValue() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-survey-\(UUID().uuidString).csv"
+    ).path
+    try """
+    id,The app is easy to use
+    1,Agree
+    2,Agree
+    3,Neither agree nor disagree
+    4,Strongly agree
+    5,Agree
+    6,
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let summary = try SurveyCommands.summary(SurveyCommands.Input(path: path))
+    #expect(summary.loaded.survey.format == "plain" && summary.loaded.inputs == [path])
+    let question = try #require(summary.summaries.first)
+    #expect(question.n == 5 && question.scale?.name == "agreement5")
+    #expect(question.counts.first { $0.label == "Agree" }?.count == 3)
+    #expect(question.median == 4)
+    let top = try #require(question.topTwoBox)
+    expectClose(top.estimate, 0.8, tolerance: 1e-12)
+    expectClose(top.lower, 0.3755346, tolerance: 1e-6)
+    expectClose(top.upper, 0.9637759, tolerance: 1e-6)
+    #expect(summary.loaded.parameters.first?.name == "missing_codes")
+  }
+}
