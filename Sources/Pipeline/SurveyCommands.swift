@@ -452,10 +452,32 @@ public enum SurveyCommands {
     }
   }
 
-  public static func sus(
-    _ input: Input, items: [String], chartsDirectory: String?, format: OutputFormat?, context: CommandContext
-  ) throws {
-    let (survey, _) = try load(input, context: context)
+  /// SUS scores: each respondent's score (nil without all ten items) and
+  /// the summary over those scored.
+  public struct SUSResult: Sendable {
+    public var survey: Survey
+    public var items: [SurveyQuestion]
+    /// (respondent id, score, items answered), in the export's order.
+    public var respondents: [(id: String, score: Double?, itemsUsed: Int)]
+    public var summary: SUS.Summary
+    public var scores: [Double] { respondents.compactMap(\.score) }
+    public var skipped: Int { respondents.filter { $0.score == nil }.count }
+    public var parameters: [NamedParameter] {
+      [
+        NamedParameter(
+          name: "sus_items", value: items.map(\.id).joined(separator: ","), meaning: "items 1-10 in order"),
+        NamedParameter(
+          name: "sus_incomplete_skipped", value: String(skipped),
+          meaning: "respondents without all ten answers"),
+      ]
+    }
+  }
+
+  /// SUS of a survey: the ten items named in order, or the ten questions
+  /// answered 1-5. A respondent without all ten answers gets no score and
+  /// is left out of the summary (prorating would change the scale's
+  /// meaning).
+  public static func sus(_ survey: Survey, items: [String]) throws -> SUSResult {
     let questions: [SurveyQuestion]
     if items.isEmpty {
       questions = survey.questions.filter { q in
@@ -473,45 +495,37 @@ public enum SurveyCommands {
         throw UsageError("--items needs the 10 SUS items in order; got \(questions.count)")
       }
     }
-    guard let respondents = questions.first?.answers?.count else {
+    guard let count = questions.first?.answers?.count else {
       throw UsageError("\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
     }
-    // The rule for missing items: a respondent without all ten answers gets
-    // no score and is left out of the summary (prorating would change the
-    // scale's meaning).
-    var scores: [Double] = []
-    var skipped = 0
-    var perRespondent: [ResultRecord] = []
-    for r in 0..<respondents {
+    var respondents: [(id: String, score: Double?, itemsUsed: Int)] = []
+    for r in 0..<count {
       let answers = questions.map { $0.answers.flatMap { $0[r].first.flatMap(Double.init) } }
       let used = answers.compactMap { $0 }.count
       let id = survey.respondentIDs?[r] ?? String(r + 1)
-      guard used == 10 else {
-        skipped += 1
-        perRespondent.append(
-          ResultRecord([
-            "respondent": .string(id), "score": .null, "items_used": .integer(used),
-            "note": .string("\(10 - used) of 10 items missing: no score"),
-          ]))
-        continue
-      }
-      let score = try SUS.score(answers.map { $0! })
-      scores.append(score)
-      perRespondent.append(
-        ResultRecord([
-          "respondent": .string(id), "score": .number(score, 1), "items_used": .integer(used),
-          "note": .string(""),
-        ]))
+      respondents.append((id, used == 10 ? try SUS.score(answers.map { $0! }) : nil, used))
     }
+    let scores = respondents.compactMap(\.score)
     guard !scores.isEmpty else { throw UsageError("no respondent answered all ten SUS items") }
-    let s = SUS.summary(scores)
-    context.provenance.addParameters([
-      NamedParameter(
-        name: "sus_items", value: questions.map(\.id).joined(separator: ","), meaning: "items 1-10 in order"),
-      NamedParameter(
-        name: "sus_incomplete_skipped", value: String(skipped), meaning: "respondents without all ten answers"
-      ),
-    ])
+    return SUSResult(survey: survey, items: questions, respondents: respondents, summary: SUS.summary(scores))
+  }
+
+  public static func sus(
+    _ input: Input, items: [String], chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (survey, _) = try load(input, context: context)
+    let result = try sus(survey, items: items)
+    let questions = result.items
+    let scores = result.scores
+    let skipped = result.skipped
+    let s = result.summary
+    let perRespondent = result.respondents.map { r in
+      ResultRecord([
+        "respondent": .string(r.id), "score": .number(r.score, 1), "items_used": .integer(r.itemsUsed),
+        "note": .string(r.score == nil ? "\(10 - r.itemsUsed) of 10 items missing: no score" : ""),
+      ])
+    }
+    context.provenance.addParameters(result.parameters)
     let record = ResultRecord([
       "n": .integer(s.n), "mean": .number(s.mean, 1), "sd": .number(s.sd, 1),
       "ci95_lower": .number(s.lower, 1),
@@ -571,15 +585,12 @@ public enum SurveyCommands {
   }
 
   /// After-Scenario Questionnaire: per task, each respondent's mean of the
-  /// three items (1-7), then the mean, SD and 95 % t interval over respondents.
-  public static func asq(
-    _ input: Input, tasks: [(name: String, items: [String])], format: OutputFormat?, context: CommandContext
-  )
-    throws
+  /// three items (1-7), then the mean, SD and 95 % t interval over
+  /// respondents (those with all three items in range).
+  public static func asq(_ survey: Survey, tasks: [(name: String, items: [String])]) throws
+    -> [(task: String, summary: SUS.Summary)]
   {
-    let (survey, _) = try load(input, context: context)
-    var rows: [ResultRecord] = []
-    for task in tasks {
+    try tasks.map { task in
       let questions = try task.items.map { try survey.question(matching: $0) }
       guard questions.count == 3, let respondents = questions[0].answers?.count else {
         throw UsageError("ASQ task \(task.name) needs three items with raw answers")
@@ -590,24 +601,35 @@ public enum SurveyCommands {
         guard items.count == 3, items.allSatisfy({ (1...7).contains($0) }) else { continue }
         scores.append(try ASQ.score(items))
       }
-      let s = SUS.summary(scores)
-      rows.append(
-        ResultRecord([
-          "task": .string(task.name), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
-          "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
-        ]))
+      return (task.name, SUS.summary(scores))
+    }
+  }
+
+  public static func asq(
+    _ input: Input, tasks: [(name: String, items: [String])], format: OutputFormat?, context: CommandContext
+  )
+    throws
+  {
+    let (survey, _) = try load(input, context: context)
+    let rows = try asq(survey, tasks: tasks).map { task, s in
+      ResultRecord([
+        "task": .string(task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+        "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+      ])
     }
     context.emit(ResultTable(name: "asq", rows: rows), format: format)
   }
 
-  public static func crosstab(
-    _ input: Input, rows: String, columns: String, format: OutputFormat?, context: CommandContext
-  ) throws {
-    let (survey, assigned) = try load(input, context: context)
+  /// A contingency table of two single-choice questions, answers in their
+  /// scales' order, with its chi-square test.
+  public static func crosstab(_ loaded: Loaded, rows: String, columns: String) throws -> (
+    rows: SurveyQuestion, columns: SurveyQuestion, table: SurveyStatistics.Crosstab
+  ) {
+    let survey = loaded.survey
     let rq = try survey.question(matching: rows)
     let cq = try survey.question(matching: columns)
     func order(_ q: SurveyQuestion, _ answers: [String?]) -> [String]? {
-      (assigned[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }))?.labels
+      (loaded.scales[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }))?.labels
     }
     let ra = try singleAnswers(rq, source: survey.source)
     let ca = try singleAnswers(cq, source: survey.source)
@@ -616,9 +638,20 @@ public enum SurveyCommands {
       let scale = SurveyScale(name: "", labels: labels)
       return answers.map { a in a.map { scale.index(of: $0).map { labels[$0] } ?? $0 } }
     }
-    let t = SurveyStatistics.crosstab(
-      rows: canonical(ra, order(rq, ra)), columns: canonical(ca, order(cq, ca)), rowOrder: order(rq, ra),
-      columnOrder: order(cq, ca))
+    return (
+      rq, cq,
+      SurveyStatistics.crosstab(
+        rows: canonical(ra, order(rq, ra)), columns: canonical(ca, order(cq, ca)), rowOrder: order(rq, ra),
+        columnOrder: order(cq, ca))
+    )
+  }
+
+  public static func crosstab(
+    _ input: Input, rows: String, columns: String, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let loaded = try loaded(input)
+    try record(loaded, in: context)
+    let (rq, cq, t) = try crosstab(loaded, rows: rows, columns: columns)
     var table: [ResultValue] = []
     for (r, label) in t.rowLabels.enumerated() {
       var row = ResultRecord(["row": .string(label)])
@@ -648,22 +681,36 @@ public enum SurveyCommands {
     }
   }
 
-  public static func compare(
-    _ input: Input, question: String, by group: String, format: OutputFormat?, context: CommandContext
-  ) throws {
-    let (survey, assigned) = try load(input, context: context)
+  /// An ordinal question's scale values split by another question's
+  /// answers, in order of first appearance.
+  public struct GroupComparison: Sendable {
+    public enum Test: Sendable {
+      case mannWhitney(SurveyStatistics.MannWhitney)
+      case kruskalWallis(SurveyStatistics.KruskalWallis)
+    }
+    public var question: SurveyQuestion
+    public var by: SurveyQuestion
+    public var groups: [(name: String, values: [Double])]
+    /// Mann-Whitney U for two groups, Kruskal-Wallis H for more.
+    public var test: Test
+  }
+
+  public static func comparison(_ loaded: Loaded, question: String, by group: String) throws
+    -> GroupComparison
+  {
+    let survey = loaded.survey
     let q = try survey.question(matching: question)
     let g = try survey.question(matching: group)
     let answers = try singleAnswers(q, source: survey.source)
     let groups = try singleAnswers(g, source: survey.source)
-    guard let scale = assigned[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
+    guard let scale = loaded.scales[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
       throw UsageError("\"\(q.text)\" has no ordinal scale; give one with --scale")
     }
-    var byGroup: [(String, [Double])] = []
+    var byGroup: [(name: String, values: [Double])] = []
     for (a, gr) in zip(answers, groups) {
       guard let a, let gr, let index = scale.index(of: a) else { continue }
-      if let k = byGroup.firstIndex(where: { $0.0 == gr }) {
-        byGroup[k].1.append(scale.values[index])
+      if let k = byGroup.firstIndex(where: { $0.name == gr }) {
+        byGroup[k].values.append(scale.values[index])
       } else {
         byGroup.append((gr, [scale.values[index]]))
       }
@@ -671,6 +718,22 @@ public enum SurveyCommands {
     guard byGroup.count >= 2 else {
       throw UsageError("\"\(g.text)\" splits the answers into \(byGroup.count) group; need at least 2")
     }
+    let test: GroupComparison.Test =
+      byGroup.count == 2
+      ? .mannWhitney(SurveyStatistics.mannWhitney(byGroup[0].values, byGroup[1].values))
+      : .kruskalWallis(SurveyStatistics.kruskalWallis(byGroup.map(\.values)))
+    return GroupComparison(question: q, by: g, groups: byGroup, test: test)
+  }
+
+  public static func compare(
+    _ input: Input, question: String, by group: String, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let loaded = try loaded(input)
+    try record(loaded, in: context)
+    let result = try comparison(loaded, question: question, by: group)
+    let q = result.question
+    let g = result.by
+    let byGroup = result.groups.map { ($0.name, $0.values) }
     var record = ResultRecord([
       "question": .string(q.text), "by": .string(g.text),
       "groups": .array(
@@ -682,15 +745,14 @@ public enum SurveyCommands {
             ]))
         }),
     ])
-    if byGroup.count == 2 {
-      let t = SurveyStatistics.mannWhitney(byGroup[0].1, byGroup[1].1)
+    switch result.test {
+    case .mannWhitney(let t):
       record["test"] = .string("Mann-Whitney U")
       record["u"] = .number(t.u, 2)
       record["z"] = .number(t.z, 4)
       record["p_value"] = .number(t.pValue, 4)
       record["effect_size_r"] = .number(t.effectSizeR, 4)
-    } else {
-      let t = SurveyStatistics.kruskalWallis(byGroup.map(\.1))
+    case .kruskalWallis(let t):
       record["test"] = .string("Kruskal-Wallis H")
       record["h"] = .number(t.h, 4)
       record["dof"] = .integer(t.degreesOfFreedom)

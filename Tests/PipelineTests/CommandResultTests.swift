@@ -426,3 +426,49 @@ struct SurveyCommandResultTests {
     #expect(summary.loaded.parameters.first?.name == "missing_codes")
   }
 }
+
+/// `survey sus` and `survey crosstab` as values.
+struct SurveyScoreResultTests {
+  static func export(_ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-survey-\(UUID().uuidString).csv"
+    ).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// SUS (Brooke 1996): odd items score answer - 1, even items 5 - answer,
+  /// the sum times 2.5. All 3s: 10 x 2 x 2.5 = 50; 5 on odd and 1 on even
+  /// items: 10 x 4 x 2.5 = 100. A respondent with an item missing gets no
+  /// score: n = 2, mean 75.
+  @Test func susIsAValue() throws {
+    let header = "id," + (1...10).map { "Q\($0)" }.joined(separator: ",")
+    let path = try Self.export(
+      [
+        header, "a," + Array(repeating: "3", count: 10).joined(separator: ","),
+        "b," + (1...10).map { $0 % 2 == 1 ? "5" : "1" }.joined(separator: ","),
+        "c,," + Array(repeating: "2", count: 9).joined(separator: ","),
+      ].joined(separator: "\n") + "\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: path))
+    let sus = try SurveyCommands.sus(loaded.survey, items: [])
+    #expect(sus.respondents.map(\.score) == [50, 100, nil])
+    #expect(sus.respondents.map(\.itemsUsed) == [10, 10, 9])
+    #expect(sus.summary.n == 2 && sus.skipped == 1)
+    expectClose(sus.summary.mean, 75, tolerance: 1e-12)
+  }
+
+  /// Counts of a 2 x 2 table; chi-square by hand: rows yes (3), no (3),
+  /// columns A (3), B (3), observed yes-A 3, no-B 3, others 0: every
+  /// expected count 1.5, chi2 = 4 x 1.5^2 / 1.5 = 6, dof 1, V = 1.
+  @Test func crosstabIsAValue() throws {
+    let path = try Self.export("id,Owns a car,Group\n1,Yes,A\n2,Yes,A\n3,Yes,A\n4,No,B\n5,No,B\n6,No,B\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: path))
+    let (_, _, t) = try SurveyCommands.crosstab(loaded, rows: "Owns a car", columns: "Group")
+    #expect(t.degreesOfFreedom == 1)
+    expectClose(t.chiSquare, 6, tolerance: 1e-9)
+    expectClose(t.cramersV, 1, tolerance: 1e-9)
+    #expect(t.counts.flatMap { $0 }.reduce(0, +) == 6)
+  }
+}
