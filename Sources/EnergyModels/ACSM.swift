@@ -25,7 +25,7 @@ public struct ACSMWalking: EnergyModel {
     notes: "S.E.E. up to 7 % (PEM thesis L878)")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     let grade = input.gradeFraction ?? 0
     let metersPerMinute = Units.metersPerMinute(fromMetersPerSecond: speed)
     let vo2 =
@@ -70,7 +70,7 @@ public struct ACSMRunning: EnergyModel {
     citation: "ACSM's Guidelines for Exercise Testing and Prescription; PEM thesis L842-846")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     let grade = input.gradeFraction ?? 0
     let metersPerMinute = Units.metersPerMinute(fromMetersPerSecond: speed)
     let vo2 =
@@ -91,7 +91,7 @@ enum ACSMCommon {
   static func output(vo2: Double, input: ModelInput, diagnostics: [Diagnostic], model: String) throws
     -> ModelOutput
   {
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: model)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: model)
     let perMinute = Oxygen.kilocaloriesPerMinute(
       vo2MillilitersPerKilogramPerMinute: vo2, bodyMassKilograms: mass)
     return ModelOutput(

@@ -23,8 +23,8 @@ public struct ACSMLegCycling: EnergyModel {
     citation: "ACSM's Guidelines for Exercise Testing and Prescription")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let watts = try input.required(input.powerWatts, "--power", for: info.id)
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let watts = try input.required(input.powerWatts, .power, for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let workRate = watts * Self.kilogramMetersPerMinutePerWatt
     let vo2 = 1.8 * workRate / mass + 2 * Oxygen.restingMillilitersPerKilogramPerMinute
     var diagnostics: [Diagnostic] = []
@@ -57,8 +57,8 @@ public struct ACSMArmErgometry: EnergyModel {
     citation: "ACSM's Guidelines for Exercise Testing and Prescription")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let watts = try input.required(input.powerWatts, "--power", for: info.id)
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let watts = try input.required(input.powerWatts, .power, for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let workRate = watts * ACSMLegCycling.kilogramMetersPerMinutePerWatt
     let vo2 = 3 * workRate / mass + Oxygen.restingMillilitersPerKilogramPerMinute
     var diagnostics: [Diagnostic] = []
@@ -92,8 +92,8 @@ public struct ACSMStepping: EnergyModel {
     citation: "ACSM's Guidelines for Exercise Testing and Prescription")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let rate = try input.required(input.stepRatePerMinute, "--step-rate", for: info.id)
-    let height = try input.required(input.stepHeightMeters, "--step-height", for: info.id)
+    let rate = try input.required(input.stepRatePerMinute, .stepRate, for: info.id)
+    let height = try input.required(input.stepHeightMeters, .stepHeight, for: info.id)
     let vo2 = 0.2 * rate + 1.33 * 1.8 * height * rate + Oxygen.restingMillilitersPerKilogramPerMinute
     var diagnostics: [Diagnostic] = []
     if !(12...30).contains(rate) {
@@ -138,7 +138,7 @@ public struct ACSMByGait: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     let mph = Units.milesPerHour(fromMetersPerSecond: speed)
     var output =
       speed <= transitionSpeedMetersPerSecond

@@ -25,7 +25,7 @@ public struct CameronWalking: EnergyModel {
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     let pounds = Units.pounds(
-      fromKilograms: try input.required(input.bodyMassKilograms, "--mass", for: info.id))
+      fromKilograms: try input.required(input.bodyMassKilograms, .mass, for: info.id))
     var perMinute: Double?
     if let speed = input.speedMetersPerSecond {
       perMinute = pounds * Self.kilocaloriesPerPoundMile * Units.milesPerHour(fromMetersPerSecond: speed) / 60
@@ -37,7 +37,7 @@ public struct CameronWalking: EnergyModel {
       energy = perMinute * duration / 60
     }
     guard perMinute != nil || energy != nil else {
-      throw UsageError("model \(info.id) needs --speed or --distance")
+      throw ModelError(model: info.id, .missing([.speed, .distance]))
     }
     return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
   }

@@ -155,8 +155,8 @@ public enum Oxygen {
 }
 
 extension ModelInput {
-  func required<T>(_ value: T?, _ option: String, for model: String) throws -> T {
-    guard let value else { throw UsageError("model \(model) needs \(option)") }
+  func required<T>(_ value: T?, _ inputs: ModelInputName..., for model: String) throws -> T {
+    guard let value else { throw ModelError(model: model, .missing(inputs)) }
     return value
   }
 }

@@ -59,8 +59,8 @@ public struct Minetti2002: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
-    _ = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
+    _ = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let gradient = input.gradeFraction ?? 0
     var diagnostics: [Diagnostic] = []
     if !Self.validGradient.contains(gradient) {
@@ -104,8 +104,8 @@ public struct Looney2019: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
-    _ = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
+    _ = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let grade = (input.gradeFraction ?? 0) * 100
     var diagnostics: [Diagnostic] = []
     if speed > 1.96 {

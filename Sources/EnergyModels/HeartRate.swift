@@ -54,10 +54,10 @@ public struct Keytel2005: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let hr = try input.required(input.heartRateBeatsPerMinute, "--heart-rate", for: info.id)
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
-    let age = try input.required(input.ageYears, "--age", for: info.id)
-    let sex = try input.required(input.sex, "--sex", for: info.id)
+    let hr = try input.required(input.heartRateBeatsPerMinute, .heartRate, for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
+    let age = try input.required(input.ageYears, .age, for: info.id)
+    let sex = try input.required(input.sex, .sex, for: info.id)
     let perMinute =
       Self.kilojoulesPerMinute(
         heartRate: hr, bodyMassKilograms: mass, ageYears: age, sex: sex,
@@ -93,10 +93,10 @@ public struct Keytel2005Pounds: EnergyModel {
     citation: "Keytel et al. 2005 as printed in the PEM thesis L727-739 (LIVESTRONG)")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let hr = try input.required(input.heartRateBeatsPerMinute, "--heart-rate", for: info.id)
+    let hr = try input.required(input.heartRateBeatsPerMinute, .heartRate, for: info.id)
     let pounds = Units.pounds(
-      fromKilograms: try input.required(input.bodyMassKilograms, "--mass", for: info.id))
-    let age = try input.required(input.ageYears, "--age", for: info.id)
+      fromKilograms: try input.required(input.bodyMassKilograms, .mass, for: info.id))
+    let age = try input.required(input.ageYears, .age, for: info.id)
     let kilojoules: Double
     switch input.sex ?? .male {
     case .male: kilojoules = 0.6309 * hr + 0.09036 * pounds + 0.2017 * age - 55.0969

@@ -27,8 +27,8 @@ public struct Pandolf1977: EnergyModel {
     citation: "Pandolf, Givoni & Goldman, J Appl Physiol 1977;43:577-581")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
-    let speed = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
+    let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     let load = input.loadKilograms ?? 0
     let terrain = input.terrainFactor ?? 1.0
     let gradePercent = (input.gradeFraction ?? 0) * 100

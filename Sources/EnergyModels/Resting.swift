@@ -41,8 +41,8 @@ public struct METModel: EnergyModel {
     citation: "Ainsworth et al., Med Sci Sports Exerc 2011;43(8):1575-1581")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let met = try input.required(input.metabolicEquivalent, "--met or --activity", for: info.id)
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
+    let met = try input.required(input.metabolicEquivalent, .met, .activity, for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let perMinute = met * mass / 60
     return ModelOutput(
       vo2MillilitersPerKilogramPerMinute: met * Oxygen.restingMillilitersPerKilogramPerMinute,

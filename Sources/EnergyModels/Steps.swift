@@ -50,9 +50,9 @@ public struct PerStep: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let steps = try input.required(input.steps, "--steps", for: id)
+    let steps = try input.required(input.steps, .steps, for: id)
     let perStep = try input.required(
-      input.kilocaloriesPerStep ?? defaultKilocaloriesPerStep, "--kcal-per-step", for: id)
+      input.kilocaloriesPerStep ?? defaultKilocaloriesPerStep, .kilocaloriesPerStep, for: id)
     let energy = steps * perStep
     let perMinute = input.durationSeconds.flatMap { $0 > 0 ? energy / ($0 / 60) : nil }
     return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
@@ -81,16 +81,16 @@ public struct StrideWalking: EnergyModel {
   )
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let steps = try input.required(input.steps, "--steps", for: info.id)
+    let steps = try input.required(input.steps, .steps, for: info.id)
     let stride: Double
     if let given = input.strideMeters {
       stride = given
     } else {
       stride =
-        try input.required(input.heightMeters, "--stride or --height", for: info.id)
+        try input.required(input.heightMeters, .stride, .height, for: info.id)
         * Self.strideFractionOfHeight
     }
-    let duration = try input.required(input.durationSeconds, "--minutes", for: info.id)
+    let duration = try input.required(input.durationSeconds, .minutes, for: info.id)
     guard duration > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
     var walking = input
     walking.distanceMeters = nil
@@ -153,19 +153,19 @@ public struct KineticEnergy: EnergyModel {
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
-    let mass = try input.required(input.bodyMassKilograms, "--mass", for: info.id)
-    let v = try input.required(input.speedMetersPerSecond, "--speed", for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
+    let v = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     let v0 = input.previousSpeedMetersPerSecond ?? 0
     let efficiency = input.mechanicalEfficiency ?? 1
     guard efficiency > 0 && efficiency <= 1 else {
-      throw UsageError("--efficiency must be in (0, 1]; got \(Fixed.shortest(efficiency))")
+      throw ModelError(model: info.id, .invalid(.efficiency, value: efficiency, expected: "in (0, 1]"))
     }
     let joules: Double
     switch method {
     case .kineticEnergy:
       joules = max(0, 0.5 * mass * (v * v - v0 * v0)) / efficiency
     case .forceTimesDistance:
-      let dt = try input.required(input.durationSeconds, "--minutes", for: info.id)
+      let dt = try input.required(input.durationSeconds, .minutes, for: info.id)
       guard dt > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
       let distance = input.distanceMeters ?? (v + v0) / 2 * dt
       joules = max(0, mass * (v - v0) / dt) * distance / efficiency

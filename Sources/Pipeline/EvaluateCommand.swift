@@ -165,6 +165,12 @@ public enum EvaluateCommand {
         do {
           return try predictedValue(
             model.evaluate(input), input: input, variable: table.valueVariable, modelID: id)
+        } catch let error as ModelError {
+          let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
+            separator: ", ")
+          throw UsageError(
+            "\(error.message()); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
+          )
         } catch let error as UsageError {
           let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
             separator: ", ")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnergyLabCore
+import EnergyModels
 import Foundation
 import Pipeline
 import Reporting
@@ -196,6 +197,9 @@ enum Terminal {
     case let e as UsageError:
       writeError("energylab: \(e)\n")
       exit(64)
+    case let e as ModelError:
+      writeError("energylab: \(CommandLineErrors.message(e))\n")
+      exit(64)
     default:
       EnergyLab.exit(withError: error)
     }
@@ -214,7 +218,19 @@ enum Terminal {
     }
     command.applyOutputOptions(to: context)
     defer { context.endCommand() }
-    try command.execute(in: context)
+    do {
+      try command.execute(in: context)
+    } catch let error as ModelError {
+      throw UsageError(CommandLineErrors.message(error))
+    }
+  }
+}
+
+/// The library's errors as the command line words them: inputs named by
+/// the options that give them.
+enum CommandLineErrors {
+  static func message(_ error: ModelError) -> String {
+    error.message { "--\($0.rawValue)" }
   }
 }
 

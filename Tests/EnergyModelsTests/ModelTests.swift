@@ -53,9 +53,18 @@ struct ACSMWalkingTests {
     #expect(output.diagnostics.map(\.code) == ["speed-outside-valid-range"])
   }
 
-  @Test func missingInputsAreUsageErrors() {
-    #expect(throws: UsageError.self) { try ACSMWalking().evaluate(ModelInput(bodyMassKilograms: 70)) }
-    #expect(throws: UsageError.self) { try ACSMWalking().evaluate(ModelInput(speedMetersPerSecond: 1.3)) }
+  /// A missing input is a ModelError naming the input, which the command
+  /// line words with its option and a notebook in prose.
+  @Test func missingInputsAreModelErrorsNamingTheInput() {
+    #expect(throws: ModelError(model: "acsm-walking", .missing([.speed]))) {
+      try ACSMWalking().evaluate(ModelInput(bodyMassKilograms: 70))
+    }
+    #expect(throws: ModelError(model: "acsm-walking", .missing([.mass]))) {
+      try ACSMWalking().evaluate(ModelInput(speedMetersPerSecond: 1.3))
+    }
+    let error = ModelError(model: "met", .missing([.met, .activity]))
+    #expect(error.description == "model met needs a MET value or an activity code")
+    #expect(error.message { "--\($0.rawValue)" } == "model met needs --met or --activity")
   }
 }
 

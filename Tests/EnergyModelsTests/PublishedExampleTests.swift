@@ -175,7 +175,9 @@ struct StepAndMETTests {
     expectClose(try #require(measured.energyKilocalories), 507, tolerance: 1e-9)
     let fixed = try PerStep.configurable.evaluate(ModelInput(steps: 1000, kilocaloriesPerStep: 0.04))
     expectClose(try #require(fixed.energyKilocalories), 40, tolerance: 1e-9)
-    #expect(throws: UsageError.self) { try PerStep.configurable.evaluate(ModelInput(steps: 1000)) }
+    #expect(throws: ModelError(model: "steps-fixed", .missing([.kilocaloriesPerStep]))) {
+      try PerStep.configurable.evaluate(ModelInput(steps: 1000))
+    }
   }
 
   /// 1200 steps of 0.75 m in 10 min = 900 m at 90 m/min: ACSM walking
@@ -214,7 +216,10 @@ struct StepAndMETTests {
     let quarter = try #require(try KineticEnergy().evaluate(efficient).energyKilocalories)
     expectClose(quarter, 4 * 78.75 / 4184, tolerance: 1e-12)
     efficient.mechanicalEfficiency = 0
-    #expect(throws: UsageError.self) { try KineticEnergy().evaluate(efficient) }
+    #expect(throws: ModelError(model: "kinetic-hay", .invalid(.efficiency, value: 0, expected: "in (0, 1]")))
+    {
+      try KineticEnergy().evaluate(efficient)
+    }
   }
 
   /// W = F x D: 70 kg from 1.0 to 1.5 m/s in 2 s is a = 0.25 m/s^2, F = 17.5 N,
