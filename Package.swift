@@ -25,8 +25,8 @@ let package = Package(
     .library(
       name: "EnergyLab",
       targets: [
-        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Surveys", "Store",
-        "Reporting", "Pipeline",
+        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Estimation", "Evaluation", "Surveys",
+        "Store", "Reporting", "Pipeline",
       ]),
   ],
   dependencies: [
@@ -50,6 +50,9 @@ let package = Package(
     .target(name: "Tracks", dependencies: ["EnergyLabCore"], swiftSettings: hotPath),
     .target(name: "EnergyModels", dependencies: ["EnergyLabCore"]),
     .target(name: "Evaluation", dependencies: ["EnergyLabCore"]),
+    // Energy over what the readers found: a model over a track's steps, the
+    // accelerometer models over a recording's epochs.
+    .target(name: "Estimation", dependencies: ["EnergyLabCore", "EnergyModels", "Tracks", "Signals"]),
     .target(name: "Surveys", dependencies: ["EnergyLabCore"]),
     .target(
       name: "Store",
@@ -58,14 +61,15 @@ let package = Package(
     .target(
       name: "Pipeline",
       dependencies: [
-        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Surveys", "Store",
-        "Reporting",
+        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Estimation", "Evaluation", "Surveys",
+        "Store", "Reporting",
       ]),
     .executableTarget(
       name: "energylab",
       dependencies: [
-        "Pipeline", "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Store",
-        "Reporting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Pipeline", "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Estimation",
+        "Evaluation",
+        "Store", "Reporting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // Shared by the test targets: the checkout's root, tolerance checks.

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import Estimation
 import Foundation
 import Ingest
 import Reporting
@@ -252,7 +253,7 @@ public enum AccelCommands {
   ) throws {
     let r = try analysed(file, options: options, energy: energy, context: context)
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
-    let byDay = try AccelEnergy.byDay(r, options: energy, timeZone: zone)
+    let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
     let rows = r.analysis.days.map { d -> ResultRecord in
       var record = ResultRecord([
         "date": .string(d.date),
@@ -286,8 +287,9 @@ public enum AccelCommands {
   ) throws -> RecordingEnergy {
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     var result = RecordingEnergy(
-      recording: r, totals: try AccelEnergy.totals(r, options: energy),
-      hourly: hourly ? try AccelEnergy.hourly(r, options: energy, timeZone: zone) : nil, balance: nil)
+      recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
+      hourly: hourly ? try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone) : nil, balance: nil
+    )
     if let intake = intakeKilocalories {
       guard let steps = r.analysis.steps else {
         throw UsageError("\(r.file) has no steps; the calorie balance needs them")
@@ -381,7 +383,7 @@ extension AccelCommands {
       .init(y: cut.light, title: "light (\(cut.id))"), .init(y: cut.moderate, title: "moderate"),
       .init(y: cut.vigorous, title: "vigorous"),
     ]
-    let byHour = try AccelEnergy.hourly(r, options: energy, timeZone: zone)
+    let byHour = try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone)
     context.emit(hourlyTable(byHour), format: format)
     try context.draw(acceleration, folder: chartsDirectory, format: format)
     if r.analysis.steps != nil {

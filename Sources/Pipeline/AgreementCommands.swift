@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import Estimation
 import Evaluation
 import Foundation
 import Ingest

@@ -1,4 +1,5 @@
 import EnergyLabCore
+import Estimation
 import Evaluation
 import Foundation
 import Ingest
@@ -197,7 +198,7 @@ public enum BatchCommand {
         command: "batch accelerometer \(file.storedPath)", recordedAt: nil, inputs: [input],
         parameters: accel.described([r]) + options.energy.described)
       run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.storedPath)
-      for total in try AccelEnergy.totals(r, options: options.energy) {
+      for total in try AccelEnergy.totals(r.analysis, options: options.energy) {
         run.results.append(
           ResultRow(
             subject: file.storedPath, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))

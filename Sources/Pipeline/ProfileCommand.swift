@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import Estimation
 import Evaluation
 import Foundation
 import Ingest
@@ -15,8 +16,8 @@ public enum ProfileCommand {
   /// factors (car, train, plane).
   public static let defaultFactorSet = "alter-eco-2020"
   /// Body mass used without `--mass`: 70 kg, the Reference Man of ICRP
-  /// Publication 23 (1975), the convention where no subject is given.
-  public static let defaultBodyMassKilograms = 70.0
+  /// Publication 23 (1975), as for accelerometer energy.
+  public static let defaultBodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
   /// UK daily average used by Alter Eco for comparison, kg CO2e per person
   /// per day (from the app's public source).
   public static let ukDailyAverageKilograms = 13.7

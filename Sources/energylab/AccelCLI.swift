@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnergyLabCore
+import Estimation
 import Foundation
 import Ingest
 import Pipeline

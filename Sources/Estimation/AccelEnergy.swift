@@ -5,7 +5,7 @@ import Signals
 
 /// The subject and the choices behind energy from an accelerometer.
 public struct AccelEnergyOptions: Sendable {
-  public var bodyMassKilograms = ProfileCommand.defaultBodyMassKilograms
+  public var bodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
   public var heightMeters: Double?
   public var strideMeters: Double?
   /// For `steps-fixed`.
@@ -56,6 +56,9 @@ public struct AccelEnergyOptions: Sendable {
 /// - `kinetic-hay`: the kinetic energy of speed changes between
 ///   consecutive epochs at those walking speeds.
 public enum AccelEnergy {
+  /// Body mass used when none is given: 70 kg, the Reference Man of ICRP
+  /// Publication 23 (1975), the convention where no subject is given.
+  public static let referenceBodyMassKilograms = 70.0
   public static let defaultClassMETs: [IntensityClass: Double] = [
     .sedentary: 1.3, .light: 2.0, .moderate: 4.0, .vigorous: 8.0,
   ]
@@ -128,12 +131,12 @@ public enum AccelEnergy {
   /// The models that apply to a result: MET by class when epochs carry an
   /// intensity, the step models when there are steps, stride and kinetic
   /// when a stride (or height) is known.
-  static func models(_ r: AccelResult, options: AccelEnergyOptions) -> [String] {
+  static func models(_ analysis: AccelAnalysis, options: AccelEnergyOptions) -> [String] {
     var models: [String] = []
-    if r.analysis.epochs.first?.epochs.contains(where: { $0.intensity != nil }) == true {
+    if analysis.epochs.first?.epochs.contains(where: { $0.intensity != nil }) == true {
       models.append("met-intensity")
     }
-    if r.analysis.steps != nil {
+    if analysis.steps != nil {
       models += [PerStep.stepMyHealth.id, PerStep.birdsley2005.id]
       if options.kilocaloriesPerStep != nil { models.append(PerStep.configurable.id) }
       if options.stride != nil { models += ["steps-stride", KineticEnergy.Method.kineticEnergy.rawValue] }
@@ -152,22 +155,22 @@ public enum AccelEnergy {
 
   /// The epoch table energy is computed on: the shortest (as the daily
   /// intensity minutes).
-  static func epochs(_ r: AccelResult) -> [AccelEpoch] { r.analysis.epochs.first?.epochs ?? [] }
+  static func epochs(_ analysis: AccelAnalysis) -> [AccelEpoch] { analysis.epochs.first?.epochs ?? [] }
 
-  public static func totals(_ r: AccelResult, options: AccelEnergyOptions) throws -> [Total] {
-    let models = models(r, options: options)
-    let rows = try perEpoch(epochs(r), options: options, models: models)
+  public static func totals(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [Total] {
+    let models = models(analysis, options: options)
+    let rows = try perEpoch(epochs(analysis), options: options, models: models)
     return models.enumerated().map { k, model in
       Total(model: model, kcal: rows.reduce(0) { $0 + $1[k] }, basis: bases[model] ?? "")
     }
   }
 
   /// Energy by model per local date.
-  public static func byDay(_ r: AccelResult, options: AccelEnergyOptions, timeZone: TimeZone) throws
+  public static func byDay(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [String: [(String, Double)]]
   {
-    let models = models(r, options: options)
-    let epochs = epochs(r)
+    let models = models(analysis, options: options)
+    let epochs = epochs(analysis)
     let rows = try perEpoch(epochs, options: options, models: models)
     var out: [String: [(String, Double)]] = [:]
     for (e, row) in zip(epochs, rows) {
@@ -186,11 +189,11 @@ public enum AccelEnergy {
   }
 
   /// Energy by model per local hour of the day, summed over days.
-  public static func hourly(_ r: AccelResult, options: AccelEnergyOptions, timeZone: TimeZone) throws
+  public static func hourly(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [Hour]
   {
-    let models = models(r, options: options)
-    let epochs = epochs(r)
+    let models = models(analysis, options: options)
+    let epochs = epochs(analysis)
     let rows = try perEpoch(epochs, options: options, models: models)
     var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: models.map { ($0, 0.0) }) }
     for (e, row) in zip(epochs, rows) {
