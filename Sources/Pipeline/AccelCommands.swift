@@ -154,9 +154,16 @@ public enum AccelCommands {
   ) throws -> AccelResult {
     let r = try AccelPipeline.analyse(file, options: options)
     _ = try context.recordInput(file)
+    record(r, options: options, energy: energy, context: context)
+    return r
+  }
+
+  /// Records a recording's diagnostics and the parameters it was read with.
+  static func record(
+    _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
+  ) {
     context.provenance.diagnostics += r.diagnostics
     context.provenance.addParameters(options.described([r]) + (energy?.described ?? []))
-    return r
   }
 
   /// An instant as ISO-8601 UTC, with milliseconds when it has a fraction
@@ -195,19 +202,27 @@ public enum AccelCommands {
     ])
   }
 
+  /// Every file read and analysed as a summary needs it (no epoch tables
+  /// kept, so memory stays flat however long the recording), or why it
+  /// could not be; `progress` draws a bar.
+  public static func summaries(
+    files: [String], options: AccelOptions, jobs: Int? = nil, progress: (@Sendable (String) -> Void)? = nil
+  ) -> [Result<AccelResult, Error>] {
+    let bar = ProgressBar(label: "accel", files: files, sink: progress)
+    var streaming = options
+    streaming.analysis.keepEpochs = false
+    let results = AccelPipeline.analyseAll(files, options: streaming, jobs: jobs, progress: bar)
+    bar.end()
+    return results
+  }
+
   /// One summary per file; unreadable files are reported and skipped and
   /// the command then fails (`failFast` stops at the first).
   public static func summary(
     files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false, format: OutputFormat?,
     context: CommandContext
   ) throws {
-    let bar = ProgressBar(label: "accel", files: files, sink: context.progressSink)
-    // A summary needs no epoch tables: memory stays flat however long the
-    // recording.
-    var streaming = options
-    streaming.analysis.keepEpochs = false
-    let results = AccelPipeline.analyseAll(files, options: streaming, jobs: jobs, progress: bar)
-    bar.end()
+    let results = summaries(files: files, options: options, jobs: jobs, progress: context.progressSink)
     let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
       (summaryRecord($0), $0.diagnostics)
     }
@@ -234,6 +249,14 @@ public enum AccelCommands {
     ])
   }
 
+  /// One file analysed at one epoch length only.
+  public static func epochs(file: String, epochSeconds: Double, options: AccelOptions) throws -> AccelResult {
+    var options = options
+    options.analysis.epochSeconds = [epochSeconds]
+    options.epochsGiven = true
+    return try AccelPipeline.analyse(file, options: options)
+  }
+
   /// The epoch table of one file at one epoch length.
   public static func epochs(
     file: String, epochSeconds: Double, options: AccelOptions, format: OutputFormat?, context: CommandContext
@@ -241,9 +264,20 @@ public enum AccelCommands {
     var options = options
     options.analysis.epochSeconds = [epochSeconds]
     options.epochsGiven = true
-    let r = try analysed(file, options: options, context: context)
+    let r = try epochs(file: file, epochSeconds: epochSeconds, options: options)
+    _ = try context.recordInput(file)
+    record(r, options: options, context: context)
     let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
     context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
+  }
+
+  /// A recording's days, each with its energy by model.
+  public static func days(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws
+    -> [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
+  {
+    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
+    return r.analysis.days.map { d in (d, (byDay[d.date] ?? []).map { ($0.0, $0.1) }) }
   }
 
   /// Daily summaries with energy by model.
@@ -252,9 +286,7 @@ public enum AccelCommands {
     context: CommandContext
   ) throws {
     let r = try analysed(file, options: options, energy: energy, context: context)
-    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
-    let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
-    let rows = r.analysis.days.map { d -> ResultRecord in
+    let rows = try days(r, options: options, energy: energy).map { d, energy -> ResultRecord in
       var record = ResultRecord([
         "date": .string(d.date),
         "recorded_h": .number(d.recordedHours, 2),
@@ -265,7 +297,7 @@ public enum AccelCommands {
         "moderate_min": .number(d.minutes[.moderate] ?? 0, 1),
         "vigorous_min": .number(d.minutes[.vigorous] ?? 0, 1),
       ])
-      for (model, kcal) in byDay[d.date] ?? [] { record[AccelEnergy.column(model)] = .number(kcal, 1) }
+      for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
     }
     context.emit(ResultTable(name: "accel-days", rows: rows), format: format)

@@ -367,15 +367,42 @@ struct AccelCommandResultTests {
   /// construction): StepMyHealth's 0.4 kcal per step and Birdsley's 0.0507
   /// give 0.4 and 0.0507 x steps; an intake of 2,100 kcal leaves 2,100 -
   /// 0.4 x steps.
-  @Test func recordingEnergyIsAValue() throws {
+  static func walkingMinute() throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "energylab-walk-\(UUID().uuidString).csv"
     ).path
-    defer { try? FileManager.default.removeItem(atPath: path) }
     var spec = SyntheticRecordingSpec()
     spec.legs = [(.walk, 60)]
     let (context, _) = CommandContext.buffered()
     try AccelCommands.synth(spec, outputPath: path, context: context)
+    return path
+  }
+
+  /// A minute at 100 Hz is 6,000 samples; walking at 0.3 g on top of
+  /// gravity gives ENMO = mean of max(0, |a| - 1) = 0.3 / pi g = 95.5 mg
+  /// (the mean of a half-wave rectified sine), in one 60 s epoch from
+  /// 08:00:00. A missing file is its own failure.
+  @Test func summariesAndEpochsAreValues() throws {
+    let path = try Self.walkingMinute()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let results = AccelCommands.summaries(files: [path, path + ".missing"], options: AccelOptions())
+    let summary = try results[0].get()
+    #expect(summary.analysis.samples == 6000)
+    #expect(throws: InputError.self) { try results[1].get() }
+    let r = try AccelCommands.epochs(file: path, epochSeconds: 60, options: AccelOptions())
+    let epochs = try #require(r.analysis.epochs(seconds: 60))
+    #expect(epochs.count == 1)
+    expectClose(try #require(epochs[0].enmoMilliG), 300 / Double.pi, tolerance: 3)
+    expectClose(Double(try #require(epochs[0].steps)), 120, tolerance: 1.5)
+    let days = try AccelCommands.days(r, options: AccelOptions(), energy: AccelEnergyOptions())
+    #expect(days.count == 1 && days[0].day.steps == epochs[0].steps)
+    let stepMyHealth = try #require(days[0].energy.first { $0.model == "steps-stepmyhealth" })
+    expectClose(stepMyHealth.kilocalories, 0.4 * Double(epochs[0].steps ?? 0), tolerance: 1e-9)
+  }
+
+  @Test func recordingEnergyIsAValue() throws {
+    let path = try Self.walkingMinute()
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let options = AccelOptions()
     let recording = try AccelPipeline.analyse(path, options: options)
     let steps = Double(try #require(recording.analysis.steps))
