@@ -90,7 +90,9 @@ let package = Package(
     .testTarget(
       name: "PipelineTests",
       dependencies: [
-        "TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Ingest", "Tracks", "Store",
+        "TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Estimation", "Ingest", "Tracks",
+        "Signals",
+        "Surveys", "Store", "Reporting",
       ],
       exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "energylab"], exclude: ["Fixtures"]),

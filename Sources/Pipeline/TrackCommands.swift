@@ -239,6 +239,14 @@ public enum TrackCommands {
     context.emit(table(segmentation), format: format)
   }
 
+  /// A track's charts and its activities, ready to draw and print.
+  public struct Plot: Sendable {
+    public var charts: [GnuplotChart]
+    public var activities: ResultTable
+    public var parameters: [NamedParameter]
+    public var diagnostics: [Diagnostic]
+  }
+
   /// Charts of one track: speed over time coloured by mode, elevation and
   /// grade over distance, and the mode segmentation.
   public static func plot(
@@ -246,12 +254,22 @@ public enum TrackCommands {
     modes: SpeedBandParameters = SpeedBandParameters(), chartsDirectory: String?, format: OutputFormat?,
     context: CommandContext
   ) throws {
-    let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
+    let plot = try plot(file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes)
     _ = try context.recordInput(file)
+    context.provenance.diagnostics += plot.diagnostics
+    context.provenance.addParameters(plot.parameters)
+    for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
+    context.emit(plot.activities, format: format)
+  }
+
+  public static func plot(
+    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    modes: SpeedBandParameters = SpeedBandParameters()
+  ) throws -> Plot {
+    let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
     let analysis = TrackAnalysis(parameters: parameters)
     let (steps, diagnostics) = analysis.steps(of: track)
-    context.provenance.diagnostics += track.diagnostics + diagnostics
-    context.provenance.addParameters(parameters.described + modes.described)
+    var charts: [GnuplotChart] = []
     let stem = GnuplotChart.safeFileStem(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
     let trackName = URL(fileURLWithPath: file).lastPathComponent
     guard let t0 = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
@@ -271,11 +289,11 @@ public enum TrackCommands {
       }
       if !points.isEmpty { speedSeries.append(.init(title: mode.rawValue, style: .points, points: points)) }
     }
-    try context.draw(
+    charts.append(
       GnuplotChart(
         name: "\(stem)-speed", title: "Speed by mode: \(trackName)", xLabel: "time since start (min)",
         yLabel: "speed (m/s)",
-        series: speedSeries), folder: chartsDirectory, format: format)
+        series: speedSeries))
     // Elevation over distance.
     var distance = 0.0
     var elevation: [GnuplotChart.Point] = []
@@ -291,12 +309,11 @@ public enum TrackCommands {
       if let z = track.points[s.endPointIndex].elevationMeters { elevation.append(.init(distance / 1000, z)) }
     }
     if !elevation.isEmpty {
-      try context.draw(
+      charts.append(
         GnuplotChart(
           name: "\(stem)-elevation", title: "Elevation: \(trackName)", xLabel: "distance (km)",
           yLabel: "elevation (m)",
-          series: [.init(title: "elevation", style: .lines, points: elevation)]), folder: chartsDirectory,
-        format: format)
+          series: [.init(title: "elevation", style: .lines, points: elevation)]))
     }
     // Grade of each fixed-distance window, as steps.
     let windows = analysis.gradeWindows(of: track)
@@ -307,13 +324,12 @@ public enum TrackCommands {
           GnuplotChart.Point($0.endMeters / 1000, $0.gradeFraction * 100),
         ]
       }
-      try context.draw(
+      charts.append(
         GnuplotChart(
           name: "\(stem)-grade",
           title: "Grade over \(Fixed.shortest(parameters.gradeWindowMeters)) m windows: \(trackName)",
           xLabel: "distance (km)", yLabel: "grade (%)",
-          series: [.init(title: "grade", style: .lines, points: points)]),
-        folder: chartsDirectory, format: format)
+          series: [.init(title: "grade", style: .lines, points: points)]))
     }
     // Segmentation: minutes per activity, stacked by mode.
     var segmentation = GnuplotChart(
@@ -324,7 +340,7 @@ public enum TrackCommands {
       categories: activities.enumerated().map { "\($0 + 1) \($1.mode.rawValue)" },
       seriesTitles: modesSeen.map(\.rawValue),
       values: activities.map { a in modesSeen.map { $0 == a.mode ? a.durationSeconds / 60 : 0 } })
-    try context.draw(segmentation, folder: chartsDirectory, format: format)
+    charts.append(segmentation)
     let rows = activities.enumerated().map { k, a in
       ResultRecord([
         "activity": .integer(k + 1), "mode": .string(a.mode.rawValue),
@@ -332,6 +348,8 @@ public enum TrackCommands {
         "duration_min": .number(a.durationSeconds / 60, 1), "distance_m": .number(a.distanceMeters, 1),
       ])
     }
-    context.emit(ResultTable(name: "track-activities", rows: rows), format: format)
+    return Plot(
+      charts: charts, activities: ResultTable(name: "track-activities", rows: rows),
+      parameters: parameters.described + modes.described, diagnostics: track.diagnostics + diagnostics)
   }
 }

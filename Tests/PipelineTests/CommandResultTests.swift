@@ -4,6 +4,7 @@ import Estimation
 import Foundation
 import Ingest
 import Pipeline
+import Reporting
 import Signals
 import Store
 import TestSupport
@@ -102,6 +103,24 @@ struct TrackCommandResultTests {
     expectClose(activities[0].durationSeconds + activities[1].durationSeconds, 1200, tolerance: 1.5)
     #expect(segmentation.inputs == [file])
     #expect(segmentation.parameters.contains { $0.name == "mode_walk_max_mps" && $0.value == "2" })
+  }
+
+  /// The charts of the two-leg track before any is drawn: speed by mode
+  /// (walk at 1.3 m/s, bus at 10 m/s), a flat elevation and grade (0 %),
+  /// and two activities.
+  @Test func plotIsAValue() throws {
+    let file = try Self.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let plot = try TrackCommands.plot(file: file, parameters: TrackAnalysisParameters())
+    let stem = GnuplotChart.safeFileStem(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
+    #expect(
+      plot.charts.map(\.name) == ["\(stem)-speed", "\(stem)-elevation", "\(stem)-grade", "\(stem)-modes"])
+    let speed = plot.charts[0].series
+    #expect(speed.map(\.title) == ["walk", "bus"])
+    let walkSpeeds = speed[0].points.map(\.y).sorted()
+    expectClose(walkSpeeds[walkSpeeds.count / 2], 1.3, tolerance: 0.01)
+    #expect(plot.charts[2].series[0].points.allSatisfy { abs($0.y) < 1e-6 }, "flat")
+    #expect(plot.activities.rows.count == 2)
   }
 
   @Test func summariesAreValuesAndAMissingFileIsItsOwnFailure() throws {
