@@ -376,6 +376,12 @@ extension AccelCommands {
       })
   }
 
+  /// A recording's charts and its hourly table, ready to draw and print.
+  public struct Plot: Sendable {
+    public var hourly: ResultTable
+    public var charts: [GnuplotChart]
+  }
+
   /// Charts of a recording by local time: acceleration (ENMO, or counts
   /// per minute) per epoch with the cut-points, steps per hour, and energy
   /// per hour by model, after the hourly table.
@@ -384,6 +390,15 @@ extension AccelCommands {
     format: OutputFormat?, context: CommandContext
   ) throws {
     let r = try analysed(file, options: options, energy: energy, context: context)
+    let plot = try plot(r, options: options, energy: energy)
+    context.emit(plot.hourly, format: format)
+    for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
+  }
+
+  public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
+  {
+    let file = r.file
+    var charts: [GnuplotChart] = []
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let stem = GnuplotChart.safeFileStem(
       URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")
@@ -416,10 +431,9 @@ extension AccelCommands {
       .init(y: cut.vigorous, title: "vigorous"),
     ]
     let byHour = try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone)
-    context.emit(hourlyTable(byHour), format: format)
-    try context.draw(acceleration, folder: chartsDirectory, format: format)
+    charts.append(acceleration)
     if r.analysis.steps != nil {
-      try context.draw(
+      charts.append(
         GnuplotChart(
           name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour (h)",
           yLabel: "steps (per hour)",
@@ -427,7 +441,7 @@ extension AccelCommands {
             .init(
               title: "steps", style: .boxes,
               points: byHour.map { .init(Double($0.hour) + 0.5, Double($0.steps)) })
-          ]), folder: chartsDirectory, format: format)
+          ]))
     }
     if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
       var chart = GnuplotChart(
@@ -437,8 +451,9 @@ extension AccelCommands {
       chart.stackedBars = GnuplotChart.StackedBars(
         categories: byHour.map { String($0.hour) }, seriesTitles: models,
         values: byHour.map { $0.kilocalories.map(\.1) }, clustered: true)
-      try context.draw(chart, folder: chartsDirectory, format: format)
+      charts.append(chart)
     }
+    return Plot(hourly: hourlyTable(byHour), charts: charts)
   }
 
   /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times

@@ -419,6 +419,24 @@ struct AccelCommandResultTests {
     expectClose(stepMyHealth.kilocalories, 0.4 * Double(epochs[0].steps ?? 0), tolerance: 1e-9)
   }
 
+  /// The charts of the walking minute before any is drawn: acceleration
+  /// per epoch, steps per hour and energy per hour; the hourly table has
+  /// 24 hours and its steps add up to the recording's.
+  @Test func plotIsAValue() throws {
+    let path = try Self.walkingMinute()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let r = try AccelPipeline.analyse(path, options: AccelOptions())
+    let plot = try AccelCommands.plot(r, options: AccelOptions(), energy: AccelEnergyOptions())
+    #expect(
+      plot.charts.map { $0.name.components(separatedBy: "-").last } == ["acceleration", "steps", "energy"])
+    #expect(plot.hourly.rows.count == 24)
+    let steps = plot.hourly.rows.compactMap { row -> Int? in
+      if case .integer(let n) = row["steps"] { return n }
+      return nil
+    }.reduce(0, +)
+    #expect(steps == r.analysis.steps)
+  }
+
   @Test func recordingEnergyIsAValue() throws {
     let path = try Self.walkingMinute()
     defer { try? FileManager.default.removeItem(atPath: path) }
