@@ -162,21 +162,21 @@ public enum EvaluateCommand {
         }
         try apply(variable: table.rowVariable, key: rowKey, to: &input, source: table.source)
         try apply(variable: table.columnVariable, key: columnKey, to: &input, source: table.source)
+        // A missing input is one the table does not state: say which it does.
+        func unstated(_ message: String) -> UsageError {
+          let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
+            separator: ", ")
+          return UsageError(
+            "\(message); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
+          )
+        }
         do {
           return try predictedValue(
             model.evaluate(input), input: input, variable: table.valueVariable, modelID: id)
         } catch let error as ModelError {
-          let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
-            separator: ", ")
-          throw UsageError(
-            "\(error.message()); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
-          )
+          throw unstated(error.message())
         } catch let error as UsageError {
-          let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
-            separator: ", ")
-          throw UsageError(
-            "\(error.message); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
-          )
+          throw unstated(error.message)
         }
       }
     }

@@ -235,6 +235,21 @@ struct SweepCommandResultTests {
 
 /// `evaluate` as a value.
 struct EvaluateCommandResultTests {
+  /// A model needing an input the table does not state says which inputs
+  /// the table states and how to give the rest.
+  @Test func anUnstatedInputNamesWhatTheTableStates() {
+    do {
+      _ = try EvaluateCommand.evaluation(
+        .init(modelIDs: ["acsm-walking"], reference: "stanford-walking", assumptions: []))
+      Issue.record("expected an error: the table states no speed")
+    } catch {
+      #expect(
+        "\(error)"
+          == "model acsm-walking needs a speed; the table stanford-walking states only body_mass_lb, duration_min: give the rest with --assume (as --assume speed=3mph)"
+      )
+    }
+  }
+
   /// ACSM walking at 3 mph (80.4672 m/min) on the flat: every cell predicts
   /// kg x (0.1 x 80.4672 + 3.5) x 0.005 x min; the bias is the mean of
   /// prediction minus cell over the table's 25 x 15 cells, computed here.
