@@ -11,9 +11,12 @@ public enum DatabaseCommands {
     ProcessInfo.processInfo.environment["ENERGYLAB_DB"] ?? "energylab.sqlite"
   }
 
+  /// SQLite's integrity check of a store: "ok" when sound.
+  public static func integrity(path: String) throws -> String { try open(path).integrityCheck() }
+
   /// `PRAGMA integrity_check` of a store: "ok" when sound.
   public static func check(path: String, context: CommandContext) throws {
-    let result = try open(path).integrityCheck()
+    let result = try integrity(path: path)
     context.write("\(path): \(result)\n")
     guard result == "ok" else { throw RuntimeError("\(path): integrity check failed: \(result)") }
   }
@@ -24,8 +27,11 @@ public enum DatabaseCommands {
     try ResultsStore.reading(path)
   }
 
+  /// The applied migrations and the rows of each table.
+  public static func information(path: String) throws -> StoreInfo { try open(path).info() }
+
   public static func info(path: String, format: OutputFormat?, context: CommandContext) throws {
-    let info = try open(path).info()
+    let info = try information(path: path)
     let rows = info.rowCounts.map { ResultRecord(["table": .string($0.table), "rows": .integer($0.rows)]) }
     if (format ?? context.defaultFormat) != .json {
       context.write("database: \(path)\nmigrations: \(info.schemaMigrations.joined(separator: ", "))\n\n")
@@ -61,11 +67,18 @@ public enum DatabaseCommands {
   /// one transaction, replacing runs of the same key, so merging again (or
   /// merging overlapping shards) changes nothing.
   public static func merge(output: String, shards: [String], context: CommandContext) throws {
+    let result = try merged(output: output, shards: shards)
+    context.write(
+      "merged \(result.copied) runs from \(shards.count) databases into \(output) (\(result.total) runs)\n")
+  }
+
+  /// Merges the shards into `output`: the runs copied, and the runs it then holds.
+  public static func merged(output: String, shards: [String]) throws -> (copied: Int, total: Int) {
     guard !shards.isEmpty else { throw UsageError("db merge needs at least one shard database") }
     let sources = try shards.map(open)
     let copied = try ResultsStore(path: output).merge(sources)
     let total = try ResultsStore(path: output).canonicalLines().filter { $0.hasPrefix("run ") }.count
-    context.write("merged \(copied) runs from \(shards.count) databases into \(output) (\(total) runs)\n")
+    return (copied, total)
   }
 
   /// Whether two stores hold the same results, and where they first

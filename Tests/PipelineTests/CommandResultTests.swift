@@ -186,6 +186,13 @@ struct DatabaseCommandResultTests {
     #expect(difference.left?.contains("49.28") == true && difference.right?.contains("45.76") == true)
     let table = try DatabaseCommands.exported(path: c, table: "results")
     #expect(table.rows.count == 1 && table.rows[0]["value"] == .number(45.76, 4))
+    // Merging a and c: the same key, so c's run replaces a's: 2 copied, 1 held.
+    let merged = try DatabaseCommands.merged(output: "\(folder)/m.sqlite", shards: [a, c])
+    #expect(merged.copied == 2 && merged.total == 1)
+    let info = try DatabaseCommands.information(path: "\(folder)/m.sqlite")
+    #expect(info.rowCounts.first { $0.table == "runs" }?.rows == 1)
+    #expect(info.rowCounts.first { $0.table == "inputs" }?.rows == 1)
+    #expect(try DatabaseCommands.integrity(path: "\(folder)/m.sqlite") == "ok")
   }
 }
 
