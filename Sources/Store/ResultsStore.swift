@@ -291,10 +291,10 @@ public final class ResultsStore: Sendable {
 
   private static func openForReading(_ path: String) throws -> (DatabaseQueue, Set<String>) {
     guard FileManager.default.fileExists(atPath: path) else {
-      throw RuntimeError("\(path): no such database; expected an EnergyLab results database")
+      throw StoreError(.missing, path: path, action: "read results database")
     }
     guard FileStatus.size(path) > 0 else {
-      throw RuntimeError("\(path): empty file, not an EnergyLab results database")
+      throw StoreError(.emptyFile, path: path, action: "read results database")
     }
     var configuration = Configuration()
     configuration.readonly = true
@@ -340,23 +340,18 @@ public final class ResultsStore: Sendable {
     // A file another writer is creating holds the migrations table alone.
     if names.allSatisfy({ $0 == "grdb_migrations" }) {
       if forWriting { return [] }
-      throw RuntimeError("\(path): empty database with no tables, not an EnergyLab results database")
+      throw StoreError(.noTables, path: path, action: "read results database")
     }
     guard names.contains("grdb_migrations"), names.contains("runs") else {
-      let listed = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", ..." : "")
-      throw RuntimeError(
-        "\(path): not an EnergyLab results database (it holds tables \(listed); expected runs, inputs, parameters, ...)"
-          + (forWriting ? "; nothing was written to it, give another --db" : ""))
+      throw StoreError(
+        .foreign, path: path, action: "open results database", tables: names, nothingWritten: forWriting)
     }
     let known = migrator.migrations
     let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
     let unknown = applied.filter { !known.contains($0) }
     guard unknown.isEmpty else {
-      throw RuntimeError(
-        "\(path): written by a newer EnergyLab (schema migration \(unknown.joined(separator: ", ")) is unknown to EnergyLab \(EnergyLabVersion.current))"
-          + (forWriting
-            ? "; nothing was written to it, use a newer energylab or another --db"
-            : "; use a newer energylab"))
+      throw StoreError(
+        .newer, path: path, action: "open results database", migrations: unknown, nothingWritten: forWriting)
     }
     return Set(names).intersection(tables)
   }
@@ -599,12 +594,10 @@ public final class ResultsStore: Sendable {
   /// insertion order.
   public func rows(of table: String) throws -> (columns: [String], rows: [[String?]]) {
     guard Self.tables.contains(table) else {
-      throw UsageError("unknown table \"\(table)\"; expected one of \(Self.tables.joined(separator: ", "))")
+      throw StoreError(.unknownTable, path: path, action: "export a table", tables: [table])
     }
     guard presentTables.contains(table) else {
-      throw RuntimeError(
-        "\(path): no table \(table) in this database (an older EnergyLab schema; a writing command migrates it)"
-      )
+      throw StoreError(.tableAbsent, path: path, action: "export a table", tables: [table])
     }
     return try reading { db in
       let statement = try db.makeStatement(sql: "SELECT * FROM \(table) ORDER BY rowid")

@@ -6,6 +6,7 @@ import Foundation
 import Ingest
 import Pipeline
 import Reporting
+import Store
 import Tracks
 
 struct DatabaseCLI: ParsableCommand {
@@ -57,6 +58,12 @@ struct DatabaseCLI: ParsableCommand {
     )
     var table: String
     @OptionGroup var output: FormatOption
+    func validate() throws {
+      guard ResultsStore.tables.contains(table) else {
+        throw ValidationError(
+          "unknown table \"\(table)\"; expected one of \(ResultsStore.tables.joined(separator: ", "))")
+      }
+    }
     func execute(in context: CommandContext) throws {
       try DatabaseCommands.export(path: db, table: table, format: output.format, context: context)
     }

@@ -192,7 +192,7 @@ enum Terminal {
       writeError("energylab: \(e)\n")
       exit(1)
     case let e as StoreError:
-      writeError("energylab: \(e)\n")
+      writeError("energylab: \(e)\(e.nothingWritten ? "; give another --db" : "")\n")
       exit(1)
     case let e as UsageError:
       writeError("energylab: \(e)\n")

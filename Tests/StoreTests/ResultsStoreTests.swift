@@ -71,9 +71,15 @@ struct ResultsStoreTests {
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
 
-  @Test func unknownTableIsAUsageError() throws {
+  @Test func unknownTableIsRefusedWithTheName() throws {
     let store = try ResultsStore(path: temporaryPath())
-    #expect(throws: UsageError.self) { try store.rows(of: "runs; DROP TABLE runs") }
+    do {
+      _ = try store.rows(of: "runs; DROP TABLE runs")
+      Issue.record("expected a refusal")
+    } catch let error as StoreError {
+      #expect(error.kind == .unknownTable && error.tables == ["runs; DROP TABLE runs"])
+    }
+    #expect(try store.info().rowCounts.first?.table == "runs", "nothing dropped")
   }
 
   /// A table gone under an open store: SQLite's own error, with the
@@ -85,7 +91,7 @@ struct ResultsStoreTests {
     try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP TABLE tracks") }
     let error = #expect(throws: StoreError.self) { try store.rows(of: "tracks") }
     #expect(error?.kind == .cannotRead)
-    #expect(error?.message.contains("no such table: tracks") == true, "\(String(describing: error))")
+    #expect(error?.message?.contains("no such table: tracks") == true, "\(String(describing: error))")
     #expect(error?.sql?.contains("tracks") == true, "\(String(describing: error))")
     #expect(error?.description.contains("(SQL: ") == true, "\(String(describing: error))")
   }
@@ -165,7 +171,7 @@ struct StoreAccessTests {
     #expect(try old.info().schemaMigrations == ["v1-runs-inputs-results"])
     #expect(try old.info().rowCounts.map(\.table) == Array(ResultsStore.tables.prefix(6)))
     #expect(try old.allRuns().map(\.command) == ["energy --model acsm-walking"])
-    #expect(throws: RuntimeError.self) { try old.rows(of: "tracks") }
+    #expect(throws: StoreError.self) { try old.rows(of: "tracks") }
     #expect(try journalMode(path) == "delete")
     // A writer migrates it forward, keeping the old run, and stores a new one.
     let store = try ResultsStore(path: path)
@@ -215,6 +221,13 @@ struct StoreAccessTests {
     }
     #expect(message { _ = try ResultsStore.reading(path) }.contains("written by a newer EnergyLab"))
     #expect(message { _ = try ResultsStore(path: path) }.contains("nothing was written to it"))
+    // The refusal carries its evidence: the kind and the unknown migration.
+    do {
+      _ = try ResultsStore(path: path)
+      Issue.record("expected a refusal")
+    } catch let error as StoreError {
+      #expect(error.kind == .newer && error.migrations == ["v99-from-the-future"] && error.nothingWritten)
+    }
     let runs = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM runs") }
     #expect(runs == 1)
   }
