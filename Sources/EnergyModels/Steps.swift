@@ -91,7 +91,9 @@ public struct StrideWalking: EnergyModel {
         * Self.strideFractionOfHeight
     }
     let duration = try input.required(input.durationSeconds, .minutes, for: info.id)
-    guard duration > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
+    guard duration > 0 else {
+      throw ModelError(model: info.id, .invalid(.minutes, value: duration / 60, expected: "above 0"))
+    }
     var walking = input
     walking.distanceMeters = nil
     walking.speedMetersPerSecond = steps * stride / duration
@@ -166,7 +168,9 @@ public struct KineticEnergy: EnergyModel {
       joules = max(0, 0.5 * mass * (v * v - v0 * v0)) / efficiency
     case .forceTimesDistance:
       let dt = try input.required(input.durationSeconds, .minutes, for: info.id)
-      guard dt > 0 else { throw UsageError("model \(info.id) needs a positive duration") }
+      guard dt > 0 else {
+        throw ModelError(model: info.id, .invalid(.minutes, value: dt / 60, expected: "above 0"))
+      }
       let distance = input.distanceMeters ?? (v + v0) / 2 * dt
       joules = max(0, mass * (v - v0) / dt) * distance / efficiency
     }

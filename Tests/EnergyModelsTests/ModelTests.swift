@@ -65,6 +65,15 @@ struct ACSMWalkingTests {
     let error = ModelError(model: "met", .missing([.met, .activity]))
     #expect(error.description == "model met needs a MET value or an activity code")
     #expect(error.message { "--\($0.rawValue)" } == "model met needs --met or --activity")
+    // An input outside what the equation takes: a zero duration.
+    let zero = ModelInput(bodyMassKilograms: 70, steps: 100, durationSeconds: 0, strideMeters: 0.7)
+    #expect(throws: ModelError(model: "steps-stride", .invalid(.minutes, value: 0, expected: "above 0"))) {
+      try StrideWalking().evaluate(zero)
+    }
+    #expect(
+      ModelError(model: "steps-stride", .invalid(.minutes, value: 0, expected: "above 0")).message {
+        "--\($0.rawValue)"
+      } == "model steps-stride needs --minutes above 0; got 0")
   }
 }
 
