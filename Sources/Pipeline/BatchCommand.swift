@@ -141,8 +141,9 @@ public enum BatchCommand {
     _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorInput: InputFingerprint,
     progress: ((Int) -> Void)?
   )
-    throws -> (Kind, RunRecord)
+    throws -> (kind: Kind, run: RunRecord, fallbacks: [Diagnostic])
   {
+    var fallbacks: [Diagnostic] = []
     let (kind, notRecording) = try kind(of: file, options: options)
     // A private context: the provenance of one file stays with its run.
     let context = CommandContext.buffered(defaultFormat: .json).0
@@ -163,6 +164,7 @@ public enum BatchCommand {
       profile.bodyMassKilograms = options.energy.bodyMassKilograms
       profile.factorFallback = options.factorFallback
       let found = try ProfileCommand.activities(profile, factors: factors) { _ in track }
+      fallbacks = found.fallbacks
       let parameters =
         found.parameters + [
           NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
@@ -239,7 +241,7 @@ public enum BatchCommand {
     // The key is the command, the file by stored name and content, and
     // every parameter: the same file re-run replaces its run, a changed file
     // or parameter adds one.
-    return (kind, run)
+    return (kind, run, fallbacks)
   }
 
   /// The numeric fields of a summary as result rows, units from the key's
@@ -275,17 +277,22 @@ public enum BatchCommand {
       var failures: [String] = []
       var counts: [Kind: Int] = [:]
       var stop: Error?
+      /// Activities that took the fallback's factor (--factor-fallback).
+      var fallbacks: [Diagnostic] = []
     }
     let outcome = Mutex(Outcome())
     _ = parallelMap(count: files.count, workers: workers) { index in
       guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
       do {
-        let (kind, run) = try process(
+        let (kind, run, fallbacks) = try process(
           file, options: options, factors: factors, factorInput: factorInput,
           progress: { bar.reading(file: index, bytes: $0) })
         try store.record(run)
-        outcome.withLock { $0.counts[kind, default: 0] += 1 }
+        outcome.withLock {
+          $0.counts[kind, default: 0] += 1
+          $0.fallbacks += fallbacks
+        }
       } catch let error as InputError {
         outcome.withLock {
           $0.failures.append("\(error)")
@@ -299,6 +306,10 @@ public enum BatchCommand {
     bar.end()
     let result = outcome.withLock { $0 }
     for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
+    // As `profile` says it: which files' activities took another mode's factor.
+    for diagnostic in result.fallbacks.sorted(by: { ($0.location ?? "") < ($1.location ?? "") }) {
+      context.report(diagnostic)
+    }
     if let error = result.stop, !(error is InputError) { throw error }
     let c = result.counts
     let stored = c.values.reduce(0, +)

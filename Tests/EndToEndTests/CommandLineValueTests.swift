@@ -128,6 +128,14 @@ struct CommandLineValueTests {
     let row = try Self.json(fallback.stdout)
     #expect(row["mode"] as? String == "bus")
     expectClose((row["co2_kg"] as? Double ?? 0), 1.05, tolerance: 1e-3)
+    // A batch says it too, naming the file.
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: folder + "/bus.gpx", toPath: folder + "/study/bus.gpx")
+    let batch = try energylab(
+      ["batch", "study", "--db", "b.sqlite", "--factor-fallback", "car", "--quiet"], in: folder)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    #expect(
+      batch.stderr.contains("took the car factor") && batch.stderr.contains("bus.gpx"), "\(batch.stderr)")
   }
 
   /// The UK average belongs to Alter Eco's factors and appears only with them.
