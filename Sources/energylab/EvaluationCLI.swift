@@ -66,6 +66,30 @@ struct SweepCLI: ContextCommand {
   @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var output: FormatOption
 
+  func validate() throws {
+    func value(_ text: String, _ option: String) throws -> Double {
+      do {
+        switch vary {
+        case .speed: return try QuantityParser.speedMetersPerSecond(text)
+        case .grade: return try QuantityParser.gradeFraction(text)
+        case .mass: return try QuantityParser.massKilograms(text)
+        }
+      } catch { throw ValidationError("\(option) \"\(text)\": \(error)") }
+    }
+    let first = try value(from, "--from")
+    let last = try value(to, "--to")
+    let increment = try value(step, "--step")
+    guard increment > 0, last >= first else {
+      throw ValidationError("sweep needs --from <= --to and a positive --step")
+    }
+    guard (last - first) / increment < 10_000 else {
+      throw ValidationError("a sweep of more than 10000 values is too long; use a larger --step")
+    }
+    guard !assume.contains(where: { $0.name == vary.rawValue }) else {
+      throw ValidationError("\(vary.rawValue) is swept; do not also --assume it")
+    }
+  }
+
   func execute(in context: CommandContext) throws {
     try SweepCommand.run(
       .init(

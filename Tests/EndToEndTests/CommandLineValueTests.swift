@@ -83,6 +83,27 @@ struct CommandLineValueTests {
         "1", "--to", "2", "--step", "1",
       ], "Please provide one of 'speed', 'grade' or 'mass'"
     ),
+    (
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "6mph",
+        "--to", "2mph", "--step", "0.5mph",
+      ], "sweep needs --from <= --to and a positive --step"
+    ),
+    (
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "2mph",
+        "--to", "6mph", "--step", "0.5mph", "--assume", "speed=3mph",
+      ], "speed is swept; do not also --assume it"
+    ),
+    (
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "mass", "--from",
+        "50",
+        "--to", "90kg", "--step", "5kg",
+      ], "--from \"50\": "
+    ),
     (["batch", "study", "--shard", "9/8"], "expected K/N with 1 <= K <= N"),
     (
       ["profile", "t.gpx", "--factor-fallback", "boat"],
