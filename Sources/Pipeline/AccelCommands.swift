@@ -261,9 +261,6 @@ public enum AccelCommands {
   public static func epochs(
     file: String, epochSeconds: Double, options: AccelOptions, format: OutputFormat?, context: CommandContext
   ) throws {
-    var options = options
-    options.analysis.epochSeconds = [epochSeconds]
-    options.epochsGiven = true
     let r = try epochs(file: file, epochSeconds: epochSeconds, options: options)
     _ = try context.recordInput(file)
     record(r, options: options, context: context)

@@ -198,7 +198,7 @@ extension AccelCLI {
     @Option(name: .shortAndLong, help: "Output CSV file.") var output: String
     @Option(
       help: "A leg as MOVEMENT,DURATION (as walk,10min); repeat for more legs (default walk,1min).",
-      transform: AccelCLI.Synth.leg)
+      transform: ArgumentValue.recordingLeg)
     var leg: [(movement: SyntheticMovement, seconds: Double)] = []
     @Option(help: "Sample rate, Hz.") var rate: Double = 100
     @Option(
@@ -207,18 +207,6 @@ extension AccelCLI {
     var start: Double?
     @Option(help: "Standard deviation of the noise on each axis, g.") var noise: Double = 0.01
     @Option(help: "Seed of the noise.") var seed: UInt64 = 1
-
-    /// `MOVEMENT,DURATION`, as walk,10min.
-    static func leg(_ text: String) throws -> (movement: SyntheticMovement, seconds: Double) {
-      let parts = text.split(separator: ",").map(String.init)
-      guard parts.count == 2, let movement = SyntheticMovement.presets.first(where: { $0.name == parts[0] })
-      else {
-        throw ValidationError(
-          "expected MOVEMENT,DURATION with MOVEMENT one of \(SyntheticMovement.presets.map(\.name).joined(separator: ", ")), as walk,10min"
-        )
-      }
-      return (movement, try QuantityParser.durationSeconds(parts[1]))
-    }
 
     func validate() throws {
       guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be in (0, 10000] Hz") }
@@ -231,7 +219,7 @@ extension AccelCLI {
       spec.noiseG = noise
       spec.seed = seed
       if let start { spec.startSecondsSince1970 = start }
-      if !leg.isEmpty { spec.legs = leg.map { ($0.movement, $0.seconds) } }
+      if !leg.isEmpty { spec.legs = leg }
       try AccelCommands.synth(spec, outputPath: output, context: context)
     }
   }

@@ -82,6 +82,18 @@ enum ArgumentValue {
       durationSeconds: try QuantityParser.durationSeconds(parts[2]))
   }
 
+  /// A synthetic recording leg, `MOVEMENT,DURATION`, as walk,10min.
+  static func recordingLeg(_ text: String) throws -> (movement: SyntheticMovement, seconds: Double) {
+    let parts = text.split(separator: ",").map(String.init)
+    guard parts.count == 2, let movement = SyntheticMovement.presets.first(where: { $0.name == parts[0] })
+    else {
+      throw ValidationError(
+        "expected MOVEMENT,DURATION with MOVEMENT one of \(SyntheticMovement.presets.map(\.name).joined(separator: ", ")), as walk,10min"
+      )
+    }
+    return (movement, try QuantityParser.durationSeconds(parts[1]))
+  }
+
   /// An ISO-8601 instant, s since 1970; `requireOffset` refuses a time
   /// without a zone.
   static func instant(_ text: String, requireOffset: Bool) throws -> Double {
