@@ -13,16 +13,24 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
   public var message: String
   /// Where it was seen, as `file` or `file:line`, when it concerns an input.
   public var location: String?
+  /// The setting that would resolve it (a time zone, a unit), worded by the
+  /// program after the message: `(use --tz)`.
+  public var remedy: Remedy?
 
-  public init(code: String, severity: Severity = .warning, message: String, location: String? = nil) {
+  public init(
+    code: String, severity: Severity = .warning, message: String, location: String? = nil,
+    remedy: Remedy? = nil
+  ) {
     self.code = code
     self.severity = severity
     self.message = message
     self.location = location
+    self.remedy = remedy
   }
 
   public var description: String {
-    if let location { return "\(location): \(severity.rawValue): \(message) [\(code)]" }
-    return "\(severity.rawValue): \(message) [\(code)]"
+    let text = message + (remedy.map { " (use \($0.text))" } ?? "")
+    if let location { return "\(location): \(severity.rawValue): \(text) [\(code)]" }
+    return "\(severity.rawValue): \(text) [\(code)]"
   }
 }

@@ -40,7 +40,8 @@ public struct EmissionFactorSet: Sendable, Hashable {
   public func kilograms(mode: String, distanceMeters: Double) throws -> Double {
     guard let factor = factors.first(where: { $0.mode == mode }) else {
       throw UsageError(
-        "factor set \(name) has no factor for mode \(mode); it lists \(modes.joined(separator: ", ")) (choose another set with --factors)"
+        "factor set \(name) has no factor for mode \(mode); it lists \(modes.joined(separator: ", "))",
+        remedy: Remedy(.factorSet)
       )
     }
     return factor.kilogramsPerKilometer * distanceMeters / 1000

@@ -28,22 +28,33 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   public var location: SourceLocation
   public var problem: String
   public var expected: String
+  /// A setting that would let the input be read, offered after what was
+  /// expected: `expected a time column, or --sample-rate and --start`.
+  public var remedy: Remedy?
 
-  public init(_ location: SourceLocation, _ problem: String, expected: String) {
+  public init(_ location: SourceLocation, _ problem: String, expected: String, remedy: Remedy? = nil) {
     self.location = location
     self.problem = problem
     self.expected = expected
+    self.remedy = remedy
   }
 
-  public var description: String { "\(location): \(problem); expected \(expected)" }
+  public var description: String {
+    "\(location): \(problem); expected \(expected)" + (remedy.map { ", or \($0.text)" } ?? "")
+  }
 }
 
 /// A command used wrongly (unknown model, malformed option value); the
 /// command line maps it to exit code 64.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+  /// The setting that is missing or would resolve it: `(use --factors)`.
+  public var remedy: Remedy?
+  public init(_ message: String, remedy: Remedy? = nil) {
+    self.message = message
+    self.remedy = remedy
+  }
+  public var description: String { message + (remedy.map { " (use \($0.text))" } ?? "") }
 }
 
 /// A failure at run time that is neither bad input nor bad usage (a file

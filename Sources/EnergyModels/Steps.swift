@@ -46,7 +46,7 @@ public struct PerStep: EnergyModel {
     return ModelInfo(
       id: id, name: "Fixed energy per step", equation: "kcal = steps * kcal_per_step",
       inputs: ["steps", "kcal per step"], validRange: "walking",
-      citation: "any published per-step value, given with --kcal-per-step")
+      citation: "any published per-step value, given as kcal per step")
   }
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {

@@ -148,7 +148,7 @@ public enum AccelEnergy {
     "met-intensity": "intensity class MET x body mass x recorded time",
     "steps-stepmyhealth": "steps x 0.4 kcal (StepMyHealth thesis)",
     "steps-birdsley-2005": "steps x 0.0507 kcal (Birdsley 2005)",
-    "steps-fixed": "steps x --kcal-per-step",
+    "steps-fixed": "steps x a given kcal per step",
     "steps-stride": "ACSM walking at steps x stride per epoch (stepping epochs only)",
     "kinetic-hay": "kinetic energy of speed changes between epochs (Hay et al.)",
   ]

@@ -99,8 +99,8 @@ public struct AccelDetector {
       diagnostics.append(
         Diagnostic(
           code: "date-format-assumed", severity: .note,
-          message: "the ActiLife header names no date format; read as M/d/yyyy (use --date-order)",
-          location: "\(file):1"))
+          message: "the ActiLife header names no date format; read as M/d/yyyy",
+          location: "\(file):1", remedy: Remedy(.dateOrder)))
     }
     if let r = first.range(of: "By ActiGraph ", options: .caseInsensitive) {
       metadata["device"] = String(first[r.upperBound...].prefix { $0 != " " })
@@ -208,8 +208,8 @@ public struct AccelDetector {
     guard let rate = map.sampleRateHz ?? rate, rate > 0, rate <= Self.maximumRateHz else {
       throw InputError(
         SourceLocation(file: file, line: 1), "ActiLife raw header without a usable \"at N Hz\"",
-        expected: "a sample rate of at most \(Int(Self.maximumRateHz)) Hz in the first line, or --sample-rate"
-      )
+        expected: "a sample rate of at most \(Int(Self.maximumRateHz)) Hz in the first line",
+        remedy: Remedy(.sampleRate))
     }
     var time = AccelTimeSource.implicit(start: start, period: 1 / rate)
     var axes = [0, 1, 2]
@@ -242,8 +242,8 @@ public struct AccelDetector {
     return [
       Diagnostic(
         code: "local-time-as-utc", severity: .note,
-        message: "ActiLife start times are local and no time zone was given; read as UTC (use --tz)",
-        location: file)
+        message: "ActiLife start times are local and no time zone was given; read as UTC",
+        location: file, remedy: Remedy(.timeZone))
     ]
   }
 
@@ -267,8 +267,8 @@ public struct AccelDetector {
       diagnostics.append(
         Diagnostic(
           code: "local-time-as-utc", severity: .note,
-          message: "UK Biobank header times are local and no time zone was given; read as UTC (use --tz)",
-          location: file))
+          message: "UK Biobank header times are local and no time zone was given; read as UTC",
+          location: file, remedy: Remedy(.timeZone)))
     }
     let columns = lines.count > 1 ? Self.split(lines[1], 0x2C).count : Self.split(first, 0x2C).count
     return AccelLayout(
@@ -349,7 +349,7 @@ public struct AccelDetector {
         throw InputError(
           SourceLocation(file: file, line: 1),
           "no x, y and z columns among \(Self.printable(names.prefix(12).joined(separator: ", ")))",
-          expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...), or --x/--y/--z")
+          expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...)", remedy: Remedy(.axisColumns))
       }
       // Positional: time first when the first cell is a time, then x, y, z.
       let lead = timeColumn ?? (Self.looksLikeTime(firstRow.first ?? "") ? 0 : nil)
@@ -409,13 +409,13 @@ public struct AccelDetector {
               Diagnostic(
                 code: "sensor-clock", severity: .note,
                 message:
-                  "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock (nanoseconds since boot; --time-format sensor-ns)",
-                location: file))
+                  "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock, nanoseconds since boot",
+                location: file, remedy: Remedy(.timeFormat, value: "sensor-ns")))
           }
           if format == nil {
             throw InputError(
               SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
-              expected: "unix seconds, milliseconds or nanoseconds (or --time-format)")
+              expected: "unix seconds, milliseconds or nanoseconds", remedy: Remedy(.timeFormat))
           }
         } else {
           format = .dateTime
@@ -431,21 +431,21 @@ public struct AccelDetector {
           diagnostics.append(
             Diagnostic(
               code: "date-order-assumed", severity: .note,
-              message: "dates like \(cell) read in \(order.rawValue) order (use --date-order)",
-              location: "\(file):\(headerLines + 1)"))
+              message: "dates like \(cell) read in \(order.rawValue) order",
+              location: "\(file):\(headerLines + 1)", remedy: Remedy(.dateOrder)))
         }
         var scanner = DateTimeScanner(order: order, timeZone: timeZone)
         guard Self.parse(&scanner, cell) != nil else {
           throw InputError(
             SourceLocation(file: file, line: headerLines + 1), "time \"\(Self.printable(cell))\"",
-            expected: "a date-time such as 2016-05-01 10:00:00.000 (or --time-format)")
+            expected: "a date-time such as 2016-05-01 10:00:00.000", remedy: Remedy(.timeFormat))
         }
         if scanner.sawLocalTime && timeZone == nil {
           diagnostics.append(
             Diagnostic(
               code: "local-time-as-utc", severity: .note,
-              message: "times carry no offset and no time zone was given; read as UTC (use --tz)",
-              location: file))
+              message: "times carry no offset and no time zone was given; read as UTC",
+              location: file, remedy: Remedy(.timeZone)))
         }
         time = .dateTime(column: t, order: order)
       case .unixSeconds: time = .number(column: t, scale: 1, start: 0)
@@ -459,8 +459,8 @@ public struct AccelDetector {
             Diagnostic(
               code: "no-start-time", severity: .warning,
               message:
-                "times are a phone's sensor clock (from boot) and no start was given (--start); times count from the first sample and no dates are reported",
-              location: file))
+                "times are a phone's sensor clock (from boot) and no start was given; times count from the first sample and no dates are reported",
+              location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1e-9, start: (map.start ?? 0) - first * 1e-9)
       case .elapsed:
@@ -469,8 +469,8 @@ public struct AccelDetector {
           diagnostics.append(
             Diagnostic(
               code: "no-start-time", severity: .warning,
-              message: "times are elapsed seconds and no start was given (--start); no dates are reported",
-              location: file))
+              message: "times are elapsed seconds and no start was given; no dates are reported",
+              location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1, start: map.start ?? 0)
       }
@@ -478,14 +478,15 @@ public struct AccelDetector {
       guard let rate = map.sampleRateHz else {
         throw InputError(
           SourceLocation(file: file, line: headerLines + 1), "no time column",
-          expected: "a time column, or --sample-rate (and --start) for files without one")
+          expected: "a time column", remedy: Remedy(.sampleRate, .start))
       }
       if map.start == nil {
         absolute = false
         diagnostics.append(
           Diagnostic(
             code: "no-start-time", severity: .warning,
-            message: "no time column and no --start; no dates are reported", location: file))
+            message: "no time column and no start was given; no dates are reported", location: file,
+            remedy: Remedy(.start)))
       }
       time = .implicit(start: map.start ?? 0, period: 1 / rate)
     }
@@ -518,8 +519,8 @@ public struct AccelDetector {
         Diagnostic(
           code: "unit-inferred", severity: .note,
           message:
-            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000))); use --unit",
-          location: file))
+            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000)))",
+          location: file, remedy: Remedy(.accelerationUnit)))
     }
     let format: AccelFormat
     if let f = map.format {

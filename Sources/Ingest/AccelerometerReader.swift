@@ -202,8 +202,8 @@ public struct AccelReader: Sendable {
       diagnostics.append(
         Diagnostic(
           code: "local-time-as-utc", severity: .note,
-          message: "times carry no offset and no time zone was given; read as UTC (use --tz)", location: path)
-      )
+          message: "times carry no offset and no time zone was given; read as UTC", location: path,
+          remedy: Remedy(.timeZone)))
     }
     layout.diagnostics = []
     return AccelFileInfo(

@@ -561,9 +561,8 @@ struct TrackFileHandler: XMLEventHandler {
           code: "time-without-offset", severity: .note,
           message: defaultTimeZone.map {
             "\(pointsWithoutOffset) times carry no UTC offset; read as local time in \($0.identifier)"
-          }
-            ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC (set --tz for local time)",
-          location: source))
+          } ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC",
+          location: source, remedy: defaultTimeZone == nil ? Remedy(.timeZone) : nil))
     }
     if let encoding = declaredEncoding,
       !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased())

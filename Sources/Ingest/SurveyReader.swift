@@ -92,7 +92,7 @@ public struct SurveyReader: Sendable {
     if let dialect, dialect != "plain", survey.format != dialect, survey.format != "\(dialect)-legacy" {
       throw InputError(
         SourceLocation(file: source, line: 1), "not a \(dialect) export (it reads as \(survey.format))",
-        expected: "a \(dialect) export, or another --dialect")
+        expected: "a \(dialect) export", remedy: Remedy(.surveyDialect))
     }
     return survey
   }
@@ -282,8 +282,8 @@ public struct SurveyReader: Sendable {
         Diagnostic(
           code: "plain-survey", severity: .note,
           message:
-            "no survey platform's header; read as a plain CSV, one row per respondent (\(survey.respondents ?? 0) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? "")); name the dialect with --dialect",
-          location: source))
+            "no survey platform's header; read as a plain CSV, one row per respondent (\(survey.respondents ?? 0) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? ""))",
+          location: source, remedy: Remedy(.surveyDialect)))
     }
     survey.notes += renamedNotes(columns.map { titles[$0] }, source: source)
     return survey

@@ -160,7 +160,7 @@ public final class CommandContext {
     if commandFormat != nil && effective == .csv {
       guard !csvTablePrinted else {
         warn(
-          "energylab: note: table \(table.name) not printed: CSV output holds one table (--format json prints all of them)"
+          "energylab: note: table \(table.name) not printed: CSV output holds one table, JSON all of them (use \(Remedy(.outputFormat, value: "json").text))"
         )
         return
       }

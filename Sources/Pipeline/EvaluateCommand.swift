@@ -167,8 +167,8 @@ public enum EvaluateCommand {
           let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
             separator: ", ")
           return UsageError(
-            "\(message); the table \(table.name) states only \(stated): give the rest with --assume (as --assume speed=3mph)"
-          )
+            "\(message); the table \(table.name) states only \(stated): give the rest as assumed values",
+            remedy: Remedy(.assumption, value: "NAME=VALUE"))
         }
         do {
           return try predictedValue(

@@ -131,9 +131,7 @@ public enum ProfileCommand {
             throw InputError(
               SourceLocation(file: file),
               "a \(mode) activity from \(ISO8601.formatUTC(start)) (\(Fixed.format(activity.distanceMeters / 1000, digits: 2)) km), but factor set \(factors.name) has no \(mode) factor",
-              expected:
-                "a factor set with \(mode) (--factors), or --factor-fallback MODE to use another mode's factor"
-            )
+              expected: "a factor set with \(mode)", remedy: Remedy(.factorFallback, value: "MODE"))
           }
           factorMode = fallback
           fallbacks[file, default: [:]][mode, default: (0, 0)].count += 1
@@ -155,7 +153,7 @@ public enum ProfileCommand {
           Diagnostic(
             code: "factor-fallback",
             message:
-              "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor (--factor-fallback)",
+              "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor",
             location: file))
       }
     }
@@ -215,7 +213,7 @@ public enum ProfileCommand {
           meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
         NamedParameter(
           name: "body_mass_kg", value: Fixed.shortest(mass),
-          meaning: options.bodyMassKilograms == nil ? "default (no --mass given)" : "subject body mass"),
+          meaning: options.bodyMassKilograms == nil ? "default (no body mass given)" : "subject body mass"),
         NamedParameter(name: "time_zone", value: zone.identifier, meaning: "bins in local time of this zone"),
         NamedParameter(name: "binning", value: options.binning.rawValue, meaning: "profile bins"),
       ])

@@ -486,13 +486,14 @@ public enum SurveyCommands {
       }
       guard questions.count == 10 else {
         throw UsageError(
-          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items with --items"
-        )
+          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items",
+          remedy: Remedy(.surveyItems))
       }
     } else {
       questions = try items.map { try survey.question(matching: $0) }
       guard questions.count == 10 else {
-        throw UsageError("--items needs the 10 SUS items in order; got \(questions.count)")
+        throw UsageError(
+          "SUS needs its 10 items in order; got \(questions.count)", remedy: Remedy(.surveyItems))
       }
     }
     guard let count = questions.first?.answers?.count else {
@@ -550,7 +551,7 @@ public enum SurveyCommands {
       // JSON and the other formats.
       context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
       context.warn(
-        "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in --format json, table or markdown"
+        "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in the JSON, table and Markdown output (use \(Remedy(.outputFormat, value: "json").text))"
       )
     } else {
       context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
@@ -704,7 +705,7 @@ public enum SurveyCommands {
     let answers = try singleAnswers(q, source: survey.source)
     let groups = try singleAnswers(g, source: survey.source)
     guard let scale = loaded.scales[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
-      throw UsageError("\"\(q.text)\" has no ordinal scale; give one with --scale")
+      throw UsageError("\"\(q.text)\" has no ordinal scale", remedy: Remedy(.ordinalScale))
     }
     var byGroup: [(name: String, values: [Double])] = []
     for (a, gr) in zip(answers, groups) {

@@ -14,6 +14,7 @@ struct EnergyLabMain {
     signal(SIGPIPE, SIG_IGN)
     Terminal.holdClosedStandardStreams()
     TemporaryFiles.installSignalCleanup()
+    Remedy.install(naming: CommandLineErrors.option)
     if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
       Terminal.write(VersionText.describe() + "\n")
       Terminal.finish()
@@ -231,6 +232,27 @@ enum Terminal {
 enum CommandLineErrors {
   static func message(_ error: ModelError) -> String {
     error.message { "--\($0.rawValue)" }
+  }
+
+  /// The option that gives a setting named in a diagnostic or an error.
+  @Sendable static func option(_ setting: Remedy.Setting) -> String {
+    switch setting {
+    case .timeZone: "--tz"
+    case .dateOrder: "--date-order"
+    case .accelerationUnit: "--unit"
+    case .sampleRate: "--sample-rate"
+    case .timeFormat: "--time-format"
+    case .start: "--start"
+    case .axisColumns: "--x/--y/--z"
+    case .surveyDialect: "--dialect"
+    case .surveyItems: "--items"
+    case .ordinalScale: "--scale"
+    case .factorSet: "--factors"
+    case .factorFallback: "--factor-fallback"
+    case .assumption: "--assume"
+    case .outputFormat: "--format"
+    case .columns: "--columns"
+    }
   }
 }
 

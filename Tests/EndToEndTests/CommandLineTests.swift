@@ -61,6 +61,25 @@ struct CommandLineTests {
     #expect(bad.stdout.isEmpty)
   }
 
+  /// The libraries name the setting that would resolve an error; the
+  /// command line words it as its option.
+  @Test func errorsNameTheOptionThatResolvesThem() throws {
+    let folder = try scratchFolder()
+    try "a,b,c\n1,2,3\n".write(toFile: "\(folder)/noaxes.csv", atomically: true, encoding: .utf8)
+    let axes = try energylab(["accel", "summary", "noaxes.csv"], in: folder)
+    #expect(axes.status == 1)
+    #expect(
+      axes.stderr.contains(
+        "noaxes.csv:1: no x, y and z columns among a, b, c; expected columns named x, y, z (or ax, acc_x, Acceleration x ...), or --x/--y/--z"
+      ), "\(axes.stderr)")
+    let unstated = try energylab(
+      ["evaluate", "--models", "acsm-walking", "--reference", "stanford-walking"], in: folder)
+    #expect(unstated.status == 64)
+    #expect(
+      unstated.stderr.hasSuffix("give the rest as assumed values (use --assume NAME=VALUE)\n"),
+      "\(unstated.stderr)")
+  }
+
   /// A notebook over a bad file fails with exit 1 and leaves the earlier
   /// report exactly as it was, with no temporary folders behind.
   @Test func notebookRunIsAtomic() throws {

@@ -56,6 +56,10 @@ struct PhoneStepsTests {
     #expect(abs(error) <= 5, "\(steps) steps against \(stepsTaken) counted by the foot switches")
     let notes = (rows.first?["diagnostics"] as? [String] ?? []).joined(separator: "\n")
     #expect(notes.contains("[sensor-clock]"), "nanoseconds since boot recognised")
+    // The reader names the settings; the command line words them as options.
+    #expect(notes.contains("nanoseconds since boot (use --time-format sensor-ns) [sensor-clock]"))
+    #expect(notes.contains("no dates are reported (use --start) [no-start-time]"))
+    #expect(notes.contains("(use --unit) [unit-inferred]"))
     #expect(notes.contains("[accuracy-column]"), "Android accuracy column passed over")
     #expect(rows.first?["samples"] as? Int ?? 0 > 30_000)
   }

@@ -249,11 +249,15 @@ struct EvaluateCommandResultTests {
       _ = try EvaluateCommand.evaluation(
         .init(modelIDs: ["acsm-walking"], reference: "stanford-walking", assumptions: []))
       Issue.record("expected an error: the table states no speed")
-    } catch {
+    } catch let error as UsageError {
       #expect(
-        "\(error)"
-          == "model acsm-walking needs a speed; the table stanford-walking states only body_mass_lb, duration_min: give the rest with --assume (as --assume speed=3mph)"
+        error.message
+          == "model acsm-walking needs a speed; the table stanford-walking states only body_mass_lb, duration_min: give the rest as assumed values"
       )
+      // The library names the setting; the command line words it (--assume).
+      #expect(error.remedy == Remedy(.assumption, value: "NAME=VALUE"))
+    } catch {
+      Issue.record("expected a usage error, got \(error)")
     }
   }
 

@@ -153,7 +153,8 @@ struct CommandTests {
       try EvaluateCommand.run(
         .init(modelIDs: ["acsm-walking"], reference: Self.stanford, assumptions: []), context: context)
     }
-    #expect(error?.message.contains("--assume") == true)
+    #expect(error?.message.contains("states only") == true)
+    #expect(error?.remedy?.settings == [.assumption])
   }
 }
 
