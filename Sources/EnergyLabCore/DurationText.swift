@@ -17,7 +17,7 @@ public enum DurationText {
       $0 != "and" && $0 != "about"
     }
     guard !words.isEmpty else {
-      throw UsageError("cannot read \"\(text)\" as a duration; expected as \"1 hour 5 mins\"")
+      throw ValueError(.unreadable, "a duration", value: text, expected: "as \"1 hour 5 mins\"")
     }
     var total = 0.0
     var i = 0
@@ -25,8 +25,8 @@ public enum DurationText {
       guard let value = Double(words[i]), value.isFinite, value >= 0, i + 1 < words.count,
         let unit = units.first(where: { $0.names.contains(words[i + 1]) })
       else {
-        throw UsageError(
-          "cannot read \"\(text)\" as a duration; expected numbers with units (days, hours, mins, secs)")
+        throw ValueError(
+          .unreadable, "a duration", value: text, expected: "numbers with units (days, hours, mins, secs)")
       }
       total += value * unit.minutes
       i += 2

@@ -39,9 +39,9 @@ public struct EmissionFactorSet: Sendable, Hashable {
   /// not list is an error, never a silent zero.
   public func kilograms(mode: String, distanceMeters: Double) throws -> Double {
     guard let factor = factors.first(where: { $0.mode == mode }) else {
-      throw UsageError(
-        "factor set \(name) has no factor for mode \(mode); it lists \(modes.joined(separator: ", "))",
-        remedy: Remedy(.factorSet)
+      throw ValueError(
+        .unknown(known: modes), "mode", value: mode,
+        expected: "a mode of factor set \(name): \(modes.joined(separator: ", "))", remedy: Remedy(.factorSet)
       )
     }
     return factor.kilogramsPerKilometer * distanceMeters / 1000
@@ -90,7 +90,8 @@ public struct FactorTable: Sendable, Hashable {
   /// The value of `key`; a missing key is an error naming the table.
   public func value(_ key: String) throws -> Double {
     guard let entry = entries.first(where: { $0.key == key }) else {
-      throw UsageError("factor table \(name) has no \"\(key)\"")
+      throw ValueError(
+        .unknown(known: entries.map(\.key)), "factor", value: key, expected: "a key of factor table \(name)")
     }
     return entry.value
   }

@@ -50,8 +50,7 @@ public enum TimeZoneLookup {
     {
       return zone
     }
-    throw UsageError(
-      "unknown time zone \"\(name)\"\(NameSuggestion.hint(for: name, among: known)); expected an IANA name such as Europe/London or UTC"
-    )
+    throw ValueError(
+      .unknown(known: known), "time zone", value: name, expected: "an IANA name such as Europe/London or UTC")
   }
 }

@@ -36,10 +36,11 @@ public struct Survey: Sendable, Hashable {
     if let exact = questions.first(where: { $0.id == key || $0.text == key }) { return exact }
     let found = questions.filter { $0.text.lowercased().contains(key.lowercased()) }
     guard found.count == 1 else {
-      throw UsageError(
-        found.isEmpty
-          ? "no question matches \"\(key)\" in \(source)"
-          : "\"\(key)\" matches \(found.count) questions in \(source); give more of the text or the id")
+      throw ValueError(
+        .matches(found.count), "question", value: key,
+        expected: found.isEmpty
+          ? "a question id or part of its text in \(source)"
+          : "more of the text, or the id, of one in \(source)")
     }
     return found[0]
   }

@@ -67,8 +67,10 @@ public enum QuantityParser {
     switch unit {
     case "":
       guard abs(value) < 1 || value == 0 else {
-        throw UsageError(
-          "\(quoted(text)): give a unit, as \(Fixed.shortest(value))% or \(Fixed.shortest(value / 100)) (a grade without % is a fraction)"
+        throw ValueError(
+          .unreadable, "a grade", value: text,
+          expected:
+            "a unit, as \(Fixed.shortest(value))% or \(Fixed.shortest(value / 100)) (a grade without % is a fraction)"
         )
       }
       v = value
@@ -163,12 +165,14 @@ public enum QuantityParser {
 
   private static func quoted(_ text: String) -> String { "\"\(text)\"" }
 
-  private static func bare(_ text: String, kind: String, units: String) -> UsageError {
-    UsageError("\(quoted(text)): give a unit, \(units) (a \(kind) without a unit is ambiguous)")
+  private static func bare(_ text: String, kind: String, units: String) -> ValueError {
+    ValueError(
+      .unreadable, "a \(kind)", value: text,
+      expected: "a unit, \(units) (a \(kind) without a unit is ambiguous)")
   }
 
-  private static func outOfBounds(_ text: String, kind: String, bounds: String) -> UsageError {
-    UsageError("\(quoted(text)): a \(kind) must be \(bounds)")
+  private static func outOfBounds(_ text: String, kind: String, bounds: String) -> ValueError {
+    ValueError(.outOfRange, "a \(kind)", value: text, expected: bounds)
   }
 
   private static func split(_ text: String, kind: String) throws -> (Double, String) {
@@ -188,13 +192,13 @@ public enum QuantityParser {
       }
     }
     guard let value = Double(trimmed[..<numberEnd]), value.isFinite else {
-      throw UsageError("cannot read \"\(text)\" as a \(kind); expected a number with an optional unit")
+      throw ValueError(.unreadable, "a \(kind)", value: text, expected: "a number with an optional unit")
     }
     let unit = trimmed[numberEnd...].trimmingCharacters(in: .whitespaces).lowercased()
     return (value, unit)
   }
 
-  private static func unknownUnit(_ text: String, kind: String, expected: String) -> UsageError {
-    UsageError("unknown \(kind) unit in \"\(text)\"; expected \(expected)")
+  private static func unknownUnit(_ text: String, kind: String, expected: String) -> ValueError {
+    ValueError(.unreadable, "a \(kind)", value: text, expected: "a number with the unit \(expected)")
   }
 }

@@ -99,15 +99,15 @@ public struct CarbonFootprintCalculator: Sendable {
 
   func factor(_ prefix: String, _ key: String) throws -> Double {
     guard table.entries.contains(where: { $0.key == prefix + key }) else {
-      throw UsageError(
-        "unknown \(prefix.dropLast()) \"\(key)\"; expected one of \(table.keys(withPrefix: prefix).joined(separator: ", "))"
-      )
+      throw ValueError.unknown(String(prefix.dropLast()), key, among: table.keys(withPrefix: prefix))
     }
     return try table.value(prefix + key)
   }
 
   public func annual(_ input: AnnualFootprintInput) throws -> AnnualFootprint {
-    guard input.occupants >= 1 else { throw UsageError("occupants must be at least 1") }
+    guard input.occupants >= 1 else {
+      throw ValueError(.outOfRange, "occupants", value: String(input.occupants), expected: "at least 1")
+    }
     var kWhPerMonth = input.electricityKilowattHoursPerMonth ?? 0
     if input.electricityKilowattHoursPerMonth == nil, let bill = input.electricityBillEurosPerMonth {
       kWhPerMonth = bill / (try table.value("electricity-price"))

@@ -14,9 +14,7 @@ public enum ModelRegistry {
 
   public static func model(id: String) throws -> any EnergyModel {
     guard let model = all.first(where: { $0.info.id == id }) else {
-      throw UsageError(
-        "unknown model \"\(id)\"\(NameSuggestion.hint(for: id, among: all.map(\.info.id))); expected one of \(all.map(\.info.id).joined(separator: ", "))"
-      )
+      throw ValueError.unknown("model", id, among: all.map(\.info.id))
     }
     return model
   }

@@ -118,7 +118,7 @@ public enum AccelEnergy {
           input.previousSpeedMetersPerSecond = v0
           row.append(try KineticEnergy().evaluate(input).energyKilocalories ?? 0)
         default:
-          throw UsageError("unknown accelerometer energy model \(model)")
+          throw ValueError.unknown("accelerometer energy model", model, among: bases.keys.sorted())
         }
       }
       previousSpeed = speed

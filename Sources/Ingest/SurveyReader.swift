@@ -126,9 +126,7 @@ public struct SurveyReader: Sendable {
       return rows
     }
     if let dialect, !Self.dialects.contains(dialect) {
-      throw UsageError(
-        "unknown survey dialect \"\(dialect)\"\(NameSuggestion.hint(for: dialect, among: Self.dialects)); expected one of \(Self.dialects.joined(separator: ", "))"
-      )
+      throw ValueError.unknown("survey dialect", dialect, among: Self.dialects)
     }
     if dialect == "plain" { return try plain(text, header: h, source: source, name: name, fallback: false) }
     if h == Self.aggregateHeader {
@@ -263,8 +261,9 @@ public struct SurveyReader: Sendable {
     let idIndex: Int?
     if let idColumn {
       guard let k = titles.firstIndex(of: idColumn) else {
-        throw UsageError(
-          "no id column \"\(idColumn)\" in \(source); it has \(titles.prefix(12).joined(separator: ", "))")
+        throw ValueError(
+          .matches(0), "column", value: idColumn,
+          expected: "an id column of \(source): \(titles.prefix(12).joined(separator: ", "))")
       }
       idIndex = k
     } else {

@@ -51,7 +51,7 @@ public enum BatchCommand {
     public init(parsing text: String) throws {
       let parts = text.split(separator: "/")
       guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-        throw UsageError("cannot read shard \"\(text)\"; expected K/N with 1 <= K <= N, as 2/8")
+        throw ValueError(.unreadable, "a shard", value: text, expected: "K/N with 1 <= K <= N, as 2/8")
       }
       self.init(index: k, count: n)
     }

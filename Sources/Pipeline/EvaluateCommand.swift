@@ -19,11 +19,10 @@ public struct Assumption: Sendable, Hashable {
   public init(parsing text: String) throws {
     let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
     guard parts.count == 2, !parts[1].isEmpty else {
-      throw UsageError("cannot read assumption \"\(text)\"; expected NAME=VALUE, as speed=3mph")
+      throw ValueError(.unreadable, "an assumption", value: text, expected: "NAME=VALUE, as speed=3mph")
     }
     guard Self.names.contains(parts[0]) else {
-      throw UsageError(
-        "unknown assumption \"\(parts[0])\"; expected one of \(Self.names.joined(separator: ", "))")
+      throw ValueError.unknown("assumption", parts[0], among: Self.names)
     }
     name = parts[0]
     self.text = parts[1]
@@ -42,7 +41,7 @@ public struct Assumption: Sendable, Hashable {
     case "terrain": input.terrainFactor = try number()
     case "sex":
       guard let sex = Sex(rawValue: text) else {
-        throw UsageError("cannot read sex=\(text); expected male or female")
+        throw ValueError(.unreadable, "a sex", value: text, expected: "male or female")
       }
       input.sex = sex
     default: break
@@ -51,7 +50,7 @@ public struct Assumption: Sendable, Hashable {
 
   private func number() throws -> Double {
     guard let value = Double(text), value.isFinite else {
-      throw UsageError("cannot read \(name)=\(text); expected a number")
+      throw ValueError(.unreadable, "the \(name)", value: text, expected: "a number")
     }
     return value
   }

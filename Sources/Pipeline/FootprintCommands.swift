@@ -19,12 +19,14 @@ public enum FootprintCommands {
     let parts = text.split(separator: ":").map(String.init)
     let ends = parts.first?.split(separator: "-").map { String($0).uppercased() } ?? []
     guard ends.count == 2, parts.count <= 3 else {
-      throw UsageError("cannot read flight \"\(text)\"; expected FROM-TO[:return][:TRIPS], as STN-CAG:return")
+      throw ValueError(
+        .unreadable, "a flight", value: text, expected: "FROM-TO[:return][:TRIPS], as STN-CAG:return")
     }
     func airport(_ code: String) throws -> Airport {
       guard let found = airports.first(where: { $0.code == code }) else {
-        throw UsageError(
-          "unknown airport \(code); \(airportsPath) lists \(airports.map(\.code).joined(separator: ", "))")
+        throw ValueError(
+          .unknown(known: airports.map(\.code)), "airport", value: code,
+          expected: "one of \(airportsPath): \(airports.map(\.code).joined(separator: ", "))")
       }
       return found
     }
@@ -36,8 +38,9 @@ public enum FootprintCommands {
       } else if let n = Double(extra), n > 0 {
         trips = n
       } else {
-        throw UsageError(
-          "cannot read \"\(extra)\" in flight \"\(text)\"; expected return or a number of trips")
+        throw ValueError(
+          .unreadable, "the return or trips of flight \(text)", value: extra,
+          expected: "return or a number of trips")
       }
     }
     return FlightTrip(
@@ -53,8 +56,10 @@ public enum FootprintCommands {
     }
     let set = try FactorReaders.emissionFactorSet(path: try ProfileCommand.factorSetPath(name))
     guard let plane = set.factors.first(where: { $0.mode == "plane" }) else {
-      throw UsageError(
-        "factor set \(name) has no plane factor; it lists \(set.modes.joined(separator: ", "))")
+      throw ValueError(
+        .unknown(known: set.modes), "mode", value: "plane",
+        expected: "a mode of factor set \(name): \(set.modes.joined(separator: ", "))",
+        remedy: Remedy(.factorSet))
     }
     return (
       plane.kilogramsPerKilometer,

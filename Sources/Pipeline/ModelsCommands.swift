@@ -57,12 +57,12 @@ public enum ModelsCommands {
     public init(parsing text: String) throws {
       let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, let value = Double(parts[1]) else {
-        throw UsageError("cannot read published value \"\(text)\"; expected KEY=NUMBER, as kcal_per_min=4.55")
+        throw ValueError(
+          .unreadable, "a published value", value: text, expected: "KEY=NUMBER, as kcal_per_min=4.55")
       }
       guard ["vo2_ml_kg_min", "vo2_ml_min", "kcal_per_min", "energy_kcal"].contains(parts[0]) else {
-        throw UsageError(
-          "unknown published key \"\(parts[0])\"; expected vo2_ml_kg_min, vo2_ml_min, kcal_per_min or energy_kcal"
-        )
+        throw ValueError.unknown(
+          "published key", parts[0], among: ["vo2_ml_kg_min", "vo2_ml_min", "kcal_per_min", "energy_kcal"])
       }
       key = parts[0]
       self.value = value

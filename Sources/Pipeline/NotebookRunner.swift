@@ -150,6 +150,8 @@ public struct NotebookRunner {
             throw failure(error)
           } catch let error as UsageError {
             throw failure(error)
+          } catch let error as ValueError {
+            throw failure(error)
           } catch let error as RuntimeError {
             throw failure(error)
           } catch let error as StoreError {

@@ -102,7 +102,7 @@ public enum SurveyCommands {
     var assigned: [String: SurveyScale] = [:]
     for item in input.scales {
       guard let eq = item.lastIndex(of: "=") else {
-        throw UsageError("cannot read scale \"\(item)\"; expected QUESTION=SCALE, as Q5=points5")
+        throw ValueError(.unreadable, "a scale", value: item, expected: "QUESTION=SCALE, as Q5=points5")
       }
       let question = try survey.question(matching: String(item[..<eq]))
       assigned[question.id] = try SurveyScale.named(String(item[item.index(after: eq)...]), extra: custom)

@@ -64,7 +64,7 @@ public enum SweepCommand {
       return ("mph", { Units.milesPerHour(fromMetersPerSecond: try QuantityParser.speedMetersPerSecond($0)) })
     case "grade": return ("%", { try QuantityParser.gradeFraction($0) * 100 })
     case "mass": return ("kg", { try QuantityParser.massKilograms($0) })
-    default: throw UsageError("cannot sweep \"\(parameter)\"; expected speed, grade or mass")
+    default: throw ValueError.unknown("swept input", parameter, among: ["speed", "grade", "mass"])
     }
   }
 

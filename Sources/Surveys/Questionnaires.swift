@@ -6,9 +6,11 @@ public enum SUS {
   /// 2.5 x (sum of (x - 1) over odd items + sum of (5 - x) over even items),
   /// 0-100. Items in questionnaire order.
   public static func score(_ items: [Double]) throws -> Double {
-    guard items.count == 10 else { throw UsageError("SUS needs 10 items; got \(items.count)") }
+    guard items.count == 10 else {
+      throw ValueError(.outOfRange, "the number of SUS items", value: String(items.count), expected: "10")
+    }
     for x in items where !(1...5).contains(x) || x != x.rounded() {
-      throw UsageError("SUS items are 1-5; got \(Fixed.shortest(x))")
+      throw ValueError(.outOfRange, "SUS items", value: Fixed.shortest(x), expected: "whole numbers 1-5")
     }
     var sum = 0.0
     for (i, x) in items.enumerated() { sum += i % 2 == 0 ? x - 1 : 5 - x }
@@ -65,7 +67,9 @@ public enum SUS {
 public enum ASQ {
   public static let items = ["ease of completing the task", "time it took", "support information"]
   public static func score(_ items: [Double]) throws -> Double {
-    guard items.count == 3 else { throw UsageError("ASQ needs 3 items; got \(items.count)") }
+    guard items.count == 3 else {
+      throw ValueError(.outOfRange, "the number of ASQ items", value: String(items.count), expected: "3")
+    }
     return items.reduce(0, +) / 3
   }
 }

@@ -75,9 +75,10 @@ public struct SurveyScale: Sendable, Hashable {
 
   public static func named(_ name: String, extra: [SurveyScale] = []) throws -> SurveyScale {
     guard let scale = (extra + builtIn).first(where: { $0.name == name }) else {
-      throw UsageError(
-        "unknown scale \"\(name)\"; expected one of \((extra + builtIn).map(\.name).joined(separator: ", ")) or a scale file"
-      )
+      let known = (extra + builtIn).map(\.name)
+      throw ValueError(
+        .unknown(known: known), "scale", value: name,
+        expected: "one of \(known.joined(separator: ", ")) or a scale file")
     }
     return scale
   }

@@ -198,6 +198,9 @@ enum Terminal {
     case let e as UsageError:
       writeError("energylab: \(e)\n")
       exit(64)
+    case let e as ValueError:
+      writeError("energylab: \(e)\n")
+      exit(64)
     case let e as ModelError:
       writeError("energylab: \(CommandLineErrors.message(e))\n")
       exit(64)

@@ -58,6 +58,6 @@ struct CarbonCommandLineTests {
   @Test func unknownAirportIsAUsageError() throws {
     let out = try energylab(["footprint", "flights", "STN-XYZ"], in: packageRoot)
     #expect(out.status == 64)
-    #expect(out.stderr.contains("unknown airport XYZ"))
+    #expect(out.stderr.contains("unknown airport \"XYZ\""))
   }
 }

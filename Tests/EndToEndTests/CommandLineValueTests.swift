@@ -29,11 +29,11 @@ struct CommandLineValueTests {
   }
 
   @Test(arguments: [
-    (["--grade", "5"], "give a unit, as 5% or 0.05"),
-    (["--speed", "5"], "give a unit, as 1.34mps"),
-    (["--mass", "150"], "give a unit, as 70kg or 154lb"),
-    (["--grade", "150%"], "within -100% and 100%"),
-    (["--mass", "-70kg"], "must be above 0"),
+    (["--grade", "5"], "expected a unit, as 5% or 0.05"),
+    (["--speed", "5"], "expected a unit, as 1.34mps"),
+    (["--mass", "150"], "expected a unit, as 70kg or 154lb"),
+    (["--grade", "150%"], "a grade must be within -100% and 100%; got 150%"),
+    (["--mass", "-70kg"], "a mass must be above 0; got -70kg"),
   ])
   func bareAndImpossibleValuesAreUsageErrors(option: [String], message: String) throws {
     var arguments = ["models", "eval", "acsm-walking", "--speed", "3mph", "--grade", "0", "--mass", "70kg"]

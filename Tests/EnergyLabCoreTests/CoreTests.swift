@@ -61,7 +61,8 @@ struct UnitsTests {
 
   @Test(arguments: ["fast", "3furlongs", "", "mph", "72,5kg"])
   func rejectsUnreadable(text: String) {
-    #expect(throws: UsageError.self) { try QuantityParser.massKilograms(text) }
+    let error = #expect(throws: ValueError.self) { try QuantityParser.massKilograms(text) }
+    #expect(error?.value == text && error?.subject == "a mass")
   }
 
   func message(_ body: () throws -> Double) -> String {
@@ -71,7 +72,7 @@ struct UnitsTests {
   /// A bare number is refused where it could mean two things (`--grade 5`
   /// was 500 %, `--speed 5` 5 m/s), with the units to use.
   @Test func bareNumbersAreRefusedWhereAmbiguous() throws {
-    #expect(message { try QuantityParser.gradeFraction("5") }.contains("give a unit, as 5% or 0.05"))
+    #expect(message { try QuantityParser.gradeFraction("5") }.contains("expected a unit, as 5% or 0.05"))
     #expect(message { try QuantityParser.speedMetersPerSecond("5") }.contains("as 1.34mps, 4.8kmh, 3mph"))
     #expect(message { try QuantityParser.massKilograms("150") }.contains("as 70kg or 154lb"))
     #expect(message { try QuantityParser.durationSeconds("10") }.contains("as 90s, 10min or 1.5h"))

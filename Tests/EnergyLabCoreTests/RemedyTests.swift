@@ -35,3 +35,33 @@ struct RemedyTests {
     for setting in Remedy.Setting.allCases { #expect(!setting.prose.isEmpty) }
   }
 }
+
+/// A value that cannot be used keeps the value and what was expected, and
+/// says it in one line.
+struct ValueErrorTests {
+  @Test func eachKindSaysWhatWasGivenAndExpected() {
+    #expect(
+      ValueError.unknown("model", "acsm-walkng", among: ["acsm-walking", "cameron-walking"]).description
+        == "unknown model \"acsm-walkng\"; did you mean acsm-walking?; expected one of acsm-walking, cameron-walking"
+    )
+    #expect(
+      ValueError(.unreadable, "a speed", value: "fast", expected: "a number with an optional unit")
+        .description
+        == "cannot read \"fast\" as a speed; expected a number with an optional unit")
+    #expect(
+      ValueError(.outOfRange, "occupants", value: "0", expected: "at least 1").description
+        == "occupants must be at least 1; got 0")
+    #expect(
+      ValueError(.matches(0), "question", value: "Q9", expected: "a question id").description
+        == "no question matches \"Q9\"; expected a question id")
+    #expect(
+      ValueError(.matches(2), "question", value: "app", expected: "more of the text").description
+        == "\"app\" matches 2 questions; expected more of the text")
+  }
+
+  /// The parsers keep the evidence, not only the text.
+  @Test func parsersKeepTheValue() throws {
+    let error = #expect(throws: ValueError.self) { try QuantityParser.speedMetersPerSecond("5") }
+    #expect(error?.kind == .unreadable && error?.value == "5" && error?.subject == "a speed")
+  }
+}

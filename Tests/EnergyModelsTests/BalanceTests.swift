@@ -35,6 +35,7 @@ struct DurationTextTests {
 
   @Test(arguments: ["soon", "", "5 parsecs", "mins 5"])
   func rejectsOthers(text: String) {
-    #expect(throws: UsageError.self) { try DurationText.minutes(text) }
+    let error = #expect(throws: ValueError.self) { try DurationText.minutes(text) }
+    #expect(error?.value == text)
   }
 }

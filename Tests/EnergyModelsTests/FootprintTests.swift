@@ -64,8 +64,9 @@ struct CarbonFootprintTests {
   @Test func unknownSupplierListsTheKnownOnes() {
     var input = AnnualFootprintInput()
     input.supplier = "nobody"
-    let error = #expect(throws: UsageError.self) { try CarbonFootprintCalculator(table: table).annual(input) }
-    #expect(error?.message.contains("electric-ireland") == true)
+    let error = #expect(throws: ValueError.self) { try CarbonFootprintCalculator(table: table).annual(input) }
+    #expect(error?.kind == .unknown(known: ["electric-ireland", "all-island-mix"]))
+    #expect(error?.description.contains("electric-ireland") == true)
   }
 
   /// Haversine with R = 6371.0 km (thesis Fig 7.6): one degree of longitude

@@ -126,6 +126,6 @@ struct RegistryTests {
     let ids = ModelRegistry.all.map(\.info.id)
     #expect(Set(ids).count == ids.count)
     for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(id)") }
-    #expect(throws: UsageError.self) { try ModelRegistry.model(id: "no-such-model") }
+    #expect(throws: ValueError.self) { try ModelRegistry.model(id: "no-such-model") }
   }
 }

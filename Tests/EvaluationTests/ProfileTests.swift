@@ -79,7 +79,7 @@ struct ProfileTests {
   }
 
   @Test func unknownZoneIsAUsageError() {
-    #expect(throws: UsageError.self) { try ProfileBuilder.timeZone(named: "Mars/Olympus") }
+    #expect(throws: ValueError.self) { try ProfileBuilder.timeZone(named: "Mars/Olympus") }
   }
 }
 

@@ -14,8 +14,9 @@ struct EmissionFactorTests {
     expectClose(try set.kilograms(mode: "train", distanceMeters: 10_000), 0.565, tolerance: 1e-12)
     #expect(try set.kilograms(mode: "walk", distanceMeters: 5000) == 0)
     // The thesis gives no bus value: an error, not a zero.
-    let error = #expect(throws: UsageError.self) { try set.kilograms(mode: "bus", distanceMeters: 1000) }
-    #expect(error?.message.contains("no factor for mode bus") == true)
+    let error = #expect(throws: ValueError.self) { try set.kilograms(mode: "bus", distanceMeters: 1000) }
+    #expect(error?.value == "bus" && error?.remedy == Remedy(.factorSet))
+    #expect(error?.expected == "a mode of factor set pem-carbon-trust-2012: walk, run, cycle, car, train")
   }
 
   /// Alter Eco app: car 0.175, train 0.030, plane 0.200 kg CO2e per km.

@@ -153,7 +153,7 @@ struct FootprintCommandResultTests {
     expectClose(flights.totalKilograms(0), 624.353, tolerance: 0.001)
     #expect(flights.inputs.count == 2 && flights.inputs[0].hasSuffix("Datasets/airports/airports.csv"))
     #expect(flights.parameters.map(\.name) == ["flight_factor_alter-eco-2020", "flight_distance"])
-    #expect(throws: UsageError.self) { try FootprintCommands.flights(trips: ["STN-XYZ"], factorSets: []) }
+    #expect(throws: ValueError.self) { try FootprintCommands.flights(trips: ["STN-XYZ"], factorSets: []) }
   }
 }
 

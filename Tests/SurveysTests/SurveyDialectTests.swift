@@ -69,8 +69,9 @@ struct SurveyDialectTests {
   }
 
   @Test func unknownDialectGetsTheClosest() {
-    #expect(throws: UsageError.self) {
+    let error = #expect(throws: ValueError.self) {
       try SurveyReader(dialect: "qualtrix").read(path: "\(Self.folder)/plain-heart.csv")
     }
+    #expect(error?.description.contains("did you mean qualtrics?") == true)
   }
 }

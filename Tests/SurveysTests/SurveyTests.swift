@@ -196,7 +196,9 @@ struct SurveyStatisticsTests {
     #expect(try SUS.score([5, 1, 5, 1, 5, 1, 5, 1, 5, 1]) == 100)
     #expect(try SUS.score([1, 5, 1, 5, 1, 5, 1, 5, 1, 5]) == 0)
     #expect(try SUS.score([4, 2, 4, 1, 5, 2, 4, 2, 4, 2]) == 80)
-    #expect(throws: UsageError.self) { try SUS.score([3, 3, 3]) }
+    #expect(throws: ValueError.self) { try SUS.score([3, 3, 3]) }
+    let outside = #expect(throws: ValueError.self) { try SUS.score([3, 3, 3, 3, 3, 3, 3, 3, 3, 6]) }
+    #expect(outside?.value == "6")
     // Bangor et al. 2009 adjectives; Sauro-Lewis grades.
     #expect(SUS.adjective(72) == "Good")
     #expect(SUS.adjective(50) == "OK")
@@ -228,6 +230,7 @@ struct ReverseAndASQTests {
   /// ASQ (Lewis 1991): the mean of the three items; 7, 6, 5 gives 6.
   @Test func asqScore() throws {
     #expect(try ASQ.score([7, 6, 5]) == 6)
-    #expect(throws: UsageError.self) { try ASQ.score([7, 6]) }
+    let error = #expect(throws: ValueError.self) { try ASQ.score([7, 6]) }
+    #expect(error?.kind == .outOfRange && error?.value == "2" && error?.expected == "3")
   }
 }

@@ -1,0 +1,61 @@
+/// A value given to the library that cannot be used: text that does not
+/// read as the quantity, a name that is not known, a number outside what is
+/// accepted, a key that matches no item or several. It keeps the value and
+/// what was expected; the command line reports it as a usage error (exit
+/// 64), naming the option where the value came from one.
+public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
+  public enum Kind: Sendable, Hashable {
+    /// Text that does not read as the subject (`a speed`, `a duration`).
+    case unreadable
+    /// A name not among `known`; the nearest is suggested.
+    case unknown(known: [String])
+    /// A value outside what is accepted.
+    case outOfRange
+    /// A key that matches none of the subjects (0) or several.
+    case matches(Int)
+  }
+
+  public var kind: Kind
+  /// What the value was meant to be: `a speed`, `model`, `SUS items`.
+  public var subject: String
+  /// The value as given.
+  public var value: String
+  /// What would have been accepted.
+  public var expected: String
+  public var remedy: Remedy?
+
+  public init(_ kind: Kind, _ subject: String, value: String, expected: String, remedy: Remedy? = nil) {
+    self.kind = kind
+    self.subject = subject
+    self.value = value
+    self.expected = expected
+    self.remedy = remedy
+  }
+
+  public var description: String {
+    let text: String
+    switch kind {
+    case .unreadable:
+      text = "cannot read \"\(value)\" as \(subject); expected \(expected)"
+    case .unknown(let known):
+      text =
+        "unknown \(subject) \"\(value)\"\(NameSuggestion.hint(for: value, among: known)); expected \(expected)"
+    case .outOfRange:
+      text = "\(subject) must be \(expected); got \(value)"
+    case .matches(0):
+      text = "no \(subject) matches \"\(value)\"; expected \(expected)"
+    case .matches(let n):
+      text = "\"\(value)\" matches \(n) \(subject)s; expected \(expected)"
+    }
+    return text + (remedy.map { " (use \($0.text))" } ?? "")
+  }
+
+  /// A name not among `known`, expecting one of them.
+  public static func unknown(_ subject: String, _ value: String, among known: [String], remedy: Remedy? = nil)
+    -> ValueError
+  {
+    ValueError(
+      .unknown(known: known), subject, value: value, expected: "one of \(known.joined(separator: ", "))",
+      remedy: remedy)
+  }
+}
