@@ -260,7 +260,32 @@ public enum BatchCommand {
     }
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// What a batch did: the files it took, what each became, which could
+  /// not be read (each with its reason) and which activities took the
+  /// fallback factor.
+  public struct Outcome: Sendable {
+    /// Every file under the folders, and those of the shard processed.
+    public var discovered: Int
+    public var processed: Int
+    public var counts: [Kind: Int] = [:]
+    /// Files that could not be read: `file:line: problem; expected ...`.
+    public var failures: [String] = []
+    /// Activities that took the fallback's factor.
+    public var fallbacks: [Diagnostic] = []
+    /// The error that stopped the batch (a store failure, or the first
+    /// unreadable file with fail-fast), when one did.
+    public var stop: (any Error)?
+
+    public var stored: Int { counts.values.reduce(0, +) }
+  }
+
+  /// Reads, summarises and models every file of the study in parallel and
+  /// hands each file's run to `record` (the results store) as it is done,
+  /// so a study of any size is never held whole.
+  public static func batch(
+    _ options: Options, progress: (@Sendable (String) -> Void)? = nil,
+    record: @escaping @Sendable (RunRecord) throws -> Void
+  ) throws -> Outcome {
     let all = try discover(options.folders)
     let files =
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
@@ -269,18 +294,9 @@ public enum BatchCommand {
     let factorDigest = try InputFingerprint.of(path: factorPath)
     let factorInput = InputFingerprint(
       path: CanonicalPath.of(factorPath), sizeBytes: factorDigest.sizeBytes, sha256: factorDigest.sha256)
-    let store = try ResultsStore(path: options.databasePath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: context.progressSink)
-    // What the workers report, behind one lock.
-    struct Outcome {
-      var failures: [String] = []
-      var counts: [Kind: Int] = [:]
-      var stop: Error?
-      /// Activities that took the fallback's factor (--factor-fallback).
-      var fallbacks: [Diagnostic] = []
-    }
-    let outcome = Mutex(Outcome())
+    let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: progress)
+    let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))
     _ = parallelMap(count: files.count, workers: workers) { index in
       guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
@@ -288,7 +304,7 @@ public enum BatchCommand {
         let (kind, run, fallbacks) = try process(
           file, options: options, factors: factors, factorInput: factorInput,
           progress: { bar.reading(file: index, bytes: $0) })
-        try store.record(run)
+        try record(run)
         outcome.withLock {
           $0.counts[kind, default: 0] += 1
           $0.fallbacks += fallbacks
@@ -304,22 +320,31 @@ public enum BatchCommand {
       bar.finished(file: index)
     }
     bar.end()
-    let result = outcome.withLock { $0 }
-    for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
-    // As `profile` says it: which files' activities took another mode's factor.
-    for diagnostic in result.fallbacks.sorted(by: { ($0.location ?? "") < ($1.location ?? "") }) {
-      context.report(diagnostic)
-    }
-    if let error = result.stop, !(error is InputError) { throw error }
-    let c = result.counts
-    let stored = c.values.reduce(0, +)
-    context.write(
-      "batch: \(files.count) files\(options.shard.map { " (shard \($0) of \(all.count))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\n"
-    )
+    var result = outcome.withLock { $0 }
+    result.fallbacks.sort { ($0.location ?? "") < ($1.location ?? "") }
+    return result
+  }
+
+  public static func run(_ options: Options, context: CommandContext) throws {
+    let store = try ResultsStore(path: options.databasePath)
+    let result = try batch(options, progress: context.progressSink, record: { try store.record($0) })
+    render(result, options: options, context: context)
     if let error = result.stop { throw error }
     if !result.failures.isEmpty {
       throw RuntimeError(
-        "\(result.failures.count) of \(files.count) files could not be read; \(stored) stored")
+        "\(result.failures.count) of \(result.processed) files could not be read; \(result.stored) stored")
     }
+  }
+
+  /// The files skipped and why, the fallbacks as `profile` says them, and
+  /// one line of counts.
+  static func render(_ result: Outcome, options: Options, context: CommandContext) {
+    for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
+    for diagnostic in result.fallbacks { context.report(diagnostic) }
+    if let error = result.stop, !(error is InputError) { return }
+    let c = result.counts
+    context.write(
+      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\n"
+    )
   }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import Store
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import Pipeline
@@ -46,5 +49,36 @@ struct ProgressLineTests {
     bar.end()
     #expect(lines.text.last == "\r\u{1B}[K")
     #expect(lines.text.dropLast().last?.contains("2/2 files") == true, "\(lines.text)")
+  }
+}
+
+/// A batch is a value: each file's run goes to the sink it is given (here
+/// a list, not a database), and unreadable files come back with their
+/// reason.
+struct BatchValueTests {
+  @Test func eachRunGoesToTheSinkAndFailuresComeBack() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "batch-value-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: "\(folder)/tracks", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let morning = "\(packageRoot)/Datasets/commute/2020-07-06-morning.gpx"
+    try FileManager.default.copyItem(atPath: morning, toPath: "\(folder)/tracks/morning.gpx")
+    try "<gpx><trk><trkseg><trkpt lat=\"91\" lon=\"0\"></trkpt></trkseg></trk></gpx>\n".write(
+      toFile: "\(folder)/tracks/broken.gpx", atomically: true, encoding: .utf8)
+    let runs = Mutex<[RunRecord]>([])
+    let outcome = try BatchCommand.batch(
+      .init(folders: [folder], databasePath: "\(folder)/unused.db"),
+      record: { run in runs.withLock { $0.append(run) } })
+    #expect(outcome.discovered == 2 && outcome.processed == 2)
+    #expect(outcome.counts == [.track: 1] && outcome.stored == 1)
+    #expect(outcome.failures.count == 1)
+    #expect(outcome.failures.first?.contains("broken.gpx:1") == true, "\(outcome.failures)")
+    let run = try #require(runs.withLock { $0 }.first)
+    // Fixes in the file, counted here by the text of its <trkpt> elements.
+    let fixes =
+      try String(contentsOfFile: morning, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
+    #expect(run.tracks.first?.points == fixes)
+    #expect(!FileManager.default.fileExists(atPath: "\(folder)/unused.db"), "the sink, not the batch, stores")
   }
 }
