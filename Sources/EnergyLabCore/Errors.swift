@@ -25,6 +25,22 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// An input that cannot be read: it names where, what is wrong and what was
 /// expected, as in `walk-03.gpx:118:7: unclosed <trkpt>; expected </trkpt>`.
 public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What is wrong with the input, for callers that treat the cases apart
+  /// (skip a missing file, stop on a broken one).
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The file cannot be opened or read: missing, a folder, no permission.
+    case unreadable
+    /// Not text in a supported encoding, or a broken or short gzip stream.
+    case encoding
+    /// Readable, but holds no data: an empty file, a header without rows.
+    case empty
+    /// Not laid out as expected: header, columns, fields, syntax.
+    case malformed
+    /// A value that cannot be read as its quantity or is out of range.
+    case value
+  }
+
+  public var kind: Kind
   public var location: SourceLocation
   public var problem: String
   public var expected: String
@@ -32,7 +48,10 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// expected: `expected a time column, or --sample-rate and --start`.
   public var remedy: Remedy?
 
-  public init(_ location: SourceLocation, _ problem: String, expected: String, remedy: Remedy? = nil) {
+  public init(
+    _ kind: Kind, _ location: SourceLocation, _ problem: String, expected: String, remedy: Remedy? = nil
+  ) {
+    self.kind = kind
     self.location = location
     self.problem = problem
     self.expected = expected

@@ -35,7 +35,8 @@ public struct SHA256 {
   /// The digest of a file's contents, read in chunks.
   public static func hex(fileAt path: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw InputError(SourceLocation(file: path), "cannot open file", expected: "a readable file")
+      throw InputError(
+        .unreadable, SourceLocation(file: path), "cannot open file", expected: "a readable file")
     }
     defer { try? handle.close() }
     var hasher = SHA256()

@@ -23,6 +23,7 @@ public struct AccelDetector {
     let control = sample.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }.count
     if sample.contains(0) || control * 100 > sample.count {
       throw InputError(
+        .encoding,
         SourceLocation(file: file, line: 1), "binary data, not text",
         expected: "a CSV text file (plain or gzipped)")
     }
@@ -42,6 +43,7 @@ public struct AccelDetector {
     while let last = lines.last, last.isEmpty { lines.removeLast() }
     guard !lines.isEmpty else {
       throw InputError(
+        .empty,
         SourceLocation(file: file, line: 1), "empty file",
         expected: "an accelerometer CSV with at least one row")
     }
@@ -121,6 +123,7 @@ public struct AccelDetector {
         let parts = v.split(separator: ":").compactMap { Double($0) }
         guard parts.count == 3 else {
           throw InputError(
+            .value,
             SourceLocation(file: file, line: n + 1), "epoch period \"\(v)\"", expected: "hh:mm:ss")
         }
         epoch = parts[0] * 3600 + parts[1] * 60 + parts[2]
@@ -128,17 +131,20 @@ public struct AccelDetector {
     }
     guard let dashes else {
       throw InputError(
+        .malformed,
         SourceLocation(file: file, line: min(lines.count, 10)), "ActiLife header block not closed",
         expected: "a line of dashes after the header")
     }
     guard let startDate, let startTime else {
       throw InputError(
+        .malformed,
         SourceLocation(file: file, line: 2), "ActiLife header without Start Date or Start Time",
         expected: "\"Start Time hh:mm:ss\" and \"Start Date\" lines")
     }
     var scanner = DateTimeScanner(order: order!, timeZone: timeZone)
     guard let start = Self.parse(&scanner, startDate + " " + startTime) else {
       throw InputError(
+        .value,
         SourceLocation(file: file, line: 3), "start \"\(startDate) \(startTime)\"",
         expected: "a start date in \(order!.rawValue) order and a time hh:mm:ss")
     }
@@ -147,6 +153,7 @@ public struct AccelDetector {
     var headerLines = dashes + 1
     guard headerLines < lines.count else {
       throw InputError(
+        .empty,
         SourceLocation(file: file, line: headerLines + 1), "no data after the ActiLife header",
         expected: "data rows")
     }
@@ -158,6 +165,7 @@ public struct AccelDetector {
     }
     guard headerLines < lines.count else {
       throw InputError(
+        .empty,
         SourceLocation(file: file, line: headerLines + 1), "no data rows", expected: "data rows")
     }
     let firstRow = Self.split(lines[headerLines], delimiter)
@@ -167,6 +175,7 @@ public struct AccelDetector {
       let period = epoch ?? 60
       guard period > 0 else {
         throw InputError(
+          .value,
           SourceLocation(file: file, line: 5), "epoch period 00:00:00 in a file of counts",
           expected: "an epoch period of at least 1 s")
       }
@@ -177,6 +186,7 @@ public struct AccelDetector {
       if !names.isEmpty {
         guard let a1 = column(["axis1"]) else {
           throw InputError(
+            .malformed,
             SourceLocation(file: file, line: headerLines), "no Axis1 column",
             expected: "Axis1, Axis2, Axis3 columns")
         }
@@ -207,6 +217,7 @@ public struct AccelDetector {
     }
     guard let rate = map.sampleRateHz ?? rate, rate > 0, rate <= Self.maximumRateHz else {
       throw InputError(
+        .malformed,
         SourceLocation(file: file, line: 1), "ActiLife raw header without a usable \"at N Hz\"",
         expected: "a sample rate of at most \(Int(Self.maximumRateHz)) Hz in the first line",
         remedy: Remedy(.sampleRate))
@@ -219,6 +230,7 @@ public struct AccelDetector {
         let z = column(["accelerometerz", "z", "axisz"])
       else {
         throw InputError(
+          .malformed,
           SourceLocation(file: file, line: headerLines), "no Accelerometer X, Y and Z columns",
           expected: "Accelerometer X, Accelerometer Y, Accelerometer Z")
       }
@@ -259,6 +271,7 @@ public struct AccelDetector {
       let period = Double(rateText.trimmingCharacters(in: .whitespaces)), period > 0
     else {
       throw InputError(
+        .malformed,
         SourceLocation(file: file, line: 1), "UK Biobank header \"\(Self.printable(first))\"",
         expected: "acceleration (mg) - START - END - sampleRate = N seconds")
     }
@@ -304,6 +317,7 @@ public struct AccelDetector {
     let headerLines = hasHeader ? 1 : 0
     guard headerLines < lines.count else {
       throw InputError(
+        .empty,
         SourceLocation(file: file, line: 2), "no data rows after the column names", expected: "data rows")
     }
     let firstRow = Self.split(lines[headerLines], delimiter)
@@ -315,6 +329,7 @@ public struct AccelDetector {
       case .position(let p):
         guard p <= columnCount else {
           throw InputError(
+            .malformed,
             SourceLocation(file: file, line: 1), "\(columnCount) columns",
             expected: "a column \(p) for \(what) (as the column map says)")
         }
@@ -322,6 +337,7 @@ public struct AccelDetector {
       case .name(let n):
         guard let i = names.firstIndex(of: n) ?? keys.firstIndex(of: Self.key(n)) else {
           throw InputError(
+            .malformed,
             SourceLocation(file: file, line: 1),
             "no column named \"\(n)\" among \(names.prefix(12).joined(separator: ", "))",
             expected: "a column \"\(n)\" for \(what) (as the column map says)")
@@ -347,6 +363,7 @@ public struct AccelDetector {
     if axes.count < 3 {
       guard !hasHeader || map.x != nil else {
         throw InputError(
+          .malformed,
           SourceLocation(file: file, line: 1),
           "no x, y and z columns among \(Self.printable(names.prefix(12).joined(separator: ", ")))",
           expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...)", remedy: Remedy(.axisColumns))
@@ -369,6 +386,7 @@ public struct AccelDetector {
       }
       guard columnCount >= start + 3 else {
         throw InputError(
+          .malformed,
           SourceLocation(file: file, line: headerLines + 1), "\(columnCount) columns",
           expected: "a time column and x, y, z (or a column map)")
       }
@@ -381,6 +399,7 @@ public struct AccelDetector {
     if let t = timeColumn {
       guard t < firstRow.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: file, line: headerLines + 1), "\(firstRow.count) columns",
           expected: "\(columnCount) columns")
       }
@@ -414,6 +433,7 @@ public struct AccelDetector {
           }
           if format == nil {
             throw InputError(
+              .value,
               SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
               expected: "unix seconds, milliseconds or nanoseconds", remedy: Remedy(.timeFormat))
           }
@@ -437,6 +457,7 @@ public struct AccelDetector {
         var scanner = DateTimeScanner(order: order, timeZone: timeZone)
         guard Self.parse(&scanner, cell) != nil else {
           throw InputError(
+            .value,
             SourceLocation(file: file, line: headerLines + 1), "time \"\(Self.printable(cell))\"",
             expected: "a date-time such as 2016-05-01 10:00:00.000", remedy: Remedy(.timeFormat))
         }
@@ -477,6 +498,7 @@ public struct AccelDetector {
     } else {
       guard let rate = map.sampleRateHz else {
         throw InputError(
+          .malformed,
           SourceLocation(file: file, line: headerLines + 1), "no time column",
           expected: "a time column", remedy: Remedy(.sampleRate, .start))
       }

@@ -74,6 +74,7 @@ public struct AccelReader: Sendable {
     let path = chunks.path
     guard var first = try chunks.next(size: chunkBytes) else {
       throw InputError(
+        .empty,
         SourceLocation(file: path, line: 1), "empty file",
         expected: "an accelerometer CSV with at least one row")
     }
@@ -84,6 +85,7 @@ public struct AccelReader: Sendable {
       }
     } catch let error as InputError where error.location.line == nil {
       throw InputError(
+        error.kind,
         SourceLocation(file: path, line: first.lazy.filter { $0 == 0x0A }.count + 1), error.problem,
         expected: error.expected)
     }
@@ -103,6 +105,7 @@ public struct AccelReader: Sendable {
     func consume(_ parsed: ParsedRows) throws {
       if let e = parsed.error {
         throw InputError(
+          e.kind,
           SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column), e.problem,
           expected: e.expected)
       }
@@ -119,6 +122,7 @@ public struct AccelReader: Sendable {
       }
       for (i, t) in block.time.enumerated() where !(t > Self.earliest && t < Self.latest) {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: lineBase + Int(parsed.lineOffsets[i]) + 1),
           "time \(Fixed.shortest(t)) s since 1970 is out of range",
           expected: "a time between the years 1653 and 5138 (-1e10 to 1e11 s since 1970)")
@@ -158,6 +162,7 @@ public struct AccelReader: Sendable {
         try consumeAll(pending)
         try consume(parser.parse(current, skipLines: skip, isLast: false))
         throw InputError(
+          error.kind,
           SourceLocation(file: path, line: lineBase + 1), error.problem, expected: error.expected)
       }
       let slot = Slot()
@@ -183,6 +188,7 @@ public struct AccelReader: Sendable {
     progress?(chunks.bytesRead)
     guard rows > 0 || truncated != nil else {
       throw InputError(
+        .empty,
         SourceLocation(file: path, line: lineBase + 1), "no data rows", expected: "rows after the header")
     }
     if let truncated {

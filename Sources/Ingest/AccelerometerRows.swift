@@ -15,7 +15,7 @@ struct ParsedRows {
   var blankLines = 0
   var firstBlankLine: Int?
   /// The first bad row: its line offset, byte column, problem, expectation.
-  var error: (line: Int, column: Int, problem: String, expected: String)?
+  var error: (kind: InputError.Kind, line: Int, column: Int, problem: String, expected: String)?
   /// The line offset of an unterminated, unreadable last line.
   var truncatedLine: Int?
   var sawLocalTime = false
@@ -131,11 +131,11 @@ struct AccelRowParser: Sendable {
           if out.firstBlankLine == nil { out.firstBlankLine = line }
           continue
         }
-        func fail(_ column: Int, _ problem: String, _ expected: String) {
+        func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
           if isLast && !terminated {
             out.truncatedLine = line
           } else {
-            out.error = (line, column - lineStart + 1, problem, expected)
+            out.error = (kind, line, column - lineStart + 1, problem, expected)
           }
         }
         var field = 0
@@ -162,7 +162,8 @@ struct AccelRowParser: Sendable {
               guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
                 let text = AccelDetector.printable(
                   String(decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self))
-                fail(fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
+                fail(
+                  .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
                 break lineLoop
               }
               row[role] = v * scale
@@ -182,7 +183,7 @@ struct AccelRowParser: Sendable {
               } else if isNumberTime {
                 guard let v = NumberScanner.double(cell) else {
                   fail(
-                    fieldStart,
+                    .value, fieldStart,
                     "time \"\(AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self)))\" in \(name(field))",
                     timeLabel)
                   break lineLoop
@@ -193,7 +194,7 @@ struct AccelRowParser: Sendable {
                   dateAndTime && dateStart >= 0 ? UnsafeBufferPointer(rebasing: buffer[dateStart..<b]) : cell
                 guard let t = scanner.parse(span) else {
                   fail(
-                    fieldStart,
+                    .value, fieldStart,
                     "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
                     timeLabel)
                   break lineLoop
@@ -208,7 +209,7 @@ struct AccelRowParser: Sendable {
         }
         guard field == columnCount else {
           fail(
-            lineStart, "\(field) fields",
+            .malformed, lineStart, "\(field) fields",
             "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
           break lineLoop
         }

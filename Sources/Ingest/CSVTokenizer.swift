@@ -88,6 +88,7 @@ public enum CSVTokenizer {
           &parser, buffer.baseAddress! + start, length, fieldCallback, rowCallback, context)
         if consumed != length {
           throw InputError(
+            .malformed,
             SourceLocation(file: source, line: state.currentLine),
             "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
             expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
@@ -99,6 +100,7 @@ public enum CSVTokenizer {
     }
     if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: state.rowLine), "file ends inside a quoted field",
         expected: "a closing quote")
     }

@@ -13,7 +13,7 @@ public enum FactorReaders {
   static func parse(path: String, header expected: [String], required: [String]) throws -> Parsed {
     let data = try FileInput.read(path, expected: "a CSV table")
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+      throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
     let split = ProvenanceHeader(splitting: text)
     let provenance = split.fields
@@ -22,6 +22,7 @@ public enum FactorReaders {
     let missing = required.filter { provenance[$0] == nil }
     if !missing.isEmpty {
       throw InputError(
+        .malformed,
         SourceLocation(file: path, line: max(1, count)),
         "provenance header lacks \(missing.map { "\"\($0)\"" }.joined(separator: ", "))",
         expected: missing.map { "a line \"# \($0): ...\"" }.joined(separator: ", "))
@@ -30,11 +31,13 @@ public enum FactorReaders {
       .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
     guard let header = rows.first, header.fields == expected else {
       throw InputError(
+        .malformed,
         SourceLocation(file: path, line: count + 1), "unexpected header",
         expected: expected.joined(separator: ","))
     }
     for row in rows.dropFirst() where row.fields.count != expected.count {
       throw InputError(
+        .malformed,
         SourceLocation(file: path, line: row.line), "row has \(row.fields.count) fields",
         expected: "\(expected.count) fields")
     }
@@ -44,6 +47,7 @@ public enum FactorReaders {
   static func number(_ text: String, path: String, row: CSVRow, column: Int, what: String) throws -> Double {
     guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
       throw InputError(
+        .value,
         SourceLocation(file: path, line: row.line, column: column), "cannot read \"\(text)\" as a number",
         expected: what)
     }
@@ -68,15 +72,18 @@ public enum FactorReaders {
       let value = try number(row.fields[1], path: path, row: row, column: 2, what: "a factor")
       guard value >= 0 else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: row.line, column: 2), "negative factor", expected: "a factor >= 0")
       }
       guard let perKilometer = kilogramsPerKilometer(value, unit: row.fields[2]) else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: row.line, column: 3), "unknown unit \"\(row.fields[2])\"",
           expected: "kgCO2/km, kgCO2e/km, kgCO2/pkm or kgCO2/mile")
       }
       guard !factors.contains(where: { $0.mode == row.fields[0] }) else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: row.line, column: 1), "mode \(row.fields[0]) listed twice",
           expected: "one row per mode")
       }
@@ -114,6 +121,7 @@ public enum FactorReaders {
       let lon = try number(row.fields[3], path: path, row: row, column: 4, what: "a longitude")
       guard (-90...90).contains(lat), (-180...180).contains(lon) else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: row.line), "coordinates out of range",
           expected: "latitude -90..90, longitude -180..180")
       }
@@ -130,6 +138,7 @@ public enum FactorReaders {
     return try parsed.rows.map { row in
       guard row.fields[1] == "station" || row.fields[1] == "airport" else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: row.line, column: 2), "unknown kind \"\(row.fields[1])\"",
           expected: "station or airport")
       }

@@ -74,6 +74,7 @@ public struct GPXReader: Sendable {
     handler.defaultTimeZone = defaultTimeZone
     guard !data.isEmpty else {
       throw InputError(
+        .empty,
         SourceLocation(file: source, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
     let scanner = XMLScanner(source: source, limits: limits)
@@ -93,18 +94,21 @@ public struct GPXReader: Sendable {
       let scanned = try scanner.scan(fileDescriptor: 0, handler: &handler)
       guard scanned.bytesRead > 0 else {
         throw InputError(
+          .empty,
           SourceLocation(file: path, line: 1, column: 1), "empty input", expected: "a GPX document")
       }
       return try handler.finish(declaredEncoding: scanned.encoding)
     }
     guard let status = FileStatus.of(path) else {
-      throw InputError(SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
+      throw InputError(
+        .unreadable, SourceLocation(file: path), "no such file", expected: "a readable GPX or TCX file")
     }
     guard !status.isDirectory else {
-      throw InputError(SourceLocation(file: path), "is a folder", expected: "a GPX or TCX file")
+      throw InputError(.unreadable, SourceLocation(file: path), "is a folder", expected: "a GPX or TCX file")
     }
     guard status.sizeBytes > 0 else {
       throw InputError(
+        .empty,
         SourceLocation(file: path, line: 1, column: 1), "empty file", expected: "a GPX document")
     }
     var handler = TrackFileHandler(source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
@@ -202,6 +206,7 @@ struct TrackFileHandler: XMLEventHandler {
         isTCX = true
       } else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: line, column: column),
           "root element is <\(String(decoding: name, as: UTF8.self))>",
           expected: "<gpx> (GPX 1.0 or 1.1) or <TrainingCenterDatabase> (TCX)")
@@ -273,6 +278,7 @@ struct TrackFileHandler: XMLEventHandler {
         if attribute.name.equals("lat") {
           guard let v = NumberScanner.double(attribute.value), (-90...90).contains(v) else {
             throw InputError(
+              .value,
               SourceLocation(file: source, line: line, column: column),
               "cannot read lat=\"\(String(decoding: attribute.value, as: UTF8.self))\"",
               expected: "a latitude in degrees from -90 to 90")
@@ -281,6 +287,7 @@ struct TrackFileHandler: XMLEventHandler {
         } else if attribute.name.equals("lon") {
           guard let v = NumberScanner.double(attribute.value), (-180...180).contains(v) else {
             throw InputError(
+              .value,
               SourceLocation(file: source, line: line, column: column),
               "cannot read lon=\"\(String(decoding: attribute.value, as: UTF8.self))\"",
               expected: "a longitude in degrees from -180 to 180")
@@ -290,6 +297,7 @@ struct TrackFileHandler: XMLEventHandler {
       }
       guard let lat, let lon else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: line, column: column),
           "<\(String(decoding: name, as: UTF8.self))> without lat and lon attributes",
           expected: "lat=\"..\" lon=\"..\"")
@@ -372,6 +380,7 @@ struct TrackFileHandler: XMLEventHandler {
     let v = text.withUnsafeBufferPointer { NumberScanner.double($0) }
     guard let v else {
       throw InputError(
+        .value,
         SourceLocation(file: source, line: line, column: column),
         "cannot read <\(what)>\(text.prefixText(40))</\(what)>",
         expected: expected)
@@ -386,6 +395,7 @@ struct TrackFileHandler: XMLEventHandler {
     let v = try value(what, expected: "a \(noun) in degrees", line: line, column: column)
     guard (-limit...limit).contains(v) else {
       throw InputError(
+        .value,
         SourceLocation(file: source, line: line, column: column), "\(noun) \(v) out of range",
         expected: "-\(Int(limit)) to \(Int(limit))")
     }
@@ -499,6 +509,7 @@ struct TrackFileHandler: XMLEventHandler {
       }
       guard let parsed else {
         throw InputError(
+          .value,
           SourceLocation(file: source, line: line, column: column),
           "cannot read <time>\(text.prefixText(40))</time>",
           expected: "an ISO-8601 time such as 2012-05-01T10:00:00Z")
@@ -551,6 +562,7 @@ struct TrackFileHandler: XMLEventHandler {
   func finish(declaredEncoding: String? = nil) throws -> TrackHeader {
     guard sawRoot else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: 1, column: 1), "no root element",
         expected: "a <gpx> or TCX document")
     }

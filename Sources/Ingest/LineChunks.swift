@@ -37,14 +37,15 @@ public final class LineChunks {
     self.maximumLineBytes = maximumLineBytes
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw InputError(SourceLocation(file: path), "no such file", expected: "a readable file")
+      throw InputError(.unreadable, SourceLocation(file: path), "no such file", expected: "a readable file")
     }
     guard !isDirectory.boolValue else {
-      throw InputError(SourceLocation(file: path), "is a folder", expected: "a file")
+      throw InputError(.unreadable, SourceLocation(file: path), "is a folder", expected: "a file")
     }
     fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: path), "cannot read file (permission denied?)", expected: "a readable file")
     }
     var magic: [UInt8] = [0, 0]
@@ -57,7 +58,8 @@ public final class LineChunks {
       gz = gzdopen(dupFD, "rb")
       guard gz != nil else {
         close(dupFD)
-        throw InputError(SourceLocation(file: path), "cannot open gzip stream", expected: "a gzip file")
+        throw InputError(
+          .encoding, SourceLocation(file: path), "cannot open gzip stream", expected: "a gzip file")
       }
       gzbuffer(gz, 1 << 17)
     }
@@ -83,11 +85,13 @@ public final class LineChunks {
         var code: Int32 = 0
         let message = gzerror(gz, &code).map { String(cString: $0) } ?? "unknown"
         throw InputError(
+          .encoding,
           SourceLocation(file: path), "broken gzip stream (\(message))",
           expected: "a complete gzip file")
       }
       if n == 0 && gzeof(gz) == 0 {
         throw InputError(
+          .encoding,
           SourceLocation(file: path), "gzip stream ends early", expected: "a complete gzip file")
       }
       return Int(n)
@@ -96,6 +100,7 @@ public final class LineChunks {
     repeat { n = read(fd, buffer, count) } while n < 0 && errno == EINTR
     guard n >= 0 else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: path), "read failed (errno \(errno))", expected: "a readable file")
     }
     return n
@@ -123,6 +128,7 @@ public final class LineChunks {
       }
       guard chunk.count <= maximumLineBytes else {
         throw InputError(
+          .malformed,
           SourceLocation(file: path), "a line longer than \(maximumLineBytes) bytes",
           expected: "lines of at most \(maximumLineBytes) bytes (the reader's limit)")
       }

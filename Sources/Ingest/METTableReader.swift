@@ -8,7 +8,7 @@ public enum METTableReader {
   public static func read(path: String) throws -> [METActivity] {
     let data = try FileInput.read(path, expected: "a MET table CSV")
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+      throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
     return try parse(text, source: path)
   }
@@ -19,6 +19,7 @@ public enum METTableReader {
     let keys = Set(split.fields.keys)
     for key in ["source", "licence"] where !keys.contains(key) {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: max(1, headerLines)), "provenance header lacks \"\(key)\"",
         expected: "a line \"# \(key): ...\"")
     }
@@ -29,17 +30,20 @@ public enum METTableReader {
     let expected = ["code", "met", "speed_mph", "group", "activity"]
     guard let header = rows.first, header.fields == expected else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: headerLines + 1), "unexpected header",
         expected: expected.joined(separator: ","))
     }
     return try rows.dropFirst().map { row in
       guard row.fields.count == expected.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
           expected: "5 fields")
       }
       guard let met = Double(row.fields[1]), met > 0 else {
         throw InputError(
+          .value,
           SourceLocation(file: source, line: row.line, column: 2), "cannot read MET \"\(row.fields[1])\"",
           expected: "a positive number")
       }
@@ -47,6 +51,7 @@ public enum METTableReader {
       if !row.fields[2].isEmpty {
         guard let value = Double(row.fields[2]), value > 0 else {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: row.line, column: 3), "cannot read speed \"\(row.fields[2])\"",
             expected: "a speed in mph or an empty cell")
         }

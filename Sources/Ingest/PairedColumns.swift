@@ -18,19 +18,21 @@ public enum PairedColumns {
   ) {
     let data = try FileInput.read(path, expected: "a CSV file with a header")
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+      throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
     let rows = try CSVTokenizer.rows(text, source: path).filter {
       !($0.fields.count == 1 && $0.fields[0].isEmpty)
     }
     guard let header = rows.first else {
       throw InputError(
+        .empty,
         SourceLocation(file: path, line: 1), "empty file", expected: "a header naming \(a) and \(b)")
     }
     let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
     guard let ia = names.firstIndex(of: a), let ib = names.firstIndex(of: b) else {
       let missing = [a, b].filter { !names.contains($0) }.joined(separator: ", ")
       throw InputError(
+        .malformed,
         SourceLocation(file: path, line: header.line), "no column \(missing)",
         expected: "one of the header's columns: \(names.joined(separator: ", "))")
     }
@@ -39,6 +41,7 @@ public enum PairedColumns {
     for row in rows.dropFirst() {
       guard row.fields.count == names.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: path, line: row.line), "row has \(row.fields.count) fields",
           expected: "\(names.count) fields like the header")
       }
@@ -52,6 +55,7 @@ public enum PairedColumns {
         guard let value = Double(text), value.isFinite else {
           let hint = text.contains(",") ? " (a ',' decimal separator is not accepted)" : ""
           throw InputError(
+            .value,
             SourceLocation(file: path, line: row.line, column: column + 1),
             "cannot read \(name) \"\(text)\" as a number\(hint)",
             expected: "a finite number with '.' decimals")

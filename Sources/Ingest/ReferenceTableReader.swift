@@ -14,7 +14,7 @@ public enum ReferenceTableReader {
   public static func read(path: String) throws -> ReferenceTable {
     let data = try FileInput.read(path, expected: "a reference table CSV")
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+      throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     return try parse(text, source: path, name: name)
@@ -32,6 +32,7 @@ public enum ReferenceTableReader {
       guard !body.isEmpty else { continue }
       guard let colon = body.firstIndex(of: ":") else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: lineNumber), "provenance line without a key",
           expected: "# key: value")
       }
@@ -45,6 +46,7 @@ public enum ReferenceTableReader {
     }
     for key in requiredProvenance where !provenance.contains(where: { $0.key == key }) {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: max(1, lineNumber)), "provenance header lacks \"\(key)\"",
         expected: "a line \"# \(key): ...\" before the table")
     }
@@ -53,11 +55,13 @@ public enum ReferenceTableReader {
       .filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
     guard let header = rows.first else {
       throw InputError(
+        .empty,
         SourceLocation(file: source, line: lineNumber + 1), "no table after the header",
         expected: "a header row")
     }
     guard header.fields.count >= 2 else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: header.line), "header has \(header.fields.count) column",
         expected: "a row-variable name and at least one column value")
     }
@@ -65,6 +69,7 @@ public enum ReferenceTableReader {
       guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
         let hint = text.contains(",") ? " (a ',' decimal separator is not accepted)" : ""
         throw InputError(
+          .value,
           SourceLocation(file: source, line: line, column: column),
           "cannot read \"\(text)\" as a number\(hint)",
           expected: what)
@@ -80,6 +85,7 @@ public enum ReferenceTableReader {
     for row in rows.dropFirst() {
       guard row.fields.count == header.fields.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
           expected: "\(header.fields.count) fields like the header")
       }
@@ -91,6 +97,7 @@ public enum ReferenceTableReader {
     }
     guard !rowKeys.isEmpty else {
       throw InputError(
+        .empty,
         SourceLocation(file: source, line: header.line + 1), "table has no rows",
         expected: "at least one data row")
     }
@@ -102,6 +109,7 @@ public enum ReferenceTableReader {
         let parts = item.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: lineNumber), "cannot read fixed input \"\(item)\"",
             expected: "variable=number, as duration_min=30")
         }
@@ -117,6 +125,7 @@ public enum ReferenceTableReader {
   private static func checkIncreasing(_ keys: [Double], source: String, line: Int, what: String) throws {
     for i in keys.indices.dropFirst() where keys[i] <= keys[i - 1] {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: line),
         "\(what) not in increasing order at \(Fixed.shortest(keys[i]))",
         expected: "strictly increasing \(what)")

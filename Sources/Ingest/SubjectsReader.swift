@@ -14,7 +14,7 @@ public enum SubjectsReader {
   public static func read(path: String) throws -> [Subject] {
     let data = try FileInput.read(path, expected: "a subjects CSV")
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
+      throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
     }
     return try parse(text, source: path)
   }
@@ -25,22 +25,26 @@ public enum SubjectsReader {
     }
     guard let header = rows.first else {
       throw InputError(
+        .empty,
         SourceLocation(file: source, line: 1), "empty file", expected: "a header with an id column")
     }
     let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     for (i, name) in names.enumerated() where !known.contains(name) {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: header.line, column: i + 1), "unknown column \"\(name)\"",
         expected: known.joined(separator: ", "))
     }
     guard let idColumn = names.firstIndex(of: "id") else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: header.line), "no id column", expected: "a column named id")
     }
     var subjects: [Subject] = []
     for row in rows.dropFirst() {
       guard row.fields.count == names.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
           expected: "\(names.count) fields like the header")
       }
@@ -53,13 +57,16 @@ public enum SubjectsReader {
           switch cell.lowercased() {
           case "male", "m": subject.sex = .male
           case "female", "f": subject.sex = .female
-          default: throw InputError(location, "cannot read sex \"\(cell)\"", expected: "male, female, m or f")
+          default:
+            throw InputError(
+              .value, location, "cannot read sex \"\(cell)\"", expected: "male, female, m or f")
           }
           continue
         }
         guard let value = Double(cell), value.isFinite, value > 0 else {
           let hint = cell.contains(",") ? " (a ',' decimal separator is not accepted)" : ""
           throw InputError(
+            .value,
             location, "cannot read \(name) \"\(cell)\" as a positive number\(hint)",
             expected: "a number with '.' decimals")
         }

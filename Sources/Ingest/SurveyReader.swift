@@ -74,6 +74,7 @@ public struct SurveyReader: Sendable {
       let text = String(data: data, encoding: .utf16)
     else {
       throw InputError(
+        .encoding,
         SourceLocation(file: path), "not UTF-8 (nor UTF-16 with a byte-order mark)",
         expected: "a CSV survey export in UTF-8; re-save it as CSV UTF-8")
     }
@@ -91,6 +92,7 @@ public struct SurveyReader: Sendable {
     // A named dialect must be what the file is.
     if let dialect, dialect != "plain", survey.format != dialect, survey.format != "\(dialect)-legacy" {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: 1), "not a \(dialect) export (it reads as \(survey.format))",
         expected: "a \(dialect) export", remedy: Remedy(.surveyDialect))
     }
@@ -107,6 +109,7 @@ public struct SurveyReader: Sendable {
       split.body, count: 3, source: source, firstLine: skipped + 1, delimiter: 0x2C)
     guard let header = rows.first else {
       throw InputError(
+        .empty,
         SourceLocation(file: source, line: skipped + 1), "empty file",
         expected: "a survey export with a header row")
     }
@@ -120,6 +123,7 @@ public struct SurveyReader: Sendable {
       }
       for row in rows.dropFirst() where row.fields.count != h.count {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
           expected: "\(h.count) fields like the header")
       }
@@ -148,6 +152,7 @@ public struct SurveyReader: Sendable {
     if h.contains("StartDate") && (h.contains("ResponseId") || h.contains("ResponseID")) {
       guard rows.count >= 3 else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: header.line), "Qualtrics export without its three header rows",
           expected: "ids, question texts and import ids")
       }
@@ -186,6 +191,7 @@ public struct SurveyReader: Sendable {
     }
     if dialect == nil { return try plain(text, header: h, source: source, name: name, fallback: true) }
     throw InputError(
+      .malformed,
       SourceLocation(file: source, line: header.line),
       "not a \(dialect ?? "") export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
       expected:
@@ -251,6 +257,7 @@ public struct SurveyReader: Sendable {
       split.body, count: 1, source: source, firstLine: split.lines + 1, delimiter: delimiter)
     guard let head = rows.first else {
       throw InputError(
+        .empty,
         SourceLocation(file: source), "empty file", expected: "a header row and one row per respondent")
     }
     let titles = head.fields.map { $0.trimmingCharacters(in: .whitespaces) }
@@ -352,6 +359,7 @@ public struct SurveyReader: Sendable {
       guard seen > headerRows else { return }
       guard row.fields.count == body.fields else {
         throw InputError(
+          .malformed,
           SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
           expected: "\(body.fields) fields like the header")
       }
@@ -403,6 +411,7 @@ public struct SurveyReader: Sendable {
   func surveyMonkey(rows: [CSVRow], source: String, name: String) throws -> Survey {
     guard rows.count >= 2 else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: rows[0].line), "SurveyMonkey export without its second header row",
         expected: "a row of options")
     }
@@ -491,6 +500,7 @@ public struct SurveyReader: Sendable {
   {
     for key in ["source", "licence"] where provenance[key] == nil {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: 1), "provenance header lacks \"\(key)\"",
         expected: "a line \"# \(key): ...\"")
     }
@@ -499,6 +509,7 @@ public struct SurveyReader: Sendable {
       let f = row.fields.map { $0.trimmingCharacters(in: .whitespaces) }
       guard let kind = AggregateEntry.Kind(rawValue: f[3]) else {
         throw InputError(
+          .value,
           SourceLocation(file: source, line: row.line, column: 4), "unknown kind \"\(f[3])\"",
           expected: AggregateEntry.Kind.allCases.map(\.rawValue).joined(separator: ", "))
       }
@@ -506,6 +517,7 @@ public struct SurveyReader: Sendable {
       if !f[2].isEmpty {
         guard let value = Int(f[2]), value >= 0 else {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: row.line, column: 3), "cannot read n \"\(f[2])\"",
             expected: "a whole number")
         }
@@ -515,6 +527,7 @@ public struct SurveyReader: Sendable {
       if kind != .text && !f[5].isEmpty {
         guard let v = Double(f[5]), v.isFinite, v >= 0 else {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: row.line, column: 6), "cannot read value \"\(f[5])\"",
             expected:
               "a non-negative number for a \(kind.rawValue), or an empty cell when the source publishes none")
@@ -522,11 +535,13 @@ public struct SurveyReader: Sendable {
         value = v
         if kind == .percentage && v > 100 {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: row.line, column: 6), "percentage \(f[5]) above 100",
             expected: "0-100")
         }
         if kind == .count, let n, v > Double(n) {
           throw InputError(
+            .value,
             SourceLocation(file: source, line: row.line, column: 6), "count \(f[5]) above n = \(n)",
             expected: "a count <= n")
         }
@@ -551,6 +566,7 @@ public struct SurveyReader: Sendable {
         // Allowed for multi-select questions, which the file marks in a note.
         if !q.aggregate.contains(where: { $0.note.lowercased().contains("multi") }) {
           throw InputError(
+            .value,
             SourceLocation(file: source),
             "question \(q.id): counts add up to \(Fixed.shortest(counts)) > n = \(n)",
             expected: "counts <= n, or a note \"multi-select\"")

@@ -58,7 +58,7 @@ struct XMLScanner {
   }
 
   func fail(_ line: Int, _ column: Int, _ what: String, expected: String) -> InputError {
-    InputError(SourceLocation(file: source, line: line, column: column), what, expected: expected)
+    InputError(.malformed, SourceLocation(file: source, line: line, column: column), what, expected: expected)
   }
 
   /// Whether any byte of `w` is one of the bytes a tag's end search stops
@@ -79,6 +79,7 @@ struct XMLScanner {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: path), "cannot open file (\(String(cString: strerror(errno))))",
         expected: "a readable file")
     }

@@ -401,7 +401,7 @@ extension AccelCommands {
       URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")
     let epochs = r.analysis.epochs.last?.epochs ?? []
     guard let first = epochs.first else {
-      throw InputError(SourceLocation(file: file), "no epochs", expected: "a recording to plot")
+      throw InputError(.empty, SourceLocation(file: file), "no epochs", expected: "a recording to plot")
     }
     let local0 = first.start + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: first.start)))
     let midnight = (local0 / 86400).rounded(.down) * 86400

@@ -115,6 +115,7 @@ public enum AgreementCommands {
     let (pairs, skipped) = try PairedColumns.pairs(path: path, a: a, b: b)
     guard pairs.count >= 2 else {
       throw InputError(
+        .empty,
         SourceLocation(file: path), "\(pairs.count) complete pairs",
         expected: "at least 2 rows with both \(a) and \(b)")
     }
@@ -189,7 +190,8 @@ public enum AgreementCommands {
       var (steps, _) = analysis.steps(of: trackData)
       if speedSmoothingFixes > 1 { steps = SpeedSmoothing.movingAverage(steps, fixes: speedSmoothingFixes) }
       guard let start = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
-        throw InputError(SourceLocation(file: file), "no times", expected: "fixes with <time> to form epochs")
+        throw InputError(
+          .malformed, SourceLocation(file: file), "no times", expected: "fixes with <time> to form epochs")
       }
       for (m, model) in models.enumerated() {
         var energy: [Int: Double] = [:]

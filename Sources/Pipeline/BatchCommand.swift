@@ -228,6 +228,7 @@ public enum BatchCommand {
         (survey, scales) = try SurveyCommands.load(SurveyCommands.Input(path: file.path), context: context)
       } catch is InputError {
         throw InputError(
+          .malformed,
           SourceLocation(file: file.path),
           "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export",
           expected: "a GPX/TCX track, an accelerometer CSV or a survey export")

@@ -105,6 +105,7 @@ public enum EvaluateCommand {
     case "grade_pct": input.gradeFraction = key / 100
     default:
       throw InputError(
+        .malformed,
         SourceLocation(file: source), "unknown table variable \"\(variable)\"",
         expected:
           "body_mass_lb, body_mass_kg, duration_min, duration_s, speed_mph, speed_mps, speed_kmh or grade_pct"

@@ -58,6 +58,7 @@ public enum ShippedData {
     let found = path(relative)
     guard FileManager.default.fileExists(atPath: found) else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: relative),
         "no \(what) (EnergyLab's shipped data) in \(roots.joined(separator: ", "))",
         expected:

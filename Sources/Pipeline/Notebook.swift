@@ -27,10 +27,12 @@ public struct Notebook: Sendable, Hashable {
   public static func read(path: String) throws -> Notebook {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: path), "cannot read notebook", expected: "a readable Markdown file")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      throw InputError(SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 Markdown notebook")
+      throw InputError(
+        .encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 Markdown notebook")
     }
     return try parse(text, path: path)
   }
@@ -65,6 +67,7 @@ public struct Notebook: Sendable, Hashable {
       }
       guard i < lines.count else {
         throw InputError(
+          .malformed,
           SourceLocation(file: path, line: openLine), "unclosed ``` block", expected: "a closing ```")
       }
       i += 1
@@ -76,6 +79,7 @@ public struct Notebook: Sendable, Hashable {
           if entry.isEmpty || entry.hasPrefix("#") { continue }
           guard let eq = entry.firstIndex(of: "=") else {
             throw InputError(
+              .malformed,
               SourceLocation(file: path, line: number), "parameter line without '='", expected: "name = value"
             )
           }
@@ -119,6 +123,7 @@ public struct Notebook: Sendable, Hashable {
       if words.first == "$" { words.removeFirst() }
       guard !words.isEmpty else {
         throw InputError(
+          .malformed,
           SourceLocation(file: path, line: pendingLine), "empty command", expected: "an energylab command")
       }
       commands.append(Command(arguments: words, line: pendingLine))
@@ -126,6 +131,7 @@ public struct Notebook: Sendable, Hashable {
     }
     if !pending.isEmpty {
       throw InputError(
+        .malformed,
         SourceLocation(file: path, line: pendingLine), "command continues past the block",
         expected: "a last line without '\\'")
     }
@@ -140,11 +146,13 @@ public struct Notebook: Sendable, Hashable {
     while let start = rest.range(of: "${") {
       out += rest[..<start.lowerBound]
       guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-        throw InputError(SourceLocation(file: path, line: line), "unclosed ${", expected: "${name}")
+        throw InputError(
+          .malformed, SourceLocation(file: path, line: line), "unclosed ${", expected: "${name}")
       }
       let key = String(rest[start.upperBound..<end])
       guard let value = parameters[key] else {
         throw InputError(
+          .value,
           SourceLocation(file: path, line: line), "unknown parameter ${\(key)}",
           expected: "a name declared in an energylab-parameters block above")
       }
@@ -185,7 +193,8 @@ public struct Notebook: Sendable, Hashable {
       }
     }
     if quote != nil {
-      throw InputError(SourceLocation(file: path, line: line), "unclosed quote", expected: "a closing quote")
+      throw InputError(
+        .malformed, SourceLocation(file: path, line: line), "unclosed quote", expected: "a closing quote")
     }
     if inWord { words.append(word) }
     return words

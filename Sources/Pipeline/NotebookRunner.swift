@@ -33,6 +33,7 @@ public struct NotebookRunner {
   public static func notebooks(in folder: String) throws -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       throw InputError(
+        .unreadable,
         SourceLocation(file: folder), "cannot list folder", expected: "a folder of .md notebooks")
     }
     return names.filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted().map { "\(folder)/\($0)" }

@@ -116,6 +116,7 @@ public enum ProfileCommand {
       for activity in classifier.activities(of: steps) {
         guard let start = activity.startSecondsSince1970, let end = activity.endSecondsSince1970 else {
           throw InputError(
+            .malformed,
             SourceLocation(file: file), "fixes without times", expected: "<time> on every fix for profiles")
         }
         let model = try ModelRegistry.model(id: EnergyCommand.defaultModelForMode[activity.mode]!)
@@ -129,6 +130,7 @@ public enum ProfileCommand {
         if !factors.modes.contains(mode) {
           guard let fallback = options.factorFallback else {
             throw InputError(
+              .value,
               SourceLocation(file: file),
               "a \(mode) activity from \(ISO8601.formatUTC(start)) (\(Fixed.format(activity.distanceMeters / 1000, digits: 2)) km), but factor set \(factors.name) has no \(mode) factor",
               expected: "a factor set with \(mode)", remedy: Remedy(.factorFallback, value: "MODE"))

@@ -33,6 +33,7 @@ public enum SurveyCommands {
         return try SurveyStatistics.summary(q, scale: scales[q.id])
       } catch let error as InputError {
         throw InputError(
+          error.kind,
           SourceLocation(file: survey.source), "\(error.location.file): \(error.problem)",
           expected: error.expected)
       }
@@ -200,6 +201,7 @@ public enum SurveyCommands {
       let rows = try CSVTokenizer.rows(String(decoding: data, as: UTF8.self), source: codebookPath)
       guard rows.first?.fields == ["theme", "keywords"] else {
         throw InputError(
+          .malformed,
           SourceLocation(file: codebookPath, line: 1), "unexpected header", expected: "theme,keywords")
       }
       codebook = Codebook(

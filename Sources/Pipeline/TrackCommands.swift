@@ -274,6 +274,7 @@ public enum TrackCommands {
     let trackName = URL(fileURLWithPath: file).lastPathComponent
     guard let t0 = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
       throw InputError(
+        .malformed,
         SourceLocation(file: file), "fixes without times", expected: "<time> on the fixes to plot speed")
     }
     let classifier = SpeedBandClassifier(parameters: modes)

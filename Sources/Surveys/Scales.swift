@@ -124,12 +124,14 @@ public struct SurveyScale: Sendable, Hashable {
   public static func parseFile(_ rows: [[String]], source: String) throws -> [SurveyScale] {
     guard rows.first == ["scale", "label", "value", "role"] else {
       throw InputError(
+        .malformed,
         SourceLocation(file: source, line: 1), "unexpected header", expected: "scale,label,value,role")
     }
     var scales: [SurveyScale] = []
     for (i, row) in rows.dropFirst().enumerated() {
       guard row.count == 4, let value = Double(row[2]) else {
         throw InputError(
+          .value,
           SourceLocation(file: source, line: i + 2), "cannot read scale row",
           expected: "scale,label,number,role")
       }
@@ -149,6 +151,7 @@ public struct SurveyScale: Sendable, Hashable {
         scales[index!].values.append(value)
       default:
         throw InputError(
+          .value,
           SourceLocation(file: source, line: i + 2, column: 4), "unknown role \"\(row[3])\"",
           expected: "empty, neutral or na")
       }

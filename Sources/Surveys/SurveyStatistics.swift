@@ -110,6 +110,7 @@ public enum SurveyStatistics {
           }
           guard let index = scale.index(of: answer) else {
             throw InputError(
+              .value,
               SourceLocation(file: "question \"\(q.text)\""),
               "unknown answer \"\(answer)\" on scale \(scale.name)",
               expected: "one of \(scale.labels.joined(separator: ", "))")

@@ -120,7 +120,8 @@ struct FixedFormattingTests {
 
   @Test func errorsNameWhereAndWhat() {
     let error = InputError(
-      SourceLocation(file: "walk-03.gpx", line: 118, column: 7), "unclosed <trkpt>", expected: "</trkpt>")
+      .malformed, SourceLocation(file: "walk-03.gpx", line: 118, column: 7), "unclosed <trkpt>",
+      expected: "</trkpt>")
     #expect(error.description == "walk-03.gpx:118:7: unclosed <trkpt>; expected </trkpt>")
   }
 }

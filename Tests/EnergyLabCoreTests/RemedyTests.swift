@@ -18,7 +18,7 @@ struct RemedyTests {
 
   @Test func anInputErrorOffersTheSettingsAfterWhatWasExpected() {
     let e = InputError(
-      SourceLocation(file: "b.csv", line: 2), "no time column", expected: "a time column",
+      .malformed, SourceLocation(file: "b.csv", line: 2), "no time column", expected: "a time column",
       remedy: Remedy(.sampleRate, .start))
     #expect(
       e.description

@@ -315,7 +315,7 @@ struct AccelBadInputTests {
 
   @Test func aMissingFileIsAnInputError() {
     let missing = inputError { _ = try readAccel("no-such-file.csv") }
-    #expect(missing?.problem == "no such file")
+    #expect(missing?.problem == "no such file" && missing?.kind == .unreadable)
   }
 }
 
@@ -368,5 +368,37 @@ struct DateTimeScannerTests {
     #expect(parse("2016-05-01T10:00:31+01:00") == a + 31 - 3600)
     #expect(parse("2016-05-01T10:00:32") == a + 32)
     #expect(parse("2016-05-01T10:00:7x") == nil)
+  }
+}
+
+/// Each failure says what kind it is, so a caller can skip a missing file
+/// and stop on a broken one without reading the message.
+struct InputErrorKindTests {
+  func failure(_ text: [UInt8]?) throws -> InputError? {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("kind-\(UUID().uuidString).csv")
+      .path
+    if let text { try Data(text).write(to: URL(fileURLWithPath: path)) }
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return inputError {
+      _ = try AccelReader(map: AccelColumnMap(), timeZone: nil, workers: 1, chunkBytes: 1 << 20).read(
+        path: path
+      ) {
+        _ in
+      }
+    }
+  }
+
+  @Test func eachFailureHasItsKind() throws {
+    #expect(try failure(nil)?.kind == .unreadable)
+    #expect(try failure([])?.kind == .empty)
+    #expect(try failure([0x00, 0x01, 0xFF, 0xFE, 0x00, 0x9C, 0x0A])?.kind == .encoding)
+    let header = "time,x,y,z\n2026-03-02T08:00:00.000Z,0.1,0.2,1.0\n"
+    let short = try failure(
+      Array((header + "2026-03-02T08:00:00.010Z,0.1,0.2\n" + "2026-03-02T08:00:00.020Z,0.1,0.2,1.0\n").utf8))
+    #expect(short?.kind == .malformed && short?.location.line == 3, "\(String(describing: short))")
+    let cell = try failure(
+      Array(
+        (header + "2026-03-02T08:00:00.010Z,abc,0.2,1.0\n" + "2026-03-02T08:00:00.020Z,0.1,0.2,1.0\n").utf8))
+    #expect(cell?.kind == .value && cell?.location.line == 3, "\(String(describing: cell))")
   }
 }

@@ -69,7 +69,8 @@ struct NotebookRunnerTests {
   /// An executor that prints its arguments, or fails on "fail".
   let executor: CommandExecutor = { arguments, context in
     if arguments.first == "fail" {
-      throw InputError(EnergyLabCore.SourceLocation(file: "x.gpx", line: 3), "broken", expected: "fine")
+      throw InputError(
+        .malformed, EnergyLabCore.SourceLocation(file: "x.gpx", line: 3), "broken", expected: "fine")
     }
     context.emit(
       ResultTable(name: "echo", rows: [ResultRecord(["args": .string(arguments.joined(separator: " "))])]),
