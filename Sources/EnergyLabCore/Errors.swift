@@ -66,10 +66,26 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A command used wrongly (unknown model, malformed option value); the
 /// command line maps it to exit code 64.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// Something the command needs was not given (models, a body mass).
+    case missing
+    /// Two things given that cannot go together.
+    case conflict
+    /// A setting outside what the command accepts (an empty sweep).
+    case outOfRange
+    /// The input cannot support what was asked (SUS from counts only, a
+    /// crosstab of a multi-select question).
+    case unsupported
+    /// Arguments that do not parse.
+    case invalid
+  }
+
+  public var kind: Kind
   public var message: String
   /// The setting that is missing or would resolve it: `(use --factors)`.
   public var remedy: Remedy?
-  public init(_ message: String, remedy: Remedy? = nil) {
+  public init(_ kind: Kind, _ message: String, remedy: Remedy? = nil) {
+    self.kind = kind
     self.message = message
     self.remedy = remedy
   }

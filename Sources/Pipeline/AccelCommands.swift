@@ -112,6 +112,7 @@ public enum AccelPipeline {
           }
           for e in parameters.epochSeconds where !fits(e) {
             throw UsageError(
+              .unsupported,
               "\(file) holds \(Fixed.shortest(period)) s epochs; an epoch of \(Fixed.shortest(e)) s is not a whole multiple of them"
             )
           }
@@ -321,7 +322,7 @@ public enum AccelCommands {
     )
     if let intake = intakeKilocalories {
       guard let steps = r.analysis.steps else {
-        throw UsageError("\(r.file) has no steps; the calorie balance needs them")
+        throw UsageError(.unsupported, "\(r.file) has no steps; the calorie balance needs them")
       }
       let perStep = PerStep.stepMyHealth.defaultKilocaloriesPerStep!
       result.balance = try BalanceCommand.leaderboard(

@@ -179,8 +179,8 @@ public enum AgreementCommands {
   ) throws -> ModelAgreement {
     var epochRows: [EpochRow] = []
     var diagnostics: [Diagnostic] = []
-    guard modelIDs.count >= 2 else { throw UsageError("agreement needs at least two models") }
-    guard epochSeconds > 0 else { throw UsageError("the epoch must be positive") }
+    guard modelIDs.count >= 2 else { throw UsageError(.missing, "agreement needs at least two models") }
+    guard epochSeconds > 0 else { throw UsageError(.outOfRange, "the epoch must be positive") }
     let models = try modelIDs.map(ModelRegistry.model(id:))
     let analysis = TrackAnalysis(parameters: track)
     // rates[model][epoch key] = kcal/min

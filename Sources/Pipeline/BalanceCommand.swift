@@ -23,7 +23,7 @@ public enum BalanceCommand {
   }
 
   public static func leaderboard(users: [User], kilocaloriesPerStep: Double) throws -> Leaderboard {
-    guard !users.isEmpty else { throw UsageError("balance needs at least one user") }
+    guard !users.isEmpty else { throw UsageError(.missing, "balance needs at least one user") }
     let ranked = users.enumerated().sorted { a, b in
       a.element.balance.points != b.element.balance.points
         ? a.element.balance.points > b.element.balance.points : a.offset < b.offset

@@ -95,7 +95,7 @@ public enum BatchCommand {
     for folder in folders {
       var isDirectory: ObjCBool = false
       guard fm.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw UsageError("\(folder): not a folder; batch takes the folders of a study")
+        throw UsageError(.unsupported, "\(folder): not a folder; batch takes the folders of a study")
       }
       guard let walker = fm.enumerator(atPath: folder) else { continue }
       var found: [String] = []

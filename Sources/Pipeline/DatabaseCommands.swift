@@ -74,7 +74,7 @@ public enum DatabaseCommands {
 
   /// Merges the shards into `output`: the runs copied, and the runs it then holds.
   public static func merged(output: String, shards: [String]) throws -> (copied: Int, total: Int) {
-    guard !shards.isEmpty else { throw UsageError("db merge needs at least one shard database") }
+    guard !shards.isEmpty else { throw UsageError(.missing, "db merge needs at least one shard database") }
     let sources = try shards.map(open)
     let copied = try ResultsStore(path: output).merge(sources)
     let total = try ResultsStore(path: output).canonicalLines().filter { $0.hasPrefix("run ") }.count

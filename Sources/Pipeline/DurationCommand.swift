@@ -18,7 +18,7 @@ public enum DurationCommand {
   /// Reads every text; `actual` is empty or one per text.
   public static func read(texts: [String], actual: [String]) throws -> [Reading] {
     guard actual.isEmpty || actual.count == texts.count else {
-      throw UsageError("give one actual duration per duration (\(texts.count)), or none")
+      throw UsageError(.conflict, "give one actual duration per duration (\(texts.count)), or none")
     }
     return try texts.enumerated().map { i, text in
       Reading(

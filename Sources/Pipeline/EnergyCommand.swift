@@ -86,7 +86,7 @@ public enum EnergyCommand {
   public static func energy(_ options: Options) throws -> Energy {
     let mainModel = try ModelRegistry.model(id: options.modelID)
     guard options.subject.bodyMassKilograms != nil else {
-      throw UsageError("energy needs a body mass (as 65kg or 143lb)")
+      throw UsageError(.missing, "energy needs a body mass (as 65kg or 143lb)")
     }
     var modeModels: [TransportMode: any EnergyModel] = [:]
     if options.byMode {

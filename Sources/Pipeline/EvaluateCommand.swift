@@ -122,27 +122,29 @@ public enum EvaluateCommand {
     case "energy_kcal":
       guard let value = output.energyKilocalories else {
         throw UsageError(
+          .unsupported,
           "model \(modelID) gives no total energy here; the table needs a duration or distance")
       }
       return value
     case "energy_kcal_per_min":
       guard let value = output.kilocaloriesPerMinute else {
-        throw UsageError("model \(modelID) gives no kcal/min here")
+        throw UsageError(.unsupported, "model \(modelID) gives no kcal/min here")
       }
       return value
     case "met":
       // The Compendium's own definition: 1 MET = 1 kcal/kg/h.
       guard let value = output.kilocaloriesPerMinute, let mass = input.bodyMassKilograms, mass > 0 else {
-        throw UsageError("model \(modelID) gives no kcal/min here")
+        throw UsageError(.unsupported, "model \(modelID) gives no kcal/min here")
       }
       return value * 60 / mass
     case "vo2_ml_kg_min":
       guard let value = output.vo2MillilitersPerKilogramPerMinute else {
-        throw UsageError("model \(modelID) defines no VO2")
+        throw UsageError(.unsupported, "model \(modelID) defines no VO2")
       }
       return value
     default:
       throw UsageError(
+        .unsupported,
         "cannot compare a model with table values of \"\(variable)\"; expected energy_kcal, energy_kcal_per_min, met or vo2_ml_kg_min"
       )
     }
@@ -167,6 +169,7 @@ public enum EvaluateCommand {
           let stated = ([table.rowVariable, table.columnVariable] + table.fixed.map(\.variable)).joined(
             separator: ", ")
           return UsageError(
+            .unsupported,
             "\(message); the table \(table.name) states only \(stated): give the rest as assumed values",
             remedy: Remedy(.assumption, value: "NAME=VALUE"))
         }
@@ -242,7 +245,7 @@ public enum EvaluateCommand {
 
   public static func evaluation(_ options: Options) throws -> Evaluation {
     guard !options.modelIDs.isEmpty else {
-      throw UsageError("evaluate needs models (as acsm-walking,cameron-walking)")
+      throw UsageError(.missing, "evaluate needs models (as acsm-walking,cameron-walking)")
     }
     let path = try ReferenceLocator.path(for: options.reference)
     let table = try ReferenceTableReader.read(path: path)

@@ -105,7 +105,7 @@ public enum FootprintCommands {
     let airports = try FactorReaders.airports(path: airportsPath)
     let trips = try tripTexts.map { try trip($0, airports: airports) }
     guard !trips.isEmpty else {
-      throw UsageError("footprint flights needs at least one flight, as STN-CAG:return")
+      throw UsageError(.missing, "footprint flights needs at least one flight, as STN-CAG:return")
     }
     let sets = factorSets.isEmpty ? [ProfileCommand.defaultFactorSet] : factorSets
     let factors = try sets.map { name in

@@ -10,8 +10,9 @@ public enum METTableLocator {
     let tablePath = try tablePath ?? ShippedData.locate(defaultPath, what: "MET table")
     let table = try METTableReader.read(path: tablePath)
     guard let row = table.first(where: { $0.code == code }) else {
-      throw UsageError(
-        "no activity \"\(code)\" in \(tablePath); it lists \(table.map(\.code).joined(separator: ", "))")
+      throw ValueError(
+        .unknown(known: table.map(\.code)), "activity", value: code,
+        expected: "one of \(tablePath): \(table.map(\.code).joined(separator: ", "))")
     }
     return row.metabolicEquivalent
   }
@@ -92,9 +93,9 @@ public enum ShippedData {
     guard FileManager.default.fileExists(atPath: candidate) else {
       let (found, known) = names(in: folder, ext: ext)
       guard !known.isEmpty else { return try locate("\(folder)/\(nameOrPath)\(ext)", what: what) }
-      throw UsageError(
-        "no \(what) \"\(nameOrPath)\" in \(found)\(NameSuggestion.hint(for: nameOrPath, among: known)); expected one of \(known.joined(separator: ", ")) or a CSV path"
-      )
+      throw ValueError(
+        .unknown(known: known), what, value: nameOrPath,
+        expected: "one of \(found): \(known.joined(separator: ", ")), or a CSV path")
     }
     return candidate
   }

@@ -96,9 +96,9 @@ public enum ProfileCommand {
     // stated fallback), never a car.
     let modes = options.modes
     if let fallback = options.factorFallback, !factors.modes.contains(fallback) {
-      throw UsageError(
-        "factor fallback \(fallback): factor set \(factors.name) has no \(fallback) factor either; it lists \(factors.modes.joined(separator: ", "))"
-      )
+      throw ValueError(
+        .unknown(known: factors.modes), "fallback mode", value: fallback,
+        expected: "a mode of factor set \(factors.name): \(factors.modes.joined(separator: ", "))")
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let classifier = SpeedBandClassifier(parameters: modes)

@@ -112,7 +112,8 @@ public enum SurveyCommands {
       let question = try survey.question(matching: item)
       let answers = (question.answers?.choices ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
       guard let scale = assigned[question.id] ?? SurveyScale.detect(answers) else {
-        throw UsageError("reversed question \"\(item)\" has no scale; give it one (QUESTION=SCALE)")
+        throw UsageError(
+          .unsupported, "reversed question \"\(item)\" has no scale; give it one (QUESTION=SCALE)")
       }
       assigned[question.id] = scale.reversed
     }
@@ -488,6 +489,7 @@ public enum SurveyCommands {
       }
       guard questions.count == 10 else {
         throw UsageError(
+          .missing,
           "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items",
           remedy: Remedy(.surveyItems))
       }
@@ -495,11 +497,13 @@ public enum SurveyCommands {
       questions = try items.map { try survey.question(matching: $0) }
       guard questions.count == 10 else {
         throw UsageError(
+          .outOfRange,
           "SUS needs its 10 items in order; got \(questions.count)", remedy: Remedy(.surveyItems))
       }
     }
     guard let count = questions.first?.answers?.count else {
-      throw UsageError("\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
+      throw UsageError(
+        .unsupported, "\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
     }
     var respondents: [(id: String, score: Double?, itemsUsed: Int)] = []
     for r in 0..<count {
@@ -509,7 +513,7 @@ public enum SurveyCommands {
       respondents.append((id, used == 10 ? try SUS.score(answers.map { $0! }) : nil, used))
     }
     let scores = respondents.compactMap(\.score)
-    guard !scores.isEmpty else { throw UsageError("no respondent answered all ten SUS items") }
+    guard !scores.isEmpty else { throw UsageError(.unsupported, "no respondent answered all ten SUS items") }
     return SUSResult(survey: survey, items: questions, respondents: respondents, summary: SUS.summary(scores))
   }
 
@@ -579,10 +583,11 @@ public enum SurveyCommands {
   static func singleAnswers(_ q: SurveyQuestion, source: String) throws -> [String?] {
     guard let column = q.answers else {
       throw UsageError(
+        .unsupported,
         "\(source) holds no raw responses for \"\(q.text)\"; crosstabs and tests need raw answers")
     }
     guard !q.isMultiSelect else {
-      throw UsageError("\"\(q.text)\" is multi-select; choose a single-choice question")
+      throw UsageError(.unsupported, "\"\(q.text)\" is multi-select; choose a single-choice question")
     }
     return (0..<column.count).map { column[$0].first }
   }
@@ -596,7 +601,7 @@ public enum SurveyCommands {
     try tasks.map { task in
       let questions = try task.items.map { try survey.question(matching: $0) }
       guard questions.count == 3, let respondents = questions[0].answers?.count else {
-        throw UsageError("ASQ task \(task.name) needs three items with raw answers")
+        throw UsageError(.missing, "ASQ task \(task.name) needs three items with raw answers")
       }
       var scores: [Double] = []
       for r in 0..<respondents {
@@ -707,7 +712,7 @@ public enum SurveyCommands {
     let answers = try singleAnswers(q, source: survey.source)
     let groups = try singleAnswers(g, source: survey.source)
     guard let scale = loaded.scales[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
-      throw UsageError("\"\(q.text)\" has no ordinal scale", remedy: Remedy(.ordinalScale))
+      throw UsageError(.unsupported, "\"\(q.text)\" has no ordinal scale", remedy: Remedy(.ordinalScale))
     }
     var byGroup: [(name: String, values: [Double])] = []
     for (a, gr) in zip(answers, groups) {
@@ -719,7 +724,8 @@ public enum SurveyCommands {
       }
     }
     guard byGroup.count >= 2 else {
-      throw UsageError("\"\(g.text)\" splits the answers into \(byGroup.count) group; need at least 2")
+      throw UsageError(
+        .unsupported, "\"\(g.text)\" splits the answers into \(byGroup.count) group; need at least 2")
     }
     let test: GroupComparison.Test =
       byGroup.count == 2

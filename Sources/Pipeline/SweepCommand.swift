@@ -84,15 +84,15 @@ public enum SweepCommand {
     let to = try display(options.to)
     let step = try display(options.step)
     guard step > 0, to >= from else {
-      throw UsageError("a sweep needs its start at most its end and a positive step")
+      throw UsageError(.outOfRange, "a sweep needs its start at most its end and a positive step")
     }
     let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
     guard count <= 10_000 else {
-      throw UsageError("a sweep of \(count) values is too long; use a larger step (limit 10000)")
+      throw UsageError(.outOfRange, "a sweep of \(count) values is too long; use a larger step (limit 10000)")
     }
     let fixedNames = options.assumptions.map(\.name)
     guard !fixedNames.contains(options.parameter) else {
-      throw UsageError("\(options.parameter) is swept; it cannot also be assumed")
+      throw UsageError(.conflict, "\(options.parameter) is swept; it cannot also be assumed")
     }
     _ = unit
     var points: [Point] = []

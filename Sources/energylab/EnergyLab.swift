@@ -215,17 +215,17 @@ enum Terminal {
     do {
       parsed = try EnergyLab.parseAsRoot(arguments)
     } catch {
-      throw UsageError(EnergyLab.message(for: error))
+      throw UsageError(.invalid, EnergyLab.message(for: error))
     }
     guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
-      throw UsageError("\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
+      throw UsageError(.conflict, "\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
     command.applyOutputOptions(to: context)
     defer { context.endCommand() }
     do {
       try command.execute(in: context)
     } catch let error as ModelError {
-      throw UsageError(CommandLineErrors.message(error))
+      throw UsageError(.invalid, CommandLineErrors.message(error))
     }
   }
 }

@@ -63,8 +63,9 @@ struct SubjectOptions: ParsableArguments {
     if let subjects, let id = subject {
       let all = try SubjectsReader.read(path: subjects)
       guard let row = all.first(where: { $0.id == id }) else {
-        throw UsageError(
-          "no subject \"\(id)\" in \(subjects); it lists \(all.map(\.id).joined(separator: ", "))")
+        throw ValueError(
+          .unknown(known: all.map(\.id)), "subject", value: id,
+          expected: "one of \(subjects): \(all.map(\.id).joined(separator: ", "))")
       }
       input.bodyMassKilograms = row.bodyMassKilograms
       input.ageYears = row.ageYears
@@ -89,8 +90,8 @@ struct SubjectOptions: ParsableArguments {
     if let efficiency { input.mechanicalEfficiency = efficiency }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
     if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
-      throw UsageError(
-        "body mass \(Fixed.format(m, digits: 1)) kg is not a human body mass; expected 1-500 kg")
+      throw ValueError(
+        .outOfRange, "a human body mass", value: "\(Fixed.format(m, digits: 1)) kg", expected: "1-500 kg")
     }
     return input
   }

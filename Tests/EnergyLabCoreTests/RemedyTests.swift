@@ -28,7 +28,8 @@ struct RemedyTests {
   @Test func aValueFollowsTheSetting() {
     #expect(Remedy(.timeFormat, value: "sensor-ns").text == "the time format sensor-ns")
     #expect(
-      UsageError("no scale", remedy: Remedy(.ordinalScale)).description == "no scale (use an ordinal scale)")
+      UsageError(.unsupported, "no scale", remedy: Remedy(.ordinalScale)).description
+        == "no scale (use an ordinal scale)")
   }
 
   @Test func everySettingHasWords() {

@@ -56,7 +56,10 @@ struct CommandResultTests {
     #expect(board.users[0].balance.colour == .red && board.users[1].balance.colour == .green)
     expectClose(board.users[2].balance.balanceKilocalories, -1100, tolerance: 1e-9)
     #expect(board.parameters.map(\.name) == ["kcal_per_step", "colour_rule", "leaderboard"])
-    #expect(throws: UsageError.self) { try BalanceCommand.leaderboard(users: [], kilocaloriesPerStep: 0.4) }
+    let none = #expect(throws: UsageError.self) {
+      try BalanceCommand.leaderboard(users: [], kilocaloriesPerStep: 0.4)
+    }
+    #expect(none?.kind == .missing)
   }
 
   /// "1 hour 5 mins" is 65 minutes; against an actual 50: +15 min, +30 %.
@@ -67,7 +70,10 @@ struct CommandResultTests {
     #expect(readings[0].differenceMinutes == 15)
     expectClose(try #require(readings[0].relativeDifferencePercent), 30, tolerance: 1e-9)
     #expect(readings[1].differenceMinutes == 0)
-    #expect(throws: UsageError.self) { try DurationCommand.read(texts: ["45 mins"], actual: ["1", "2"]) }
+    let mismatched = #expect(throws: UsageError.self) {
+      try DurationCommand.read(texts: ["45 mins"], actual: ["1", "2"])
+    }
+    #expect(mismatched?.kind == .conflict)
   }
 }
 
@@ -255,7 +261,7 @@ struct EvaluateCommandResultTests {
           == "model acsm-walking needs a speed; the table stanford-walking states only body_mass_lb, duration_min: give the rest as assumed values"
       )
       // The library names the setting; the command line words it (--assume).
-      #expect(error.remedy == Remedy(.assumption, value: "NAME=VALUE"))
+      #expect(error.remedy == Remedy(.assumption, value: "NAME=VALUE") && error.kind == .unsupported)
     } catch {
       Issue.record("expected a usage error, got \(error)")
     }
