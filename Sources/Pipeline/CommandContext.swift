@@ -234,7 +234,7 @@ public final class CommandContext {
     if let reason = rendered.skippedReason {
       // A chart gnuplot could not draw fails a notebook command and warns
       // on the command line; a missing gnuplot is a note in the report.
-      if rendered.failed && warningSink == nil { throw RuntimeError("chart \(stem): \(reason)") }
+      if rendered.failed && warningSink == nil { throw OutputError(.chart, stem, reason: reason) }
       if rendered.failed { warn("energylab: warning: \(reason)") }
       provenance.skipped.append(reason)
     } else if folder != nil, let warningSink {

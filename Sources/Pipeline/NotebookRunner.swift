@@ -155,6 +155,8 @@ public struct NotebookRunner {
             throw failure(error)
           } catch let error as RuntimeError {
             throw failure(error)
+          } catch let error as OutputError {
+            throw failure(error)
           } catch let error as StoreError {
             throw failure(error)
           }

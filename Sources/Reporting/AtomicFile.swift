@@ -24,7 +24,7 @@ public enum AtomicFile {
     TemporaryFiles.removeStale(in: (path as NSString).deletingLastPathComponent, kinds: ["partial"])
     TemporaryFiles.register(temporary)
     defer { TemporaryFiles.unregister(temporary) }
-    func failure(_ why: String) -> RuntimeError { RuntimeError("\(path): cannot write file (\(why))") }
+    func failure(_ why: String) -> OutputError { OutputError(.file, path, reason: why) }
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
     var isOpen = true

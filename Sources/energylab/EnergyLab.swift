@@ -192,6 +192,9 @@ enum Terminal {
     case let e as RuntimeError:
       writeError("energylab: \(e)\n")
       exit(1)
+    case let e as OutputError:
+      writeError("energylab: \(e)\n")
+      exit(1)
     case let e as StoreError:
       writeError("energylab: \(e)\(e.nothingWritten ? "; give another --db" : "")\n")
       exit(1)

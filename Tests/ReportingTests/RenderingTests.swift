@@ -192,3 +192,18 @@ struct HostileTextTests {
         """)
   }
 }
+
+/// A file that cannot be written names its path and the system's reason,
+/// and leaves what was there whole.
+struct OutputErrorTests {
+  @Test func anUnwritableFileNamesItsPathAndReason() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+      .path
+    let path = "\(folder)/no-such-folder/report.md"
+    let error = #expect(throws: OutputError.self) { try AtomicFile.write("text", to: path) }
+    #expect(error?.kind == .file && error?.target == path)
+    // strerror(ENOENT), as the C library words it.
+    #expect(error?.reason == String(cString: strerror(ENOENT)))
+    #expect(error?.description == "\(path): cannot write file (No such file or directory)")
+  }
+}

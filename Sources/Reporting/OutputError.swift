@@ -1,0 +1,29 @@
+import EnergyLabCore
+
+/// An output that could not be written: a file (disk full, no permission,
+/// a folder in the way) or a chart gnuplot could not draw. It names the
+/// path or chart and the system's reason.
+public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+  public enum Kind: String, Sendable, Hashable {
+    case file
+    case chart
+  }
+
+  public var kind: Kind
+  /// The file's path, or the chart's file stem.
+  public var target: String
+  public var reason: String
+
+  public init(_ kind: Kind, _ target: String, reason: String) {
+    self.kind = kind
+    self.target = target
+    self.reason = reason
+  }
+
+  public var description: String {
+    switch kind {
+    case .file: "\(target): cannot write file (\(reason))"
+    case .chart: "chart \(target): \(reason)"
+    }
+  }
+}
