@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import Estimation
 import Evaluation
 import Foundation
 import Ingest
@@ -91,62 +92,15 @@ public enum EvaluateCommand {
     }
   }
 
-  /// Sets a table's row or column key into the model input according to the
-  /// variable's name and unit suffix.
+  /// Sets a table's row or column key into the model input; a column the
+  /// comparison cannot use names the table.
   static func apply(variable: String, key: Double, to input: inout ModelInput, source: String) throws {
-    switch variable {
-    case "body_mass_lb": input.bodyMassKilograms = Units.kilograms(fromPounds: key)
-    case "body_mass_kg": input.bodyMassKilograms = key
-    case "duration_min": input.durationSeconds = key * 60
-    case "duration_s": input.durationSeconds = key
-    case "speed_mph": input.speedMetersPerSecond = Units.metersPerSecond(fromMilesPerHour: key)
-    case "speed_mps": input.speedMetersPerSecond = key
-    case "speed_kmh": input.speedMetersPerSecond = Units.metersPerSecond(fromKilometersPerHour: key)
-    case "grade_pct": input.gradeFraction = key / 100
-    default:
+    do {
+      ReferenceInputs.set(try TableVariable(name: variable), to: key, in: &input)
+    } catch is ValueError {
       throw InputError(
-        .malformed,
-        SourceLocation(file: source), "unknown table variable \"\(variable)\"",
-        expected:
-          "body_mass_lb, body_mass_kg, duration_min, duration_s, speed_mph, speed_mps, speed_kmh or grade_pct"
-      )
-    }
-  }
-
-  /// The value a model predicts for a table's value variable.
-  static func predictedValue(_ output: ModelOutput, input: ModelInput, variable: String, modelID: String)
-    throws
-    -> Double
-  {
-    switch variable {
-    case "energy_kcal":
-      guard let value = output.energyKilocalories else {
-        throw UsageError(
-          .unsupported,
-          "model \(modelID) gives no total energy here; the table needs a duration or distance")
-      }
-      return value
-    case "energy_kcal_per_min":
-      guard let value = output.kilocaloriesPerMinute else {
-        throw UsageError(.unsupported, "model \(modelID) gives no kcal/min here")
-      }
-      return value
-    case "met":
-      // The Compendium's own definition: 1 MET = 1 kcal/kg/h.
-      guard let value = output.kilocaloriesPerMinute, let mass = input.bodyMassKilograms, mass > 0 else {
-        throw UsageError(.unsupported, "model \(modelID) gives no kcal/min here")
-      }
-      return value * 60 / mass
-    case "vo2_ml_kg_min":
-      guard let value = output.vo2MillilitersPerKilogramPerMinute else {
-        throw UsageError(.unsupported, "model \(modelID) defines no VO2")
-      }
-      return value
-    default:
-      throw UsageError(
-        .unsupported,
-        "cannot compare a model with table values of \"\(variable)\"; expected energy_kcal, energy_kcal_per_min, met or vo2_ml_kg_min"
-      )
+        .malformed, SourceLocation(file: source), "unknown table variable \"\(variable)\"",
+        expected: TableVariable.names.joined(separator: ", "))
     }
   }
 
@@ -174,8 +128,8 @@ public enum EvaluateCommand {
             remedy: Remedy(.assumption, value: "NAME=VALUE"))
         }
         do {
-          return try predictedValue(
-            model.evaluate(input), input: input, variable: table.valueVariable, modelID: id)
+          return try ReferenceInputs.predicted(
+            table.valueVariable, output: model.evaluate(input), input: input, modelID: id)
         } catch let error as ModelError {
           throw unstated(error.message())
         } catch let error as UsageError {
