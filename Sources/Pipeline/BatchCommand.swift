@@ -25,7 +25,7 @@ public enum BatchCommand {
     public var track = TrackAnalysisParameters()
     public var accel = AccelOptions()
     public var energy = AccelEnergyOptions()
-    public var factorSet = ProfileCommand.defaultFactorSet
+    public var factorSet = ShippedData.defaultFactorSet
     public var factorFallback: String?
     public var timeZone = "UTC"
 
@@ -290,7 +290,7 @@ public enum BatchCommand {
     let all = try discover(options.folders)
     let files =
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
-    let factorPath = try ProfileCommand.factorSetPath(options.factorSet)
+    let factorPath = try ShippedData.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
     let factorDigest = try InputFingerprint.of(path: factorPath)
     let factorInput = InputFingerprint(

@@ -18,10 +18,10 @@ public enum EnergyCommand {
     /// Split tracks into activities by speed band and apply each mode's model.
     public var byMode = false
     public var modes = SpeedBandParameters()
-    /// Model per mode; modes not named use `defaultModelForMode`.
+    /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
     public var modelForMode: [TransportMode: String] = [:]
     /// MET used for cycling when its model is `met` and no MET is given.
-    public var cyclingMET = EnergyCommand.defaultCyclingMET
+    public var cyclingMET = ModeDefaults.cyclingMET
     public var perFix = false
     /// Centred moving average of step speeds over this many fixes before a
     /// model sees them; 1 means none. Kinetic models need it on noisy tracks.
@@ -35,17 +35,6 @@ public enum EnergyCommand {
       self.subject = subject
     }
   }
-
-  /// MET of cycling under the `met` model unless told otherwise: 7.5,
-  /// "bicycling, general" (Compendium 2011, code 01015).
-  public static let defaultCyclingMET = 7.5
-
-  /// Models used per mode unless told otherwise: the ACSM equations on foot,
-  /// MET for cycling, and resting VO2 for passive travel (PEM thesis L1018).
-  public static let defaultModelForMode: [TransportMode: String] = [
-    .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
-    .train: "resting", .plane: "resting",
-  ]
 
   /// A model's energy over one fix-to-fix step (`--per-fix`).
   public struct FixEnergy: Sendable, Hashable {
@@ -92,7 +81,7 @@ public enum EnergyCommand {
     if options.byMode {
       for mode in TransportMode.allCases {
         modeModels[mode] = try ModelRegistry.model(
-          id: options.modelForMode[mode] ?? defaultModelForMode[mode]!)
+          id: options.modelForMode[mode] ?? ModeDefaults.modelForMode[mode]!)
       }
     }
     let analysis = TrackAnalysis(parameters: options.track)

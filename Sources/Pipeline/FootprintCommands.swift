@@ -51,10 +51,10 @@ public enum FootprintCommands {
   /// transport set, or the `flight` row of the calculator table.
   static func flightFactor(_ name: String) throws -> (kilogramsPerKilometer: Double, label: String) {
     if name == "carbon-gamification-2022" {
-      let table = try FactorReaders.factorTable(path: try ProfileCommand.factorSetPath(name))
+      let table = try FactorReaders.factorTable(path: try ShippedData.factorSetPath(name))
       return (try table.value("flight"), "\(name) flight 0.09 kgCO2/pkm")
     }
-    let set = try FactorReaders.emissionFactorSet(path: try ProfileCommand.factorSetPath(name))
+    let set = try FactorReaders.emissionFactorSet(path: try ShippedData.factorSetPath(name))
     guard let plane = set.factors.first(where: { $0.mode == "plane" }) else {
       throw ValueError(
         .unknown(known: set.modes), "mode", value: "plane",
@@ -107,14 +107,14 @@ public enum FootprintCommands {
     guard !trips.isEmpty else {
       throw UsageError(.missing, "footprint flights needs at least one flight, as STN-CAG:return")
     }
-    let sets = factorSets.isEmpty ? [ProfileCommand.defaultFactorSet] : factorSets
+    let sets = factorSets.isEmpty ? [ShippedData.defaultFactorSet] : factorSets
     let factors = try sets.map { name in
       let f = try flightFactor(name)
       return Flights.Factor(set: name, kilogramsPerKilometer: f.kilogramsPerKilometer, label: f.label)
     }
     return Flights(
       trips: trips, factors: factors, published: published,
-      inputs: [airportsPath] + (try sets.map { try ProfileCommand.factorSetPath($0) }))
+      inputs: [airportsPath] + (try sets.map { try ShippedData.factorSetPath($0) }))
   }
 
   /// The `flights` table (one row per trip and a total), then the

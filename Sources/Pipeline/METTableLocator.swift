@@ -27,6 +27,15 @@ public enum METTableLocator {
 ///    PREFIX=...` writes);
 /// 4. the checkout the binary was built in (`.build/release/energylab`).
 public enum ShippedData {
+  /// The factor set used when none is named: the Alter Eco app's UK 2019
+  /// factors (car, train, plane).
+  public static let defaultFactorSet = "alter-eco-2020"
+
+  /// A factor set shipped in Datasets/factors by name, or a CSV path.
+  public static func factorSetPath(_ nameOrPath: String) throws -> String {
+    try named(nameOrPath, in: "Datasets/factors", what: "factor set")
+  }
+
   /// The folders searched, in order (each holding `Datasets/`).
   public static var roots: [String] {
     var roots = [FileManager.default.currentDirectoryPath]

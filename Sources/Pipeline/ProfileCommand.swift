@@ -12,9 +12,6 @@ import Tracks
 /// by mode, each with its energy (the mode's model) and CO2 (distance x the
 /// factor set's factor), binned by local calendar time.
 public enum ProfileCommand {
-  /// The factor set used without `--factors`: the Alter Eco app's UK 2019
-  /// factors (car, train, plane).
-  public static let defaultFactorSet = "alter-eco-2020"
   /// Body mass used without `--mass`: 70 kg, the Reference Man of ICRP
   /// Publication 23 (1975), as for accelerometer energy.
   public static let defaultBodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
@@ -68,9 +65,6 @@ public enum ProfileCommand {
 
   /// A factor set's file: a path as given, or a shipped set by name (an
   /// unknown name is an error with the closest set).
-  public static func factorSetPath(_ nameOrPath: String) throws -> String {
-    try ShippedData.named(nameOrPath, in: "Datasets/factors", what: "factor set")
-  }
 
   /// The activities of some tracks with their energy and CO2, in time
   /// order, with what was found on the way.
@@ -119,9 +113,9 @@ public enum ProfileCommand {
             .malformed,
             SourceLocation(file: file), "fixes without times", expected: "<time> on every fix for profiles")
         }
-        let model = try ModelRegistry.model(id: EnergyCommand.defaultModelForMode[activity.mode]!)
+        let model = try ModelRegistry.model(id: ModeDefaults.modelForMode[activity.mode]!)
         var subject = ModelInput(bodyMassKilograms: mass)
-        if activity.mode == .cycle { subject.metabolicEquivalent = EnergyCommand.defaultCyclingMET }
+        if activity.mode == .cycle { subject.metabolicEquivalent = ModeDefaults.cyclingMET }
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         diagnosticsFound += energy.diagnostics
@@ -164,7 +158,7 @@ public enum ProfileCommand {
       diagnostics: diagnosticsFound, fallbacks: fallbackDiagnostics,
       parameters: options.track.described + modes.described + [
         NamedParameter(
-          name: "cycling_met", value: Fixed.shortest(EnergyCommand.defaultCyclingMET),
+          name: "cycling_met", value: Fixed.shortest(ModeDefaults.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)")
       ], files: options.files)
   }
@@ -179,7 +173,7 @@ public enum ProfileCommand {
         startTime: ISO8601.formatUTC(a.startSecondsSince1970),
         endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
         durationSeconds: a.durationSeconds,
-        model: EnergyCommand.defaultModelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
+        model: ModeDefaults.modelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
         energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
     }
   }
@@ -199,8 +193,8 @@ public enum ProfileCommand {
 
   public static func profile(_ options: Options) throws -> Profile {
     let zone = try ProfileBuilder.timeZone(named: options.timeZone)
-    let setName = options.factorSet ?? defaultFactorSet
-    let factorPath = try factorSetPath(setName)
+    let setName = options.factorSet ?? ShippedData.defaultFactorSet
+    let factorPath = try ShippedData.factorSetPath(setName)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
     let found = try activities(options, factors: factors)
