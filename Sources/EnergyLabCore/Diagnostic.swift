@@ -28,8 +28,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
     self.remedy = remedy
   }
 
+  /// The message with its remedy worded: `read as UTC (use --tz)`.
+  public var text: String { remedy.map { $0.fill(message) { " (use \($0))" } } ?? message }
+
   public var description: String {
-    let text = message + (remedy.map { " (use \($0.text))" } ?? "")
     if let location { return "\(location): \(severity.rawValue): \(text) [\(code)]" }
     return "\(severity.rawValue): \(text) [\(code)]"
   }

@@ -59,7 +59,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String {
-    "\(location): \(problem); expected \(expected)" + (remedy.map { ", or \($0.text)" } ?? "")
+    "\(location): \(problem); expected " + (remedy.map { $0.fill(expected) { ", or \($0)" } } ?? expected)
   }
 }
 
@@ -89,7 +89,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
     self.remedy = remedy
   }
-  public var description: String { message + (remedy.map { " (use \($0.text))" } ?? "") }
+  public var description: String { remedy.map { $0.fill(message) { " (use \($0))" } } ?? message }
 }
 
 /// A failure at run time that is neither bad input nor bad usage (a file

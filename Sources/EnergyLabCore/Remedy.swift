@@ -67,4 +67,15 @@ public struct Remedy: Sendable, Hashable, Codable {
     let name = Self.naming.withLock { $0 }
     return settings.map(name).joined(separator: " and ") + (value.map { " \($0)" } ?? "")
   }
+
+  /// Where a message names the remedy inside its sentence, as in `no start
+  /// was given (\(Remedy.slot)); no dates are reported`; a message without
+  /// it has the remedy after it.
+  public static let slot = "\u{E000}"
+
+  /// `message` with the remedy in its slot, or followed by `after(text)`.
+  public func fill(_ message: String, after: (String) -> String) -> String {
+    message.contains(Self.slot)
+      ? message.replacingOccurrences(of: Self.slot, with: text) : message + after(text)
+  }
 }

@@ -47,7 +47,7 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     case .matches(let n):
       text = "\"\(value)\" matches \(n) \(subject)s; expected \(expected)"
     }
-    return text + (remedy.map { " (use \($0.text))" } ?? "")
+    return remedy.map { $0.fill(text) { " (use \($0))" } } ?? text
   }
 
   /// A name not among `known`, expecting one of them.

@@ -428,14 +428,15 @@ public struct AccelDetector {
               Diagnostic(
                 code: "sensor-clock", severity: .note,
                 message:
-                  "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock, nanoseconds since boot",
+                  "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock (nanoseconds since boot; \(Remedy.slot))",
                 location: file, remedy: Remedy(.timeFormat, value: "sensor-ns")))
           }
           if format == nil {
             throw InputError(
               .value,
               SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
-              expected: "unix seconds, milliseconds or nanoseconds", remedy: Remedy(.timeFormat))
+              expected: "unix seconds, milliseconds or nanoseconds (or \(Remedy.slot))",
+              remedy: Remedy(.timeFormat))
           }
         } else {
           format = .dateTime
@@ -459,7 +460,8 @@ public struct AccelDetector {
           throw InputError(
             .value,
             SourceLocation(file: file, line: headerLines + 1), "time \"\(Self.printable(cell))\"",
-            expected: "a date-time such as 2016-05-01 10:00:00.000", remedy: Remedy(.timeFormat))
+            expected: "a date-time such as 2016-05-01 10:00:00.000 (or \(Remedy.slot))",
+            remedy: Remedy(.timeFormat))
         }
         if scanner.sawLocalTime && timeZone == nil {
           diagnostics.append(
@@ -480,7 +482,7 @@ public struct AccelDetector {
             Diagnostic(
               code: "no-start-time", severity: .warning,
               message:
-                "times are a phone's sensor clock (from boot) and no start was given; times count from the first sample and no dates are reported",
+                "times are a phone's sensor clock (from boot) and no start was given (\(Remedy.slot)); times count from the first sample and no dates are reported",
               location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1e-9, start: (map.start ?? 0) - first * 1e-9)
@@ -490,7 +492,8 @@ public struct AccelDetector {
           diagnostics.append(
             Diagnostic(
               code: "no-start-time", severity: .warning,
-              message: "times are elapsed seconds and no start was given; no dates are reported",
+              message:
+                "times are elapsed seconds and no start was given (\(Remedy.slot)); no dates are reported",
               location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1, start: map.start ?? 0)
@@ -500,14 +503,15 @@ public struct AccelDetector {
         throw InputError(
           .malformed,
           SourceLocation(file: file, line: headerLines + 1), "no time column",
-          expected: "a time column", remedy: Remedy(.sampleRate, .start))
+          expected: "a time column, or \(Remedy.slot) for files without one",
+          remedy: Remedy(.sampleRate, .start))
       }
       if map.start == nil {
         absolute = false
         diagnostics.append(
           Diagnostic(
             code: "no-start-time", severity: .warning,
-            message: "no time column and no start was given; no dates are reported", location: file,
+            message: "no time column and no \(Remedy.slot); no dates are reported", location: file,
             remedy: Remedy(.start)))
       }
       time = .implicit(start: map.start ?? 0, period: 1 / rate)
@@ -541,7 +545,7 @@ public struct AccelDetector {
         Diagnostic(
           code: "unit-inferred", severity: .note,
           message:
-            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000)))",
+            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000))); use \(Remedy.slot)",
           location: file, remedy: Remedy(.accelerationUnit)))
     }
     let format: AccelFormat

@@ -573,7 +573,8 @@ struct TrackFileHandler: XMLEventHandler {
           code: "time-without-offset", severity: .note,
           message: defaultTimeZone.map {
             "\(pointsWithoutOffset) times carry no UTC offset; read as local time in \($0.identifier)"
-          } ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC",
+          }
+            ?? "\(pointsWithoutOffset) times carry no UTC offset; read as UTC (set \(Remedy.slot) for local time)",
           location: source, remedy: defaultTimeZone == nil ? Remedy(.timeZone) : nil))
     }
     if let encoding = declaredEncoding,

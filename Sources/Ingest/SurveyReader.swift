@@ -94,7 +94,7 @@ public struct SurveyReader: Sendable {
       throw InputError(
         .malformed,
         SourceLocation(file: source, line: 1), "not a \(dialect) export (it reads as \(survey.format))",
-        expected: "a \(dialect) export", remedy: Remedy(.surveyDialect))
+        expected: "a \(dialect) export, or another \(Remedy.slot)", remedy: Remedy(.surveyDialect))
     }
     return survey
   }
@@ -288,7 +288,7 @@ public struct SurveyReader: Sendable {
         Diagnostic(
           code: "plain-survey", severity: .note,
           message:
-            "no survey platform's header; read as a plain CSV, one row per respondent (\(survey.respondents ?? 0) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? ""))",
+            "no survey platform's header; read as a plain CSV, one row per respondent (\(survey.respondents ?? 0) rows, \(columns.count) questions\(idIndex.map { ", ids in \"\(titles[$0])\"" } ?? "")); name the dialect with \(Remedy.slot)",
           location: source, remedy: Remedy(.surveyDialect)))
     }
     survey.notes += renamedNotes(columns.map { titles[$0] }, source: source)

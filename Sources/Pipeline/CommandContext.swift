@@ -160,7 +160,7 @@ public final class CommandContext {
     if commandFormat != nil && effective == .csv {
       guard !csvTablePrinted else {
         warn(
-          "energylab: note: table \(table.name) not printed: CSV output holds one table, JSON all of them (use \(Remedy(.outputFormat, value: "json").text))"
+          "energylab: note: table \(table.name) not printed: CSV output holds one table (\(Remedy(.outputFormat, value: "json").text) prints all of them)"
         )
         return
       }

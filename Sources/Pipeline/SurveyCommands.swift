@@ -490,7 +490,7 @@ public enum SurveyCommands {
       guard questions.count == 10 else {
         throw UsageError(
           .missing,
-          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items",
+          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items with \(Remedy.slot)",
           remedy: Remedy(.surveyItems))
       }
     } else {
@@ -498,7 +498,8 @@ public enum SurveyCommands {
       guard questions.count == 10 else {
         throw UsageError(
           .outOfRange,
-          "SUS needs its 10 items in order; got \(questions.count)", remedy: Remedy(.surveyItems))
+          "\(Remedy.slot) needs the 10 SUS items in order; got \(questions.count)",
+          remedy: Remedy(.surveyItems))
       }
     }
     guard let count = questions.first?.answers?.count else {
@@ -557,7 +558,7 @@ public enum SurveyCommands {
       // JSON and the other formats.
       context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
       context.warn(
-        "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in the JSON, table and Markdown output (use \(Remedy(.outputFormat, value: "json").text))"
+        "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in \(Remedy(.outputFormat).text) json, table or markdown"
       )
     } else {
       context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
@@ -712,7 +713,9 @@ public enum SurveyCommands {
     let answers = try singleAnswers(q, source: survey.source)
     let groups = try singleAnswers(g, source: survey.source)
     guard let scale = loaded.scales[q.id] ?? SurveyScale.detect(answers.compactMap { $0 }) else {
-      throw UsageError(.unsupported, "\"\(q.text)\" has no ordinal scale", remedy: Remedy(.ordinalScale))
+      throw UsageError(
+        .unsupported, "\"\(q.text)\" has no ordinal scale; give one with \(Remedy.slot)",
+        remedy: Remedy(.ordinalScale))
     }
     var byGroup: [(name: String, values: [Double])] = []
     for (a, gr) in zip(answers, groups) {

@@ -83,7 +83,7 @@ public enum ResultRenderer {
     guard kept.count < columns.count else { return plainTable(short) }
     let left = columns.dropFirst(kept.count)
     return plainTable(short.selecting(kept))
-      + "(\(left.count) more column\(left.count == 1 ? "" : "s"): \(left.joined(separator: ", ")); choose with \(Remedy(.columns).text), or \(Remedy(.outputFormat, value: "csv").text) for all)\n"
+      + "(\(left.count) more column\(left.count == 1 ? "" : "s"): \(left.joined(separator: ", ")); choose with \(Remedy(.columns).text), or \(Remedy(.outputFormat, value: "csv").text) or json for all)\n"
   }
 
   /// RFC 4180 CSV (fields quoted by libcsv where needed); numbers in their

@@ -57,9 +57,9 @@ struct PhoneStepsTests {
     let notes = (rows.first?["diagnostics"] as? [String] ?? []).joined(separator: "\n")
     #expect(notes.contains("[sensor-clock]"), "nanoseconds since boot recognised")
     // The reader names the settings; the command line words them as options.
-    #expect(notes.contains("nanoseconds since boot (use --time-format sensor-ns) [sensor-clock]"))
-    #expect(notes.contains("no dates are reported (use --start) [no-start-time]"))
-    #expect(notes.contains("(use --unit) [unit-inferred]"))
+    #expect(notes.contains("(nanoseconds since boot; --time-format sensor-ns) [sensor-clock]"))
+    #expect(notes.contains("no start was given (--start); times count from the first sample"))
+    #expect(notes.contains("; use --unit [unit-inferred]"))
     #expect(notes.contains("[accuracy-column]"), "Android accuracy column passed over")
     #expect(rows.first?["samples"] as? Int ?? 0 > 30_000)
   }

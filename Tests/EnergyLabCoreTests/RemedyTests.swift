@@ -25,6 +25,20 @@ struct RemedyTests {
         == "b.csv:2: no time column; expected a time column, or the sample rate and the start time")
   }
 
+  /// A message may name the remedy inside its sentence.
+  @Test func theRemedyFillsItsSlot() {
+    let d = Diagnostic(
+      code: "no-start-time", message: "no start was given (\(Remedy.slot)); no dates are reported",
+      remedy: Remedy(.start))
+    #expect(d.text == "no start was given (the start time); no dates are reported")
+    #expect(
+      d.description == "warning: no start was given (the start time); no dates are reported [no-start-time]")
+    let e = InputError(
+      .value, SourceLocation(file: "c.csv", line: 2), "time 5", expected: "seconds (or \(Remedy.slot))",
+      remedy: Remedy(.timeFormat))
+    #expect(e.description == "c.csv:2: time 5; expected seconds (or the time format)")
+  }
+
   @Test func aValueFollowsTheSetting() {
     #expect(Remedy(.timeFormat, value: "sensor-ns").text == "the time format sensor-ns")
     #expect(
