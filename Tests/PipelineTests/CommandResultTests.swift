@@ -161,6 +161,25 @@ struct FootprintCommandResultTests {
     #expect(flights.parameters.map(\.name) == ["flight_factor_alter-eco-2020", "flight_distance"])
     #expect(throws: ValueError.self) { try FootprintCommands.flights(trips: ["STN-XYZ"], factorSets: []) }
   }
+
+  /// The calculator's worked example (FootprintTests, thesis Fig 7.5
+  /// factors): home 1481.4, car 2444, diet 2054.95, food waste 344.4168 and
+  /// goods 210 kg a year; the Irish average is the table's 12.6 t (2018).
+  @Test func annualFootprintIsAValue() throws {
+    var input = AnnualFootprintInput()
+    input.electricityKilowattHoursPerMonth = 350
+    input.supplier = "electric-ireland"
+    input.heatingFuel = "natural-gas"
+    input.occupants = 2
+    input.petrolLitresPerWeek = 20
+    input.servingsPerWeek = ["beef": 2]
+    input.goodsEurosPerMonth = ["clothing": 50]
+    let annual = try FootprintCommands.annual(input)
+    expectClose(annual.footprint.totalKilograms, 1481.4 + 2444 + 2054.95 + 344.4168 + 210, tolerance: 1e-9)
+    expectClose(annual.irishAverageKilograms, 12_600, tolerance: 1e-9)
+    #expect(annual.tableName == "carbon-gamification-2022")
+    #expect(annual.inputs.count == 1 && annual.inputs[0].hasSuffix("carbon-gamification-2022.csv"))
+  }
 }
 
 /// Store commands as values.
@@ -553,6 +572,35 @@ struct SurveyScoreResultTests {
     #expect(sus.respondents.map(\.itemsUsed) == [10, 10, 9])
     #expect(sus.summary.n == 2 && sus.skipped == 1)
     expectClose(sus.summary.mean, 75, tolerance: 1e-12)
+  }
+
+  /// ASQ is the mean of a task's three items (Lewis 1991): respondents
+  /// (7, 6, 5) and (4, 4, 4) score 6 and 4, mean 5.
+  @Test func asqIsAValue() throws {
+    let path = try Self.export("id,ease,time,support\n1,7,6,5\n2,4,4,4\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: path))
+    let tasks = try SurveyCommands.asq(
+      loaded.survey, tasks: [(name: "t1", items: ["ease", "time", "support"])])
+    #expect(tasks.count == 1 && tasks[0].task == "t1")
+    #expect(tasks[0].summary.scores == [6, 4])
+    expectClose(tasks[0].summary.mean, 5, tolerance: 1e-12)
+  }
+
+  /// Mann-Whitney U by hand: group A answers 1, 2, 3 and group B 4, 5, 5,
+  /// so A holds ranks 1-3, R1 = 6, U1 = 6 - 3 x 4 / 2 = 0 and U = min(0, 9) = 0.
+  @Test func groupComparisonIsAValue() throws {
+    let path = try Self.export("id,Rating,Group\n1,1,A\n2,2,A\n3,3,A\n4,4,B\n5,5,B\n6,5,B\n")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: path))
+    let comparison = try SurveyCommands.comparison(loaded, question: "Rating", by: "Group")
+    #expect(comparison.groups.map(\.name) == ["A", "B"])
+    #expect(comparison.groups.map(\.values) == [[1, 2, 3], [4, 5, 5]])
+    guard case .mannWhitney(let test) = comparison.test else {
+      Issue.record("two groups take Mann-Whitney")
+      return
+    }
+    #expect(test.u == 0)
   }
 
   /// Counts of a 2 x 2 table; chi-square by hand: rows yes (3), no (3),
