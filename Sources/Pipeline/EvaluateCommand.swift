@@ -133,7 +133,7 @@ public enum EvaluateCommand {
         } catch let error as ModelError {
           throw unstated(error.message())
         } catch let error as UsageError {
-          throw unstated(error.message)
+          throw unstated(error.description)
         }
       }
     }

@@ -237,7 +237,7 @@ public enum SweepCommand {
         "note": .string(
           b.value == nil
             ? "bias keeps one sign from \(options.from) to \(options.to)"
-            : (b.diagnostics.first?.message
+            : (b.diagnostics.first?.text
               ?? (b.insideValidRange == nil
                 ? "the model states no valid range" : "inside the model's stated range"))
         ),
