@@ -1,15 +1,20 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Temporary files and folders that are renamed into place when complete
 /// (`.NAME.partial-PID`, `.NAME.tmp-PID`, `.NAME.old-PID`): registered while
 /// they exist, removed when the program is interrupted, and found and
 /// removed by a later run when the process that made them was killed.
 public enum TemporaryFiles {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var live: Set<String> = []
-  nonisolated(unsafe) private static var swept: Set<String> = []
-  nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+  /// The files registered, the folders swept, and the signal sources
+  /// kept alive, shared by every thread.
+  private struct State {
+    var live: Set<String> = []
+    var swept: Set<String> = []
+    var signalSources: [DispatchSourceSignal] = []
+  }
+  private static let state = Mutex(State())
 
   /// `.NAME.KIND-PID` beside `path`: the temporary name of `path` for
   /// this process.
@@ -20,23 +25,20 @@ public enum TemporaryFiles {
   }
 
   public static func register(_ path: String) {
-    lock.lock()
-    live.insert(path)
-    lock.unlock()
+    _ = state.withLock { $0.live.insert(path) }
   }
 
   public static func unregister(_ path: String) {
-    lock.lock()
-    live.remove(path)
-    lock.unlock()
+    _ = state.withLock { $0.live.remove(path) }
   }
 
   /// Removes every registered file and folder (on SIGINT or SIGTERM).
   public static func removeAll() {
-    lock.lock()
-    let paths = live
-    live.removeAll()
-    lock.unlock()
+    let paths = state.withLock {
+      let paths = $0.live
+      $0.live.removeAll()
+      return paths
+    }
     for path in paths { try? FileManager.default.removeItem(atPath: path) }
   }
 
@@ -69,9 +71,7 @@ public enum TemporaryFiles {
   ) -> [String] {
     let folder = directory.isEmpty ? "." : directory
     let key = folder + "\u{0}" + kinds.sorted().joined(separator: ",")
-    lock.lock()
-    let first = swept.insert(key).inserted
-    lock.unlock()
+    let first = state.withLock { $0.swept.insert(key).inserted }
     guard first, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
     var removed: [String] = []
     for name in names.sorted() {
@@ -88,23 +88,24 @@ public enum TemporaryFiles {
   public static func installSignalCleanup() {
     for sig in [SIGINT, SIGTERM, SIGHUP] {
       signal(sig, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-      source.setEventHandler {
-        removeAll()
-        // Ended by the signal itself, so a parent sees why; raised on this
-        // thread with the signal unblocked here.
-        signal(sig, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, sig)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(sig)
-        _exit(128 + sig)
+      state.withLock { state in
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler {
+          removeAll()
+          // Ended by the signal itself, so a parent sees why; raised on this
+          // thread with the signal unblocked here.
+          signal(sig, SIG_DFL)
+          var set = sigset_t()
+          sigemptyset(&set)
+          sigaddset(&set, sig)
+          pthread_sigmask(SIG_UNBLOCK, &set, nil)
+          raise(sig)
+          _exit(128 + sig)
+        }
+        source.resume()
+        // Kept so the source lives as long as the process.
+        state.signalSources.append(source)
       }
-      source.resume()
-      lock.lock()
-      signalSources.append(source)
-      lock.unlock()
     }
   }
 }

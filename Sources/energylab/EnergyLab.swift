@@ -5,6 +5,7 @@ import Foundation
 import Pipeline
 import Reporting
 import Store
+import Synchronization
 
 @main
 struct EnergyLabMain {
@@ -124,10 +125,15 @@ enum Terminal {
   /// that went away (`| head -1`) is no failure: the rest is dropped and
   /// the command still completes, storing every run. Any other failure
   /// (a full disk, a closed descriptor) is reported at the end with exit 1.
-  nonisolated(unsafe) static var outputFailure: String?
-  nonisolated(unsafe) static var readerGone = false
-  nonisolated(unsafe) static var outputClosedAtStart = false
-  static let outputLock = NSLock()
+  struct OutputState {
+    var failure: String?
+    var readerGone = false
+    var closedAtStart = false
+  }
+  /// Held while standard output is written, so lines of parallel work do
+  /// not interleave.
+  static let output = Mutex(OutputState())
+  static var outputFailure: String? { output.withLock { $0.failure } }
 
   /// Keeps descriptors 1 and 2 taken when the program was started with
   /// them closed, so no file opened later lands on them and receives the
@@ -139,31 +145,31 @@ enum Terminal {
         dup2(opened, fd)
         close(opened)
       }
-      if fd == STDOUT_FILENO { outputClosedAtStart = true }
+      if fd == STDOUT_FILENO { output.withLock { $0.closedAtStart = true } }
     }
   }
 
   static func write(_ text: String) {
-    outputLock.lock()
-    defer { outputLock.unlock() }
-    guard outputFailure == nil, !readerGone else { return }
-    guard !outputClosedAtStart else {
-      outputFailure = "standard output is closed"
-      return
-    }
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-      if n > 0 {
-        bytes = bytes.dropFirst(n)
-      } else if n < 0 && errno == EINTR {
-        continue
-      } else if n < 0 && errno == EPIPE {
-        readerGone = true
+    output.withLock { state in
+      guard state.failure == nil, !state.readerGone else { return }
+      guard !state.closedAtStart else {
+        state.failure = "standard output is closed"
         return
-      } else {
-        outputFailure = String(cString: strerror(n < 0 ? errno : EIO))
-        return
+      }
+      var bytes = Array(text.utf8)[...]
+      while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if n > 0 {
+          bytes = bytes.dropFirst(n)
+        } else if n < 0 && errno == EINTR {
+          continue
+        } else if n < 0 && errno == EPIPE {
+          state.readerGone = true
+          return
+        } else {
+          state.failure = String(cString: strerror(n < 0 ? errno : EIO))
+          return
+        }
       }
     }
   }
