@@ -10,6 +10,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
   /// A stable kebab-case identifier, such as `speed-outside-valid-range`.
   public var code: String
   public var severity: Severity
+  /// The message; it may hold `Remedy.slot`, so print `text`.
   public var message: String
   /// Where it was seen, as `file` or `file:line`, when it concerns an input.
   public var location: String?

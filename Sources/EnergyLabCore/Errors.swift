@@ -63,8 +63,9 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A command used wrongly (unknown model, malformed option value); the
-/// command line maps it to exit code 64.
+/// A command used wrongly (something it needs missing, two settings in
+/// conflict, a request the input cannot support); the command line maps it
+/// to exit code 64, as it does a `ValueError`.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// Something the command needs was not given (models, a body mass).
@@ -81,6 +82,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   public var kind: Kind
+  /// The message; it may hold `Remedy.slot`, so print `description`.
   public var message: String
   /// The setting that is missing or would resolve it: `(use --factors)`.
   public var remedy: Remedy?
