@@ -39,12 +39,19 @@ public struct EmissionFactorSet: Sendable, Hashable {
   /// not list is an error, never a silent zero.
   public func kilograms(mode: String, distanceMeters: Double) throws -> Double {
     guard let factor = factors.first(where: { $0.mode == mode }) else {
-      throw ValueError(
-        .unknown(known: modes), "mode", value: mode,
-        expected: "a mode of factor set \(name): \(modes.joined(separator: ", "))", remedy: Remedy(.factorSet)
-      )
+      throw unknownMode(mode)
     }
     return factor.kilogramsPerKilometer * distanceMeters / 1000
+  }
+
+  /// `mode` is not among the set's: the error lists them, and by default
+  /// offers another set.
+  public func unknownMode(_ mode: String, as subject: String = "mode", remedy: Remedy? = Remedy(.factorSet))
+    -> ValueError
+  {
+    ValueError(
+      .unknown(known: modes), subject, value: mode,
+      expected: "a mode of factor set \(name): \(modes.joined(separator: ", "))", remedy: remedy)
   }
 }
 

@@ -22,9 +22,14 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+/// An error whose one-line description is what its user needs (where, what
+/// and what was expected), as opposed to a failure of the program itself;
+/// a notebook reports it under the line of the command that raised it.
+public protocol ReportedError: Error, CustomStringConvertible {}
+
 /// An input that cannot be read: it names where, what is wrong and what was
 /// expected, as in `walk-03.gpx:118:7: unclosed <trkpt>; expected </trkpt>`.
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InputError: ReportedError, Sendable, Hashable {
   /// What is wrong with the input, for callers that treat the cases apart
   /// (skip a missing file, stop on a broken one).
   public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -66,7 +71,7 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A command used wrongly (something it needs missing, two settings in
 /// conflict, a request the input cannot support); the command line maps it
 /// to exit code 64, as it does a `ValueError`.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct UsageError: ReportedError, Sendable, Hashable {
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// Something the command needs was not given (models, a body mass).
     case missing
@@ -96,7 +101,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A failure at run time that is neither bad input nor bad usage (a file
 /// that cannot be written, a database that cannot be opened).
-public struct RuntimeError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RuntimeError: ReportedError, Sendable, Hashable {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }

@@ -3,7 +3,7 @@
 /// accepted, a key that matches no item or several. It keeps the value and
 /// what was expected; the command line reports it as a usage error (exit
 /// 64), naming the option where the value came from one.
-public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ValueError: ReportedError, Sendable, Hashable {
   public enum Kind: Sendable, Hashable {
     /// Text that does not read as the subject (`a speed`, `a duration`).
     case unreadable
@@ -50,12 +50,13 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     return remedy.map { $0.fill(text) { " (use \($0))" } } ?? text
   }
 
-  /// A name not among `known`, expecting one of them.
-  public static func unknown(_ subject: String, _ value: String, among known: [String], remedy: Remedy? = nil)
-    -> ValueError
-  {
+  /// A name not among `known`, expecting one of them (`one of a, b`, or
+  /// `one of FILE: a, b` when the names come from a file).
+  public static func unknown(
+    _ subject: String, _ value: String, among known: [String], in source: String? = nil, remedy: Remedy? = nil
+  ) -> ValueError {
     ValueError(
-      .unknown(known: known), subject, value: value, expected: "one of \(known.joined(separator: ", "))",
-      remedy: remedy)
+      .unknown(known: known), subject, value: value,
+      expected: "one of \(source.map { "\($0): " } ?? "")\(known.joined(separator: ", "))", remedy: remedy)
   }
 }

@@ -24,9 +24,7 @@ public enum FootprintCommands {
     }
     func airport(_ code: String) throws -> Airport {
       guard let found = airports.first(where: { $0.code == code }) else {
-        throw ValueError(
-          .unknown(known: airports.map(\.code)), "airport", value: code,
-          expected: "one of \(airportsPath): \(airports.map(\.code).joined(separator: ", "))")
+        throw ValueError.unknown("airport", code, among: airports.map(\.code), in: airportsPath)
       }
       return found
     }

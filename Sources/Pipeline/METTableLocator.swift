@@ -10,9 +10,7 @@ public enum METTableLocator {
     let tablePath = try tablePath ?? ShippedData.locate(defaultPath, what: "MET table")
     let table = try METTableReader.read(path: tablePath)
     guard let row = table.first(where: { $0.code == code }) else {
-      throw ValueError(
-        .unknown(known: table.map(\.code)), "activity", value: code,
-        expected: "one of \(tablePath): \(table.map(\.code).joined(separator: ", "))")
+      throw ValueError.unknown("activity", code, among: table.map(\.code), in: tablePath)
     }
     return row.metabolicEquivalent
   }

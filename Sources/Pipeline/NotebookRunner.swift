@@ -147,17 +147,7 @@ public struct NotebookRunner {
           }
           do {
             try executor(command.arguments, context)
-          } catch let error as InputError {
-            throw failure(error)
-          } catch let error as UsageError {
-            throw failure(error)
-          } catch let error as ValueError {
-            throw failure(error)
-          } catch let error as RuntimeError {
-            throw failure(error)
-          } catch let error as OutputError {
-            throw failure(error)
-          } catch let error as StoreError {
+          } catch let error as any ReportedError {
             throw failure(error)
           }
           report.text += "\n"

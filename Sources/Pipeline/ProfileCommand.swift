@@ -63,9 +63,6 @@ public enum ProfileCommand {
     }
   }
 
-  /// A factor set's file: a path as given, or a shipped set by name (an
-  /// unknown name is an error with the closest set).
-
   /// The activities of some tracks with their energy and CO2, in time
   /// order, with what was found on the way.
   public struct Activities: Sendable {
@@ -90,9 +87,7 @@ public enum ProfileCommand {
     // stated fallback), never a car.
     let modes = options.modes
     if let fallback = options.factorFallback, !factors.modes.contains(fallback) {
-      throw ValueError(
-        .unknown(known: factors.modes), "fallback mode", value: fallback,
-        expected: "a mode of factor set \(factors.name): \(factors.modes.joined(separator: ", "))")
+      throw factors.unknownMode(fallback, as: "fallback mode", remedy: nil)
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let classifier = SpeedBandClassifier(parameters: modes)

@@ -3,7 +3,7 @@ import EnergyLabCore
 /// An output that could not be written: a file (disk full, no permission,
 /// a folder in the way) or a chart gnuplot could not draw. It names the
 /// path or chart and the system's reason.
-public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct OutputError: ReportedError, Sendable, Hashable {
   public enum Kind: String, Sendable, Hashable {
     case file
     case chart

@@ -4,7 +4,7 @@ import GRDB
 /// A results database that could not be read or written, with SQLite's
 /// evidence: the result code, its message, and the statement and arguments
 /// that failed (GRDB's, kept rather than flattened into text).
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: ReportedError, Sendable {
   public enum Kind: String, Sendable {
     /// The file is not an SQLite database.
     case notADatabase = "not-a-database"

@@ -192,23 +192,14 @@ enum Terminal {
   static func fail(_ error: Error) -> Never {
     if let outputFailure { writeError("energylab: cannot write standard output: \(outputFailure)\n") }
     switch error {
-    case let e as InputError:
-      writeError("energylab: \(e)\n")
-      exit(1)
-    case let e as RuntimeError:
-      writeError("energylab: \(e)\n")
-      exit(1)
-    case let e as OutputError:
-      writeError("energylab: \(e)\n")
+    case is InputError, is RuntimeError, is OutputError:
+      writeError("energylab: \(error)\n")
       exit(1)
     case let e as StoreError:
       writeError("energylab: \(e)\(e.nothingWritten ? "; give another --db" : "")\n")
       exit(1)
-    case let e as UsageError:
-      writeError("energylab: \(e)\n")
-      exit(64)
-    case let e as ValueError:
-      writeError("energylab: \(e)\n")
+    case is UsageError, is ValueError:
+      writeError("energylab: \(error)\n")
       exit(64)
     case let e as ModelError:
       writeError("energylab: \(CommandLineErrors.message(e))\n")

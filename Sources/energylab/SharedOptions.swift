@@ -63,9 +63,7 @@ struct SubjectOptions: ParsableArguments {
     if let subjects, let id = subject {
       let all = try SubjectsReader.read(path: subjects)
       guard let row = all.first(where: { $0.id == id }) else {
-        throw ValueError(
-          .unknown(known: all.map(\.id)), "subject", value: id,
-          expected: "one of \(subjects): \(all.map(\.id).joined(separator: ", "))")
+        throw ValueError.unknown("subject", id, among: all.map(\.id), in: subjects)
       }
       input.bodyMassKilograms = row.bodyMassKilograms
       input.ageYears = row.ageYears
