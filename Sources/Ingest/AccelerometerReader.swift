@@ -102,7 +102,8 @@ public struct AccelReader: Sendable {
     var truncated: Int?
     var localTimes = false
 
-    func consume(_ parsed: ParsedRows) throws {
+    func consume(_ taken: consuming ParsedRows) throws {
+      var parsed = taken
       if let e = parsed.error {
         throw InputError(
           e.kind,
@@ -115,7 +116,11 @@ public struct AccelReader: Sendable {
         if firstBlank == nil, let b = parsed.firstBlankLine { firstBlank = lineBase + b + 1 }
       }
       localTimes = localTimes || parsed.sawLocalTime
-      var block = AccelBlock(time: parsed.time, values: parsed.values)
+      // Moved, not shared: the order check then edits the rows in place
+      // instead of copying them.
+      var block = AccelBlock(time: [], values: [])
+      swap(&block.time, &parsed.time)
+      swap(&block.values, &parsed.values)
       if case .implicit(let start, let period) = layout.time {
         for i in block.time.indices { block.time[i] = start + Double(implicitRows + i) * period }
         implicitRows += block.count

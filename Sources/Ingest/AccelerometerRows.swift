@@ -87,6 +87,8 @@ struct AccelRowParser: Sendable {
     let delimiter = layout.delimiter
     let columnCount = layout.columnCount
     let scale = layout.kind == .raw ? layout.scale : 1
+    // Rows write their values in place; slots no column fills are NaN.
+    let everySlotRead = (0..<slots).allSatisfy { roles.contains($0) }
 
     chunk.withUnsafeBufferPointer { buffer in
       let base = buffer.baseAddress!
@@ -98,16 +100,22 @@ struct AccelRowParser: Sendable {
       let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
       let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * max(slots, 1))
       let lineOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-      let row = UnsafeMutablePointer<Double>.allocate(capacity: max(slots, 1))
       defer {
         times.deallocate()
         values.deallocate()
         lineOffsets.deallocate()
-        row.deallocate()
       }
       let roles = UnsafeMutablePointer<Int>.allocate(capacity: max(columnCount, 1))
-      defer { roles.deallocate() }
+      let powers = UnsafeMutablePointer<Double>.allocate(capacity: 16)
+      let integerPowers = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
+      defer {
+        roles.deallocate()
+        powers.deallocate()
+        integerPowers.deallocate()
+      }
       for k in 0..<columnCount { roles[k] = self.roles[k] }
+      for k in 0..<16 { powers[k] = NumberScanner.power(k) }
+      for k in 0..<8 { integerPowers[k] = UInt64(NumberScanner.power(k)) }
       var p = 0
       var line = 0
       var rowIndex = 0
@@ -141,7 +149,8 @@ struct AccelRowParser: Sendable {
         var field = 0
         var timeValue = Double.nan
         var dateStart = -1
-        for k in 0..<slots { row[k] = .nan }
+        let rowValues = values + rowIndex * slots
+        if !everySlotRead { for k in 0..<slots { rowValues[k] = .nan } }
         var q = lineStart
         while true {
           let fieldStart = q
@@ -149,8 +158,8 @@ struct AccelRowParser: Sendable {
           if role >= 0 {
             // The hot path: a plain decimal number read in the same pass
             // that finds the end of the field.
-            if let v = Self.plainNumber(base, &q, contentEnd, delimiter) {
-              row[role] = v * scale
+            if let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers) {
+              rowValues[role] = v * scale
             } else {
               while q < contentEnd && buffer[q] != delimiter { q += 1 }
               var a = fieldStart
@@ -166,7 +175,7 @@ struct AccelRowParser: Sendable {
                   .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
                 break lineLoop
               }
-              row[role] = v * scale
+              rowValues[role] = v * scale
             }
           } else {
             q = Self.find(delimiter, base, q, contentEnd)
@@ -214,7 +223,6 @@ struct AccelRowParser: Sendable {
           break lineLoop
         }
         times[rowIndex] = implicit ? Double(rowIndex) : timeValue
-        for k in 0..<slots { values[rowIndex * slots + k] = row[k] }
         lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
         rowIndex += 1
       }
@@ -259,43 +267,97 @@ struct AccelRowParser: Sendable {
   /// `[-]digits[.digits]` ending at a delimiter or the line end, with at
   /// most 15 significant digits (exact by Clinger's fast path); nil, with
   /// `q` unchanged, for anything else (the general reader takes over).
+  /// `powers` holds 10^0 ... 10^15 and `integerPowers` 10^0 ... 10^7;
+  /// `limit` is the end of the readable bytes (at or after `end`).
   @inline(__always)
-  static func plainNumber(_ base: UnsafePointer<UInt8>, _ q: inout Int, _ end: Int, _ delimiter: UInt8)
-    -> Double?
-  {
+  static func plainNumber(
+    _ base: UnsafePointer<UInt8>, _ q: inout Int, _ end: Int, _ limit: Int, _ delimiter: UInt8,
+    _ powers: UnsafePointer<Double>, _ integerPowers: UnsafePointer<UInt64>
+  ) -> Double? {
     var i = q
-    var negative = false
-    if i < end && base[i] == 0x2D {
-      negative = true
-      i += 1
+    let negative = i < end && base[i] == 0x2D
+    if negative { i &+= 1 }
+    // Eight bytes at a time while both digit runs fit in a word: a digit
+    // run cannot pass `end`, where a line break, a carriage return or the
+    // end of the text stops it.
+    if i &+ 16 <= limit {
+      let raw = UnsafeRawPointer(base)
+      let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let integerDigits = leadingDigits(word)
+      if integerDigits < 8 {
+        var mantissa = integerDigits > 0 ? digitsValue(word, integerDigits) : 0
+        var j = i &+ integerDigits
+        var fractionDigits = 0
+        if base[j] == 0x2E {
+          j &+= 1
+          let fraction = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+          fractionDigits = leadingDigits(fraction)
+          if fractionDigits > 0 && fractionDigits < 8 {
+            mantissa = mantissa &* integerPowers[fractionDigits] &+ digitsValue(fraction, fractionDigits)
+          }
+          j &+= fractionDigits
+        }
+        if fractionDigits < 8 {
+          guard integerDigits &+ fractionDigits > 0, j == end || base[j] == delimiter else { return nil }
+          q = j
+          let value = Double(Int64(bitPattern: mantissa)) / powers[fractionDigits]
+          return negative ? -value : value
+        }
+      }
     }
     var mantissa: Int64 = 0
-    var digits = 0
-    var fractionDigits = 0
+    let integerStart = i
     while i < end {
       let d = base[i] &- 0x30
       guard d < 10 else { break }
       mantissa = mantissa &* 10 &+ Int64(d)
-      digits += 1
-      i += 1
+      i &+= 1
     }
+    var digits = i &- integerStart
+    var fractionDigits = 0
     if i < end && base[i] == 0x2E {
-      i += 1
+      i &+= 1
+      let fractionStart = i
       while i < end {
         let d = base[i] &- 0x30
         guard d < 10 else { break }
         mantissa = mantissa &* 10 &+ Int64(d)
-        digits += 1
-        fractionDigits += 1
-        i += 1
+        i &+= 1
       }
+      fractionDigits = i &- fractionStart
+      digits &+= fractionDigits
     }
     guard digits > 0, digits <= 15, i == end || base[i] == delimiter else { return nil }
     q = i
     // Exact: both operands are exact doubles, so the quotient is the
     // correctly rounded value of the decimal (Clinger's fast path).
-    let value = Double(mantissa) / NumberScanner.power(fractionDigits)
+    let value = Double(mantissa) / powers[fractionDigits]
     return negative ? -value : value
+  }
+
+  /// How many of the eight bytes of `word` (first byte lowest) are ASCII
+  /// digits before the first that is not; 8 when all are.
+  @inline(__always)
+  static func leadingDigits(_ word: UInt64) -> Int {
+    // Digits become 0...9; adding 0x76 to the low seven bits sets a
+    // byte's top bit from 10 up, with no carry between bytes.
+    let x = word ^ 0x3030_3030_3030_3030
+    let nonDigit = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+    return nonDigit.trailingZeroBitCount &>> 3
+  }
+
+  /// The decimal value of the first `count` (1...8) bytes of `word`, all
+  /// ASCII digits: pairs of digits, then pairs of pairs, combined by
+  /// multiplication within the word (Lemire's eight-digit method).
+  @inline(__always)
+  static func digitsValue(_ word: UInt64, _ count: Int) -> UInt64 {
+    // The digits move to the top bytes; the zero bytes below them read as
+    // leading zeros.
+    var v = (word ^ 0x3030_3030_3030_3030) &<< UInt64(64 &- 8 &* count)
+    v = (v &* 10) &+ (v &>> 8)
+    let pairs = 0x0000_00FF_0000_00FF as UInt64
+    v = ((v & pairs) &* (100 &+ (1_000_000 &<< 32)) &+ ((v &>> 16) & pairs) &* (1 &+ (10_000 &<< 32))) &>> 32
+    return v
   }
 
 }

@@ -48,6 +48,10 @@ public struct DateTimeScanner {
   private var minuteSuffix: [UInt8] = []
   private var suffixWord: UInt64 = 0
   private var minuteIsLocal = false
+  /// The lengths of `minutePrefix` (0: no minute remembered) and
+  /// `minuteSuffix`, read without touching the arrays.
+  private var prefixLength = 0
+  private var suffixLength = 0
 
   public init(order: DateOrder = .ymd, timeZone: TimeZone? = nil) {
     self.order = order
@@ -55,8 +59,9 @@ public struct DateTimeScanner {
   }
 
   /// Seconds since 1970 UTC, or nil when the bytes are not such a date-time.
+  @inline(__always)
   public mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-    if !minutePrefix.isEmpty, let t = sameMinute(bytes) { return t }
+    if prefixLength > 0, let t = sameMinute(bytes) { return t }
     return fullParse(bytes)
   }
 
@@ -87,12 +92,13 @@ public struct DateTimeScanner {
   @inline(__always)
   private mutating func sameMinute(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     let n = bytes.count
-    let length = minutePrefix.count
-    guard n >= length + 2 else { return nil }
-    let raw = UnsafeRawPointer(bytes.baseAddress!)
+    let length = prefixLength
+    guard n >= length &+ 2 else { return nil }
+    let p = bytes.baseAddress!
+    let raw = UnsafeRawPointer(p)
     if length >= 8 && length <= 24 {
       guard raw.loadUnaligned(as: UInt64.self) == prefixWords.0,
-        raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == prefixWords.2,
+        raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == prefixWords.2,
         length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1
       else { return nil }
     } else {
@@ -101,45 +107,43 @@ public struct DateTimeScanner {
       }
     }
     var i = length
-    let d1 = bytes[i] &- 0x30
-    let d2 = bytes[i + 1] &- 0x30
+    let d1 = p[i] &- 0x30
+    let d2 = p[i &+ 1] &- 0x30
     guard d1 < 6 || (d1 == 6 && d2 == 0), d2 < 10 else { return nil }
-    i += 2
+    i &+= 2
     var fraction = 0.0
-    if i < n && (bytes[i] == 0x2E || bytes[i] == 0x2C) {
-      i += 1
+    if i < n && (p[i] == 0x2E || p[i] == 0x2C) {
+      i &+= 1
+      let fractionStart = i
       var digits: UInt64 = 0
-      var count = 0
       while i < n {
-        let d = bytes[i] &- 0x30
+        let d = p[i] &- 0x30
         guard d < 10 else { break }
-        if count < 15 {
-          digits = digits * 10 + UInt64(d)
-          count += 1
-        }
-        i += 1
+        if i &- fractionStart < 15 { digits = digits &* 10 &+ UInt64(d) }
+        i &+= 1
       }
+      let count = min(i &- fractionStart, 15)
       guard count > 0 else { return nil }
       // A product, not a quotient: the instant is kept to about 0.2 us
       // anyway, far coarser than the product's rounding.
       fraction = Double(digits) * Self.tenths(count)
     }
-    let rest = n - i
-    guard rest == minuteSuffix.count else { return nil }
+    let rest = n &- i
+    guard rest == suffixLength else { return nil }
     if rest > 0 {
       guard rest <= 8 else {
         guard minuteSuffix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw + i, rest) == 0 }) else {
           return nil
         }
         if minuteIsLocal { sawLocalTime = true }
-        return minuteStart + Double(Int(d1) * 10 + Int(d2)) + fraction
+        return minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction
       }
       var word: UInt64 = 0
-      for j in 0..<rest { word |= UInt64(bytes[i + j]) << (8 * UInt64(j)) }
+      for j in 0..<rest { word |= UInt64(p[i &+ j]) << (8 &* UInt64(j)) }
       guard word == suffixWord else { return nil }
     }
     if minuteIsLocal { sawLocalTime = true }
-    return minuteStart + Double(Int(d1) * 10 + Int(d2)) + fraction
+    return minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction
   }
 
   private mutating func fullParse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
@@ -247,10 +251,12 @@ public struct DateTimeScanner {
     // Only rows without leading padding and with two-digit seconds.
     guard secondsAt > 0, start == bytes.startIndex, end == bytes.endIndex else {
       minutePrefix = []
+      prefixLength = 0
       return
     }
     minutePrefix = Array(bytes[start..<secondsAt])
     let length = minutePrefix.count
+    prefixLength = length
     if length >= 8 && length <= 24 {
       minutePrefix.withUnsafeBytes { p in
         prefixWords = (
@@ -261,6 +267,7 @@ public struct DateTimeScanner {
       }
     }
     minuteSuffix = Array(bytes[suffixAt..<end])
+    suffixLength = minuteSuffix.count
     suffixWord = 0
     for (j, b) in minuteSuffix.prefix(8).enumerated() { suffixWord |= UInt64(b) << (8 * UInt64(j)) }
     minuteStart = minute

@@ -140,6 +140,11 @@ public struct AccelAnalyzer {
   private var magnitudeSum = 0.0
   private var magnitudeCount = 0
   private var counter: ActiGraphCounts?
+  /// |a| of each raw row of the block being processed, in a pass of its
+  /// own (the square roots then overlap instead of stalling the epoch
+  /// loop).
+  private var magnitudes: [Double] = []
+  private var enmo: [Double] = []
   /// Start of the current count stream (the first sample, or the first
   /// after a gap).
   private var countOrigin = 0.0
@@ -245,46 +250,17 @@ public struct AccelAnalyzer {
       countOrigin = time[0]
     }
     samples += n
+    if kind == .raw {
+      processRaw(time, values)
+      return
+    }
     var previous = last ?? time[0]
     for i in 0..<n {
       let t = time[i]
-      let dt = t - previous
-      if dt > gapThreshold {
-        gaps += 1
-        gapTotal += dt
-        if dt > longestGap {
-          longestGap = dt
-          longestGapAt = previous
-        }
-        detector?.gap()
-        if counter != nil {
-          // A gap ends the count stream: the next sample starts a new one.
-          drainCounts()
-          counter = ActiGraphCounts(sampleRateHz: rate ?? 0)
-          countOrigin = t
-          countSecondsDone = 0
-        }
-      } else if dt > 0 {
-        // Sums of the deviation from the nominal interval (small numbers,
-        // so the one-pass variance is exact enough).
-        let d = dt - nominalInterval
-        intervalStats.n += 1
-        intervalStats.sum += d
-        intervalStats.sumSquares += d * d
-      }
+      if isGap(t - previous, after: previous) { detector?.gap() }
       previous = t
       switch kind {
-      case .raw:
-        let x = values[3 * i]
-        let y = values[3 * i + 1]
-        let z = values[3 * i + 2]
-        let r = (x * x + y * y + z * z).squareRoot()
-        let enmo = max(0, r - 1) * 1000
-        enmoSum += enmo
-        enmoCount += 1
-        for a in accumulators.indices { accumulators[a].addRaw(t, r, enmo) }
-        detector?.add(time: t, magnitude: r)
-        counter?.add(x: x, y: y, z: z)
+      case .raw: break
       case .counts:
         let steps = values[5 * i + 3]
         if !steps.isNaN {
@@ -303,7 +279,99 @@ public struct AccelAnalyzer {
       }
     }
     last = previous
+  }
+
+  /// Counts a gap (true) or adds the interval to the sampling statistics.
+  private mutating func isGap(_ dt: Double, after previous: Double) -> Bool {
+    if dt > gapThreshold {
+      gaps += 1
+      gapTotal += dt
+      if dt > longestGap {
+        longestGap = dt
+        longestGapAt = previous
+      }
+      return true
+    }
+    if dt > 0 {
+      // Sums of the deviation from the nominal interval (small numbers, so
+      // the one-pass variance is exact enough).
+      let d = dt - nominalInterval
+      intervalStats.n += 1
+      intervalStats.sum += d
+      intervalStats.sumSquares += d * d
+    }
+    return false
+  }
+
+  /// Raw rows: |a| and ENMO for the whole block first, then each stage
+  /// (epochs, steps, counts) takes the runs between gaps in one call, so
+  /// that its loop keeps its state to itself.
+  private mutating func processRaw(_ time: [Double], _ values: [Double]) {
+    let n = time.count
+    magnitudes.removeAll(keepingCapacity: true)
+    enmo.removeAll(keepingCapacity: true)
+    magnitudes.reserveCapacity(n)
+    enmo.reserveCapacity(n)
+    values.withUnsafeBufferPointer { v in
+      for i in 0..<n {
+        let x = v[3 * i]
+        let y = v[3 * i + 1]
+        let z = v[3 * i + 2]
+        let r = (x * x + y * y + z * z).squareRoot()
+        magnitudes.append(r)
+        enmo.append(max(0, r - 1) * 1000)
+      }
+    }
+    var run = 0
+    var previous = last ?? time[0]
+    for i in 0..<n {
+      let t = time[i]
+      if isGap(t - previous, after: previous) {
+        feedRaw(time, values, run..<i)
+        run = i
+        detector?.gap()
+        if counter != nil {
+          // A gap ends the count stream: the next sample starts a new one.
+          drainCounts()
+          counter = ActiGraphCounts(sampleRateHz: rate ?? 0)
+          countOrigin = t
+          countSecondsDone = 0
+        }
+      }
+      previous = t
+    }
+    feedRaw(time, values, run..<n)
+    last = previous
     drainCounts()
+  }
+
+  private mutating func feedRaw(_ time: [Double], _ values: [Double], _ rows: Range<Int>) {
+    guard !rows.isEmpty else { return }
+    time.withUnsafeBufferPointer { allTimes in
+      magnitudes.withUnsafeBufferPointer { allMagnitudes in
+        enmo.withUnsafeBufferPointer { allENMO in
+          let t = UnsafeBufferPointer(rebasing: allTimes[rows])
+          let m = UnsafeBufferPointer(rebasing: allMagnitudes[rows])
+          let e = UnsafeBufferPointer(rebasing: allENMO[rows])
+          for value in e { enmoSum += value }
+          enmoCount += rows.count
+          for a in accumulators.indices { accumulators[a].addRaw(times: t, magnitudes: m, enmo: e) }
+          // Taken out while it runs, so its buffers stay uniquely held.
+          if var d = detector {
+            detector = nil
+            d.add(times: t, magnitudes: m)
+            detector = d
+          }
+        }
+      }
+    }
+    if var c = counter {
+      counter = nil
+      values.withUnsafeBufferPointer { v in
+        c.add(xyz: UnsafeBufferPointer(rebasing: v[(3 * rows.lowerBound)..<(3 * rows.upperBound)]))
+      }
+      counter = c
+    }
   }
 
   /// Keeps the seconds of counts completed (for the epoch tables).
@@ -562,19 +630,42 @@ struct EpochAccumulator {
     self.cutPoints = cutPoints
   }
 
+  /// Times in `inside` surely fall in epoch `index`: the epoch's bounds
+  /// less a margin far above the rounding of t / seconds, so the division
+  /// runs only near a boundary and gives the same epochs as running it for
+  /// every sample.
+  private var inside = 0.0..<0.0
+
   private mutating func roll(_ t: Double) {
+    if inside.contains(t) { return }
     let k = Int((t / seconds).rounded(.down))
     if k != index {
       if n > 0 { close() }
       index = k
     }
+    let low = Double(k) * seconds
+    let high = Double(k + 1) * seconds
+    let margin = 1e-12 * max(abs(low), abs(high)) + 1e-9
+    inside = low + margin < high - margin ? (low + margin)..<(high - margin) : 0.0..<0.0
   }
 
-  mutating func addRaw(_ t: Double, _ magnitude: Double, _ enmo: Double) {
-    roll(t)
-    n += 1
-    enmoSum += enmo
-    magnitudes.append(magnitude)
+  /// Raw rows in time order: each run of rows in one epoch is added at
+  /// once.
+  mutating func addRaw(
+    times: UnsafeBufferPointer<Double>, magnitudes m: UnsafeBufferPointer<Double>,
+    enmo: UnsafeBufferPointer<Double>
+  ) {
+    var i = 0
+    let count = times.count
+    while i < count {
+      roll(times[i])
+      var j = i + 1
+      while j < count && inside.contains(times[j]) { j += 1 }
+      n += j - i
+      for k in i..<j { enmoSum += enmo[k] }
+      magnitudes.append(contentsOf: UnsafeBufferPointer(rebasing: m[i..<j]))
+      i = j
+    }
   }
 
   mutating func addCounts(_ t: Double, axes: SIMD3<Double>, steps s: Double, vm v: Double) {

@@ -113,6 +113,15 @@ public struct ActiGraphCounts: Sendable {
   }
 
   /// Adds one sample of the three axes, in g.
+  /// Adds a run of samples, x, y, z row after row (no gap among them).
+  public mutating func add(xyz: UnsafeBufferPointer<Double>) {
+    var i = 0
+    while i + 2 < xyz.count {
+      add(x: xyz[i], y: xyz[i + 1], z: xyz[i + 2])
+      i += 3
+    }
+  }
+
   @inline(__always)
   public mutating func add(x: Double, y: Double, z: Double) {
     let v = SIMD3(x, y, z)

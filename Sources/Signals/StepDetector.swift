@@ -86,6 +86,11 @@ public struct StepDetector: Sendable {
   /// Grid samples averaged into one filtered sample.
   private let decimation: Int
   private let filterRateHz: Double
+  /// The sample interval, the tolerance for a sample on the grid, and the
+  /// offset of a bin's centre from its last sample, s.
+  private let step: Double
+  private let onGrid: Double
+  private let binCentre: Double
   private var binSum = 0.0
   private var binCount = 0
   private var highPass: Biquad
@@ -121,14 +126,22 @@ public struct StepDetector: Sendable {
     decimation = max(1, Int((sampleRateHz / parameters.detectionRateHz).rounded(.down)))
     let filterRate = sampleRateHz / Double(decimation)
     filterRateHz = filterRate
+    step = 1 / sampleRateHz
+    onGrid = 1e-6 * step
+    binCentre = Double(decimation - 1) / 2 / sampleRateHz
     highPass = Biquad(.highPass, cutoffHz: parameters.highPassHz, sampleRateHz: filterRate)
     lowPass = Biquad(
       .lowPass, cutoffHz: min(parameters.lowPassHz, filterRate * 0.45), sampleRateHz: filterRate)
   }
 
   /// Adds one sample: time (s) and vector magnitude (g).
+  /// Adds a run of samples (no gap among them).
+  public mutating func add(times: UnsafeBufferPointer<Double>, magnitudes: UnsafeBufferPointer<Double>) {
+    for i in times.indices { add(time: times[i], magnitude: magnitudes[i]) }
+  }
+
+  @inline(__always)
   public mutating func add(time t: Double, magnitude: Double) {
-    let step = 1 / sampleRateHz
     guard started else {
       started = true
       gridTime = t
@@ -141,7 +154,7 @@ public struct StepDetector: Sendable {
     // sampling) goes straight in.
     let span = t - lastTime
     var g = gridTime + step
-    if abs(t - g) < 1e-6 * step {
+    if abs(t - g) < onGrid {
       filter(g, magnitude)
       gridTime = g
       lastTime = t
@@ -185,7 +198,7 @@ public struct StepDetector: Sendable {
     let value = binSum / Double(decimation)
     binSum = 0
     binCount = 0
-    filterAverage(t - Double(decimation - 1) / 2 / sampleRateHz, value)
+    filterAverage(t - binCentre, value)
   }
 
   private mutating func filterAverage(_ t: Double, _ magnitude: Double) {

@@ -214,6 +214,55 @@ struct AccelDialectTests {
   }
 }
 
+struct AccelNumberTests {
+  /// Cells of every shape the row parser reads on its fast paths (0 to 9
+  /// integer digits, 0 to 11 fraction digits, signs, a cell at the end of
+  /// a LF or CRLF line, rows near the end of a chunk) come out as the
+  /// standard library's correctly rounded reading of the same text.
+  @Test func cellsReadAsTheStandardLibraryReadsThem() throws {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      // xorshift64*: a fixed sequence, so a failure repeats.
+      state ^= state >> 12
+      state ^= state << 25
+      state ^= state >> 27
+      return Int((state &* 0x2545_F491_4F6C_DD1D) >> 33) % bound
+    }
+    func cell() -> String {
+      let integer = next(10)
+      let fraction = next(12)
+      var text = next(3) == 0 ? "-" : ""
+      for _ in 0..<integer { text += String(next(10)) }
+      if fraction > 0 || integer == 0 {
+        text += "."
+        for _ in 0..<max(fraction, 1) { text += String(next(10)) }
+      }
+      return text
+    }
+    var text = "time,x,y,z\n"
+    var expected: [Double] = []
+    for row in 0..<4000 {
+      let cells = [cell(), cell(), cell()]
+      expected += cells.map { Double($0)! }
+      let second = String(format: "%02d.%03d", (row / 1000) % 60, row % 1000)
+      text += "2024-03-01T08:\(String(format: "%02d", row / 60000)):\(second)Z,"
+      text += cells.joined(separator: ",") + (row % 7 == 0 ? "\r\n" : "\n")
+    }
+    var map = AccelColumnMap()
+    map.unit = .g
+    for chunk in [2 << 20, 333] {
+      var values: [Double] = []
+      _ = try AccelReader(map: map, chunkBytes: chunk).read(
+        chunks: LineChunks(bytes: Array(text.utf8), source: "numbers.csv")
+      ) { values += $0.values }
+      #expect(values.count == expected.count)
+      let differing = zip(values, expected).filter { $0.bitPattern != $1.bitPattern }
+      let first = Array(differing.prefix(3))
+      #expect(differing.count == 0, "chunks of \(chunk) bytes; first differences (read, expected): \(first)")
+    }
+  }
+}
+
 struct AccelBadInputTests {
   static func path(_ name: String) -> String { accelFixtures + "/" + name }
 
