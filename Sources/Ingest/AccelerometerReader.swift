@@ -63,13 +63,26 @@ public struct AccelReader: Sendable {
     path: String, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
     onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
-    try read(chunks: try LineChunks(path: path), progress: progress, onLayout: onLayout, onBlock: onBlock)
+    let chunks = try LineChunks(path: path)
+    // A plain regular file is mapped and each parser thread finds and
+    // reads its own run of lines; gzip, pipes and devices are read here.
+    let mapped = chunks.compressed ? nil : MappedText(path: path)
+    return try read(chunks: chunks, mapped: mapped, progress: progress, onLayout: onLayout, onBlock: onBlock)
   }
 
   /// Reads from any chunk source (a file, or bytes in memory).
   public func read(
     chunks: LineChunks, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
     onBlock: (AccelBlock) throws -> Void
+  ) throws -> AccelFileInfo {
+    try read(chunks: chunks, mapped: nil, progress: progress, onLayout: onLayout, onBlock: onBlock)
+  }
+
+  /// Detects the layout from the head of `chunks`, then parses the rows
+  /// from `mapped` when given (the same file), else from `chunks`.
+  func read(
+    chunks: LineChunks, mapped: MappedText?, progress: ((Int) -> Void)?,
+    onLayout: (AccelLayout) throws -> Void, onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
     let path = chunks.path
     guard var first = try chunks.next(size: chunkBytes) else {
@@ -107,7 +120,7 @@ public struct AccelReader: Sendable {
       if let e = parsed.error {
         throw InputError(
           e.kind,
-          SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column), e.problem,
+          SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column > 0 ? e.column : nil), e.problem,
           expected: e.expected)
       }
       if let t = parsed.truncatedLine { truncated = lineBase + t + 1 }
@@ -154,7 +167,79 @@ public struct AccelReader: Sendable {
     func consumeAll(_ slots: [Slot]) throws {
       for s in slots { try consume(s.take()) }
     }
+    /// The reader's report once every row is in.
+    func summary(bytes: Int, compressed: Bool) throws -> AccelFileInfo {
+      guard rows > 0 || truncated != nil else {
+        throw InputError(
+          .empty,
+          SourceLocation(file: path, line: lineBase + 1), "no data rows", expected: "rows after the header")
+      }
+      if let truncated {
+        diagnostics.append(
+          Diagnostic(
+            code: "truncated-last-line", message: "the last line is cut off and cannot be read; it was dropped",
+            location: "\(path):\(truncated)"))
+      }
+      if let firstBlank {
+        diagnostics.append(
+          Diagnostic(
+            code: "blank-lines", severity: .note, message: "\(blankLines) blank line(s) skipped",
+            location: "\(path):\(firstBlank)"))
+      }
+      diagnostics += order.diagnostics()
+      if localTimes && timeZone == nil && !diagnostics.contains(where: { $0.code == "local-time-as-utc" }) {
+        diagnostics.append(
+          Diagnostic(
+            code: "local-time-as-utc", severity: .note,
+            message: "times carry no offset and no time zone was given; read as UTC", location: path,
+            remedy: Remedy(.timeZone)))
+      }
+      layout.diagnostics = []
+      return AccelFileInfo(
+        layout: layout, rows: rows, lines: lineBase, bytes: bytes, compressed: compressed,
+        diagnostics: diagnostics)
+    }
+
     let queue = DispatchQueue(label: "energylab.accel.parse", attributes: .concurrent)
+    if let mapped, let origin = Self.end(ofLines: layout.headerLines, in: first) {
+      // Runs of about `chunkBytes` after the header, each found, parsed
+      // and handed back by a worker; the rows come back here in order.
+      lineBase = layout.headerLines
+      let size = mapped.count
+      let limit = LineChunks.defaultMaximumLineBytes
+      var pending: [(slot: Slot, to: Int)] = []
+      var from = origin
+      while from < size {
+        let to = min(size, from + chunkBytes)
+        let slot = Slot()
+        let start = from
+        let work: @Sendable () -> Void = {
+          let (range, longLine) = mapped.run(from: start, to: to, origin: origin, maximumLineBytes: limit)
+          var parsed = parser.parse(
+            UnsafeBufferPointer(rebasing: mapped.bytes[range]), skipLines: 0, isLast: range.upperBound == size)
+          mapped.release(range)
+          if longLine != nil && parsed.error == nil {
+            parsed.error = (
+              .malformed, parsed.lines, 0, "a line longer than \(limit) bytes",
+              "lines of at most \(limit) bytes (the reader's limit)"
+            )
+          }
+          slot.rows.withLock { $0 = parsed }
+          slot.done.signal()
+        }
+        if workers == 1 { work() } else { queue.async(execute: work) }
+        pending.append((slot, to))
+        while pending.count >= workers + 2 {
+          let next = pending.removeFirst()
+          try consume(next.slot.take())
+          progress?(next.to)
+        }
+        from = to
+      }
+      try consumeAll(pending.map(\.slot))
+      progress?(size)
+      return try summary(bytes: size, compressed: false)
+    }
     var pending: [Slot] = []
     var chunk: [UInt8]? = first
     var skip = layout.headerLines
@@ -191,35 +276,18 @@ public struct AccelReader: Sendable {
     }
     try consumeAll(pending)
     progress?(chunks.bytesRead)
-    guard rows > 0 || truncated != nil else {
-      throw InputError(
-        .empty,
-        SourceLocation(file: path, line: lineBase + 1), "no data rows", expected: "rows after the header")
+    return try summary(bytes: chunks.bytesRead, compressed: chunks.compressed)
+  }
+
+  /// The offset just after the `lines`-th line break of `text`; nil when
+  /// it has fewer.
+  static func end(ofLines lines: Int, in text: [UInt8]) -> Int? {
+    var offset = 0
+    for _ in 0..<lines {
+      guard let k = text[offset...].firstIndex(of: 0x0A) else { return nil }
+      offset = k + 1
     }
-    if let truncated {
-      diagnostics.append(
-        Diagnostic(
-          code: "truncated-last-line", message: "the last line is cut off and cannot be read; it was dropped",
-          location: "\(path):\(truncated)"))
-    }
-    if let firstBlank {
-      diagnostics.append(
-        Diagnostic(
-          code: "blank-lines", severity: .note, message: "\(blankLines) blank line(s) skipped",
-          location: "\(path):\(firstBlank)"))
-    }
-    diagnostics += order.diagnostics()
-    if localTimes && timeZone == nil && !diagnostics.contains(where: { $0.code == "local-time-as-utc" }) {
-      diagnostics.append(
-        Diagnostic(
-          code: "local-time-as-utc", severity: .note,
-          message: "times carry no offset and no time zone was given; read as UTC", location: path,
-          remedy: Remedy(.timeZone)))
-    }
-    layout.diagnostics = []
-    return AccelFileInfo(
-      layout: layout, rows: rows, lines: lineBase, bytes: chunks.bytesRead, compressed: chunks.compressed,
-      diagnostics: diagnostics)
+    return offset
   }
 }
 

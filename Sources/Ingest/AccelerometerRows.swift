@@ -62,6 +62,13 @@ struct AccelRowParser: Sendable {
   }
 
   func parse(_ chunk: [UInt8], skipLines: Int, isLast: Bool) -> ParsedRows {
+    chunk.withUnsafeBufferPointer { parse($0, skipLines: skipLines, isLast: isLast) }
+  }
+
+  /// The rows of `text`, which ends just after a line break (or at the end
+  /// of the file when `isLast`).
+  func parse(_ text: UnsafeBufferPointer<UInt8>, skipLines: Int, isLast: Bool) -> ParsedRows {
+    guard !text.isEmpty else { return ParsedRows() }
     let slots = layout.valueColumns.count
     var out = ParsedRows()
     var scanner: DateTimeScanner
@@ -90,7 +97,8 @@ struct AccelRowParser: Sendable {
     // Rows write their values in place; slots no column fills are NaN.
     let everySlotRead = (0..<slots).allSatisfy { roles.contains($0) }
 
-    chunk.withUnsafeBufferPointer { buffer in
+    do {
+      let buffer = text
       let base = buffer.baseAddress!
       let n = buffer.count
       // Rows are written straight into buffers: a row of k fields takes at
