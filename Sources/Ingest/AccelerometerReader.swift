@@ -120,7 +120,8 @@ public struct AccelReader: Sendable {
       if let e = parsed.error {
         throw InputError(
           e.kind,
-          SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column > 0 ? e.column : nil), e.problem,
+          SourceLocation(file: path, line: lineBase + e.line + 1, column: e.column > 0 ? e.column : nil),
+          e.problem,
           expected: e.expected)
       }
       if let t = parsed.truncatedLine { truncated = lineBase + t + 1 }
@@ -177,7 +178,8 @@ public struct AccelReader: Sendable {
       if let truncated {
         diagnostics.append(
           Diagnostic(
-            code: "truncated-last-line", message: "the last line is cut off and cannot be read; it was dropped",
+            code: "truncated-last-line",
+            message: "the last line is cut off and cannot be read; it was dropped",
             location: "\(path):\(truncated)"))
       }
       if let firstBlank {
@@ -216,7 +218,8 @@ public struct AccelReader: Sendable {
         let work: @Sendable () -> Void = {
           let (range, longLine) = mapped.run(from: start, to: to, origin: origin, maximumLineBytes: limit)
           var parsed = parser.parse(
-            UnsafeBufferPointer(rebasing: mapped.bytes[range]), skipLines: 0, isLast: range.upperBound == size)
+            UnsafeBufferPointer(rebasing: mapped.bytes[range]), skipLines: 0, isLast: range.upperBound == size
+          )
           mapped.release(range)
           if longLine != nil && parsed.error == nil {
             parsed.error = (

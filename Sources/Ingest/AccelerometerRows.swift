@@ -96,6 +96,13 @@ struct AccelRowParser: Sendable {
     let scale = layout.kind == .raw ? layout.scale : 1
     // Rows write their values in place; slots no column fills are NaN.
     let everySlotRead = (0..<slots).allSatisfy { roles.contains($0) }
+    // The common shape, a date-time then the values in slot order, has a
+    // path of its own with no per-field dispatch; any row it cannot read
+    // whole goes through the general reader.
+    var timeThenValues = false
+    if case .dateTime(0, _) = layout.time, slots > 0, columnCount == slots + 1 {
+      timeThenValues = (0..<slots).allSatisfy { roles[$0 + 1] == $0 }
+    }
 
     do {
       let buffer = text
@@ -133,8 +140,22 @@ struct AccelRowParser: Sendable {
         line += 1
       }
       lineLoop: while p < n {
-        let lineStart = p
+        // The line's end is found apart from its fields, so that reading
+        // one row need not wait for the fields of the row before.
         let lineEnd = Self.lineEnd(base, p, n)
+        if timeThenValues && lineEnd < n
+          && Self.timeThenValues(
+            base, p, lineEnd, n, delimiter, slots, scale, &scanner, times + rowIndex,
+            values + rowIndex * slots,
+            powers, integerPowers)
+        {
+          lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
+          rowIndex += 1
+          line += 1
+          p = lineEnd + 1
+          continue
+        }
+        let lineStart = p
         let terminated = lineEnd < n
         var contentEnd = lineEnd
         if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -272,6 +293,34 @@ struct AccelRowParser: Sendable {
     return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
   }
 
+  /// One row of a date-time and `slots` plain numbers, from `start` to
+  /// the line break at `end`: writes the time and values and returns
+  /// true, or false (writing nothing that counts) for anything else.
+  /// Bytes up to `n` may be read.
+  @inline(__always)
+  static func timeThenValues(
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ n: Int, _ delimiter: UInt8, _ slots: Int,
+    _ scale: Double, _ scanner: inout DateTimeScanner, _ time: UnsafeMutablePointer<Double>,
+    _ row: UnsafeMutablePointer<Double>, _ powers: UnsafePointer<Double>,
+    _ integerPowers: UnsafePointer<UInt64>
+  ) -> Bool {
+    let timeEnd = find(delimiter, base, start, end)
+    guard timeEnd < end, base[start] != 0x22,
+      let t = scanner.parse(UnsafeBufferPointer(start: base + start, count: timeEnd - start))
+    else { return false }
+    var q = timeEnd + 1
+    for k in 0..<slots {
+      guard let v = scanNumber(base, &q, end, n, powers, integerPowers) else { return false }
+      row[k] = v * scale
+      if k + 1 < slots {
+        guard q < end, base[q] == delimiter else { return false }
+        q += 1
+      }
+    }
+    time.pointee = t
+    return q == end || (q + 1 == end && base[q] == 0x0D)
+  }
+
   /// `[-]digits[.digits]` ending at a delimiter or the line end, with at
   /// most 15 significant digits (exact by Clinger's fast path); nil, with
   /// `q` unchanged, for anything else (the general reader takes over).
@@ -281,6 +330,22 @@ struct AccelRowParser: Sendable {
   static func plainNumber(
     _ base: UnsafePointer<UInt8>, _ q: inout Int, _ end: Int, _ limit: Int, _ delimiter: UInt8,
     _ powers: UnsafePointer<Double>, _ integerPowers: UnsafePointer<UInt64>
+  ) -> Double? {
+    var i = q
+    guard let value = scanNumber(base, &i, end, limit, powers, integerPowers),
+      i == end || base[i] == delimiter
+    else { return nil }
+    q = i
+    return value
+  }
+
+  /// `[-]digits[.digits]` with at most 15 significant digits at `q`,
+  /// which moves past it; nil, with `q` unchanged, for anything else.
+  /// What follows the number is for the caller to check.
+  @inline(__always)
+  static func scanNumber(
+    _ base: UnsafePointer<UInt8>, _ q: inout Int, _ end: Int, _ limit: Int, _ powers: UnsafePointer<Double>,
+    _ integerPowers: UnsafePointer<UInt64>
   ) -> Double? {
     var i = q
     let negative = i < end && base[i] == 0x2D
@@ -306,7 +371,7 @@ struct AccelRowParser: Sendable {
           j &+= fractionDigits
         }
         if fractionDigits < 8 {
-          guard integerDigits &+ fractionDigits > 0, j == end || base[j] == delimiter else { return nil }
+          guard integerDigits &+ fractionDigits > 0 else { return nil }
           q = j
           let value = Double(Int64(bitPattern: mantissa)) / powers[fractionDigits]
           return negative ? -value : value
@@ -335,7 +400,7 @@ struct AccelRowParser: Sendable {
       fractionDigits = i &- fractionStart
       digits &+= fractionDigits
     }
-    guard digits > 0, digits <= 15, i == end || base[i] == delimiter else { return nil }
+    guard digits > 0, digits <= 15 else { return nil }
     q = i
     // Exact: both operands are exact doubles, so the quotient is the
     // correctly rounded value of the decimal (Clinger's fast path).

@@ -156,7 +156,7 @@ public final class LineChunks {
       if read == 0 { atEnd = true }
       return
     }
-    chunk.append(contentsOf: repeatElement(0, count: want))
+    chunk.append(contentsOf: [UInt8](repeating: 0, count: want))
     let n = try chunk.withUnsafeMutableBytes { try fill($0.baseAddress! + old, want) }
     chunk.removeLast(want - n)
     if n == 0 { atEnd = true }

@@ -24,7 +24,9 @@ final class MappedText: Sendable {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
+      return nil
+    }
     let size = Int(status.st_size)
     guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
       mapped != UnsafeMutableRawPointer(bitPattern: -1)

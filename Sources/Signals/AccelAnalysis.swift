@@ -116,7 +116,9 @@ public struct AccelAnalyzer {
   private var warmupValues: [Double] = []
   private var rate: Double?
   private var gapThreshold = 1.0
-  private var detector: StepDetector?
+  /// Step detection and ActiGraph counts each run on a thread of their
+  /// own, fed the same rows as the epochs here.
+  private var stepStage: SerialStage<StepStream>?
   private var accumulators: [EpochAccumulator] = []
   private var samples = 0
   private var first: Double?
@@ -139,16 +141,7 @@ public struct AccelAnalyzer {
   private var madCount = 0
   private var magnitudeSum = 0.0
   private var magnitudeCount = 0
-  private var counter: ActiGraphCounts?
-  /// |a| of each raw row of the block being processed, in a pass of its
-  /// own (the square roots then overlap instead of stalling the epoch
-  /// loop).
-  private var magnitudes: [Double] = []
-  private var enmo: [Double] = []
-  /// Start of the current count stream (the first sample, or the first
-  /// after a gap).
-  private var countOrigin = 0.0
-  private var countSecondsDone = 0
+  private var countStage: SerialStage<CountStream>?
   /// Whole seconds of counts from raw data: start, x, y, z.
   private var countSeconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
 
@@ -204,11 +197,6 @@ public struct AccelAnalyzer {
       }
       if keepsEpochs { kept[a] += closed }
     }
-    if let new = detector?.drainSteps(), !new.isEmpty {
-      stepCount += new.count
-      for t in new { days.addStep(t) }
-      if keepsEpochs { stepTimes += new }
-    }
   }
 
   private mutating func start() {
@@ -228,13 +216,19 @@ public struct AccelAnalyzer {
     }
     if kind == .raw && r >= parameters.steps.minimumSampleRateHz && r <= parameters.steps.maximumSampleRateHz
     {
-      detector = StepDetector(sampleRateHz: r, parameters: parameters.steps)
+      stepStage = SerialStage(
+        StepStream(detector: StepDetector(sampleRateHz: r, parameters: parameters.steps)),
+        label: "energylab.accel.steps")
     }
-    if kind == .raw && (parameters.keepEpochs || countsIntensity) {
-      counter = ActiGraphCounts(sampleRateHz: r)
+    if kind == .raw && (parameters.keepEpochs || countsIntensity),
+      let counter = ActiGraphCounts(sampleRateHz: r)
+    {
+      countStage = SerialStage(
+        CountStream(counter: counter, rate: r, origin: t[0], keep: keepsEpochs),
+        label: "energylab.accel.counts")
     }
     kept = accumulators.map { _ in [] }
-    days.stepsKnown = detector != nil
+    days.stepsKnown = stepStage != nil
     let values = warmupValues
     warmupTime = []
     warmupValues = []
@@ -245,10 +239,7 @@ public struct AccelAnalyzer {
   private mutating func process(_ time: [Double], _ values: [Double]) {
     let n = time.count
     guard n > 0 else { return }
-    if first == nil {
-      first = time[0]
-      countOrigin = time[0]
-    }
+    if first == nil { first = time[0] }
     samples += n
     if kind == .raw {
       processRaw(time, values)
@@ -257,7 +248,7 @@ public struct AccelAnalyzer {
     var previous = last ?? time[0]
     for i in 0..<n {
       let t = time[i]
-      if isGap(t - previous, after: previous) { detector?.gap() }
+      _ = isGap(t - previous, after: previous)
       previous = t
       switch kind {
       case .raw: break
@@ -303,13 +294,12 @@ public struct AccelAnalyzer {
     return false
   }
 
-  /// Raw rows: |a| and ENMO for the whole block first, then each stage
-  /// (epochs, steps, counts) takes the runs between gaps in one call, so
-  /// that its loop keeps its state to itself.
+  /// Raw rows: |a| and ENMO in one pass, then the epochs here and the
+  /// steps and counts on their threads, each told where the gaps fall.
   private mutating func processRaw(_ time: [Double], _ values: [Double]) {
     let n = time.count
-    magnitudes.removeAll(keepingCapacity: true)
-    enmo.removeAll(keepingCapacity: true)
+    var magnitudes: [Double] = []
+    var enmo: [Double] = []
     magnitudes.reserveCapacity(n)
     enmo.reserveCapacity(n)
     values.withUnsafeBufferPointer { v in
@@ -322,72 +312,34 @@ public struct AccelAnalyzer {
         enmo.append(max(0, r - 1) * 1000)
       }
     }
+    var runs: [RawRun] = []
     var run = 0
+    var afterGap = false
     var previous = last ?? time[0]
     for i in 0..<n {
       let t = time[i]
       if isGap(t - previous, after: previous) {
-        feedRaw(time, values, run..<i)
+        if i > run { runs.append(RawRun(rows: run..<i, afterGap: afterGap)) }
         run = i
-        detector?.gap()
-        if counter != nil {
-          // A gap ends the count stream: the next sample starts a new one.
-          drainCounts()
-          counter = ActiGraphCounts(sampleRateHz: rate ?? 0)
-          countOrigin = t
-          countSecondsDone = 0
-        }
+        afterGap = true
       }
       previous = t
     }
-    feedRaw(time, values, run..<n)
+    runs.append(RawRun(rows: run..<n, afterGap: afterGap))
     last = previous
-    drainCounts()
-  }
-
-  private mutating func feedRaw(_ time: [Double], _ values: [Double], _ rows: Range<Int>) {
-    guard !rows.isEmpty else { return }
-    time.withUnsafeBufferPointer { allTimes in
-      magnitudes.withUnsafeBufferPointer { allMagnitudes in
-        enmo.withUnsafeBufferPointer { allENMO in
-          let t = UnsafeBufferPointer(rebasing: allTimes[rows])
-          let m = UnsafeBufferPointer(rebasing: allMagnitudes[rows])
-          let e = UnsafeBufferPointer(rebasing: allENMO[rows])
-          for value in e { enmoSum += value }
-          enmoCount += rows.count
+    for value in enmo { enmoSum += value }
+    enmoCount += n
+    time.withUnsafeBufferPointer { t in
+      magnitudes.withUnsafeBufferPointer { m in
+        enmo.withUnsafeBufferPointer { e in
           for a in accumulators.indices { accumulators[a].addRaw(times: t, magnitudes: m, enmo: e) }
-          // Taken out while it runs, so its buffers stay uniquely held.
-          if var d = detector {
-            detector = nil
-            d.add(times: t, magnitudes: m)
-            detector = d
-          }
         }
       }
     }
-    if var c = counter {
-      counter = nil
-      values.withUnsafeBufferPointer { v in
-        c.add(xyz: UnsafeBufferPointer(rebasing: v[(3 * rows.lowerBound)..<(3 * rows.upperBound)]))
-      }
-      counter = c
-    }
-  }
-
-  /// Keeps the seconds of counts completed (for the epoch tables).
-  private mutating func drainCounts() {
-    guard var c = counter else { return }
-    let new = c.drainSeconds()
-    counter = c
-    guard keepsEpochs else { return }
-    for s in new {
-      countSeconds.append(
-        (
-          countOrigin + Double(countSecondsDone), Int32(clamping: s.x), Int32(clamping: s.y),
-          Int32(clamping: s.z)
-        ))
-      countSecondsDone += 1
-    }
+    let blockRuns = runs
+    let blockMagnitudes = magnitudes
+    stepStage?.submit { $0.add(time, blockMagnitudes, blockRuns) }
+    countStage?.submit { $0.add(time, values, blockRuns) }
   }
 
   /// The file's vector magnitude, else sqrt(axis1^2 + axis2^2 + axis3^2).
@@ -401,14 +353,20 @@ public struct AccelAnalyzer {
     if rate == nil && !warmupTime.isEmpty { start() }
     var diagnostics: [Diagnostic] = []
     let where_ = source.isEmpty ? nil : source
-    detector?.finish()
     for a in accumulators.indices { accumulators[a].finish() }
     drain()
+    stepStage?.submit { $0.finish() }
+    if let steps = stepStage?.finish() {
+      stepTimes = steps.times
+      stepCount = steps.times.count
+      for t in stepTimes { days.addStep(t) }
+    }
+    if let counts = countStage?.finish() { countSeconds = counts.seconds }
     var tables = zip(accumulators, kept).map { (seconds: $0.seconds, epochs: $1) }
-    if detector != nil {
+    if stepStage != nil && keepsEpochs {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
     }
-    if counter != nil, !countSeconds.isEmpty {
+    if countStage != nil, !countSeconds.isEmpty {
       for k in tables.indices { Self.assign(countSeconds, to: &tables[k].epochs) }
     }
     if countsIntensity {
@@ -428,7 +386,7 @@ public struct AccelAnalyzer {
         Diagnostic(
           code: "counts-axis1", severity: .note,
           message:
-            counter == nil
+            countStage == nil
             ? "\(cut.id) cut-points need ActiGraph counts, which raw data gives at 30-100 Hz only; no intensity classes"
             : "\(cut.id) cut-points applied to counts of the device's y axis (ActiLife's axis 1, vertical on the hip)",
           location: where_))
@@ -481,7 +439,7 @@ public struct AccelAnalyzer {
             location: where_))
       }
     }
-    let steps: Int? = detector != nil ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
+    let steps: Int? = stepStage != nil ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
     let cut = parameters.cutPoints(for: kind)
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
@@ -538,6 +496,87 @@ public struct AccelAnalyzer {
 
 /// Daily summaries in a time zone, built as epochs close and steps are
 /// counted (both in time order, the steps a little behind).
+/// A run of raw rows of a block with no gap inside, and whether a gap
+/// comes just before it.
+struct RawRun: Sendable {
+  var rows: Range<Int>
+  var afterGap: Bool
+}
+
+/// The step detector over the runs of raw rows, keeping every step.
+struct StepStream: Sendable {
+  var detector: StepDetector
+  var times: [Double] = []
+
+  mutating func add(_ time: [Double], _ magnitudes: [Double], _ runs: [RawRun]) {
+    time.withUnsafeBufferPointer { t in
+      magnitudes.withUnsafeBufferPointer { m in
+        for run in runs {
+          if run.afterGap { detector.gap() }
+          detector.add(
+            times: UnsafeBufferPointer(rebasing: t[run.rows]),
+            magnitudes: UnsafeBufferPointer(rebasing: m[run.rows]))
+        }
+      }
+    }
+    times += detector.drainSteps()
+  }
+
+  /// Ends the last bout.
+  mutating func finish() {
+    detector.finish()
+    times += detector.drainSteps()
+  }
+}
+
+/// ActiGraph counts over the runs of raw rows: a gap ends a count stream
+/// and the next sample starts a new one.
+struct CountStream: Sendable {
+  var counter: ActiGraphCounts
+  let rate: Double
+  /// Start of the current stream: the first sample, or the first after a
+  /// gap.
+  var origin: Double
+  var done = 0
+  /// Whether the seconds are kept (for the epoch tables).
+  let keep: Bool
+  var seconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
+
+  init(counter: ActiGraphCounts, rate: Double, origin: Double, keep: Bool) {
+    self.counter = counter
+    self.rate = rate
+    self.origin = origin
+    self.keep = keep
+  }
+
+  mutating func add(_ time: [Double], _ values: [Double], _ runs: [RawRun]) {
+    values.withUnsafeBufferPointer { v in
+      for run in runs {
+        if run.afterGap, let fresh = ActiGraphCounts(sampleRateHz: rate) {
+          drain()
+          counter = fresh
+          origin = time[run.rows.lowerBound]
+          done = 0
+        }
+        counter.add(
+          xyz: UnsafeBufferPointer(rebasing: v[(3 * run.rows.lowerBound)..<(3 * run.rows.upperBound)]))
+      }
+    }
+    drain()
+  }
+
+  /// Keeps the seconds of counts completed.
+  private mutating func drain() {
+    let new = counter.drainSeconds()
+    guard keep else { return }
+    for s in new {
+      seconds.append(
+        (origin + Double(done), Int32(clamping: s.x), Int32(clamping: s.y), Int32(clamping: s.z)))
+      done += 1
+    }
+  }
+}
+
 struct DayBuilder {
   let timeZone: TimeZone
   /// Whether steps are counted (a detector runs), so that days start at 0.

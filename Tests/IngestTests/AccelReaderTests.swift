@@ -362,6 +362,68 @@ struct AccelBadInputTests {
     #expect(later?.location.line == 42)
   }
 
+  /// A plain file is mapped and each worker finds its own run of lines;
+  /// every fixture, read so with runs of a few bytes (lines and headers
+  /// split across runs, runs with no line start) or of 2 MiB, gives the
+  /// rows, lines and diagnostics, or the error, of the same bytes read as
+  /// a stream.
+  @Test func mappedFilesReadAsStreamsDo() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: accelFixtures).filter {
+      $0.hasSuffix(".csv")
+    }
+    #expect(names.count > 15)
+    func outcome(_ body: () throws -> (AccelFileInfo, [Double], [Double])) -> String {
+      do {
+        let (info, times, values) = try body()
+        return
+          "\(info.rows) rows, \(info.lines) lines, \(info.bytes) bytes, \(info.diagnostics); \(times); \(values)"
+      } catch {
+        return "error: \(error)"
+      }
+    }
+    for name in names.sorted() {
+      let path = Self.path(name)
+      let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+      // Runs of a few bytes over the million-character line would only
+      // repeat the same empty runs.
+      for chunkBytes in bytes.count < 65536 ? [7, 64, 2 << 20] : [4096, 2 << 20] {
+        for workers in [1, 2] {
+          let reader = AccelReader(workers: workers, chunkBytes: chunkBytes)
+          let stream = outcome {
+            var times: [Double] = []
+            var values: [Double] = []
+            let info = try reader.read(chunks: LineChunks(bytes: bytes, source: path)) { block in
+              times += block.time
+              values += block.values
+            }
+            return (info, times, values)
+          }
+          let mapped = outcome { try readAccel(name, chunkBytes: chunkBytes, workers: workers) }
+          #expect(mapped == stream, "\(name), runs of \(chunkBytes) bytes, \(workers) worker(s)")
+        }
+      }
+    }
+  }
+
+  /// A line past the reader's limit in a mapped file is an error on that
+  /// line, after the rows before it were read.
+  @Test func aMappedLineBeyondTheLimitIsAnErrorOnItsLine() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).csv")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var text = Array("time,x,y,z\n".utf8)
+    for k in 0..<40 { text += Array("2024-03-01T08:00:\(10 + k)Z,0,0,1\n".utf8) }
+    text += Array("2024-03-01T08:01:00Z,".utf8)
+    text += Array(repeating: UInt8(0x31), count: LineChunks.defaultMaximumLineBytes + 10)
+    text += Array(",0,1\n2024-03-01T08:01:01Z,0,0,1\n".utf8)
+    try Data(text).write(to: URL(fileURLWithPath: path))
+    for chunkBytes in [100, 2 << 20] {
+      let e = inputError { _ = try AccelReader(chunkBytes: chunkBytes).read(path: path) { _ in } }
+      #expect(e?.problem == "a line longer than \(LineChunks.defaultMaximumLineBytes) bytes")
+      #expect(e?.location.line == 42)
+    }
+  }
+
   @Test func aMissingFileIsAnInputError() {
     let missing = inputError { _ = try readAccel("no-such-file.csv") }
     #expect(missing?.problem == "no such file" && missing?.kind == .unreadable)
