@@ -140,22 +140,20 @@ struct AccelRowParser: Sendable {
         line += 1
       }
       lineLoop: while p < n {
-        // The line's end is found apart from its fields, so that reading
-        // one row need not wait for the fields of the row before.
-        let lineEnd = Self.lineEnd(base, p, n)
-        if timeThenValues && lineEnd < n
-          && Self.timeThenValues(
-            base, p, lineEnd, n, delimiter, slots, scale, &scanner, times + rowIndex,
-            values + rowIndex * slots,
-            powers, integerPowers)
+        if timeThenValues,
+          let next = Self.timeThenValues(
+            base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
+            powers,
+            integerPowers)
         {
           lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
           rowIndex += 1
           line += 1
-          p = lineEnd + 1
+          p = next
           continue
         }
         let lineStart = p
+        let lineEnd = Self.lineEnd(base, p, n)
         let terminated = lineEnd < n
         var contentEnd = lineEnd
         if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -293,32 +291,46 @@ struct AccelRowParser: Sendable {
     return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
   }
 
-  /// One row of a date-time and `slots` plain numbers, from `start` to
-  /// the line break at `end`: writes the time and values and returns
-  /// true, or false (writing nothing that counts) for anything else.
-  /// Bytes up to `n` may be read.
+  /// One row of a date-time and `slots` plain numbers from `start`,
+  /// ending in a line break: writes the time and values and returns the
+  /// start of the next line, or nil (writing nothing that counts) for
+  /// anything else. The row's fields are read in one pass; no search for
+  /// the line's end comes first. Bytes up to `n` may be read.
   @inline(__always)
   static func timeThenValues(
-    _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ n: Int, _ delimiter: UInt8, _ slots: Int,
-    _ scale: Double, _ scanner: inout DateTimeScanner, _ time: UnsafeMutablePointer<Double>,
-    _ row: UnsafeMutablePointer<Double>, _ powers: UnsafePointer<Double>,
-    _ integerPowers: UnsafePointer<UInt64>
-  ) -> Bool {
-    let timeEnd = find(delimiter, base, start, end)
-    guard timeEnd < end, base[start] != 0x22,
-      let t = scanner.parse(UnsafeBufferPointer(start: base + start, count: timeEnd - start))
-    else { return false }
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ delimiter: UInt8, _ slots: Int, _ scale: Double,
+    _ scanner: inout DateTimeScanner, _ time: UnsafeMutablePointer<Double>,
+    _ row: UnsafeMutablePointer<Double>,
+    _ powers: UnsafePointer<Double>, _ integerPowers: UnsafePointer<UInt64>
+  ) -> Int? {
+    let t: Double
+    let timeEnd: Int
+    if let field = scanner.leadingField(base, start, n, n, delimiter) {
+      (t, timeEnd) = field
+    } else {
+      // A new minute (or anything unusual): the field as the general
+      // reader takes it, within its line.
+      let end = lineEnd(base, start, n)
+      timeEnd = find(delimiter, base, start, end)
+      guard timeEnd < end, base[start] != 0x22,
+        let parsed = scanner.parse(UnsafeBufferPointer(start: base + start, count: timeEnd - start))
+      else { return nil }
+      t = parsed
+    }
     var q = timeEnd + 1
     for k in 0..<slots {
-      guard let v = scanNumber(base, &q, end, n, powers, integerPowers) else { return false }
+      // A number stops at the line break, which is no digit.
+      guard let v = scanNumber(base, &q, n, n, powers, integerPowers) else { return nil }
       row[k] = v * scale
       if k + 1 < slots {
-        guard q < end, base[q] == delimiter else { return false }
+        guard q < n, base[q] == delimiter else { return nil }
         q += 1
       }
     }
     time.pointee = t
-    return q == end || (q + 1 == end && base[q] == 0x0D)
+    if q < n && base[q] == 0x0A { return q + 1 }
+    if q + 1 < n && base[q] == 0x0D && base[q + 1] == 0x0A { return q + 2 }
+    return nil
   }
 
   /// `[-]digits[.digits]` ending at a delimiter or the line end, with at
@@ -358,7 +370,10 @@ struct AccelRowParser: Sendable {
       let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       let integerDigits = leadingDigits(word)
       if integerDigits < 8 {
-        var mantissa = integerDigits > 0 ? digitsValue(word, integerDigits) : 0
+        // One integer digit (most readings in g) needs no combining.
+        var mantissa =
+          integerDigits == 1
+          ? (word & 0xFF) &- 0x30 : integerDigits > 0 ? digitsValue(word, integerDigits) : 0
         var j = i &+ integerDigits
         var fractionDigits = 0
         if base[j] == 0x2E {

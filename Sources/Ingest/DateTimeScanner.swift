@@ -65,6 +65,57 @@ public struct DateTimeScanner {
     return fullParse(bytes)
   }
 
+  /// The date-time at the start of a row's first field when it shares the
+  /// last row's minute and offset text: the time and the index of the
+  /// delimiter that ends the field (before `end`, the line's end), read
+  /// without first looking for the delimiter. Nil when the row is not so
+  /// simple, for `parse` of the field to decide. `n` bounds the bytes that
+  /// may be read.
+  @inline(__always)
+  public mutating func leadingField(
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ n: Int, _ delimiter: UInt8
+  ) -> (time: Double, end: Int)? {
+    let length = prefixLength
+    guard length >= 8 && length <= 24, start &+ length &+ 2 < end else { return nil }
+    let raw = UnsafeRawPointer(base + start)
+    guard raw.loadUnaligned(as: UInt64.self) == prefixWords.0,
+      raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == prefixWords.2,
+      length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1
+    else { return nil }
+    var i = start &+ length
+    let d1 = base[i] &- 0x30
+    let d2 = base[i &+ 1] &- 0x30
+    guard d1 < 6 || (d1 == 6 && d2 == 0), d2 < 10 else { return nil }
+    i &+= 2
+    var fraction = 0.0
+    // A comma that is the delimiter ends the field; it is no decimal mark.
+    if i < end && base[i] != delimiter && (base[i] == 0x2E || base[i] == 0x2C) {
+      i &+= 1
+      let fractionStart = i
+      var digits: UInt64 = 0
+      while i < end {
+        let d = base[i] &- 0x30
+        guard d < 10 else { break }
+        if i &- fractionStart < 15 { digits = digits &* 10 &+ UInt64(d) }
+        i &+= 1
+      }
+      let count = min(i &- fractionStart, 15)
+      guard count > 0 else { return nil }
+      fraction = Double(digits) * Self.tenths(count)
+    }
+    let rest = suffixLength
+    guard rest <= 8, i &+ rest < end else { return nil }
+    if rest > 0 {
+      var word: UInt64 = 0
+      for j in 0..<rest { word |= UInt64(base[i &+ j]) << (8 &* UInt64(j)) }
+      guard word == suffixWord else { return nil }
+    }
+    let fieldEnd = i &+ rest
+    guard base[fieldEnd] == delimiter else { return nil }
+    if minuteIsLocal { sawLocalTime = true }
+    return (minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction, fieldEnd)
+  }
+
   /// 10^-k for k in 1...15.
   @inline(__always)
   static func tenths(_ k: Int) -> Double {

@@ -152,7 +152,7 @@ public struct ActiGraphCounts: Sendable {
 
   /// A 30 Hz value of each axis.
   private mutating func resampled(_ raw: SIMD3<Double>) {
-    let v = (raw * 1000).rounded(.toNearestOrEven) / 1000
+    let v = Self.roundedToEven(raw * 1000) / 1000
     if !started {
       started = true
       let z = Self.unitState
@@ -171,7 +171,7 @@ public struct ActiGraphCounts: Sendable {
     s5 = b.6 * v + s6 - a.6 * out
     s6 = b.7 * v - a.7 * out
     let scaled = out * gain
-    var m = pointwiseMax(scaled, -scaled)
+    var m = scaled.replacing(with: -scaled, where: scaled .< 0)
     m.replace(with: 0, where: m .< Self.deadBand)
     m.replace(with: Self.ceiling, where: m .> Self.ceiling)
     // Non-negative, so truncation is rounding down.
@@ -187,6 +187,18 @@ public struct ActiGraphCounts: Sendable {
     seconds.append((secondSum.x, secondSum.y, secondSum.z))
     completedSeconds += 1
     secondSum = SIMD3()
+  }
+
+  /// `x` rounded to the nearest integer, ties to even, with no library
+  /// call: below 2^51 in size, adding and taking away 1.5 * 2^52 leaves
+  /// the integer the addition rounded to (a zero may lose its sign, which
+  /// no count can show).
+  @inline(__always)
+  static func roundedToEven(_ x: SIMD3<Double>) -> SIMD3<Double> {
+    let size = x.replacing(with: -x, where: x .< 0)
+    guard all(size .< 0x1p51) else { return x.rounded(.toNearestOrEven) }
+    let shift = SIMD3<Double>(repeating: 0x1.8p52)
+    return (x + shift) - shift
   }
 
   /// The seconds completed since the last drain.
