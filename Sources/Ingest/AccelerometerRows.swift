@@ -140,6 +140,9 @@ struct AccelRowParser: Sendable {
         line += 1
       }
       lineLoop: while p < n {
+        // A row that is dropped (a line cut off mid-write) must not leave
+        // its time's lack of an offset behind.
+        let localBefore = scanner.sawLocalTime
         if timeThenValues,
           let next = Self.timeThenValues(
             base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
@@ -167,6 +170,7 @@ struct AccelRowParser: Sendable {
           continue
         }
         func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
+          scanner.sawLocalTime = localBefore
           if isLast && !terminated {
             out.truncatedLine = line
           } else {

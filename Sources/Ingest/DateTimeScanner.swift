@@ -31,7 +31,7 @@ public enum DateOrder: String, Sendable, Hashable, CaseIterable {
 public struct DateTimeScanner {
   public let order: DateOrder
   public let timeZone: TimeZone?
-  public private(set) var sawLocalTime = false
+  public internal(set) var sawLocalTime = false
 
   private var cachedDate: (UInt64, UInt64) = (0, 0)
   private var cachedDateLength = -1

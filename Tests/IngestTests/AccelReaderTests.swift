@@ -306,6 +306,17 @@ struct AccelBadInputTests {
         == "\(Self.path("truncated-last-line.csv")):4")
   }
 
+  /// A recording cut off inside its last time ("08:00:00.0", no "Z" yet)
+  /// drops that line; the times of the rows kept all carry an offset, so
+  /// no note says times were read as UTC.
+  @Test func aTimeCutOffBeforeItsOffsetLeavesNoLocalTimeNote() throws {
+    let text = "time,x,y,z\n2024-03-01T08:00:00Z,0,0,1\n2024-03-01T08:00:00.01Z,0,0,1\n2024-03-01T08:00:00.0"
+    let info = try AccelReader().read(chunks: LineChunks(bytes: Array(text.utf8), source: "cut.csv")) { _ in }
+    #expect(info.rows == 2)
+    #expect(info.diagnostics.map(\.code).contains("truncated-last-line"))
+    #expect(!info.diagnostics.map(\.code).contains("local-time-as-utc"))
+  }
+
   @Test func emptyAndHeaderOnlyFilesAreErrors() {
     let empty = inputError { _ = try readAccel("empty.csv") }
     #expect(
