@@ -76,44 +76,18 @@ public struct DateTimeScanner {
     _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ n: Int, _ delimiter: UInt8
   ) -> (time: Double, end: Int)? {
     let length = prefixLength
-    guard length >= 8 && length <= 24, start &+ length &+ 2 < end else { return nil }
-    let raw = UnsafeRawPointer(base + start)
-    guard raw.loadUnaligned(as: UInt64.self) == prefixWords.0,
-      raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == prefixWords.2,
-      length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1
+    guard length >= 8 && length <= 24, start &+ length &+ 2 < end,
+      prefixWordsMatch(UnsafeRawPointer(base + start))
     else { return nil }
     var i = start &+ length
-    let d1 = base[i] &- 0x30
-    let d2 = base[i &+ 1] &- 0x30
-    guard d1 < 6 || (d1 == 6 && d2 == 0), d2 < 10 else { return nil }
-    i &+= 2
-    var fraction = 0.0
     // A comma that is the delimiter ends the field; it is no decimal mark.
-    if i < end && base[i] != delimiter && (base[i] == 0x2E || base[i] == 0x2C) {
-      i &+= 1
-      let fractionStart = i
-      var digits: UInt64 = 0
-      while i < end {
-        let d = base[i] &- 0x30
-        guard d < 10 else { break }
-        if i &- fractionStart < 15 { digits = digits &* 10 &+ UInt64(d) }
-        i &+= 1
-      }
-      let count = min(i &- fractionStart, 15)
-      guard count > 0 else { return nil }
-      fraction = Double(digits) * Self.tenths(count)
-    }
+    guard let (second, fraction) = Self.seconds(base, &i, end, delimiter: delimiter) else { return nil }
     let rest = suffixLength
-    guard rest <= 8, i &+ rest < end else { return nil }
-    if rest > 0 {
-      var word: UInt64 = 0
-      for j in 0..<rest { word |= UInt64(base[i &+ j]) << (8 &* UInt64(j)) }
-      guard word == suffixWord else { return nil }
-    }
+    guard rest <= 8, i &+ rest < end, rest == 0 || Self.word(base + i, rest) == suffixWord else { return nil }
     let fieldEnd = i &+ rest
     guard base[fieldEnd] == delimiter else { return nil }
     if minuteIsLocal { sawLocalTime = true }
-    return (minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction, fieldEnd)
+    return (minuteStart + Double(second) + fraction, fieldEnd)
   }
 
   /// 10^-k for k in 1...15.
@@ -148,26 +122,53 @@ public struct DateTimeScanner {
     let p = bytes.baseAddress!
     let raw = UnsafeRawPointer(p)
     if length >= 8 && length <= 24 {
-      guard raw.loadUnaligned(as: UInt64.self) == prefixWords.0,
-        raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == prefixWords.2,
-        length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1
-      else { return nil }
+      guard prefixWordsMatch(raw) else { return nil }
     } else {
       guard minutePrefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw, length) == 0 }) else {
         return nil
       }
     }
     var i = length
+    guard let (second, fraction) = Self.seconds(p, &i, n, delimiter: nil) else { return nil }
+    let rest = n &- i
+    guard rest == suffixLength else { return nil }
+    if rest > 8 {
+      guard minuteSuffix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw + i, rest) == 0 }) else {
+        return nil
+      }
+    } else if rest > 0 {
+      guard Self.word(p + i, rest) == suffixWord else { return nil }
+    }
+    if minuteIsLocal { sawLocalTime = true }
+    return minuteStart + Double(second) + fraction
+  }
+
+  /// Whether the text at `raw` starts with the remembered minute, compared
+  /// as three overlapping words (8 <= prefix length <= 24).
+  @inline(__always)
+  private func prefixWordsMatch(_ raw: UnsafeRawPointer) -> Bool {
+    let length = prefixLength
+    return raw.loadUnaligned(as: UInt64.self) == prefixWords.0
+      && raw.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self) == prefixWords.2
+      && (length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1)
+  }
+
+  /// Two-digit seconds at `i`, then a fraction after `.` or `,` (unless
+  /// that byte is `delimiter`), all before `end`; `i` moves past them.
+  @inline(__always)
+  private static func seconds(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, delimiter: UInt8?) -> (
+    Int, Double
+  )? {
     let d1 = p[i] &- 0x30
     let d2 = p[i &+ 1] &- 0x30
     guard d1 < 6 || (d1 == 6 && d2 == 0), d2 < 10 else { return nil }
     i &+= 2
     var fraction = 0.0
-    if i < n && (p[i] == 0x2E || p[i] == 0x2C) {
+    if i < end && p[i] != delimiter && (p[i] == 0x2E || p[i] == 0x2C) {
       i &+= 1
       let fractionStart = i
       var digits: UInt64 = 0
-      while i < n {
+      while i < end {
         let d = p[i] &- 0x30
         guard d < 10 else { break }
         if i &- fractionStart < 15 { digits = digits &* 10 &+ UInt64(d) }
@@ -179,22 +180,15 @@ public struct DateTimeScanner {
       // anyway, far coarser than the product's rounding.
       fraction = Double(digits) * Self.tenths(count)
     }
-    let rest = n &- i
-    guard rest == suffixLength else { return nil }
-    if rest > 0 {
-      guard rest <= 8 else {
-        guard minuteSuffix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw + i, rest) == 0 }) else {
-          return nil
-        }
-        if minuteIsLocal { sawLocalTime = true }
-        return minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction
-      }
-      var word: UInt64 = 0
-      for j in 0..<rest { word |= UInt64(p[i &+ j]) << (8 &* UInt64(j)) }
-      guard word == suffixWord else { return nil }
-    }
-    if minuteIsLocal { sawLocalTime = true }
-    return minuteStart + Double(Int(d1) &* 10 &+ Int(d2)) + fraction
+    return (Int(d1) &* 10 &+ Int(d2), fraction)
+  }
+
+  /// The `count` (1...8) bytes at `p` as a little-endian word.
+  @inline(__always)
+  private static func word(_ p: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+    var word: UInt64 = 0
+    for j in 0..<count { word |= UInt64(p[j]) << (8 &* UInt64(j)) }
+    return word
   }
 
   private mutating func fullParse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
