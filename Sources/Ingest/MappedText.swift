@@ -10,7 +10,6 @@ import Synchronization
 /// `guardAgainstShrinking()` turns that into an error message and exit
 /// status 1 instead of a crash.
 final class MappedText: Sendable {
-  let path: String
   /// Bytes mapped: the file's size when it was opened.
   let count: Int
   /// The mapping's address (an integer, so that the class is Sendable).
@@ -32,7 +31,6 @@ final class MappedText: Sendable {
       mapped != UnsafeMutableRawPointer(bitPattern: -1)
     else { return nil }
     _ = madvise(mapped, size, MADV_SEQUENTIAL)
-    self.path = path
     count = size
     address = UInt(bitPattern: mapped)
     MappedText.guardAgainstShrinking()

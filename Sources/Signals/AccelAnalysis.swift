@@ -494,8 +494,6 @@ public struct AccelAnalyzer {
   }
 }
 
-/// Daily summaries in a time zone, built as epochs close and steps are
-/// counted (both in time order, the steps a little behind).
 /// A run of raw rows of a block with no gap inside, and whether a gap
 /// comes just before it.
 struct RawRun: Sendable {
@@ -577,6 +575,8 @@ struct CountStream: Sendable {
   }
 }
 
+/// Daily summaries in a time zone, built as epochs close (in time order);
+/// steps are added once the step detector has finished.
 struct DayBuilder {
   let timeZone: TimeZone
   /// Whether steps are counted (a detector runs), so that days start at 0.
