@@ -50,8 +50,11 @@ public final class LineChunks {
     }
     var magic: [UInt8] = [0, 0]
     let n = pread(fd, &magic, 2, 0)
-    compressed = n == 2 && magic[0] == 0x1F && magic[1] == 0x8B
-    if compressed {
+    // A pipe cannot be peeked at: zlib reads it, inflating a gzip stream
+    // and passing anything else through as it is.
+    let pipe = n < 0 && errno == ESPIPE
+    let gzipMagic = n == 2 && magic[0] == 0x1F && magic[1] == 0x8B
+    if gzipMagic || pipe {
       let dupFD = dup(fd)
       close(fd)
       fd = -1
@@ -62,6 +65,9 @@ public final class LineChunks {
           .encoding, SourceLocation(file: path), "cannot open gzip stream", expected: "a gzip file")
       }
       gzbuffer(gz, 1 << 17)
+      compressed = gzipMagic || gzdirect(gz) == 0
+    } else {
+      compressed = false
     }
   }
 

@@ -19,7 +19,11 @@ final class MappedText: Sendable {
   /// mapped (a pipe, a device, an empty file), which is then read as a
   /// stream instead.
   init?(path: String) {
-    let fd = open(path, O_RDONLY)
+    // Only a regular file is opened again: opening a named pipe a second
+    // time would wait for a writer that may be gone.
+    var named = stat()
+    guard stat(path, &named) == 0, (named.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let fd = open(path, O_RDONLY | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()

@@ -201,6 +201,33 @@ struct AccelDialectTests {
     #expect(values == [89.2, 12.5, 0, 45, 101.3, 3.1])
   }
 
+  /// A pipe cannot be peeked at for the gzip magic bytes; a gzipped and a
+  /// plain recording written into a named pipe read as the files do.
+  @Test func gzippedAndPlainTextThroughAPipe() throws {
+    let plain = accelFixtures + "/ukbiobank-epoch.csv"
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)")
+      .path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let fifo = folder + "/recording"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    var expected: [Double] = []
+    _ = try AccelReader().read(path: plain) { expected += $0.values }
+    for (command, compressed) in [
+      ("gzip -c '\(plain)' > '\(fifo)'", true), ("cat '\(plain)' > '\(fifo)'", false),
+    ] {
+      let writer = Process()
+      writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+      writer.arguments = ["-c", command]
+      try writer.run()
+      var values: [Double] = []
+      let info = try AccelReader().read(path: fifo) { values += $0.values }
+      writer.waitUntilExit()
+      #expect(info.compressed == compressed)
+      #expect(values == expected)
+    }
+  }
+
   /// Chunks of 64 bytes split lines across many parse tasks: the rows and
   /// the line numbers of diagnostics are those of one big chunk.
   @Test func chunkBoundariesDoNotChangeRowsOrLines() throws {
