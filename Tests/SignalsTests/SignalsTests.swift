@@ -178,6 +178,36 @@ struct StepDetectionTests {
     #expect(a.diagnostics.first { $0.code == "gaps" }?.message.contains("20.0 s") == true)
   }
 
+  /// A gap ends the count stream, which starts again at the first sample
+  /// after it: the counts of a recording with a pause are those of its two
+  /// halves counted apart, not of the whole counted straight through.
+  @Test func aGapRestartsTheCounts() throws {
+    var r = SyntheticRecording()
+    r.add(seconds: 30, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    let half = r.time.count
+    r.skip(seconds: 20)
+    r.add(seconds: 30, frequencyHz: 1.8, amplitude: 0.5, noise: 0.02)
+    func counts(_ rows: Range<Int>) throws -> SIMD3<Double> {
+      var counter = try #require(ActiGraphCounts(sampleRateHz: 100))
+      for i in rows { counter.add(x: r.values[3 * i], y: r.values[3 * i + 1], z: r.values[3 * i + 2]) }
+      return counter.drainSeconds().reduce(SIMD3<Double>()) {
+        $0 + SIMD3(Double($1.x), Double($1.y), Double($1.z))
+      }
+    }
+    let apart = try counts(0..<half) + counts(half..<r.time.count)
+    let straight = try counts(0..<r.time.count)
+    var p = AccelAnalysisParameters()
+    p.keepEpochs = true
+    p.epochSeconds = [60]
+    let epochs = try #require(r.analyse(p).epochs(seconds: 60))
+    let total = epochs.reduce(SIMD3<Double>()) {
+      $0 + SIMD3($1.countsX ?? 0, $1.countsY ?? 0, $1.countsZ ?? 0)
+    }
+    #expect(apart.z > 1000)
+    #expect(total == apart)
+    #expect(total != straight)
+  }
+
   /// Below 10 Hz the band-pass cannot work: no steps, and a warning.
   @Test func lowRatesDetectNoSteps() {
     var r = SyntheticRecording()
