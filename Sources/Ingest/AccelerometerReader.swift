@@ -41,6 +41,12 @@ public struct AccelReader: Sendable {
   public static let earliest = -1e10
   public static let latest = 1e11
 
+  /// Parser threads for one file at most: a parser needs about 1.1 s of
+  /// CPU per GB of rows and the slowest of the serial analysis stages
+  /// (the count filter) about 0.4 s (perf, BENCHMARKS.md), so a fifth
+  /// parser could only wait, while each one more holds runs in memory.
+  public static let maximumWorkers = 4
+
   public var map: AccelColumnMap
   public var timeZone: TimeZone?
   public var workers: Int
@@ -52,7 +58,7 @@ public struct AccelReader: Sendable {
   ) {
     self.map = map
     self.timeZone = timeZone
-    self.workers = max(1, workers)
+    self.workers = max(1, min(workers, Self.maximumWorkers))
     self.chunkBytes = chunkBytes
   }
 
