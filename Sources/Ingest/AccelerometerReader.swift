@@ -217,6 +217,7 @@ public struct AccelReader: Sendable {
       let limit = LineChunks.defaultMaximumLineBytes
       var pending: [(slot: Slot, to: Int)] = []
       var from = origin
+      var released = 0
       while from < size {
         let to = min(size, from + chunkBytes)
         let slot = Slot()
@@ -226,7 +227,6 @@ public struct AccelReader: Sendable {
           var parsed = parser.parse(
             UnsafeBufferPointer(rebasing: mapped.bytes[range]), skipLines: 0, isLast: range.upperBound == size
           )
-          mapped.release(range)
           if longLine != nil && parsed.error == nil {
             parsed.error = (
               .malformed, parsed.lines, 0, "a line longer than \(limit) bytes",
@@ -242,6 +242,11 @@ public struct AccelReader: Sendable {
           let next = pending.removeFirst()
           try consume(next.slot.take())
           progress?(next.to)
+          // Every run before this one's end is done with; the runs in
+          // flight read from `next.to - 1` on. Handing pages back here, in
+          // order, also drops those a fault near a boundary mapped again.
+          mapped.release(released..<(next.to - 1))
+          released = next.to - 1
         }
         from = to
       }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A regular file mapped read-only into memory, so that parser threads can
 /// each find and read their own run of lines with no copy and no reading
-/// thread in between. Pages are handed back as runs are done with, so the
+/// thread in between. Pages are handed back as runs are consumed, so the
 /// memory in use follows the runs in flight, not the file size.
 ///
 /// A file that shrinks while it is mapped would fault on the lost pages;
@@ -77,8 +77,9 @@ final class MappedText: Sendable {
     return (start..<lastLine, lastLine)
   }
 
-  /// Hands the whole pages of `range` back: they are read again from the
-  /// page cache if touched later, so this never changes what is read.
+  /// Hands the whole pages of `range` back (the page holding its end is
+  /// left for the next call): they are read again from the page cache if
+  /// touched later, so this never changes what is read.
   func release(_ range: Range<Int>) {
     let page = Int(sysconf(Int32(_SC_PAGESIZE)))
     let first = range.lowerBound / page * page
