@@ -67,8 +67,8 @@ struct AccelRowParser: Sendable {
 
   /// The rows of `text`, which ends just after a line break (or at the end
   /// of the file when `isLast`).
-  func parse(_ text: UnsafeBufferPointer<UInt8>, skipLines: Int, isLast: Bool) -> ParsedRows {
-    guard !text.isEmpty else { return ParsedRows() }
+  func parse(_ buffer: UnsafeBufferPointer<UInt8>, skipLines: Int, isLast: Bool) -> ParsedRows {
+    guard !buffer.isEmpty else { return ParsedRows() }
     let slots = layout.valueColumns.count
     var out = ParsedRows()
     var scanner: DateTimeScanner
@@ -95,178 +95,175 @@ struct AccelRowParser: Sendable {
     let columnCount = layout.columnCount
     let scale = layout.kind == .raw ? layout.scale : 1
     // Rows write their values in place; slots no column fills are NaN.
-    let everySlotRead = (0..<slots).allSatisfy { roles.contains($0) }
+    let everySlotRead = (0..<slots).allSatisfy { self.roles.contains($0) }
     // The common shape, a date-time then the values in slot order, has a
     // path of its own with no per-field dispatch; any row it cannot read
     // whole goes through the general reader.
     var timeThenValues = false
     if case .dateTime(0, _) = layout.time, slots > 0, columnCount == slots + 1 {
-      timeThenValues = (0..<slots).allSatisfy { roles[$0 + 1] == $0 }
+      timeThenValues = (0..<slots).allSatisfy { self.roles[$0 + 1] == $0 }
     }
 
-    do {
-      let buffer = text
-      let base = buffer.baseAddress!
-      let n = buffer.count
-      // Rows are written straight into buffers: a row of k fields takes at
-      // least 2k bytes with its line break, which bounds the row count
-      // (pages never written are never touched).
-      let capacity = n / (2 * max(columnCount, 1)) + 2
-      let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
-      let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * max(slots, 1))
-      let lineOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-      defer {
-        times.deallocate()
-        values.deallocate()
-        lineOffsets.deallocate()
-      }
-      let roles = UnsafeMutablePointer<Int>.allocate(capacity: max(columnCount, 1))
-      let powers = UnsafeMutablePointer<Double>.allocate(capacity: 16)
-      let integerPowers = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
-      defer {
-        roles.deallocate()
-        powers.deallocate()
-        integerPowers.deallocate()
-      }
-      for k in 0..<columnCount { roles[k] = self.roles[k] }
-      for k in 0..<16 { powers[k] = NumberScanner.power(k) }
-      for k in 0..<8 { integerPowers[k] = UInt64(NumberScanner.power(k)) }
-      var p = 0
-      var line = 0
-      var rowIndex = 0
-      // Skip header lines.
-      while line < skipLines && p < n {
-        p = Self.lineEnd(base, p, n) + 1
-        line += 1
-      }
-      lineLoop: while p < n {
-        // A row that is dropped (a line cut off mid-write) must not leave
-        // its time's lack of an offset behind.
-        let localBefore = scanner.sawLocalTime
-        if timeThenValues,
-          let next = Self.timeThenValues(
-            base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
-            powers,
-            integerPowers)
-        {
-          lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
-          rowIndex += 1
-          line += 1
-          p = next
-          continue
-        }
-        let lineStart = p
-        let lineEnd = Self.lineEnd(base, p, n)
-        let terminated = lineEnd < n
-        var contentEnd = lineEnd
-        if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-        defer {
-          p = lineEnd + 1
-          line += 1
-        }
-        if contentEnd == lineStart {
-          out.blankLines += 1
-          if out.firstBlankLine == nil { out.firstBlankLine = line }
-          continue
-        }
-        func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
-          scanner.sawLocalTime = localBefore
-          if isLast && !terminated {
-            out.truncatedLine = line
-          } else {
-            out.error = (kind, line, column - lineStart + 1, problem, expected)
-          }
-        }
-        var field = 0
-        var timeValue = Double.nan
-        var dateStart = -1
-        let rowValues = values + rowIndex * slots
-        if !everySlotRead { for k in 0..<slots { rowValues[k] = .nan } }
-        var q = lineStart
-        while true {
-          let fieldStart = q
-          let role = field < columnCount ? roles[field] : -1
-          if role >= 0 {
-            // The hot path: a plain decimal number read in the same pass
-            // that finds the end of the field.
-            if let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers) {
-              rowValues[role] = v * scale
-            } else {
-              while q < contentEnd && buffer[q] != delimiter { q += 1 }
-              var a = fieldStart
-              var b = q
-              if b > a && buffer[a] == 0x22 {
-                a += 1
-                if b > a && buffer[b - 1] == 0x22 { b -= 1 }
-              }
-              guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
-                let text = AccelDetector.printable(
-                  String(decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self))
-                fail(
-                  .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
-                break lineLoop
-              }
-              rowValues[role] = v * scale
-            }
-          } else {
-            q = Self.find(delimiter, base, q, contentEnd)
-            if role != -1 {
-              var a = fieldStart
-              var b = q
-              if b > a && buffer[a] == 0x22 {
-                a += 1
-                if b > a && buffer[b - 1] == 0x22 { b -= 1 }
-              }
-              let cell = UnsafeBufferPointer(rebasing: buffer[a..<b])
-              if role == -3 {
-                dateStart = a
-              } else if isNumberTime {
-                guard let v = NumberScanner.double(cell) else {
-                  fail(
-                    .value, fieldStart,
-                    "time \"\(AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self)))\" in \(name(field))",
-                    timeLabel)
-                  break lineLoop
-                }
-                timeValue = numberStart + v * numberScale
-              } else {
-                let span =
-                  dateAndTime && dateStart >= 0 ? UnsafeBufferPointer(rebasing: buffer[dateStart..<b]) : cell
-                guard let t = scanner.parse(span) else {
-                  fail(
-                    .value, fieldStart,
-                    "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
-                    timeLabel)
-                  break lineLoop
-                }
-                timeValue = t
-              }
-            }
-          }
-          field += 1
-          if q >= contentEnd { break }
-          q += 1  // past the delimiter
-        }
-        guard field == columnCount else {
-          fail(
-            .malformed, lineStart, "\(field) fields",
-            "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
-          break lineLoop
-        }
-        times[rowIndex] = implicit ? Double(rowIndex) : timeValue
+    let base = buffer.baseAddress!
+    let n = buffer.count
+    // Rows are written straight into buffers: a row of k fields takes at
+    // least 2k bytes with its line break, which bounds the row count
+    // (pages never written are never touched).
+    let capacity = n / (2 * max(columnCount, 1)) + 2
+    let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+    let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * max(slots, 1))
+    let lineOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    defer {
+      times.deallocate()
+      values.deallocate()
+      lineOffsets.deallocate()
+    }
+    let roles = UnsafeMutablePointer<Int>.allocate(capacity: max(columnCount, 1))
+    let powers = UnsafeMutablePointer<Double>.allocate(capacity: 16)
+    let integerPowers = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
+    defer {
+      roles.deallocate()
+      powers.deallocate()
+      integerPowers.deallocate()
+    }
+    for k in 0..<columnCount { roles[k] = self.roles[k] }
+    for k in 0..<16 { powers[k] = NumberScanner.power(k) }
+    for k in 0..<8 { integerPowers[k] = UInt64(NumberScanner.power(k)) }
+    var p = 0
+    var line = 0
+    var rowIndex = 0
+    // Skip header lines.
+    while line < skipLines && p < n {
+      p = Self.lineEnd(base, p, n) + 1
+      line += 1
+    }
+    lineLoop: while p < n {
+      // A row that is dropped (a line cut off mid-write) must not leave
+      // its time's lack of an offset behind.
+      let localBefore = scanner.sawLocalTime
+      if timeThenValues,
+        let next = Self.timeThenValues(
+          base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
+          powers,
+          integerPowers)
+      {
         lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
         rowIndex += 1
+        line += 1
+        p = next
+        continue
       }
-      // Count the remaining lines (after an error, for the line base).
-      while p < n {
-        p = Self.lineEnd(base, p, n) + 1
+      let lineStart = p
+      let lineEnd = Self.lineEnd(base, p, n)
+      let terminated = lineEnd < n
+      var contentEnd = lineEnd
+      if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+      defer {
+        p = lineEnd + 1
         line += 1
       }
-      out.lines = line
-      out.time = Array(UnsafeBufferPointer(start: times, count: rowIndex))
-      out.values = Array(UnsafeBufferPointer(start: values, count: rowIndex * slots))
-      out.lineOffsets = Array(UnsafeBufferPointer(start: lineOffsets, count: rowIndex))
+      if contentEnd == lineStart {
+        out.blankLines += 1
+        if out.firstBlankLine == nil { out.firstBlankLine = line }
+        continue
+      }
+      func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
+        scanner.sawLocalTime = localBefore
+        if isLast && !terminated {
+          out.truncatedLine = line
+        } else {
+          out.error = (kind, line, column - lineStart + 1, problem, expected)
+        }
+      }
+      var field = 0
+      var timeValue = Double.nan
+      var dateStart = -1
+      let rowValues = values + rowIndex * slots
+      if !everySlotRead { for k in 0..<slots { rowValues[k] = .nan } }
+      var q = lineStart
+      while true {
+        let fieldStart = q
+        let role = field < columnCount ? roles[field] : -1
+        if role >= 0 {
+          // The hot path: a plain decimal number read in the same pass
+          // that finds the end of the field.
+          if let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers) {
+            rowValues[role] = v * scale
+          } else {
+            while q < contentEnd && buffer[q] != delimiter { q += 1 }
+            var a = fieldStart
+            var b = q
+            if b > a && buffer[a] == 0x22 {
+              a += 1
+              if b > a && buffer[b - 1] == 0x22 { b -= 1 }
+            }
+            guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
+              let text = AccelDetector.printable(
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self))
+              fail(
+                .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
+              break lineLoop
+            }
+            rowValues[role] = v * scale
+          }
+        } else {
+          q = Self.find(delimiter, base, q, contentEnd)
+          if role != -1 {
+            var a = fieldStart
+            var b = q
+            if b > a && buffer[a] == 0x22 {
+              a += 1
+              if b > a && buffer[b - 1] == 0x22 { b -= 1 }
+            }
+            let cell = UnsafeBufferPointer(rebasing: buffer[a..<b])
+            if role == -3 {
+              dateStart = a
+            } else if isNumberTime {
+              guard let v = NumberScanner.double(cell) else {
+                fail(
+                  .value, fieldStart,
+                  "time \"\(AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self)))\" in \(name(field))",
+                  timeLabel)
+                break lineLoop
+              }
+              timeValue = numberStart + v * numberScale
+            } else {
+              let span =
+                dateAndTime && dateStart >= 0 ? UnsafeBufferPointer(rebasing: buffer[dateStart..<b]) : cell
+              guard let t = scanner.parse(span) else {
+                fail(
+                  .value, fieldStart,
+                  "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
+                  timeLabel)
+                break lineLoop
+              }
+              timeValue = t
+            }
+          }
+        }
+        field += 1
+        if q >= contentEnd { break }
+        q += 1  // past the delimiter
+      }
+      guard field == columnCount else {
+        fail(
+          .malformed, lineStart, "\(field) fields",
+          "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
+        break lineLoop
+      }
+      times[rowIndex] = implicit ? Double(rowIndex) : timeValue
+      lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
+      rowIndex += 1
     }
+    // Count the remaining lines (after an error, for the line base).
+    while p < n {
+      p = Self.lineEnd(base, p, n) + 1
+      line += 1
+    }
+    out.lines = line
+    out.time = Array(UnsafeBufferPointer(start: times, count: rowIndex))
+    out.values = Array(UnsafeBufferPointer(start: values, count: rowIndex * slots))
+    out.lineOffsets = Array(UnsafeBufferPointer(start: lineOffsets, count: rowIndex))
     out.sawLocalTime = scanner.sawLocalTime
     return out
   }
@@ -309,7 +306,7 @@ struct AccelRowParser: Sendable {
   ) -> Int? {
     let t: Double
     let timeEnd: Int
-    if let field = scanner.leadingField(base, start, n, n, delimiter) {
+    if let field = scanner.leadingField(base, start, n, delimiter) {
       (t, timeEnd) = field
     } else {
       // A new minute (or anything unusual): the field as the general

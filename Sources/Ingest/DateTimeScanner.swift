@@ -69,11 +69,11 @@ public struct DateTimeScanner {
   /// last row's minute and offset text: the time and the index of the
   /// delimiter that ends the field (before `end`, the line's end), read
   /// without first looking for the delimiter. Nil when the row is not so
-  /// simple, for `parse` of the field to decide. `n` bounds the bytes that
-  /// may be read.
+  /// simple, for `parse` of the field to decide. No byte at or after `end`
+  /// is read.
   @inline(__always)
   public mutating func leadingField(
-    _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ n: Int, _ delimiter: UInt8
+    _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ delimiter: UInt8
   ) -> (time: Double, end: Int)? {
     let length = prefixLength
     guard length >= 8 && length <= 24, start &+ length &+ 2 < end,

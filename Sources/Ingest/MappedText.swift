@@ -14,6 +14,7 @@ final class MappedText: Sendable {
   let count: Int
   /// The mapping's address (an integer, so that the class is Sendable).
   private let address: UInt
+  private let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   /// Maps `path`; nil when it is not a regular, non-empty file that can be
   /// mapped (a pipe, a device, an empty file), which is then read as a
@@ -81,7 +82,6 @@ final class MappedText: Sendable {
   /// left for the next call): they are read again from the page cache if
   /// touched later, so this never changes what is read.
   func release(_ range: Range<Int>) {
-    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
     let first = range.lowerBound / page * page
     let last = range.upperBound / page * page
     guard last > first, let start = UnsafeMutableRawPointer(bitPattern: address + UInt(first)) else { return }

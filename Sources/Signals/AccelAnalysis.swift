@@ -251,7 +251,7 @@ public struct AccelAnalyzer {
       _ = isGap(t - previous, after: previous)
       previous = t
       switch kind {
-      case .raw: break
+      case .raw: break  // processRaw
       case .counts:
         let steps = values[5 * i + 3]
         if !steps.isNaN {
