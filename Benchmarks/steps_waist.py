@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Step detection on real waist-worn (lower back) recordings: EnergyLab
+against the initial contacts of a foot-worn reference system.
+
+Data: the laboratory example recordings shipped in the source distribution
+of mobgap 1.2.0 on PyPI (the Mobilise-D gait pipeline; Apache-2.0, copyright
+MaDLab FAU in the name of the Mobilise-D consortium; Micó-Amigo et al. 2023,
+J NeuroEng Rehabil 20:78, doi:10.1186/s12984-023-01198-5; Kirk et al.
+2024, Sci Rep 14:1754, doi:10.1038/s41598-024-51766-5). Three participants
+(two healthy adults, one with multiple sclerosis) wore a McRoberts
+MoveMonitor+ at the lower back (100 Hz) through a straight walk at
+comfortable speed (Test 5, two trials) and simulated daily activities
+(Test 11, two to four minutes, walking bouts between other tasks); the INDIP
+reference (inertial sensors on both feet, pressure insoles, distance
+sensors) gives the walking bouts and every initial contact (step) in them.
+Two Test 5 trials of one participant carry no reference bout and are left
+out. The recordings are read with mobgap's own loader (the .mat files are
+not a device format EnergyLab reads) and written as time,x,y,z in m/s^2.
+
+Reference and comparison:
+- per reference walking bout: the reference's initial contacts against
+  EnergyLab's steps whose 0.1 s epoch starts within the bout, widened by
+  0.3 s at each end (half the shortest step: a step is timed at its
+  filtered peak, a little after the heel strike);
+- per recording: all of EnergyLab's steps against all reference contacts
+  (steps outside the reference bouts, such as single steps or shuffling
+  while turning, are counted by EnergyLab and not by the reference);
+- peers: mobgap's three initial-contact detectors for lower-back data
+  (Ionescu, Shin improved, HK Lee improved) run on each reference bout
+  widened by the same 0.3 s, that is, told where the walking is.
+
+The step detector runs with its shipped parameters and, to show how the
+count depends on it, with lower peak thresholds; nothing is chosen here.
+
+Usage: python3 Benchmarks/steps_waist.py   (from the repository root;
+downloads mobgap 1.2.0 from PyPI into a throwaway virtual environment,
+builds the release binary when missing, writes
+Benchmarks/results/steps_waist.md)
+"""
+import csv, datetime, glob, json, os, statistics, subprocess, sys, tarfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
+VENV = os.path.join(ROOT, "Benchmarks", ".venv-waist")
+WORK = os.path.join(ROOT, "Benchmarks", "work", "waist")
+OUT = os.path.join(ROOT, "Benchmarks", "results", "steps_waist.md")
+MOBGAP = "1.2.0"
+THRESHOLDS = [None, 0.04, 0.03, 0.02]  # None: the shipped parameters
+TOLERANCE_S = 0.3
+
+EXPORT = r"""
+import json, os, sys
+from mobgap.data import LabExampleDataset
+from mobgap.initial_contacts import IcdIonescu, IcdShinImproved, IcdHKLeeImproved
+from mobgap.utils.conversions import to_body_frame
+
+out, tolerance = sys.argv[1], float(sys.argv[2])
+peers = {"Ionescu": IcdIonescu, "Shin improved": IcdShinImproved, "HK Lee improved": IcdHKLeeImproved}
+recordings = []
+for d in LabExampleDataset(reference_system="INDIP", reference_para_level="wb"):
+    g = d.group_label
+    name = f"{g.cohort}{g.participant_id}_{g.test}_{g.trial}"
+    data, rate = d.data_ss, d.sampling_rate_hz
+    reference = d.reference_parameters_
+    bouts = reference.wb_list
+    path = os.path.join(out, name + ".csv")
+    with open(path, "w") as f:
+        f.write("time,x,y,z\n")
+        for t, x, y, z in zip(data.index, data["acc_x"], data["acc_y"], data["acc_z"]):
+            f.write(f"{t.strftime('%Y-%m-%dT%H:%M:%S.%f')}Z,{x:.5f},{y:.5f},{z:.5f}\n")
+    body = to_body_frame(data)
+    contacts = reference.ic_list.groupby(level="wb_id").size() if len(bouts) else {}
+    rows = []
+    for wb, start, end, speed, cadence in zip(bouts.index, bouts["start"], bouts["end"],
+                                              bouts["avg_walking_speed_mps"], bouts["avg_cadence_spm"]):
+        pad = int(round(tolerance * rate))
+        segment = body.iloc[max(0, int(start) - pad):int(end) + 1 + pad]
+        rows.append(dict(
+            start=data.index[int(start)].timestamp(), end=data.index[int(end)].timestamp(),
+            contacts=int(contacts.loc[wb]), speed=float(speed), cadence=float(cadence),
+            contact_times=[data.index[int(i)].timestamp() for i in reference.ic_list.loc[wb]["ic"]],
+            peers={p: len(a().detect(segment, sampling_rate_hz=rate).ic_list_) for p, a in peers.items()}))
+    recordings.append(dict(name=name, cohort=g.cohort, participant=g.participant_id, test=g.test,
+                           trial=g.trial, path=path, seconds=len(data) / rate, rate=rate, bouts=rows))
+json.dump(recordings, open(os.path.join(out, "reference.json"), "w"), indent=1)
+"""
+
+
+def python():
+    py = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", f"mobgap=={MOBGAP}"], check=True)
+    return py
+
+
+def example_data(py):
+    """The source distribution's example_data folder, laid out as mobgap's
+    data cache expects it ($MOBGAP_DATA_DIR/v<version>)."""
+    cache = os.path.join(WORK, "cache")
+    target = os.path.join(cache, f"v{MOBGAP}")
+    if os.path.exists(os.path.join(target, "README.md")):
+        return cache
+    sdist = os.path.join(WORK, "sdist")
+    subprocess.run([py, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                    f"mobgap=={MOBGAP}", "-d", sdist], check=True)
+    archive = glob.glob(os.path.join(sdist, f"mobgap-{MOBGAP}.tar.gz"))[0]
+    prefix = f"mobgap-{MOBGAP}/example_data/"
+    with tarfile.open(archive) as tar:
+        members = [m for m in tar.getmembers() if m.name.startswith(prefix) and m.isfile()]
+        for m in members:
+            m.name = m.name[len(prefix):]
+        tar.extractall(target, members=members, filter="data")
+    return cache
+
+
+def energylab_step_times(path, threshold):
+    """(epoch start in s, steps) of EnergyLab's 0.1 s epochs."""
+    flags = [] if threshold is None else ["--step-threshold", str(threshold)]
+    out = subprocess.run([BIN, "accel", "epochs", path, "--epoch", "0.1s", "--format", "csv", *flags],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"energylab failed on {path}: {out.stderr[:2000]}")
+    return [(datetime.datetime.fromisoformat(r["start"].replace("Z", "+00:00")).timestamp(), int(r["steps"] or 0))
+            for r in csv.DictReader(out.stdout.splitlines())]
+
+
+def percent(count, reference):
+    return (count - reference) / reference * 100
+
+
+def label(threshold):
+    return "defaults (0.05 g)" if threshold is None else f"threshold {threshold} g"
+
+
+def main():
+    if not os.path.exists(BIN):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "energylab"], cwd=ROOT, check=True)
+    py = python()
+    cache = example_data(py)
+    csvs = os.path.join(WORK, "csv")
+    os.makedirs(csvs, exist_ok=True)
+    subprocess.run([py, "-c", EXPORT, csvs, str(TOLERANCE_S)], check=True, env={**os.environ, "MOBGAP_DATA_DIR": cache},
+                   stderr=subprocess.DEVNULL)
+    recordings = [r for r in json.load(open(os.path.join(csvs, "reference.json"))) if r["bouts"]]
+    found = {}  # (threshold, recording) -> (steps in each bout, all steps)
+    for threshold in THRESHOLDS:
+        for r in recordings:
+            epochs = energylab_step_times(r["path"], threshold)
+            inside = [sum(n for t, n in epochs if b["start"] - TOLERANCE_S <= t <= b["end"] + TOLERANCE_S)
+                      for b in r["bouts"]]
+            found[threshold, r["name"]] = (inside, sum(n for _, n in epochs))
+    peers = list(recordings[0]["bouts"][0]["peers"])
+    lines = [
+        "# Steps on real waist-worn (lower back) recordings",
+        "",
+        f"Mobilise-D laboratory example recordings from mobgap {MOBGAP} (PyPI; Apache-2.0): "
+        "MoveMonitor+ at the lower back, 100 Hz; reference: INDIP walking bouts and initial contacts. "
+        f"EnergyLab's steps are those in 0.1 s epochs starting within a bout +/- {TOLERANCE_S} s. "
+        f"Peers are mobgap's initial-contact detectors run on each reference bout +/- {TOLERANCE_S} s (told where the walking is).",
+        "",
+        "| recording | bout | speed m/s | cadence steps/min | reference contacts | "
+        + " | ".join(f"EnergyLab {label(t)}" for t in THRESHOLDS) + " | " + " | ".join(peers) + " |",
+        "| --- | ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in THRESHOLDS + peers) + " |",
+    ]
+    for r in recordings:
+        for i, b in enumerate(r["bouts"]):
+            lines.append(f"| {r['name']} | {i + 1} | {b['speed']:.2f} | {b['cadence']:.0f} | {b['contacts']} | "
+                         + " | ".join(str(found[t, r["name"]][0][i]) for t in THRESHOLDS) + " | "
+                         + " | ".join(str(b["peers"][p]) for p in peers) + " |")
+
+    def bouts(test):
+        return [(r, i, b) for r in recordings if test(r) for i, b in enumerate(r["bouts"])]
+
+    groups = [("straight walk (Test 5)", lambda r: r["test"] == "Test5"),
+              ("daily-living circuit (Test 11)", lambda r: r["test"] == "Test11"),
+              ("all", lambda r: True)]
+    lines += ["", "Inside the reference bouts, summed (error of the sum against the reference contacts; MAPE over the bouts):", "",
+              "| bouts | n | reference | " + " | ".join(f"EnergyLab {label(t)}" for t in THRESHOLDS)
+              + " | " + " | ".join(peers) + " |",
+              "| --- | ---: | ---: | " + " | ".join("---:" for _ in THRESHOLDS + peers) + " |"]
+    for title, test in groups:
+        chosen = bouts(test)
+        reference = sum(b["contacts"] for _, _, b in chosen)
+        cells = []
+
+        def cell(counts):
+            mape = statistics.mean(abs(percent(n, b["contacts"])) for n, (_, _, b) in zip(counts, chosen))
+            return f"{sum(counts)} ({percent(sum(counts), reference):+.1f} %; MAPE {mape:.0f} %)"
+
+        for t in THRESHOLDS:
+            cells.append(cell([found[t, r["name"]][0][i] for r, i, _ in chosen]))
+        for p in peers:
+            cells.append(cell([b["peers"][p] for _, _, b in chosen]))
+        lines.append(f"| {title} | {len(chosen)} | {reference} | " + " | ".join(cells) + " |")
+    lines += ["", "Whole recordings (EnergyLab counts steps outside the reference bouts too):", "",
+              "| recording | seconds | reference contacts | " + " | ".join(f"EnergyLab {label(t)}" for t in THRESHOLDS)
+              + " |", "| --- | ---: | ---: | " + " | ".join("---:" for _ in THRESHOLDS) + " |"]
+    for r in recordings:
+        reference = sum(b["contacts"] for b in r["bouts"])
+        lines.append(f"| {r['name']} | {r['seconds']:.0f} | {reference} | "
+                     + " | ".join(str(found[t, r['name']][1]) for t in THRESHOLDS) + " |")
+    slow = [(r, i, b) for r, i, b in bouts(lambda r: True) if b["speed"] < 0.7]
+    if slow:
+        reference = sum(b["contacts"] for _, _, b in slow)
+        n = sum(found[None, r["name"]][0][i] for r, i, _ in slow)
+        lines += ["", f"Bouts slower than 0.7 m/s: {len(slow)}, {reference} reference contacts, "
+                  f"EnergyLab (defaults) {n} ({percent(n, reference):+.1f} %)."]
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

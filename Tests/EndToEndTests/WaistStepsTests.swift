@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Real waist-worn (lower back) recordings, steps against the initial
+/// contacts of the INDIP foot-worn reference system (Datasets/waist-steps,
+/// Mobilise-D laboratory example data from mobgap 1.2.0, Apache-2.0).
+struct WaistStepsTests {
+  static let folder = "\(packageRoot)/Datasets/waist-steps"
+
+  /// An ISO 8601 UTC time, with or without fractional seconds (epochs on a
+  /// whole second are written without).
+  static func seconds(_ time: Substring) throws -> Double {
+    let fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let whole = ISO8601DateFormatter()
+    let date = fractional.date(from: String(time)) ?? whole.date(from: String(time))
+    return try #require(date, "time \(time)").timeIntervalSince1970
+  }
+
+  /// A straight walk at about 1 m/s: EnergyLab's steps in the reference's
+  /// walking bout (0.1 s epochs starting from 0.3 s before its first
+  /// contact to 0.3 s after its last; a step is timed at its filtered
+  /// peak, a little after the heel strike) equal the reference's contacts.
+  /// Over the whole recording at most one more is counted: the foot brought
+  /// alongside when stopping lands after the bout's last full stride.
+  @Test(arguments: ["HA001_Test5_Trial1", "MS001_Test5_Trial1"])
+  func stepsInTheReferenceBoutOfAStraightWalk(recording: String) throws {
+    let contacts = try String(contentsOfFile: "\(Self.folder)/\(recording)/contacts.csv", encoding: .utf8)
+      .split(separator: "\n").dropFirst()
+      .map { try Self.seconds($0.split(separator: ",")[0]) }
+    #expect(contacts.count == 9)
+    let first = try #require(contacts.min())
+    let last = try #require(contacts.max())
+    let out = try energylab(
+      [
+        "accel", "epochs", "\(Self.folder)/\(recording)/accelerometer.csv", "--epoch", "0.1s", "--format",
+        "csv",
+      ],
+      in: Self.folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    var lines = out.stdout.split(separator: "\n")
+    let header = lines.removeFirst().split(separator: ",")
+    let start = try #require(header.firstIndex(of: "start"))
+    let stepsColumn = try #require(header.firstIndex(of: "steps"))
+    var inBout = 0
+    var all = 0
+    for line in lines {
+      let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+      let steps = Int(cells[stepsColumn]) ?? 0
+      all += steps
+      let time = try Self.seconds(cells[start])
+      if time >= first - 0.3 && time <= last + 0.3 { inBout += steps }
+    }
+    #expect(inBout == contacts.count, "\(inBout) steps in the bout against \(contacts.count) contacts")
+    #expect(all >= contacts.count && all <= contacts.count + 1, "\(all) steps in the recording")
+  }
+}
