@@ -163,7 +163,7 @@ public enum AccelCommands {
   static func record(
     _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
   ) {
-    context.provenance.diagnostics += r.diagnostics
+    context.record(r.diagnostics)
     context.provenance.addParameters(options.described([r]) + (energy?.described ?? []))
   }
 
@@ -269,10 +269,22 @@ public enum AccelCommands {
     context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
   }
 
+  /// Days, local hours and times of day need times that are instants; a
+  /// phone's sensor clock without `--start` counts from the first sample,
+  /// which would read as 1 January 1970.
+  static func requireDates(_ r: AccelResult, for what: String) throws {
+    guard !r.info.layout.absoluteTime else { return }
+    throw UsageError(
+      .unsupported,
+      "\(r.file): times count from the first sample, not from a date, so there are no \(what); give the time of the first sample with --start (ISO-8601 with an offset)"
+    )
+  }
+
   /// A recording's days, each with its energy by model.
   public static func days(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws
     -> [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
   {
+    try requireDates(r, for: "days")
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
     return r.analysis.days.map { d in (d, (byDay[d.date] ?? []).map { ($0.0, $0.1) }) }
@@ -315,6 +327,7 @@ public enum AccelCommands {
     _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false
   ) throws -> RecordingEnergy {
+    if hourly { try requireDates(r, for: "hours of the day") }
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
     var result = RecordingEnergy(
       recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
@@ -395,6 +408,7 @@ extension AccelCommands {
 
   public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
   {
+    try requireDates(r, for: "local times to plot against")
     let file = r.file
     var charts: [GnuplotChart] = []
     let zone = options.timeZone ?? TimeZone(identifier: "UTC")!

@@ -93,6 +93,16 @@ public final class CommandContext {
     }
   }
 
+  /// The diagnostics of the inputs a command read: kept with the run's
+  /// provenance (reports, the store) and, from the command line, printed on
+  /// standard error, unless the output lists them itself (the summaries'
+  /// `diagnostics` column).
+  public func record(_ diagnostics: [Diagnostic], listedInOutput: Bool = false) {
+    provenance.diagnostics += diagnostics
+    guard !listedInOutput, let warningSink else { return }
+    for diagnostic in diagnostics { warningSink("energylab: \(diagnostic)") }
+  }
+
   public func warn(_ text: String) {
     if let warningSink { warningSink(text) } else { provenance.skipped.append(text) }
   }

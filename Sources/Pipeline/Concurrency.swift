@@ -68,7 +68,7 @@ struct SkipAndLog<Value> {
       case .success(let value):
         _ = try context.recordInput(file)
         let (record, diagnostics) = row(value)
-        context.provenance.diagnostics += diagnostics
+        context.record(diagnostics, listedInOutput: true)
         rows.append(record)
         values.append(value)
       case .failure(let error as InputError):

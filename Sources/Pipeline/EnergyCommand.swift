@@ -278,7 +278,7 @@ public enum EnergyCommand {
   public static func run(_ options: Options, context: CommandContext) throws {
     let result = try energy(options)
     let inputs = try result.files.map { try context.recordInput($0) }
-    context.provenance.diagnostics += result.diagnostics
+    context.record(result.diagnostics, listedInOutput: true)
     context.provenance.addParameters(result.parameters)
     if let path = options.databasePath ?? context.databasePath {
       try ResultsStore(path: path).record(

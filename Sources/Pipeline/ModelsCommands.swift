@@ -164,7 +164,7 @@ public enum ModelsCommands {
     format: OutputFormat?, context: CommandContext
   ) throws {
     let evaluation = try evaluate(id: id, input: input, published: published)
-    context.provenance.diagnostics += evaluation.output.diagnostics
+    context.record(evaluation.output.diagnostics, listedInOutput: true)
     render(evaluation, publishedSource: publishedSource, format: format, context: context)
   }
 }

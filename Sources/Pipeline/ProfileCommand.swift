@@ -240,7 +240,7 @@ public enum ProfileCommand {
     let profile = try profile(options)
     _ = try context.recordInput(profile.factorPath)
     for file in profile.found.files { _ = try context.recordInput(file) }
-    context.provenance.diagnostics += profile.found.diagnostics
+    context.record(profile.found.diagnostics)
     for diagnostic in profile.found.fallbacks { context.report(diagnostic) }
     context.provenance.addParameters(profile.found.parameters)
     context.provenance.addParameters(profile.parameters)

@@ -235,7 +235,7 @@ public enum TrackCommands {
       regionsPath: regionsPath)
     for input in segmentation.inputs { _ = try context.recordInput(input) }
     context.provenance.addParameters(segmentation.parameters)
-    context.provenance.diagnostics += segmentation.diagnostics
+    context.record(segmentation.diagnostics)
     context.emit(table(segmentation), format: format)
   }
 
@@ -256,7 +256,7 @@ public enum TrackCommands {
   ) throws {
     let plot = try plot(file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes)
     _ = try context.recordInput(file)
-    context.provenance.diagnostics += plot.diagnostics
+    context.record(plot.diagnostics)
     context.provenance.addParameters(plot.parameters)
     for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
     context.emit(plot.activities, format: format)

@@ -54,5 +54,6 @@ struct WaistStepsTests {
     }
     #expect(inBout == contacts.count, "\(inBout) steps in the bout against \(contacts.count) contacts")
     #expect(all >= contacts.count && all <= contacts.count + 1, "\(all) steps in the recording")
+    #expect(out.stderr.contains("read as m/s2 from the size of gravity"), "unit inferred and said")
   }
 }

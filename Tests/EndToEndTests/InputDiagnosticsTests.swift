@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the readers noticed about an input reaches the user of every
+/// command, not only the summaries that list it in a column; and a
+/// recording whose times are not instants is not given dates.
+struct InputDiagnosticsTests {
+  static let phone =
+    "\(packageRoot)/Datasets/phone-steps/Samsung_Dario_Hard_Backpocket_2/accelerometer.csv.gz"
+  static let jump = "\(packageRoot)/Tests/PipelineTests/Fixtures/track-structure/null-island-and-jump.gpx"
+
+  /// A phone's sensor clock without --start: the epochs are printed, and
+  /// standard error says how the file was read (these notes were reported
+  /// by `accel summary` only).
+  @Test func epochsSayHowAPhoneFileWasRead() throws {
+    let out = try energylab(["accel", "epochs", Self.phone, "--format", "csv"], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.hasPrefix("start,"))
+    for tag in ["[accuracy-column]", "[sensor-clock]", "[no-start-time]", "[unit-inferred]"] {
+      #expect(out.stderr.contains("\(Self.phone): "), "file named")
+      #expect(out.stderr.contains(tag), "\(tag) on standard error")
+    }
+  }
+
+  /// Days, the hour-of-day profile and the charts by local time need
+  /// instants: times counted from the first sample would be dated 1
+  /// January 1970. Without --start they are refused, naming the file and
+  /// the option; with it, the day is the start's.
+  @Test(arguments: [
+    (["days"], "no days"), (["energy", "--hourly"], "no hours of the day"),
+    (["plot", "--charts", "charts"], "no local times to plot against"),
+  ])
+  func noDatesWithoutAStart(command: [String], missing: String) throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let out = try energylab(["accel"] + command + [Self.phone, "--format", "csv"], in: folder)
+    #expect(out.status != 0)
+    #expect(!out.stdout.contains("1970"), "\(out.stdout)")
+    #expect(
+      out.stderr.contains(
+        "\(Self.phone): times count from the first sample, not from a date, so there are \(missing); give the time of the first sample with --start"
+      ))
+    let charts = (try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/charts")) ?? []
+    #expect(charts.isEmpty, "no chart drawn: \(charts)")
+  }
+
+  @Test func daysOfAPhoneFileWithAStart() throws {
+    let out = try energylab(
+      ["accel", "days", Self.phone, "--start", "2020-06-01T09:30:00+01:00", "--format", "csv"],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = out.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.last?.hasPrefix("2020-06-01,") == true, "\(out.stdout)")
+  }
+
+  /// Fixes left out of a track are said by the commands that use the track
+  /// (they were listed by `track summary` only).
+  @Test(arguments: [["track", "segments"], ["profile"]])
+  func leftOutFixesAreSaid(command: [String]) throws {
+    let out = try energylab(command + [Self.jump], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stderr.contains("\(Self.jump): warning: left out 2 impossible fixes"), "\(out.stderr)")
+  }
+}
