@@ -270,6 +270,7 @@ public enum AgreementCommands {
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
         inputs: try context.hashed(context.provenance.inputs), parameters: context.provenance.parameters)
       run.epochs = result.epochs
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
       run.errorSummaries = zip(result.pairs, statistics).flatMap {
         summaryRows($1, model: $0.a, reference: $0.b)
       }

@@ -141,9 +141,10 @@ public enum BatchCommand {
     _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorInput: InputFingerprint,
     progress: ((Int) -> Void)?
   )
-    throws -> (kind: Kind, run: RunRecord, fallbacks: [Diagnostic])
+    throws -> (kind: Kind, run: RunRecord, fallbacks: [Diagnostic], diagnostics: [Diagnostic])
   {
     var fallbacks: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     let (kind, notRecording) = try kind(of: file, options: options)
     // A private context: the provenance of one file stays with its run.
     let context = CommandContext.buffered(defaultFormat: .json).0
@@ -192,6 +193,7 @@ public enum BatchCommand {
           distanceMeters: summary.distance2DMeters)
       ]
       run.activities = ProfileCommand.activityRows(found.activities) { _ in file.storedPath }
+      diagnostics = found.diagnostics
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1
@@ -205,7 +207,16 @@ public enum BatchCommand {
           ResultRow(
             subject: file.storedPath, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
       }
-      if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
+      diagnostics = r.diagnostics
+      if !r.info.layout.absoluteTime {
+        // Times counted from the first sample would be stored as 1970.
+        diagnostics.append(
+          Diagnostic(
+            code: "epochs-not-stored",
+            message:
+              "epochs not stored: times count from the first sample, not from a date",
+            location: file.path))
+      } else if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
         for e in minutes {
           let start = ISO8601.formatUTC(e.start)
           for (metric, value, unit) in [
@@ -238,11 +249,13 @@ public enum BatchCommand {
         command: "batch survey \(file.storedPath)", recordedAt: nil, inputs: [input],
         parameters: context.provenance.parameters)
       run.surveyResults = SurveyCommands.storedRows(survey, summaries)
+      diagnostics = context.provenance.diagnostics
     }
+    run.diagnostics = (diagnostics + fallbacks).map(DiagnosticRow.init)
     // The key is the command, the file by stored name and content, and
     // every parameter: the same file re-run replaces its run, a changed file
     // or parameter adds one.
-    return (kind, run, fallbacks)
+    return (kind, run, fallbacks, diagnostics)
   }
 
   /// The numeric fields of a summary as result rows, units from the key's
@@ -273,6 +286,8 @@ public enum BatchCommand {
     public var failures: [String] = []
     /// Activities that took the fallback's factor.
     public var fallbacks: [Diagnostic] = []
+    /// What the readers noticed in the stored files (stored with each run).
+    public var diagnostics: [Diagnostic] = []
     /// The error that stopped the batch (a store failure, or the first
     /// unreadable file with fail-fast), when one did.
     public var stop: (any Error)?
@@ -302,13 +317,14 @@ public enum BatchCommand {
       guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
       do {
-        let (kind, run, fallbacks) = try process(
+        let (kind, run, fallbacks, diagnostics) = try process(
           file, options: options, factors: factors, factorInput: factorInput,
           progress: { bar.reading(file: index, bytes: $0) })
         try record(run)
         outcome.withLock {
           $0.counts[kind, default: 0] += 1
           $0.fallbacks += fallbacks
+          $0.diagnostics += diagnostics
         }
       } catch let error as InputError {
         outcome.withLock {
@@ -323,6 +339,7 @@ public enum BatchCommand {
     bar.end()
     var result = outcome.withLock { $0 }
     result.fallbacks.sort { ($0.location ?? "") < ($1.location ?? "") }
+    result.diagnostics.sort { ($0.location ?? "") < ($1.location ?? "") }
     return result
   }
 
@@ -337,15 +354,23 @@ public enum BatchCommand {
     }
   }
 
-  /// The files skipped and why, the fallbacks as `profile` says them, and
-  /// one line of counts.
+  /// The files skipped and why, the fallbacks as `profile` says them, the
+  /// stored files' warnings, and one line of counts (with the warnings and
+  /// notes stored, which `db export --table diagnostics` lists).
   static func render(_ result: Outcome, options: Options, context: CommandContext) {
     for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
     for diagnostic in result.fallbacks { context.report(diagnostic) }
+    for diagnostic in result.diagnostics where diagnostic.severity == .warning { context.report(diagnostic) }
     if let error = result.stop, !(error is InputError) { return }
     let c = result.counts
+    let stored = result.diagnostics + result.fallbacks
+    let warnings = stored.filter { $0.severity == .warning }.count
+    let noticed =
+      stored.isEmpty
+      ? ""
+      : "; \(warnings) warnings and \(stored.count - warnings) notes stored (db export --table diagnostics)"
     context.write(
-      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\n"
+      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(noticed)\n"
     )
   }
 }

@@ -210,6 +210,7 @@ public enum EnergyCommand {
       recordedAt: recordedAt, inputs: inputs, parameters: energy.parameters, results: stored)
     run.tracks = energy.tracks
     run.activities = activityRows
+    run.diagnostics = energy.diagnostics.map(DiagnosticRow.init)
     return run
   }
 

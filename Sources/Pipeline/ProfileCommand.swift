@@ -231,6 +231,7 @@ public enum ProfileCommand {
         "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(profile.factors.name)",
       recordedAt: recordedAt, inputs: inputs, parameters: parameters, results: stored)
     run.activities = activityRows(profile.activities) { $0.session }
+    run.diagnostics = (profile.found.diagnostics + profile.found.fallbacks).map(DiagnosticRow.init)
     return run
   }
 

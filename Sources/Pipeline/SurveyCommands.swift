@@ -233,6 +233,7 @@ public enum SurveyCommands {
         inputs: try context.hashed(context.provenance.inputs),
         parameters: context.provenance.parameters)
       run.surveyResults = storedRows(survey, summaries)
+      run.diagnostics = result.loaded.notes.map(DiagnosticRow.init)
       try ResultsStore(path: path).record(run)
     }
     let fmt = format ?? context.defaultFormat

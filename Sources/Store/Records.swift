@@ -219,3 +219,17 @@ extension SurveyResultRow: RunChildRecord {
     container["note"] = note
   }
 }
+
+extension DiagnosticRow: RunChildRecord {
+  public static let databaseTableName = "diagnostics"
+  public init(row: Row) throws {
+    self.init(
+      location: row["location"], severity: row["severity"], code: row["code"], message: row["message"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["location"] = location
+    container["severity"] = severity
+    container["code"] = code
+    container["message"] = message
+  }
+}

@@ -22,6 +22,9 @@ public struct RunRecord: Sendable, Hashable {
   public var epochs: [EpochRow] = []
   public var referenceValues: [ReferenceValueRow] = []
   public var surveyResults: [SurveyResultRow] = []
+  /// What the readers and models noticed about the inputs (not part of
+  /// the key: the same inputs and parameters give the same diagnostics).
+  public var diagnostics: [DiagnosticRow] = []
 
   public init(
     command: String, energyLabVersion: String = EnergyLabVersion.current, recordedAt: String?,
@@ -197,6 +200,29 @@ public struct SurveyResultRow: Sendable, Hashable {
   }
 }
 
+/// A note or warning about a run's inputs or models, worded as the command
+/// line says it.
+public struct DiagnosticRow: Sendable, Hashable {
+  /// The file, or `file:line`, it concerns; nil for a run as a whole.
+  public var location: String?
+  /// `note` or `warning`.
+  public var severity: String
+  /// The stable identifier, as `impossible-fix`.
+  public var code: String
+  public var message: String
+  public init(location: String?, severity: String, code: String, message: String) {
+    self.location = location
+    self.severity = severity
+    self.code = code
+    self.message = message
+  }
+  public init(_ diagnostic: Diagnostic) {
+    self.init(
+      location: diagnostic.location, severity: diagnostic.severity.rawValue, code: diagnostic.code,
+      message: diagnostic.text)
+  }
+}
+
 /// Counts of rows per table, for `db info`.
 public struct StoreInfo: Sendable, Hashable {
   public var path: String
@@ -238,7 +264,7 @@ public final class ResultsStore: Sendable {
   public static let tables = [
     "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
     "epochs",
-    "reference_values", "survey_results",
+    "reference_values", "survey_results", "diagnostics",
   ]
 
   /// How long a statement waits for another process's lock before SQLite
@@ -466,6 +492,16 @@ public final class ResultsStore: Sendable {
           CREATE INDEX survey_results_run ON survey_results(run_id);
           """)
     }
+    migrator.registerMigration("v3-diagnostics") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE diagnostics (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            location TEXT, severity TEXT NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL
+          );
+          CREATE INDEX diagnostics_run ON diagnostics(run_id);
+          """)
+    }
     return migrator
   }
 
@@ -508,6 +544,7 @@ public final class ResultsStore: Sendable {
     try insert(run.referenceValues)
     try insert(run.surveyResults)
     try insert(run.errorSummaries)
+    try insert(run.diagnostics)
     return id
   }
 
@@ -533,6 +570,7 @@ public final class ResultsStore: Sendable {
         run.epochs = try rows(EpochRow.self)
         run.referenceValues = try rows(ReferenceValueRow.self)
         run.surveyResults = try rows(SurveyResultRow.self)
+        run.diagnostics = try rows(DiagnosticRow.self)
         return run
       }
     }

@@ -38,7 +38,15 @@ struct BatchCommandTests {
     #expect(all.status == 1)
     #expect(
       all.stdout
-        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed\n")
+        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed; 0 warnings and 1 notes stored (db export --table diagnostics)\n"
+    )
+    // The note: accel synth writes g without naming the unit.
+    let noted = try energylab(
+      ["db", "export", "--db", "all.sqlite", "--table", "diagnostics", "--format", "csv"], in: folder)
+    #expect(noted.stdout.hasPrefix("run_id,location,severity,code,message\n"))
+    #expect(
+      noted.stdout.contains(
+        ",study/recordings/rec.csv,note,unit-inferred,acceleration unit not stated; read as g"))
     #expect(all.stderr.contains("study/recordings/broken.csv:3:1: 3 fields; expected 4 fields"))
     #expect(!all.stderr.contains("\u{1B}"), "no progress bar when standard error is not a terminal")
     let info = try energylab(["db", "info", "--db", "all.sqlite", "--format", "csv"], in: folder)
@@ -76,5 +84,38 @@ struct BatchCommandTests {
       let rows = try #require(JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])
       #expect(rows.count == Self.studyRuns, "\(store): \(rows.count) runs")
     }
+  }
+
+  /// A phone recording on its sensor clock without a start: its summary is
+  /// stored, its epochs are not (they would be dated 1 January 1970), and
+  /// the warnings are said and stored with the run.
+  @Test func aRecordingWithoutDatesStoresNoEpochsAndSaysWhy() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: "\(packageRoot)/Datasets/phone-steps/Samsung_Dario_Hard_Backpocket_2/accelerometer.csv.gz",
+      toPath: folder + "/study/phone.csv.gz")
+    let out = try energylab(["batch", "study", "--db", "b.sqlite"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(
+      out.stdout.hasSuffix("; 0 failed; 2 warnings and 4 notes stored (db export --table diagnostics)\n"))
+    #expect(out.stderr.contains("study/phone.csv.gz: warning: times are a phone's sensor clock"))
+    #expect(
+      out.stderr.contains(
+        "study/phone.csv.gz: warning: epochs not stored: times count from the first sample, not from a date"))
+    func rows(_ table: String) throws -> [[String: Any]] {
+      let export = try energylab(
+        ["db", "export", "--db", "b.sqlite", "--table", table, "--format", "json"], in: folder)
+      return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+    }
+    #expect(try rows("epochs").isEmpty)
+    #expect(
+      try rows("results").contains { $0["metric"] as? String == "steps" && $0["value"] as? Double == 275 })
+    let codes = try rows("diagnostics").compactMap { $0["code"] as? String }
+    #expect(
+      codes == [
+        "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred", "irregular-sampling",
+        "epochs-not-stored",
+      ])
   }
 }

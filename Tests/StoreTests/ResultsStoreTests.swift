@@ -44,6 +44,10 @@ struct ResultsStoreTests {
     run.surveyResults = [
       SurveyResultRow(survey: "s", question: "q", answer: "yes", count: 46, percentage: nil)
     ]
+    run.diagnostics = [
+      DiagnosticRow(
+        location: "walk.gpx:12", severity: "warning", code: "impossible-fix", message: "left out 1 fix")
+    ]
     return run
   }
 
@@ -52,8 +56,16 @@ struct ResultsStoreTests {
     try store.record(run(45.76))
     let info = try store.info()
     #expect(
-      info.schemaMigrations == ["v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys"])
-    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 11))
+      info.schemaMigrations == [
+        "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
+      ])
+    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
+    // Diagnostics come back as stored, with their run.
+    #expect(try store.allRuns().map(\.diagnostics) == [run(45.76).diagnostics])
+    #expect(
+      try store.rows(of: "diagnostics").rows == [
+        ["1", "walk.gpx:12", "warning", "impossible-fix", "left out 1 fix"]
+      ])
     let results = try store.rows(of: "results")
     #expect(results.columns == ["run_id", "subject", "metric", "value", "unit"])
     #expect(results.rows.first?[3] == "45.76")
@@ -66,7 +78,7 @@ struct ResultsStoreTests {
     let path = temporaryPath()
     try ResultsStore(path: path).record(run(45.76))
     try ResultsStore(path: path).record(run(45.76))
-    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 11))
+    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
     try ResultsStore(path: path).record(run(50, parameter: "70"))
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
@@ -177,7 +189,7 @@ struct StoreAccessTests {
     let store = try ResultsStore(path: path)
     #expect(
       try store.info().schemaMigrations == [
-        "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys",
+        "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
