@@ -63,11 +63,15 @@ public struct ResultTable: Sendable, Hashable {
   /// Whether JSON prints one object rather than an array (a command that
   /// answers with one result, like `models eval`).
   public var isSingleObject: Bool
+  /// The command's answer: the columns a table narrowed to a terminal's
+  /// width keeps before the others (in the table's order).
+  public var keyColumns: [String]
 
-  public init(name: String, rows: [ResultRecord], isSingleObject: Bool = false) {
+  public init(name: String, rows: [ResultRecord], isSingleObject: Bool = false, keyColumns: [String] = []) {
     self.name = name
     self.rows = rows
     self.isSingleObject = isSingleObject
+    self.keyColumns = keyColumns
   }
 
   /// The table with only `columns`, in that order (names it lacks are

@@ -228,7 +228,11 @@ public enum AccelCommands {
       (summaryRecord($0), $0.diagnostics)
     }
     context.provenance.addParameters(options.described(summaries.values))
-    context.emit(ResultTable(name: "accel-summary", rows: summaries.rows), format: format)
+    context.emit(
+      ResultTable(
+        name: "accel-summary", rows: summaries.rows,
+        keyColumns: ["file", "duration_s", "steps", "enmo_mean_mg", "moderate_min", "vigorous_min"]),
+      format: format)
     try summaries.finish(of: files.count)
   }
 
@@ -266,7 +270,10 @@ public enum AccelCommands {
     _ = try context.recordInput(file)
     record(r, options: options, context: context)
     let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
-    context.emit(ResultTable(name: "accel-epochs", rows: rows), format: format)
+    context.emit(
+      ResultTable(
+        name: "accel-epochs", rows: rows, keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
+      format: format)
   }
 
   /// Days, local hours and times of day need times that are instants; a

@@ -96,10 +96,12 @@ public final class CommandContext {
   /// The diagnostics of the inputs a command read: kept with the run's
   /// provenance (reports, the store) and, from the command line, printed on
   /// standard error, unless the output lists them itself (the summaries'
-  /// `diagnostics` column).
+  /// `diagnostics` column) in full: a table narrowed to a terminal's width
+  /// may leave that column out.
   public func record(_ diagnostics: [Diagnostic], listedInOutput: Bool = false) {
     provenance.diagnostics += diagnostics
-    guard !listedInOutput, let warningSink else { return }
+    let narrowed = (commandFormat ?? defaultFormat) == .table && terminalWidth != nil && columns == nil
+    guard !listedInOutput || narrowed, let warningSink else { return }
     for diagnostic in diagnostics { warningSink("energylab: \(diagnostic)") }
   }
 

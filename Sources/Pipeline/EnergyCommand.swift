@@ -271,7 +271,9 @@ public enum EnergyCommand {
           "energy_kcal": .number(energy.totalEnergyKilocalories, 2),
         ]))
     }
-    return ResultTable(name: options.byMode ? "energy-by-activity" : "energy", rows: rows)
+    return ResultTable(
+      name: options.byMode ? "energy-by-activity" : "energy", rows: rows,
+      keyColumns: ["file", "mode", "energy_kcal", "activity", "model", "distance_m", "duration_s"])
   }
 
   /// `energy`: compute, record, store (before anything is printed, so a

@@ -144,7 +144,11 @@ public enum TrackCommands {
       (summaryRecord($0.0, format: $0.1.format), $0.0.diagnostics)
     }
     context.provenance.addParameters(found.parameters)
-    context.emit(ResultTable(name: "track-summary", rows: summaries.rows), format: format)
+    context.emit(
+      ResultTable(
+        name: "track-summary", rows: summaries.rows,
+        keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
+      format: format)
     try summaries.finish(of: files.count)
   }
 
@@ -220,7 +224,9 @@ public enum TrackCommands {
         ])
       }
     }
-    return ResultTable(name: "track-segments", rows: rows)
+    return ResultTable(
+      name: "track-segments", rows: rows,
+      keyColumns: ["file", "activity", "mode", "distance_m", "duration_s"])
   }
 
   /// `track segments`: segment, record inputs and parameters, print.

@@ -54,7 +54,8 @@ public enum ResultRenderer {
     return out
   }
 
-  /// The columns that fit in `width`, from the left, text cells cut to 40
+  /// The columns that fit in `width`: the key columns first, then the
+  /// others from the left, shown in the table's order, text cells cut to 40
   /// characters; a last line names the columns left out.
   static func narrowTable(_ table: ResultTable, width: Int) -> String {
     let limit = 40
@@ -71,18 +72,21 @@ public enum ResultRenderer {
       return out
     }
     let columns = short.columns
-    var kept: [String] = []
+    var kept: Set<String> = []
     var used = 0
-    for c in columns {
+    func take(_ c: String) -> Bool {
       let cellWidth = short.rows.map { text($0[c] ?? .null, fixed: true).count }.max() ?? 0
       let w = max(c.count, cellWidth) + (kept.isEmpty ? 0 : 2)
-      if !kept.isEmpty && used + w > width { break }
-      kept.append(c)
+      if !kept.isEmpty && used + w > width { return false }
+      kept.insert(c)
       used += w
+      return true
     }
+    for c in table.keyColumns where columns.contains(c) { _ = take(c) }
+    for c in columns where !kept.contains(c) { if !take(c) { break } }
     guard kept.count < columns.count else { return plainTable(short) }
-    let left = columns.dropFirst(kept.count)
-    return plainTable(short.selecting(kept))
+    let left = columns.filter { !kept.contains($0) }
+    return plainTable(short.selecting(columns.filter(kept.contains)))
       + "(\(left.count) more column\(left.count == 1 ? "" : "s"): \(left.joined(separator: ", ")); choose with \(Remedy(.columns).text), or \(Remedy(.outputFormat, value: "csv").text) or json for all)\n"
   }
 

@@ -427,6 +427,14 @@ public struct AccelAnalyzer {
             "sample rate \(Fixed.shortest(rate)) Hz is above \(Fixed.shortest(parameters.steps.maximumSampleRateHz)) Hz; no steps detected",
           location: where_))
     }
+    if kind == .raw && parameters.keepEpochs && !countsIntensity && countStage == nil, let rate {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-counts", severity: .note,
+          message:
+            "no ActiGraph counts: the count filter is defined for 30, 40, ..., 100 Hz and the sample rate is \(Fixed.shortest((rate * 100).rounded() / 100)) Hz",
+          location: where_))
+    }
     if kind == .raw && enmoCount > 0 {
       // Gravity must be in the signal for ENMO to mean anything.
       let m = magnitudeCount > 0 ? magnitudeSum / Double(magnitudeCount) : 1

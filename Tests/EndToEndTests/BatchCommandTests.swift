@@ -98,7 +98,7 @@ struct BatchCommandTests {
     let out = try energylab(["batch", "study", "--db", "b.sqlite"], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     #expect(
-      out.stdout.hasSuffix("; 0 failed; 2 warnings and 4 notes stored (db export --table diagnostics)\n"))
+      out.stdout.hasSuffix("; 0 failed; 2 warnings and 5 notes stored (db export --table diagnostics)\n"))
     #expect(out.stderr.contains("study/phone.csv.gz: warning: times are a phone's sensor clock"))
     #expect(
       out.stderr.contains(
@@ -115,6 +115,7 @@ struct BatchCommandTests {
     #expect(
       codes == [
         "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred", "irregular-sampling",
+        "no-counts",
         "epochs-not-stored",
       ])
   }

@@ -253,7 +253,9 @@ struct TableWidthTests {
   }
 
   /// On an 80-column terminal (a pseudo-terminal from `script`), the energy
-  /// table keeps the columns that fit and names the rest; piped, it is whole.
+  /// table keeps the columns that fit, the answer (energy) among them, and
+  /// names the rest; piped, it is whole. The diagnostics column left out,
+  /// the warnings are printed on their own.
   @Test func aTerminalTableFitsTheTerminal() throws {
     let folder = try scratchFolder()
     _ = try energylab(["track", "synth", "-o", "walk.gpx", "--duration", "10min"], in: folder)
@@ -263,6 +265,17 @@ struct TableWidthTests {
     let lines = out.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
     #expect(lines.allSatisfy { $0.count <= 80 || $0.hasPrefix("(") }, "\(out.stdout)")
     #expect(lines.last?.contains("more columns") == true, "\(out.stdout)")
+    let header = lines.first?.split(separator: " ").map(String.init) ?? []
+    #expect(header.first == "file" && header.contains("energy_kcal"), "\(out.stdout)")
+    let jump = "\(packageRoot)/Tests/PipelineTests/Fixtures/track-structure/null-island-and-jump.gpx"
+    let warned = try run(
+      [
+        "/usr/bin/script", "-qec",
+        "COLUMNS=80 '\(URL(fileURLWithPath: binary).path)' energy '\(jump)' --model acsm-walking --mass 70kg",
+        "/dev/null",
+      ], in: folder)
+    #expect(warned.stdout.contains("warning: left out 2 impossible fixes"), "\(warned.stdout)")
+    #expect(warned.stdout.contains("diagnostics; choose with"), "the column is left out: \(warned.stdout)")
     let piped = try energylab(
       ["energy", "walk.gpx", "--model", "acsm-walking", "--mass", "70kg"], in: folder)
     #expect(piped.stdout.contains("energy_kcal"))

@@ -206,4 +206,26 @@ struct OutputErrorTests {
     #expect(error?.reason == String(cString: strerror(ENOENT)))
     #expect(error?.description == "\(path): cannot write file (No such file or directory)")
   }
+
+  /// A table wider than the terminal keeps its key columns (the command's
+  /// answer) before filling the width from the left; the kept columns stay
+  /// in the table's order and the rest are named.
+  @Test func aNarrowedTableKeepsItsKeyColumns() {
+    let row = ResultRecord([
+      "file": .string("walk.gpx"), "model": .string("acsm-walking"), "duration_s": .number(600, 1),
+      "distance_m": .number(777.9, 1), "speed_mps": .number(1.296, 3), "energy_kcal": .number(45.76, 2),
+    ])
+    let plain = ResultTable(name: "energy", rows: [row])
+    let keyed = ResultTable(name: "energy", rows: [row], keyColumns: ["file", "energy_kcal"])
+    // file 8 + model 12 + duration_s 10 + separators: 34 columns.
+    let header = { (table: ResultTable) in
+      ResultRenderer.render(table, as: .table, width: 36).split(separator: "\n").first.map(String.init) ?? ""
+    }
+    #expect(header(plain).split(separator: " ").map(String.init) == ["file", "model", "duration_s"])
+    #expect(header(keyed).split(separator: " ").map(String.init) == ["file", "model", "energy_kcal"])
+    let keyedText = ResultRenderer.render(keyed, as: .table, width: 36)
+    #expect(
+      keyedText.split(separator: "\n").last?.hasPrefix("(3 more columns: duration_s, distance_m, speed_mps;")
+        == true)
+  }
 }
