@@ -11,13 +11,14 @@ to both programs.
 
 Usage: python3 Benchmarks/counts.py   (writes Benchmarks/results/counts.md)
 """
-import csv, gzip, os, subprocess, sys
+import csv, os, subprocess
+
+from common import venv, write_results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get(
     "STEPS_DATA", os.path.join(ROOT, "..", "shared", "datasets", "oxford-step-counter-optimisation"))
 BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
-VENV = os.path.join(ROOT, "Benchmarks", ".venv-counts")
 WORK = os.path.join(ROOT, "Benchmarks", "work", "counts")
 OUT = os.path.join(ROOT, "Benchmarks", "results", "counts.md")
 COUNT = int(os.environ.get("RECORDINGS", "8"))
@@ -42,11 +43,7 @@ np.savetxt(out, np.column_stack([1.7e9 + grid, g]), fmt="%.6f", delimiter=",", h
 
 
 def python():
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", "agcounts", "numpy"], check=True)
-    return py
+    return venv(".venv-counts", ["agcounts", "numpy"])
 
 
 def energylab_seconds(path):
@@ -90,11 +87,7 @@ def main():
             lines.append(f"| {d} | {rate} | {len(theirs)} | {equal} | {correlation(a, b):.6f} | {sum(a)} | {sum(b)} "
                          f"| {diff:+.3f} |")
             print(lines[-1], flush=True)
-    text = "\n".join(lines) + "\n"
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        f.write(text)
-    print(text)
+    write_results(OUT, lines)
 
 
 if __name__ == "__main__":

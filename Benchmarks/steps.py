@@ -27,6 +27,8 @@ defaults are the grid point with the lowest MAPE on all users.
 """
 import itertools, json, os, statistics, subprocess, sys
 
+from common import write_results
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get(
     "STEPS_DATA", os.path.join(ROOT, "..", "shared", "datasets", "oxford-step-counter-optimisation"))
@@ -162,11 +164,7 @@ def main():
               f"Defaults against the debounced truth: {summary([e for _, e in default_deb])}.",
               f"Bounces: {sum(r['bounces'] for r in rows)} in "
               f"{sum(r['bounces'] > 0 for r in rows)} of {len(rows)} recordings."]
-    text = "\n".join(lines) + "\n"
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        f.write(text)
-    print(text)
+    write_results(OUT, lines)
 
 
 if __name__ == "__main__":

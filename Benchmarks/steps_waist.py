@@ -37,11 +37,10 @@ downloads mobgap 1.2.0 from PyPI into a throwaway virtual environment,
 builds the release binary when missing, writes
 Benchmarks/results/steps_waist.md)
 """
-import csv, datetime, glob, json, os, statistics, subprocess, sys, tarfile
+import json, os, statistics, subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
-VENV = os.path.join(ROOT, "Benchmarks", ".venv-waist")
+from common import ROOT, build, sdist_members, step_epochs, venv, write_results
+
 WORK = os.path.join(ROOT, "Benchmarks", "work", "waist")
 OUT = os.path.join(ROOT, "Benchmarks", "results", "steps_waist.md")
 MOBGAP = "1.2.0"
@@ -86,43 +85,19 @@ json.dump(recordings, open(os.path.join(out, "reference.json"), "w"), indent=1)
 """
 
 
-def python():
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", f"mobgap=={MOBGAP}"], check=True)
-    return py
-
-
 def example_data(py):
     """The source distribution's example_data folder, laid out as mobgap's
     data cache expects it ($MOBGAP_DATA_DIR/v<version>)."""
     cache = os.path.join(WORK, "cache")
     target = os.path.join(cache, f"v{MOBGAP}")
-    if os.path.exists(os.path.join(target, "README.md")):
-        return cache
-    sdist = os.path.join(WORK, "sdist")
-    subprocess.run([py, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                    f"mobgap=={MOBGAP}", "-d", sdist], check=True)
-    archive = glob.glob(os.path.join(sdist, f"mobgap-{MOBGAP}.tar.gz"))[0]
-    prefix = f"mobgap-{MOBGAP}/example_data/"
-    with tarfile.open(archive) as tar:
-        members = [m for m in tar.getmembers() if m.name.startswith(prefix) and m.isfile()]
-        for m in members:
-            m.name = m.name[len(prefix):]
-        tar.extractall(target, members=members, filter="data")
+    if not os.path.exists(os.path.join(target, "README.md")):
+        sdist_members(py, "mobgap", MOBGAP, f"mobgap-{MOBGAP}/example_data/", target)
     return cache
 
 
 def energylab_step_times(path, threshold):
     """(epoch start in s, steps) of EnergyLab's 0.1 s epochs."""
-    flags = [] if threshold is None else ["--step-threshold", str(threshold)]
-    out = subprocess.run([BIN, "accel", "epochs", path, "--epoch", "0.1s", "--format", "csv", *flags],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"energylab failed on {path}: {out.stderr[:2000]}")
-    return [(datetime.datetime.fromisoformat(r["start"].replace("Z", "+00:00")).timestamp(), int(r["steps"] or 0))
-            for r in csv.DictReader(out.stdout.splitlines())]
+    return step_epochs(path, *([] if threshold is None else ["--step-threshold", str(threshold)]))
 
 
 def percent(count, reference):
@@ -134,9 +109,8 @@ def label(threshold):
 
 
 def main():
-    if not os.path.exists(BIN):
-        subprocess.run(["swift", "build", "-c", "release", "--product", "energylab"], cwd=ROOT, check=True)
-    py = python()
+    build()
+    py = venv(".venv-waist", [f"mobgap=={MOBGAP}"])
     cache = example_data(py)
     csvs = os.path.join(WORK, "csv")
     os.makedirs(csvs, exist_ok=True)
@@ -206,11 +180,7 @@ def main():
         n = sum(found[None, r["name"]][0][i] for r, i, _ in slow)
         lines += ["", f"Bouts slower than 0.7 m/s: {len(slow)}, {reference} reference contacts, "
                   f"EnergyLab (defaults) {n} ({percent(n, reference):+.1f} %)."]
-    text = "\n".join(lines) + "\n"
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        f.write(text)
-    print(text)
+    write_results(OUT, lines)
 
 
 if __name__ == "__main__":

@@ -34,11 +34,10 @@ downloads dispel 0.0.3's source from PyPI and installs h5py, numpy and
 scipy into a throwaway virtual environment; builds the release binary
 when missing; writes Benchmarks/results/steps_wrist.md)
 """
-import csv, datetime, glob, json, os, statistics, subprocess, sys, tarfile
+import json, os, statistics, subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
-VENV = os.path.join(ROOT, "Benchmarks", ".venv-wrist")
+from common import ROOT, build, sdist_members, step_epochs, venv, write_results
+
 WORK = os.path.join(ROOT, "Benchmarks", "work", "wrist")
 OUT = os.path.join(ROOT, "Benchmarks", "results", "steps_wrist.md")
 DISPEL = "0.0.3"
@@ -113,39 +112,12 @@ json.dump(dict(t0=float(t0), seconds=float(t[-1]), stretches=stretches, referenc
 """ % repr(POSITIONS)
 
 
-def python():
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", "h5py", "numpy", "scipy"], check=True)
-    return py
-
-
 def recording(py):
     """The walk test's HDF5 file, taken from dispel's source distribution."""
-    target = os.path.join(WORK, "example.h5")
-    if os.path.exists(target):
-        return target
-    sdist = os.path.join(WORK, "sdist")
-    subprocess.run([py, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                    f"dispel=={DISPEL}", "-d", sdist], check=True)
-    archive = glob.glob(os.path.join(sdist, f"dispel-{DISPEL}.tar.gz"))[0]
-    with tarfile.open(archive) as tar:
-        member = tar.getmember(MEMBER)
-        with tar.extractfile(member) as src, open(target + ".tmp", "wb") as dst:
-            dst.write(src.read())
-    os.replace(target + ".tmp", target)
-    return target
-
-
-def energylab_epochs(path):
-    """(epoch start in s, steps) of EnergyLab's 0.1 s epochs."""
-    out = subprocess.run([BIN, "accel", "epochs", path, "--epoch", "0.1s", "--format", "csv",
-                          "--time-format", "unix-s", "--unit", "m/s2"], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"energylab failed on {path}: {out.stderr[:2000]}")
-    return [(datetime.datetime.fromisoformat(r["start"].replace("Z", "+00:00")).timestamp(), int(r["steps"] or 0))
-            for r in csv.DictReader(out.stdout.splitlines())]
+    folder = os.path.join(WORK, "2mwt")
+    if not os.path.exists(os.path.join(folder, "example.h5")):
+        sdist_members(py, "dispel", DISPEL, os.path.dirname(MEMBER) + "/", folder)
+    return os.path.join(folder, "example.h5")
 
 
 def median_lag(epochs, events, stretches):
@@ -161,9 +133,8 @@ def median_lag(epochs, events, stretches):
 
 
 def main():
-    if not os.path.exists(BIN):
-        subprocess.run(["swift", "build", "-c", "release", "--product", "energylab"], cwd=ROOT, check=True)
-    py = python()
+    build()
+    py = venv(".venv-wrist", ["h5py", "numpy", "scipy"])
     os.makedirs(WORK, exist_ok=True)
     h5 = recording(py)
     csvs = os.path.join(WORK, "csv")
@@ -191,7 +162,8 @@ def main():
     per_stretch = {}
     lags = {}
     for position in POSITIONS:
-        epochs = [(t - info["t0"], n) for t, n in energylab_epochs(info["recordings"][position])]
+        epochs = [(t - info["t0"], n)
+                  for t, n in step_epochs(info["recordings"][position], "--time-format", "unix-s", "--unit", "m/s2")]
         lag = median_lag(epochs, info["events"], stretches)
         lags[position] = lag
         per = [sum(n for t, n in epochs if a + lag <= t <= b + lag) for a, b in stretches]
@@ -204,11 +176,7 @@ def main():
     for k, (a, b) in enumerate(stretches):
         lines.append(f"| {k + 1} | {a:.1f} | {b:.1f} | {chosen[k]} | "
                      + " | ".join(str(per_stretch[p][k]) for p in POSITIONS) + " |")
-    text = "\n".join(lines) + "\n"
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        f.write(text)
-    print(text)
+    write_results(OUT, lines)
 
 
 if __name__ == "__main__":

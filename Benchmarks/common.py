@@ -1,0 +1,57 @@
+"""Pieces the validation scripts share: the EnergyLab binary, throwaway
+virtual environments, source distributions from PyPI, 0.1 s step epochs
+and the results file."""
+import csv, datetime, glob, os, subprocess, sys, tarfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
+
+
+def build():
+    """The release binary, built when missing."""
+    if not os.path.exists(BIN):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "energylab"], cwd=ROOT, check=True)
+
+
+def venv(name, packages):
+    """Python of the throwaway environment Benchmarks/<name>, created with
+    `packages` the first time."""
+    folder = os.path.join(ROOT, "Benchmarks", name)
+    py = os.path.join(folder, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", folder], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", *packages], check=True)
+    return py
+
+
+def sdist_members(py, package, version, prefix, target):
+    """Extracts the files under `prefix` of a PyPI source distribution into
+    `target` (the prefix removed)."""
+    folder = os.path.join(os.path.dirname(target), "sdist")
+    subprocess.run([py, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                    f"{package}=={version}", "-d", folder], check=True)
+    archive = glob.glob(os.path.join(folder, f"{package}-{version}.tar.gz"))[0]
+    with tarfile.open(archive) as tar:
+        members = [m for m in tar.getmembers() if m.name.startswith(prefix) and m.isfile()]
+        for m in members:
+            m.name = m.name[len(prefix):]
+        tar.extractall(target, members=members, filter="data")
+
+
+def step_epochs(path, *flags):
+    """(epoch start in s since 1970, steps) of EnergyLab's 0.1 s epochs."""
+    out = subprocess.run([BIN, "accel", "epochs", path, "--epoch", "0.1s", "--format", "csv", *flags],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"energylab failed on {path}: {out.stderr[:2000]}")
+    return [(datetime.datetime.fromisoformat(r["start"].replace("Z", "+00:00")).timestamp(), int(r["steps"] or 0))
+            for r in csv.DictReader(out.stdout.splitlines())]
+
+
+def write_results(path, lines):
+    """Writes the Markdown lines to `path` and prints them."""
+    text = "\n".join(lines) + "\n"
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    print(text)
