@@ -367,7 +367,21 @@ public struct AccelAnalyzer {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
     }
     if countStage != nil, !countSeconds.isEmpty {
-      for k in tables.indices { Self.assign(countSeconds, to: &tables[k].epochs) }
+      // Counts come a whole second at a time: an epoch of 0.5 or 1.5 s
+      // would hold one second's counts or two, never its own.
+      let whole = { (seconds: Double) in seconds >= 1 && abs(seconds - seconds.rounded()) < 1e-9 }
+      for k in tables.indices where whole(tables[k].seconds) {
+        Self.assign(countSeconds, to: &tables[k].epochs)
+      }
+      let partial = tables.map(\.seconds).filter { !whole($0) }
+      if !partial.isEmpty {
+        diagnostics.append(
+          Diagnostic(
+            code: "counts-epoch", severity: .note,
+            message:
+              "no ActiGraph counts in epochs of \(partial.map { Fixed.shortest($0) + " s" }.joined(separator: ", ")): counts are whole seconds, so an epoch must be a whole number of them",
+            location: where_))
+      }
     }
     if countsIntensity {
       // Axis 1 is the device's y, the vertical axis of a hip-worn ActiGraph.

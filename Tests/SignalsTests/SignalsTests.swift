@@ -208,6 +208,34 @@ struct StepDetectionTests {
     #expect(total != straight)
   }
 
+  /// Counts come a second at a time. 2 s epochs sum two seconds each (the
+  /// counter's own seconds, independently added); 0.5 s and 1.5 s epochs
+  /// get none, and a note says why, rather than one epoch holding a whole
+  /// second's counts (or two) and the next none.
+  @Test func countsFillOnlyEpochsOfWholeSeconds() throws {
+    var r = SyntheticRecording()
+    r.add(seconds: 12, frequencyHz: 2, amplitude: 0.3, noise: 0.02)
+    var counter = try #require(ActiGraphCounts(sampleRateHz: 100))
+    for i in 0..<r.time.count {
+      counter.add(x: r.values[3 * i], y: r.values[3 * i + 1], z: r.values[3 * i + 2])
+    }
+    let seconds = counter.drainSeconds().map { Double($0.z) }
+    var p = AccelAnalysisParameters()
+    p.keepEpochs = true
+    p.epochSeconds = [2, 0.5, 1.5]
+    let a = r.analyse(p)
+    let two = try #require(a.epochs(seconds: 2))
+    #expect(two.count == 6)
+    for (k, e) in two.enumerated() { #expect(e.countsZ == seconds[2 * k] + seconds[2 * k + 1]) }
+    #expect(seconds.reduce(0, +) > 100)
+    for length in [0.5, 1.5] {
+      let epochs = try #require(a.epochs(seconds: length))
+      #expect(!epochs.isEmpty && epochs.allSatisfy { $0.countsZ == nil && $0.countsVectorMagnitude == nil })
+    }
+    let note = try #require(a.diagnostics.first { $0.code == "counts-epoch" })
+    #expect(note.message.hasPrefix("no ActiGraph counts in epochs of 0.5 s, 1.5 s: counts are whole seconds"))
+  }
+
   /// Below 10 Hz the band-pass cannot work: no steps, and a warning.
   @Test func lowRatesDetectNoSteps() {
     var r = SyntheticRecording()
