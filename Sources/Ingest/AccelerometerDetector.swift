@@ -355,9 +355,11 @@ public struct AccelDetector {
     var timeColumn = try resolve(map.time, timeCandidates, "time")
     var axes: [Int] = []
     for (ref, axis) in [(map.x, "x"), (map.y, "y"), (map.z, "z")] {
-      let candidates = ["", "a", "acc", "accel", "acceleration", "accelerometer", "linearacceleration"].map {
-        $0 + axis
-      }
+      // gF: Physics Toolbox's g-force meter (time,gFx,gFy,gFz,TgF).
+      let candidates = ["", "a", "acc", "accel", "acceleration", "accelerometer", "linearacceleration", "gf"]
+        .map {
+          $0 + axis
+        }
       if let i = try resolve(ref, candidates, axis) { axes.append(i) }
     }
     if axes.count < 3 {
@@ -366,7 +368,8 @@ public struct AccelDetector {
           .malformed,
           SourceLocation(file: file, line: 1),
           "no x, y and z columns among \(Self.printable(names.prefix(12).joined(separator: ", ")))",
-          expected: "columns named x, y, z (or ax, acc_x, Acceleration x ...)", remedy: Remedy(.axisColumns))
+          expected: "columns named x, y, z (or ax, acc_x, gFx, Acceleration x ...)",
+          remedy: Remedy(.axisColumns))
       }
       // Positional: time first when the first cell is a time, then x, y, z.
       let lead = timeColumn ?? (Self.looksLikeTime(firstRow.first ?? "") ? 0 : nil)

@@ -70,7 +70,7 @@ struct CommandLineTests {
     #expect(axes.status == 1)
     #expect(
       axes.stderr.contains(
-        "noaxes.csv:1: no x, y and z columns among a, b, c; expected columns named x, y, z (or ax, acc_x, Acceleration x ...), or --x/--y/--z"
+        "noaxes.csv:1: no x, y and z columns among a, b, c; expected columns named x, y, z (or ax, acc_x, gFx, Acceleration x ...), or --x/--y/--z"
       ), "\(axes.stderr)")
     let unstated = try energylab(
       ["evaluate", "--models", "acsm-walking", "--reference", "stanford-walking"], in: folder)

@@ -158,6 +158,17 @@ struct AccelDialectTests {
     #expect(info.diagnostics.contains { $0.code == "no-start-time" })
   }
 
+  /// Physics Toolbox's g-force meter: time in elapsed seconds, gFx, gFy,
+  /// gFz in g, then the total (TgF), which is not an axis.
+  @Test func physicsToolboxGForce() throws {
+    let (info, t, v) = try readAccel("physics-toolbox-gforce.csv")
+    #expect(!info.layout.absoluteTime)
+    #expect(t == [0, 0.01, 0.02])
+    #expect(v.count == 9)
+    #expect(abs(v[0] - 0.012) < 1e-12 && abs(v[1] + 0.981) < 1e-12 && abs(v[2] - 0.120) < 1e-12)
+    #expect(abs(v[8] - 0.110) < 1e-12)
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
