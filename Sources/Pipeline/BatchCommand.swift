@@ -338,8 +338,16 @@ public enum BatchCommand {
     }
     bar.end()
     var result = outcome.withLock { $0 }
-    result.fallbacks.sort { ($0.location ?? "") < ($1.location ?? "") }
-    result.diagnostics.sort { ($0.location ?? "") < ($1.location ?? "") }
+    // By file, each file's own in the order found, however the files were
+    // spread over the workers.
+    func byFile(_ list: [Diagnostic]) -> [Diagnostic] {
+      list.enumerated().sorted {
+        ($0.element.location ?? "", $0.offset) < ($1.element.location ?? "", $1.offset)
+      }
+      .map(\.element)
+    }
+    result.fallbacks = byFile(result.fallbacks)
+    result.diagnostics = byFile(result.diagnostics)
     return result
   }
 
