@@ -37,7 +37,11 @@ struct AccelReadOptions: ParsableArguments {
     help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).",
     transform: ArgumentValue.cutPoints)
   var cutPoints: CutPoints?
-  @Option(help: "Smallest filtered peak that counts as a step, g.") var stepThreshold: Double?
+  @Option(
+    help:
+      "Smallest filtered peak that counts as a step, g (default 0.05, chosen on phones; 0.02 for waist and hip devices, see README Limits)."
+  )
+  var stepThreshold: Double?
   @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
   var stepRelativePeak: Double?
   @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
