@@ -350,7 +350,7 @@ public struct AccelDetector {
     }
     let timeCandidates = [
       "time", "timestamp", "datetime", "date", "unixtime", "utc", "loggingtime", "secondselapsed", "elapsed",
-      "elapsedtime", "t",
+      "elapsedtime", "t", "timesincestartinms", "timesincestart",
     ]
     var timeColumn = try resolve(map.time, timeCandidates, "time")
     var axes: [Int] = []
@@ -409,11 +409,21 @@ public struct AccelDetector {
       let cell = firstRow[t].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
       let key = hasHeader ? keys[t] : ""
       var format = map.timeFormat
+      // A header that names milliseconds ("Time since start in ms", "TIME
+      // SINCE START (ms)", "time_ms"): elapsed or unix milliseconds, never
+      // seconds.
+      let header = (names[safe: t] ?? "").lowercased()
+      let statesMilliseconds =
+        hasHeader
+        && (header.contains("(ms)") || header.contains("[ms]") || header.contains(" in ms")
+          || header.hasSuffix("_ms") || header.contains("millisecond"))
       if format == nil {
         if key == "secondselapsed" || key == "elapsed" || key == "elapsedtime"
           || names[safe: t]?.hasPrefix("Time (s)") == true
         {
           format = .elapsed
+        } else if statesMilliseconds, let v = Double(cell) {
+          format = v > 1e11 ? .unixMilliseconds : .elapsedMilliseconds
         } else if let v = Double(cell) {
           format =
             v > 1e17
@@ -500,6 +510,17 @@ public struct AccelDetector {
               location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1, start: map.start ?? 0)
+      case .elapsedMilliseconds:
+        if map.start == nil {
+          absolute = false
+          diagnostics.append(
+            Diagnostic(
+              code: "no-start-time", severity: .warning,
+              message:
+                "times are elapsed milliseconds and no start was given (\(Remedy.slot)); no dates are reported",
+              location: file, remedy: Remedy(.start)))
+        }
+        time = .number(column: t, scale: 1e-3, start: map.start ?? 0)
       }
     } else {
       guard let rate = map.sampleRateHz else {

@@ -46,6 +46,9 @@ public enum AccelTimeFormat: String, Sendable, Hashable, CaseIterable {
   case unixNanoseconds = "unix-ns"
   /// Seconds since the start of the recording.
   case elapsed
+  /// Milliseconds since the start of the recording (AndroSensor's "Time
+  /// since start in ms").
+  case elapsedMilliseconds = "elapsed-ms"
   /// Nanoseconds on the phone's own clock, which starts at boot (Android
   /// `SensorEvent.timestamp`): times relative to the first sample.
   case sensorNanoseconds = "sensor-ns"

@@ -17,7 +17,7 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "Time column, by name or 1-based position.") var time: String?
   @Option(
     help:
-      "How the time column is written: datetime, unix-s, unix-ms, unix-ns, elapsed or sensor-ns (Android sensor clock)."
+      "How the time column is written: datetime, unix-s, unix-ms, unix-ns, elapsed (seconds), elapsed-ms or sensor-ns (Android sensor clock)."
   )
   var timeFormat: AccelTimeFormat?
   @Option(help: "X column, by name or 1-based position.") var x: String?

@@ -169,6 +169,21 @@ struct AccelDialectTests {
     #expect(abs(v[8] - 0.110) < 1e-12)
   }
 
+  /// AndroSensor: semicolons, every sensor in its own columns (the
+  /// accelerometer first, gravity included, then linear acceleration),
+  /// "Time since start in ms" and a date in its own format. The time is
+  /// the milliseconds column, read as milliseconds: as seconds it made a
+  /// 152 s walk 42 hours long at 0.2 Hz.
+  @Test func androSensorMillisecondsSinceStart() throws {
+    let (info, t, v) = try readAccel("androsensor.csv")
+    #expect(!info.layout.absoluteTime)
+    // 0, 2, 8 and 13 ms.
+    #expect(zip(t, [0, 0.002, 0.008, 0.013]).allSatisfy { abs($0 - $1) < 1e-12 } && t.count == 4)
+    #expect(abs(v[0] - 0.3783 / 9.80665) < 1e-12 && abs(v[1] - 8.7376 / 9.80665) < 1e-12)
+    #expect(
+      info.diagnostics.contains { $0.code == "no-start-time" && $0.message.contains("elapsed milliseconds") })
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
