@@ -444,6 +444,19 @@ public struct AccelDetector {
                   "times like \(cell) step by \(Fixed.shortest((spacing * 1e-6 * 100).rounded() / 100)) ms as nanoseconds: read as a phone's sensor clock (nanoseconds since boot; \(Remedy.slot))",
                 location: file, remedy: Remedy(.timeFormat, value: "sensor-ns")))
           }
+          // Elapsed seconds a second or more apart in whole numbers are
+          // more likely milliseconds (10 ms at 100 Hz) than a 1 Hz logger.
+          if format == .elapsed, map.timeFormat == nil,
+            let values = Optional(Self.column(t, of: Array(lines.dropFirst(headerLines)), delimiter)),
+            let spacing = Self.medianStep(values), spacing >= 1, values.allSatisfy({ $0 == $0.rounded() })
+          {
+            diagnostics.append(
+              Diagnostic(
+                code: "elapsed-seconds-assumed", severity: .warning,
+                message:
+                  "times like \(cell) step by \(Fixed.shortest(spacing)) and are read as elapsed seconds (\(Fixed.shortest((1 / spacing * 1000).rounded() / 1000)) Hz); if they are milliseconds, give \(Remedy.slot)",
+                location: file, remedy: Remedy(.timeFormat, value: "elapsed-ms")))
+          }
           if format == nil {
             throw InputError(
               .value,

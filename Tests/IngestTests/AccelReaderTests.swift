@@ -184,6 +184,23 @@ struct AccelDialectTests {
       info.diagnostics.contains { $0.code == "no-start-time" && $0.message.contains("elapsed milliseconds") })
   }
 
+  /// Elapsed times in whole numbers 10 apart are read as seconds (0.1 Hz),
+  /// as the column does not say; a warning names the milliseconds reading,
+  /// and with --time-format elapsed-ms they are 10 ms apart.
+  @Test func wholeNumberElapsedTimesAreQuestioned() throws {
+    let (info, t, _) = try readAccel("elapsed-whole-numbers.csv")
+    #expect(t == [0, 10, 20, 30, 40])
+    let warning = try #require(info.diagnostics.first { $0.code == "elapsed-seconds-assumed" })
+    #expect(warning.severity == .warning)
+    #expect(
+      warning.text.contains("step by 10 and are read as elapsed seconds (0.1 Hz); if they are milliseconds"))
+    var map = AccelColumnMap()
+    map.timeFormat = .elapsedMilliseconds
+    let (stated, ms, _) = try readAccel("elapsed-whole-numbers.csv", map: map)
+    #expect(zip(ms, [0, 0.01, 0.02, 0.03, 0.04]).allSatisfy { abs($0 - $1) < 1e-12 })
+    #expect(!stated.diagnostics.contains { $0.code == "elapsed-seconds-assumed" })
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
