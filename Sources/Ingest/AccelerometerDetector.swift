@@ -57,6 +57,9 @@ public struct AccelDetector {
     {
       return try ukBiobank(lines, file)
     }
+    if map.format == .geneactiv || (map.format == nil && lines[0].hasPrefix("Device Type,GENEActiv")) {
+      return try geneActiv(bytes, file)
+    }
     return try columns(lines, file)
   }
 
@@ -257,6 +260,108 @@ public struct AccelDetector {
         message: "ActiLife start times are local and no time zone was given; read as UTC",
         location: file, remedy: Remedy(.timeZone))
     ]
+  }
+
+  // MARK: GENEActiv
+
+  /// Lines a GENEActiv header may take before the first data row.
+  static let geneActivHeaderLimit = 200
+
+  private func geneActiv(_ head: ArraySlice<UInt8>, _ file: String) throws -> AccelLayout {
+    var lines: [String] = []
+    var lineStart = head.startIndex
+    for i in head.indices where head[i] == 0x0A {
+      lines.append(Self.text(head[lineStart..<i]))
+      lineStart = i + 1
+      if lines.count > Self.geneActivHeaderLimit { break }
+    }
+    // The first data row starts with a digit (its date); the header's
+    // lines are `key,value` or empty.
+    guard let dataAt = lines.firstIndex(where: { $0.first?.isNumber == true }) else {
+      throw InputError(
+        .malformed,
+        SourceLocation(file: file, line: min(lines.count, Self.geneActivHeaderLimit)),
+        "no data row after the GENEActiv header",
+        expected: "rows of time, x, y, z, lux, button, temperature within \(Self.geneActivHeaderLimit) lines")
+    }
+    var header: [String: String] = [:]
+    var units: [String] = []
+    for line in lines[..<dataAt] {
+      guard let comma = line.firstIndex(of: ",") else { continue }
+      let key = line[..<comma].trimmingCharacters(in: .whitespaces)
+      let value = line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+      if key == "Units" { units.append(value) } else if header[key] == nil { header[key] = value }
+    }
+    var metadata: [String: String] = ["device": "GENEActiv"]
+    if let serial = header["Device Unique Serial Code"], !serial.isEmpty {
+      metadata["serial_number"] = serial
+    }
+    if let location = header["Device Location Code"], !location.isEmpty { metadata["location"] = location }
+    // The accelerometer's three units come first; anything but g would be
+    // read 9.8 times too large or small.
+    guard units.count < 3 || units.prefix(3).allSatisfy({ $0 == "g" }) else {
+      throw InputError(
+        .value,
+        SourceLocation(file: file, line: 1), "accelerometer units \(units.prefix(3).joined(separator: ", "))",
+        expected: "g, as GENEActiv writes them")
+    }
+    var rate: Double?
+    if let text = header["Measurement Frequency"] {
+      rate = Double(text.split(separator: " ").first ?? "")
+      guard let r = rate, r > 0, r <= Self.maximumRateHz else {
+        throw InputError(
+          .value,
+          SourceLocation(
+            file: file, line: (lines.firstIndex { $0.hasPrefix("Measurement Frequency") } ?? 0) + 1),
+          "measurement frequency \"\(Self.printable(text))\"",
+          expected: "N Hz, at most \(Int(Self.maximumRateHz))")
+      }
+    }
+    var diagnostics: [Diagnostic] = []
+    var zone: TimeZone?
+    if let text = header["Time Zone"], !text.isEmpty, timeZone == nil || Self.gmtOffset(text) != nil {
+      guard let offset = Self.gmtOffset(text) else {
+        throw InputError(
+          .value,
+          SourceLocation(file: file, line: (lines.firstIndex { $0.hasPrefix("Time Zone") } ?? 0) + 1),
+          "time zone \"\(Self.printable(text))\"", expected: "GMT +hh:mm", remedy: Remedy(.timeZone))
+      }
+      metadata["time_zone"] = text
+      zone = TimeZone(secondsFromGMT: offset)
+      if timeZone == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "header-time-zone", severity: .note,
+            message: "times read in the header's time zone, \(text)", location: file,
+            remedy: Remedy(.timeZone)))
+      }
+    }
+    let row = Self.split(lines[dataAt], 0x2C)
+    var scanner = DateTimeScanner(order: .ymd, timeZone: timeZone ?? zone)
+    guard row.count >= 4, Self.parse(&scanner, row[0]) != nil, row[1...3].allSatisfy({ Double($0) != nil })
+    else {
+      throw InputError(
+        .malformed,
+        SourceLocation(file: file, line: dataAt + 1), "row \"\(Self.printable(lines[dataAt]))\"",
+        expected: "time (2021-06-01 09:30:00:000), x, y, z, lux, button, temperature")
+    }
+    return AccelLayout(
+      format: .geneactiv, kind: .raw, delimiter: 0x2C, headerLines: dataAt, columnCount: row.count,
+      columnNames: [], time: .dateTime(column: 0, order: .ymd), valueColumns: [1, 2, 3], scale: 1, unit: .g,
+      declaredRateHz: rate, absoluteTime: true, metadata: metadata, diagnostics: diagnostics, timeZone: zone)
+  }
+
+  /// Seconds east of UTC in GENEActiv's `GMT +01:00` (or `GMT -05`).
+  static func gmtOffset(_ text: String) -> Int? {
+    var rest = text.uppercased().replacingOccurrences(of: " ", with: "")
+    if rest.hasPrefix("GMT") || rest.hasPrefix("UTC") { rest.removeFirst(3) }
+    if rest.isEmpty { return 0 }
+    guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+    let parts = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let hours = Int(parts[0]), hours <= 14 else { return nil }
+    let minutes = parts.count == 2 ? Int(parts[1]) : 0
+    guard let minutes, (0..<60).contains(minutes) else { return nil }
+    return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
   }
 
   // MARK: UK Biobank

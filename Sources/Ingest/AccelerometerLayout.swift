@@ -11,6 +11,10 @@ public enum AccelFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case axivity
   /// UK Biobank epoch time series: acceleration (ENMO) in mg per epoch.
   case ukBiobankEpoch = "ukbiobank-epoch"
+  /// GENEActiv PC software CSV: a 100-line header of `key,value` lines,
+  /// then time (`2021-06-01 09:30:00:250`), x, y, z in g, lux, button,
+  /// temperature.
+  case geneactiv
   /// Phone sensor apps with named columns (Sensor Logger, phyphox and the
   /// like): time or seconds_elapsed, x, y, z.
   case phone
@@ -142,4 +146,7 @@ public struct AccelLayout: Sendable {
   /// Header facts worth reporting (serial number, device, start).
   public var metadata: [String: String]
   public var diagnostics: [Diagnostic]
+  /// The zone the header states for times written without an offset
+  /// (GENEActiv's `Time Zone,GMT +01:00`); `--tz` takes precedence.
+  public var timeZone: TimeZone? = nil
 }

@@ -110,7 +110,8 @@ public struct AccelReader: Sendable {
     }
     var layout = try AccelDetector(map: map, timeZone: timeZone).detect(head: first, file: path)
     try onLayout(layout)
-    let parser = AccelRowParser(layout: layout, timeZone: timeZone)
+    let zone = timeZone ?? layout.timeZone
+    let parser = AccelRowParser(layout: layout, timeZone: zone)
     var order = OrderCheck(file: path)
     var diagnostics = layout.diagnostics
     var implicitRows = 0
@@ -195,7 +196,7 @@ public struct AccelReader: Sendable {
             location: "\(path):\(firstBlank)"))
       }
       diagnostics += order.diagnostics()
-      if localTimes && timeZone == nil && !diagnostics.contains(where: { $0.code == "local-time-as-utc" }) {
+      if localTimes && zone == nil && !diagnostics.contains(where: { $0.code == "local-time-as-utc" }) {
         diagnostics.append(
           Diagnostic(
             code: "local-time-as-utc", severity: .note,

@@ -153,8 +153,9 @@ public struct DateTimeScanner {
       && (length <= 16 || raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefixWords.1)
   }
 
-  /// Two-digit seconds at `i`, then a fraction after `.` or `,` (unless
-  /// that byte is `delimiter`), all before `end`; `i` moves past them.
+  /// Two-digit seconds at `i`, then a fraction after `.` or `,`, or three
+  /// digits of milliseconds after `:` (GENEActiv), unless that byte is
+  /// `delimiter`, all before `end`; `i` moves past them.
   @inline(__always)
   private static func seconds(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, delimiter: UInt8?) -> (
     Int, Double
@@ -164,7 +165,8 @@ public struct DateTimeScanner {
     guard d1 < 6 || (d1 == 6 && d2 == 0), d2 < 10 else { return nil }
     i &+= 2
     var fraction = 0.0
-    if i < end && p[i] != delimiter && (p[i] == 0x2E || p[i] == 0x2C) {
+    if i < end && p[i] != delimiter && (p[i] == 0x2E || p[i] == 0x2C || p[i] == 0x3A) {
+      let colon = p[i] == 0x3A
       i &+= 1
       let fractionStart = i
       var digits: UInt64 = 0
@@ -175,7 +177,7 @@ public struct DateTimeScanner {
         i &+= 1
       }
       let count = min(i &- fractionStart, 15)
-      guard count > 0 else { return nil }
+      guard count > 0, !colon || i &- fractionStart == 3 else { return nil }
       // A product, not a quotient: the instant is kept to about 0.2 us
       // anyway, far coarser than the product's rounding.
       fraction = Double(digits) * Self.tenths(count)
@@ -244,8 +246,12 @@ public struct DateTimeScanner {
       secondsAt = i
       guard let s = number(2), s <= 60 else { return nil }
       second = s
-      if i < end && (bytes[i] == 0x2E || bytes[i] == 0x2C) {
+      // A fraction after `.` or `,`; GENEActiv writes milliseconds after
+      // a colon (`10:00:00:250`), always three digits.
+      if i < end && (bytes[i] == 0x2E || bytes[i] == 0x2C || bytes[i] == 0x3A) {
+        let colon = bytes[i] == 0x3A
         i += 1
+        let digitsAt = i
         var digits: UInt64 = 0
         var count = 0
         while i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39 {
@@ -255,7 +261,7 @@ public struct DateTimeScanner {
           }
           i += 1
         }
-        guard count > 0 else { return nil }
+        guard count > 0, !colon || i - digitsAt == 3 else { return nil }
         fraction = Double(digits) * Self.tenths(count)
       }
     }

@@ -11,7 +11,7 @@ import Signals
 struct AccelReadOptions: ParsableArguments {
   @Option(
     help:
-      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, phone or generic (default: detected)."
+      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, geneactiv, phone or generic (default: detected)."
   )
   var dialect: AccelFormat?
   @Option(help: "Time column, by name or 1-based position.") var time: String?

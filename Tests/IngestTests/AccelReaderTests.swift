@@ -201,6 +201,28 @@ struct AccelDialectTests {
     #expect(!stated.diagnostics.contains { $0.code == "elapsed-seconds-assumed" })
   }
 
+  /// GENEActiv's CSV: a 100-line header (device, `Measurement Frequency,100
+  /// Hz`, `Time Zone,GMT +01:00`, units g), then rows of time with
+  /// milliseconds after a colon, x, y, z, lux, button and temperature. The
+  /// times are local in the header's zone: 09:30 at GMT+1 is 08:30Z; --tz
+  /// takes precedence.
+  @Test func geneActivCSV() throws {
+    let (info, t, v) = try readAccel("geneactiv.csv")
+    #expect(info.layout.format == .geneactiv && info.layout.headerLines == 100)
+    #expect(info.layout.declaredRateHz == 100)
+    #expect(
+      info.layout.metadata["serial_number"] == "012345" && info.layout.metadata["location"] == "left wrist")
+    // 2021-06-01 is day 18779.
+    #expect(t.first == utc(18779, 8, 30) && t.count == 5)
+    #expect(abs(t[4] - t[0] - 0.04) < 1e-6)
+    #expect(v[0] == 0.0386 && v[1] == 0.8910 && v[2] == 0.5057 && v.count == 15)
+    #expect(info.diagnostics.contains { $0.code == "header-time-zone" && $0.message.contains("GMT +01:00") })
+    #expect(!info.diagnostics.contains { $0.code == "local-time-as-utc" })
+    let (stated, inUTC, _) = try readAccel("geneactiv.csv", timeZone: TimeZone(identifier: "UTC"))
+    #expect(inUTC.first == utc(18779, 9, 30))
+    #expect(!stated.diagnostics.contains { $0.code == "header-time-zone" })
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
@@ -530,6 +552,23 @@ struct DateTimeScannerTests {
     #expect(Self.parse("13/13/2016 10:00:00", .mdy) == nil)
     #expect(Self.parse("2016-05-01 25:00:00") == nil)
     #expect(Self.parse("2016-05-01") == nil)
+  }
+
+  /// GENEActiv writes milliseconds after a colon, always three digits;
+  /// the same-minute path reads them as the full parse does.
+  @Test func millisecondsAfterAColon() {
+    let expected = utc(16922, 10)
+    #expect(Self.parse("2016-05-01 10:00:00:250") == expected + 0.25)
+    #expect(Self.parse("2016-05-01 10:00:00:25") == nil)
+    #expect(Self.parse("2016-05-01 10:00:00:2500") == nil)
+    var s = DateTimeScanner()
+    func parse(_ text: String) -> Double? {
+      var bytes = Array(text.utf8)
+      return bytes.withUnsafeMutableBufferPointer { s.parse(UnsafeBufferPointer($0)) }
+    }
+    #expect(parse("2016-05-01 10:00:00:000") == expected)
+    #expect(parse("2016-05-01 10:00:01:010") == expected + 1.01)
+    #expect(parse("2016-05-01 10:00:02:05") == nil)
   }
 
   /// Daylight saving: 2016-07-01 10:00 in London is 09:00Z, in January
