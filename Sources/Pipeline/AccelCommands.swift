@@ -195,10 +195,11 @@ public enum AccelCommands {
       "enmo_mean_mg": .number(a.enmoMeanMilliG, 2),
       "mad_mean_mg": .number(a.madMeanMilliG, 2),
       "cut_points": .string(a.cutPoints.id),
-      "sedentary_min": .number(a.days.isEmpty ? nil : minutes[.sedentary] ?? 0, 1),
-      "light_min": .number(a.days.isEmpty ? nil : minutes[.light] ?? 0, 1),
-      "moderate_min": .number(a.days.isEmpty ? nil : minutes[.moderate] ?? 0, 1),
-      "vigorous_min": .number(a.days.isEmpty ? nil : minutes[.vigorous] ?? 0, 1),
+      // Null when no epoch has an intensity class (no cut-points apply).
+      "sedentary_min": .number(minutes[.sedentary], 1),
+      "light_min": .number(minutes[.light], 1),
+      "moderate_min": .number(minutes[.moderate], 1),
+      "vigorous_min": .number(minutes[.vigorous], 1),
       "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
     ])
   }
@@ -309,10 +310,10 @@ public enum AccelCommands {
         "recorded_h": .number(d.recordedHours, 2),
         "steps": d.steps.map { .integer($0) } ?? .null,
         "enmo_mean_mg": .number(d.enmoMeanMilliG, 2),
-        "sedentary_min": .number(d.minutes[.sedentary] ?? 0, 1),
-        "light_min": .number(d.minutes[.light] ?? 0, 1),
-        "moderate_min": .number(d.minutes[.moderate] ?? 0, 1),
-        "vigorous_min": .number(d.minutes[.vigorous] ?? 0, 1),
+        "sedentary_min": .number(d.minutes[.sedentary], 1),
+        "light_min": .number(d.minutes[.light], 1),
+        "moderate_min": .number(d.minutes[.moderate], 1),
+        "vigorous_min": .number(d.minutes[.vigorous], 1),
       ])
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
@@ -367,6 +368,12 @@ public enum AccelCommands {
     let result = try recordingEnergy(
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
+    guard !result.totals.isEmpty else {
+      throw UsageError(
+        .unsupported,
+        "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"
+      )
+    }
     context.emit(
       ResultTable(
         name: "accel-energy",

@@ -36,7 +36,9 @@ public struct AccelDay: Sendable, Hashable {
   public var recordedHours: Double
   public var steps: Int?
   public var enmoMeanMilliG: Double?
-  /// Minutes per intensity class, from the shortest epochs.
+  /// Minutes per intensity class, from the shortest epochs; empty when no
+  /// epoch of the day has a class (no cut-points apply), every class
+  /// present (0 when unseen) otherwise.
   public var minutes: [IntensityClass: Double]
 }
 
@@ -356,14 +358,20 @@ public struct AccelAnalyzer {
     for a in accumulators.indices { accumulators[a].finish() }
     drain()
     stepStage?.submit { $0.finish() }
-    if let steps = stepStage?.finish() {
+    // Steps and ENMO read |a| - 1 g: without gravity in the signal (a
+    // phone's linear acceleration) or in the wrong unit, neither means
+    // anything, and a step count would be silently wrong.
+    let meanMagnitude = magnitudeCount > 0 ? magnitudeSum / Double(magnitudeCount) : 1
+    let gravityMissing = kind == .raw && enmoCount > 0 && (meanMagnitude < 0.5 || meanMagnitude > 1.5)
+    if let steps = stepStage?.finish(), !gravityMissing {
       stepTimes = steps.times
       stepCount = steps.times.count
       for t in stepTimes { days.addStep(t) }
     }
+    if gravityMissing { days.forgetSteps() }
     if let counts = countStage?.finish() { countSeconds = counts.seconds }
     var tables = zip(accumulators, kept).map { (seconds: $0.seconds, epochs: $1) }
-    if stepStage != nil && keepsEpochs {
+    if stepStage != nil && keepsEpochs && !gravityMissing {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
     }
     if countStage != nil, !countSeconds.isEmpty {
@@ -449,25 +457,31 @@ public struct AccelAnalyzer {
             "no ActiGraph counts: the count filter is defined for 30, 40, ..., 100 Hz and the sample rate is \(Fixed.shortest((rate * 100).rounded() / 100)) Hz",
           location: where_))
     }
-    if kind == .raw && enmoCount > 0 {
-      // Gravity must be in the signal for ENMO to mean anything.
-      let m = magnitudeCount > 0 ? magnitudeSum / Double(magnitudeCount) : 1
-      if m < 0.5 || m > 1.5 {
-        diagnostics.append(
-          Diagnostic(
-            code: "gravity-missing",
-            message:
-              "mean |a| is \(Fixed.format(m, digits: 2)) g, not about 1 g: the export seems to exclude gravity (or the unit is wrong); ENMO needs gravity-including acceleration",
-            location: where_))
+    if gravityMissing {
+      for k in tables.indices {
+        for e in tables[k].epochs.indices {
+          tables[k].epochs[e].epoch.enmoMilliG = nil
+          tables[k].epochs[e].epoch.madMilliG = nil
+          if !countsIntensity { tables[k].epochs[e].epoch.intensity = nil }
+        }
       }
+      days.forgetMagnitude(keepingIntensity: countsIntensity)
+      diagnostics.append(
+        Diagnostic(
+          code: "gravity-missing",
+          message:
+            "mean |a| is \(Fixed.format(meanMagnitude, digits: 2)) g, not about 1 g: the export seems to exclude gravity (a phone's linear acceleration; Sensor Logger's TotalAcceleration and Android's TYPE_ACCELEROMETER include it) or the unit is wrong (\(Remedy.slot)); steps, ENMO and MAD need gravity-including acceleration, so none of them is reported, nor intensity classes from them",
+          location: where_, remedy: Remedy(.accelerationUnit)))
     }
-    let steps: Int? = stepStage != nil ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
+    let steps: Int? =
+      stepStage != nil && !gravityMissing
+      ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
     let cut = parameters.cutPoints(for: kind)
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
       sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
-      enmoMeanMilliG: enmoCount > 0 ? enmoSum / Double(enmoCount) : nil,
-      madMeanMilliG: madCount > 0 ? madSum / Double(madCount) : nil,
+      enmoMeanMilliG: enmoCount > 0 && !gravityMissing ? enmoSum / Double(enmoCount) : nil,
+      madMeanMilliG: madCount > 0 && !gravityMissing ? madSum / Double(madCount) : nil,
       cutPoints: cut, epochSeconds: accumulators.map(\.seconds),
       epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
       days: days.days,
@@ -622,8 +636,7 @@ struct DayBuilder {
     if days.last(where: { $0.date == date }) == nil {
       days.append(
         AccelDay(
-          date: date, recordedHours: 0, steps: stepsKnown ? 0 : nil, enmoMeanMilliG: nil,
-          minutes: Dictionary(uniqueKeysWithValues: IntensityClass.allCases.map { ($0, 0) })))
+          date: date, recordedHours: 0, steps: stepsKnown ? 0 : nil, enmoMeanMilliG: nil, minutes: [:]))
       enmoSums.append(0)
       enmoCounts.append(0)
     }
@@ -645,13 +658,37 @@ struct DayBuilder {
       enmoCounts[d] += e.samples
       days[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
     }
-    if let c = e.intensity { days[d].minutes[c, default: 0] += recorded / 60 }
+    if let c = e.intensity { addMinutes(recorded / 60, of: c, to: d) }
   }
 
   /// The minutes of an epoch classified after it was added.
   mutating func addIntensity(_ e: AccelEpoch) {
     guard let c = e.intensity else { return }
-    days[day(e.start)].minutes[c, default: 0] += e.seconds * min(1, e.coverage) / 60
+    addMinutes(e.seconds * min(1, e.coverage) / 60, of: c, to: day(e.start))
+  }
+
+  /// Minutes of a class; the day's first classified minutes give every
+  /// class its 0.
+  private mutating func addMinutes(_ minutes: Double, of c: IntensityClass, to d: Int) {
+    if days[d].minutes.isEmpty {
+      days[d].minutes = Dictionary(uniqueKeysWithValues: IntensityClass.allCases.map { ($0, 0) })
+    }
+    days[d].minutes[c, default: 0] += minutes
+  }
+
+  /// No steps are known (each day's count back to nil).
+  mutating func forgetSteps() {
+    stepsKnown = false
+    for d in days.indices { days[d].steps = nil }
+  }
+
+  /// Forgets what came from the magnitude of the acceleration (ENMO and,
+  /// unless counts gave them, the intensity minutes).
+  mutating func forgetMagnitude(keepingIntensity: Bool) {
+    for d in days.indices {
+      days[d].enmoMeanMilliG = nil
+      if !keepingIntensity { days[d].minutes = [:] }
+    }
   }
 
   mutating func addStep(_ t: Double) {

@@ -65,4 +65,18 @@ struct InputDiagnosticsTests {
     #expect(out.status == 0, "\(out.stderr)")
     #expect(out.stderr.contains("\(Self.jump): warning: left out 2 impossible fixes"), "\(out.stderr)")
   }
+
+  /// Count cut-points on a phone at 290 Hz: no counts, so no intensity
+  /// classes; the minutes are null, not 0 minutes of every class.
+  @Test func noIntensityClassesGiveNullMinutes() throws {
+    let out = try energylab(
+      ["accel", "summary", Self.phone, "--cut-points", "freedson-1998", "--format", "json"], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let row = try #require(
+      (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])?.first)
+    for key in ["sedentary_min", "light_min", "moderate_min", "vigorous_min"] {
+      #expect(row[key] is NSNull, "\(key): \(String(describing: row[key]))")
+    }
+    #expect(row["steps"] as? Int == 275)
+  }
 }

@@ -116,6 +116,30 @@ struct ENMOAndMADTests {
     analyzer.add(time: [0, 1, 2], values: [0.01, 0, 0, 0, 0.02, 0, 0, 0, 0.01])
     #expect(analyzer.finish().diagnostics.contains { $0.code == "gravity-missing" })
   }
+
+  /// A minute of walking at 2 steps/s (120 steps by construction): with
+  /// gravity the steps, ENMO and intensity are there; the same signal
+  /// without gravity gives none of them (|a| - 1 g would be read as
+  /// nonsense: no steps, ENMO 0, every minute sedentary), only a warning.
+  @Test func withoutGravityNoStepsENMOOrIntensityAreReported() throws {
+    var walk = SyntheticRecording()
+    walk.rateHz = 50
+    walk.add(seconds: 60, frequencyHz: 2, amplitude: 0.3, noise: 0.01)
+    var p = AccelAnalysisParameters()
+    p.epochSeconds = [60]
+    let with = walk.analyse(p)
+    #expect(abs((with.steps ?? 0) - 120) <= 2)
+    #expect(with.enmoMeanMilliG != nil && with.days.first?.minutes.isEmpty == false)
+    var linear = walk
+    for i in stride(from: 2, to: linear.values.count, by: 3) { linear.values[i] -= 1 }
+    let without = linear.analyse(p)
+    #expect(without.steps == nil && without.enmoMeanMilliG == nil && without.madMeanMilliG == nil)
+    let epoch = try #require(without.epochs(seconds: 60)?.first)
+    #expect(epoch.enmoMilliG == nil && epoch.madMilliG == nil && epoch.intensity == nil && epoch.steps == nil)
+    #expect(without.days.allSatisfy { $0.minutes.isEmpty && $0.steps == nil && $0.enmoMeanMilliG == nil })
+    let warning = try #require(without.diagnostics.first { $0.code == "gravity-missing" })
+    #expect(warning.severity == .warning && warning.message.contains("steps, ENMO and MAD need gravity"))
+  }
 }
 
 struct StepDetectionTests {
