@@ -671,17 +671,30 @@ public struct AccelDetector {
       }
     }
     let isPhone = keys.contains("secondselapsed") || names.contains { $0.hasPrefix("Acceleration x") }
-    if unit == nil && keys.contains("secondselapsed") { unit = .metersPerSecondSquared }
+    let magnitudes = lines.dropFirst(headerLines).prefix(50).compactMap { line -> Double? in
+      let cells = Self.split(line, delimiter)
+      guard axes.allSatisfy({ $0 < cells.count }) else { return nil }
+      let v = axes.compactMap {
+        Double(cells[$0].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+      }
+      return v.count == 3 ? (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() : nil
+    }.sorted()
+    let median = magnitudes.isEmpty ? 1 : magnitudes[magnitudes.count / 2]
+    // Sensor Logger writes m/s2 (its Accelerometer.csv without gravity, so
+    // the size of gravity cannot tell), except the uncalibrated
+    // accelerometer on iOS, in g: |a| near 1 says so.
+    if unit == nil && keys.contains("secondselapsed") {
+      unit = (0.5...1.5).contains(median) ? .g : .metersPerSecondSquared
+      if unit == .g {
+        diagnostics.append(
+          Diagnostic(
+            code: "unit-inferred", severity: .note,
+            message:
+              "Sensor Logger writes m/s2, but |a| is \(Fixed.shortest((median * 1000).rounded() / 1000)) as in g (iOS's uncalibrated accelerometer): read as g; use \(Remedy.slot)",
+            location: file, remedy: Remedy(.accelerationUnit)))
+      }
+    }
     if unit == nil {
-      let magnitudes = lines.dropFirst(headerLines).prefix(50).compactMap { line -> Double? in
-        let cells = Self.split(line, delimiter)
-        guard axes.allSatisfy({ $0 < cells.count }) else { return nil }
-        let v = axes.compactMap {
-          Double(cells[$0].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
-        }
-        return v.count == 3 ? (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() : nil
-      }.sorted()
-      let median = magnitudes.isEmpty ? 1 : magnitudes[magnitudes.count / 2]
       unit = median > 200 ? .milliG : median > 4 ? .metersPerSecondSquared : .g
       diagnostics.append(
         Diagnostic(

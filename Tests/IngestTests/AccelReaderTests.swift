@@ -223,6 +223,22 @@ struct AccelDialectTests {
     #expect(!stated.diagnostics.contains { $0.code == "header-time-zone" })
   }
 
+  /// Sensor Logger writes m/s2, except iOS's uncalibrated accelerometer
+  /// (in g by default): |a| near 1 is read as g, with a note; as m/s2 it
+  /// would be a tenth of gravity.
+  @Test func sensorLoggerInGIsReadAsG() throws {
+    let (info, _, v) = try readAccel("sensor-logger-uncalibrated-ios.csv")
+    #expect(info.layout.unit == .g)
+    // Columns z, y, x: x is the fifth.
+    #expect(v[0] == 0.10 && v[1] == 0.05 && v[2] == -0.98)
+    #expect(
+      info.diagnostics.contains {
+        $0.code == "unit-inferred" && $0.message.hasPrefix("Sensor Logger writes m/s2")
+      })
+    let (calibrated, _, _) = try readAccel("sensor-logger-accelerometer.csv")
+    #expect(calibrated.layout.unit == .metersPerSecondSquared)
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
