@@ -347,7 +347,8 @@ public struct AccelDetector {
     }
     return AccelLayout(
       format: .geneactiv, kind: .raw, delimiter: 0x2C, headerLines: dataAt, columnCount: row.count,
-      columnNames: [], time: .dateTime(column: 0, order: .ymd), valueColumns: [1, 2, 3], scale: 1, unit: .g,
+      columnNames: [], time: .dateTime(column: 0, order: .ymd), valueColumns: [1, 2, 3],
+      scale: (map.unit ?? .g).toG, unit: map.unit ?? .g,
       declaredRateHz: rate, absoluteTime: true, metadata: metadata, diagnostics: diagnostics, timeZone: zone)
   }
 
@@ -551,9 +552,10 @@ public struct AccelDetector {
           }
           // Elapsed seconds a second or more apart in whole numbers are
           // more likely milliseconds (10 ms at 100 Hz) than a 1 Hz logger.
-          if format == .elapsed, map.timeFormat == nil,
-            let values = Optional(Self.column(t, of: Array(lines.dropFirst(headerLines)), delimiter)),
-            let spacing = Self.medianStep(values), spacing >= 1, values.allSatisfy({ $0 == $0.rounded() })
+          let values =
+            format == .elapsed ? Self.column(t, of: Array(lines.dropFirst(headerLines)), delimiter) : []
+          if map.timeFormat == nil, let spacing = Self.medianStep(values), spacing >= 1,
+            values.allSatisfy({ $0 == $0.rounded() })
           {
             diagnostics.append(
               Diagnostic(
