@@ -117,6 +117,9 @@ public enum AccelPipeline {
             )
           }
         }
+        // Days and hours are local: in --tz, else in the zone the file's
+        // header states (GENEActiv).
+        if options.timeZone == nil, let zone = layout.timeZone { parameters.timeZone = zone }
         analyzer = AccelAnalyzer(
           kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
       },
@@ -149,6 +152,12 @@ public enum AccelPipeline {
 
 /// `accel summary`, `accel epochs`, `accel days` and `accel energy`.
 public enum AccelCommands {
+  /// The zone of a recording's days and hours: --tz, else the one its
+  /// header states (GENEActiv), else UTC.
+  static func localZone(_ r: AccelResult, _ options: AccelOptions) -> TimeZone {
+    options.timeZone ?? r.info.layout.timeZone ?? TimeZone(identifier: "UTC")!
+  }
+
   /// Analyses one file and records its input, diagnostics and parameters.
   static func analysed(
     _ file: String, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
@@ -293,7 +302,7 @@ public enum AccelCommands {
     -> [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
   {
     try requireDates(r, for: "days")
-    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let zone = localZone(r, options)
     let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
     return r.analysis.days.map { d in (d, (byDay[d.date] ?? []).map { ($0.0, $0.1) }) }
   }
@@ -336,7 +345,7 @@ public enum AccelCommands {
     allowanceKilocalories: Double?, hourly: Bool = false
   ) throws -> RecordingEnergy {
     if hourly { try requireDates(r, for: "hours of the day") }
-    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let zone = localZone(r, options)
     var result = RecordingEnergy(
       recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
       hourly: hourly ? try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone) : nil, balance: nil
@@ -425,7 +434,7 @@ extension AccelCommands {
     try requireDates(r, for: "local times to plot against")
     let file = r.file
     var charts: [GnuplotChart] = []
-    let zone = options.timeZone ?? TimeZone(identifier: "UTC")!
+    let zone = localZone(r, options)
     let stem = GnuplotChart.safeFileStem(
       URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")
     let epochs = r.analysis.epochs.last?.epochs ?? []

@@ -79,4 +79,23 @@ struct InputDiagnosticsTests {
     }
     #expect(row["steps"] as? Int == 275)
   }
+
+  /// A GENEActiv file's times are local in its header's zone, and so are
+  /// its days: a second before and after midnight at GMT +01:00 is two
+  /// days, although both are 22:59-23:00 UTC on the first.
+  @Test func geneActivDaysAreLocalToItsHeaderZone() throws {
+    let folder = try scratchFolder()
+    var text = "Device Type,GENEActiv\nMeasurement Frequency,10 Hz\nTime Zone,GMT +01:00\n"
+    for line in 4...100 { text += line == 54 ? "Units,g\n" : "\n" }
+    for k in 0..<20 {
+      let second = k < 10 ? "2021-06-01 23:59:59" : "2021-06-02 00:00:00"
+      text += "\(second):\(String(format: "%03d", (k % 10) * 100)),0.0,0.0,1.0,0,0,25.0\n"
+    }
+    try text.write(toFile: "\(folder)/day.csv", atomically: true, encoding: .utf8)
+    let out = try energylab(["accel", "days", "day.csv", "--format", "csv"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let dates = out.stdout.split(separator: "\n").dropFirst().map { $0.prefix(10) }
+    #expect(dates == ["2021-06-01", "2021-06-02"], "\(out.stdout)")
+    #expect(out.stderr.contains("times read in the header's time zone, GMT +01:00"))
+  }
 }
