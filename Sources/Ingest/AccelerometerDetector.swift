@@ -461,11 +461,16 @@ public struct AccelDetector {
     var timeColumn = try resolve(map.time, timeCandidates, "time")
     var axes: [Int] = []
     for (ref, axis) in [(map.x, "x"), (map.y, "y"), (map.z, "z")] {
-      // gF: Physics Toolbox's g-force meter (time,gFx,gFy,gFz,TgF).
-      let candidates = ["", "a", "acc", "accel", "acceleration", "accelerometer", "linearacceleration", "gf"]
-        .map {
-          $0 + axis
-        }
+      // gF: Physics Toolbox's g-force meter (time,gFx,gFy,gFz,TgF);
+      // accelerometerAcceleration: SensorLog on iOS and watchOS (with
+      // gravity; its motionUserAcceleration columns are without).
+      let candidates = [
+        "", "a", "acc", "accel", "acceleration", "accelerometer", "linearacceleration", "gf",
+        "accelerometeracceleration",
+      ]
+      .map {
+        $0 + axis
+      }
       if let i = try resolve(ref, candidates, axis) { axes.append(i) }
     }
     if axes.count < 3 {

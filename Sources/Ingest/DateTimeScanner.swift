@@ -274,6 +274,8 @@ public struct DateTimeScanner {
       return utc + fraction
     }
     var offset = 0
+    // SensorLog writes one space before the offset (`14:25:03.000 +0200`).
+    if bytes[i] == 0x20 && i + 1 < end && (bytes[i + 1] == 0x2B || bytes[i + 1] == 0x2D) { i += 1 }
     if bytes[i] == 0x5A || bytes[i] == 0x7A {
       i += 1
     } else if bytes[i] == 0x2B || bytes[i] == 0x2D {

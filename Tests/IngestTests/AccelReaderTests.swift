@@ -239,6 +239,18 @@ struct AccelDialectTests {
     #expect(calibrated.layout.unit == .metersPerSecondSquared)
   }
 
+  /// SensorLog (iOS and watchOS): `loggingTime(txt)` with a space before
+  /// the offset, the accelerometer with gravity in g among gravity-free
+  /// and gravity-only columns, which are not the axes.
+  @Test func sensorLogAccelerometer() throws {
+    let (info, t, v) = try readAccel("sensorlog-ios.csv")
+    #expect(info.layout.valueColumns == [3, 4, 5])
+    #expect(info.layout.unit == .g)
+    // 2019-05-23 14:25:03 +0200 is 12:25:03Z; 2019-05-23 is day 18039.
+    #expect(t.first == utc(18039, 12, 25, 3))
+    #expect(v[0] == 0.038574 && v[1] == 0.890991 && v[2] == 0.505737)
+  }
+
   @Test func aColumnMapOverridesDetection() throws {
     var map = AccelColumnMap()
     map.time = .name("seconds_elapsed")
@@ -585,6 +597,20 @@ struct DateTimeScannerTests {
     #expect(parse("2016-05-01 10:00:00:000") == expected)
     #expect(parse("2016-05-01 10:00:01:010") == expected + 1.01)
     #expect(parse("2016-05-01 10:00:02:05") == nil)
+  }
+
+  /// SensorLog puts a space before the offset.
+  @Test func aSpaceBeforeTheOffset() {
+    let expected = utc(16922, 10)
+    #expect(Self.parse("2016-05-01 10:00:00.250 +0200") == expected - 7200 + 0.25)
+    var s = DateTimeScanner()
+    func parse(_ text: String) -> Double? {
+      var bytes = Array(text.utf8)
+      return bytes.withUnsafeMutableBufferPointer { s.parse(UnsafeBufferPointer($0)) }
+    }
+    #expect(parse("2016-05-01 10:00:00.000 -0130") == expected + 5400)
+    #expect(parse("2016-05-01 10:00:01.500 -0130") == expected + 5401.5)
+    #expect(parse("2016-05-01 10:00:02.000  -0130") == nil)
   }
 
   /// Daylight saving: 2016-07-01 10:00 in London is 09:00Z, in January
