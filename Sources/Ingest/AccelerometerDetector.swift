@@ -624,28 +624,18 @@ public struct AccelDetector {
               location: file, remedy: Remedy(.start)))
         }
         time = .number(column: t, scale: 1e-9, start: (map.start ?? 0) - first * 1e-9)
-      case .elapsed:
+      case .elapsed, .elapsedMilliseconds:
+        let seconds = format == .elapsed
         if map.start == nil {
           absolute = false
           diagnostics.append(
             Diagnostic(
               code: "no-start-time", severity: .warning,
               message:
-                "times are elapsed seconds and no start was given (\(Remedy.slot)); no dates are reported",
+                "times are elapsed \(seconds ? "seconds" : "milliseconds") and no start was given (\(Remedy.slot)); no dates are reported",
               location: file, remedy: Remedy(.start)))
         }
-        time = .number(column: t, scale: 1, start: map.start ?? 0)
-      case .elapsedMilliseconds:
-        if map.start == nil {
-          absolute = false
-          diagnostics.append(
-            Diagnostic(
-              code: "no-start-time", severity: .warning,
-              message:
-                "times are elapsed milliseconds and no start was given (\(Remedy.slot)); no dates are reported",
-              location: file, remedy: Remedy(.start)))
-        }
-        time = .number(column: t, scale: 1e-3, start: map.start ?? 0)
+        time = .number(column: t, scale: seconds ? 1 : 1e-3, start: map.start ?? 0)
       }
     } else {
       guard let rate = map.sampleRateHz else {
