@@ -94,7 +94,6 @@ public enum AccelPipeline {
     -> AccelResult
   {
     var parameters = options.analysis
-    if let zone = options.timeZone { parameters.timeZone = zone }
     let reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
     var analyzer: AccelAnalyzer?
     let info = try reader.read(
@@ -117,9 +116,7 @@ public enum AccelPipeline {
             )
           }
         }
-        // Days and hours are local: in --tz, else in the zone the file's
-        // header states (GENEActiv).
-        if options.timeZone == nil, let zone = layout.timeZone { parameters.timeZone = zone }
+        parameters.timeZone = AccelCommands.localZone(layout, options)
         analyzer = AccelAnalyzer(
           kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
       },
@@ -154,8 +151,8 @@ public enum AccelPipeline {
 public enum AccelCommands {
   /// The zone of a recording's days and hours: --tz, else the one its
   /// header states (GENEActiv), else UTC.
-  static func localZone(_ r: AccelResult, _ options: AccelOptions) -> TimeZone {
-    options.timeZone ?? r.info.layout.timeZone ?? TimeZone(identifier: "UTC")!
+  static func localZone(_ layout: AccelLayout, _ options: AccelOptions) -> TimeZone {
+    options.timeZone ?? layout.timeZone ?? TimeZone(identifier: "UTC")!
   }
 
   /// Analyses one file and records its input, diagnostics and parameters.
@@ -302,7 +299,7 @@ public enum AccelCommands {
     -> [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
   {
     try requireDates(r, for: "days")
-    let zone = localZone(r, options)
+    let zone = localZone(r.info.layout, options)
     let byDay = try AccelEnergy.byDay(r.analysis, options: energy, timeZone: zone)
     return r.analysis.days.map { d in (d, (byDay[d.date] ?? []).map { ($0.0, $0.1) }) }
   }
@@ -345,7 +342,7 @@ public enum AccelCommands {
     allowanceKilocalories: Double?, hourly: Bool = false
   ) throws -> RecordingEnergy {
     if hourly { try requireDates(r, for: "hours of the day") }
-    let zone = localZone(r, options)
+    let zone = localZone(r.info.layout, options)
     var result = RecordingEnergy(
       recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
       hourly: hourly ? try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone) : nil, balance: nil
@@ -434,7 +431,7 @@ extension AccelCommands {
     try requireDates(r, for: "local times to plot against")
     let file = r.file
     var charts: [GnuplotChart] = []
-    let zone = localZone(r, options)
+    let zone = localZone(r.info.layout, options)
     let stem = GnuplotChart.safeFileStem(
       URL(fileURLWithPath: file).lastPathComponent.components(separatedBy: ".").first ?? "recording")
     let epochs = r.analysis.epochs.last?.epochs ?? []
