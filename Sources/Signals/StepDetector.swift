@@ -28,6 +28,17 @@ public struct StepDetectionParameters: Sendable, Hashable {
   public var maximumStepIntervalSeconds = 1.25
   /// Steps count only in bouts of at least this many consecutive steps.
   public var minimumBoutSteps = 4
+  /// An interval between steps of a bout this many times the median of
+  /// the last four intervals, or more (up to `gapFillMaximumRatio`), is a
+  /// step the threshold missed when the filtered signal has a local
+  /// maximum near its middle: turning, or a hand moving the phone, damps
+  /// one step's peak while the walker's rhythm goes on. Zero turns the
+  /// rule off.
+  public var gapFillMinimumRatio = 1.7
+  public var gapFillMaximumRatio = 2.3
+  /// How far from the middle of the interval that maximum may lie, as a
+  /// share of the median interval.
+  public var gapFillWindow = 0.3
   /// Consecutive samples are averaged down to about this rate before the
   /// band-pass (100 Hz in fours, 50 Hz in pairs; 30 Hz as is), Hz.
   public var detectionRateHz = 25.0
@@ -52,6 +63,15 @@ public struct StepDetectionParameters: Sendable, Hashable {
       ("step_min_interval_s", minimumStepIntervalSeconds, "peaks closer than this are one step, s"),
       ("step_max_interval_s", maximumStepIntervalSeconds, "a longer pause ends a bout, s"),
       ("step_min_bout", Double(minimumBoutSteps), "steps count in bouts of at least this many"),
+      (
+        "step_gap_fill_min", gapFillMinimumRatio,
+        "an interval this many median intervals long or more holds a missed step (0: off)"
+      ),
+      ("step_gap_fill_max", gapFillMaximumRatio, "nor longer than this many"),
+      (
+        "step_gap_fill_window", gapFillWindow,
+        "its local maximum within this share of an interval of the middle"
+      ),
     ].map { NamedParameter(name: $0.0, value: Fixed.shortest($0.1), meaning: $0.2) }
   }
 }
@@ -78,6 +98,12 @@ public struct StepDetectionParameters: Sendable, Hashable {
 /// 4. a bout is a run of steps no more than `maximumStepIntervalSeconds`
 ///    apart; steps count once a bout reaches `minimumBoutSteps`, so single
 ///    bumps and a couple of shuffles are not steps.
+/// 5. an interval of about two steps (`gapFillMinimumRatio` to
+///    `gapFillMaximumRatio` times the median of the bout's last four
+///    intervals) holds one more step when the filtered signal has a local
+///    maximum, of any height, near its middle: the walker's rhythm went
+///    on while one step's peak fell below the thresholds (a turn, a hand
+///    moving the phone).
 ///
 /// A gap in the recording resets the filters and ends the bout.
 public struct StepDetector: Sendable {
@@ -111,6 +137,13 @@ public struct StepDetector: Sendable {
   private var recentPeaks: [Double] = []
   /// Weak steps of the bout waiting for a full step to confirm them.
   private var weak: [Double] = []
+  /// Times of the filtered signal's latest local maxima, of any height, in
+  /// a ring (64 span at least 2.5 s at the detection rate).
+  private var maxima = [Double](repeating: -.infinity, count: 64)
+  private var maximaNext = 0
+  /// The bout's last counted step and its last four intervals, s.
+  private var lastStep = -Double.infinity
+  private var intervals: [Double] = []
   /// Times of the counted steps not yet drained, in order.
   public private(set) var steps: [Double] = []
 
@@ -204,8 +237,11 @@ public struct StepDetector: Sendable {
   private mutating func filterAverage(_ t: Double, _ magnitude: Double) {
     let y = lowPass(highPass(magnitude - 1))
     // previous is a local maximum when beforePrevious < previous >= y.
-    if previous > beforePrevious && previous >= y && previous >= parameters.peakThresholdG {
-      peak(t - 1 / filterRateHz, previous)
+    if previous > beforePrevious && previous >= y {
+      let at = t - 1 / filterRateHz
+      maxima[maximaNext] = at
+      maximaNext = (maximaNext + 1) % maxima.count
+      if previous >= parameters.peakThresholdG { peak(at, previous) }
     }
     beforePrevious = previous
     previous = y
@@ -246,9 +282,47 @@ public struct StepDetector: Sendable {
     accept(t)
   }
 
-  /// A step of the current bout: counted at once inside a bout, else held
-  /// until the bout is long enough.
+  /// A step of the current bout, preceded by the step its interval shows
+  /// was missed (rule 5).
   private mutating func accept(_ t: Double) {
+    let p = parameters
+    if p.gapFillMinimumRatio > 0, intervals.count >= 3 {
+      let interval = t - lastStep
+      let period = medianInterval()
+      if interval >= p.gapFillMinimumRatio * period, interval <= p.gapFillMaximumRatio * period,
+        let missed = maximum(near: lastStep + interval / 2, within: p.gapFillWindow * period)
+      {
+        count(missed)
+      }
+    }
+    count(t)
+  }
+
+  /// The median of the bout's last intervals (three or four).
+  private func medianInterval() -> Double {
+    let sorted = intervals.sorted()
+    let n = sorted.count
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+  }
+
+  /// The recent local maximum closest to `time`, if one lies within `tolerance`.
+  private func maximum(near time: Double, within tolerance: Double) -> Double? {
+    var best: Double?
+    for m in maxima where abs(m - time) <= tolerance {
+      if let b = best, abs(b - time) <= abs(m - time) { continue }
+      best = m
+    }
+    return best
+  }
+
+  /// Counts a step: at once inside a bout, else held until the bout is
+  /// long enough.
+  private mutating func count(_ t: Double) {
+    if lastStep.isFinite {
+      intervals.append(t - lastStep)
+      if intervals.count > 4 { intervals.removeFirst() }
+    }
+    lastStep = t
     if inBout {
       steps.append(t)
     } else {
@@ -265,6 +339,8 @@ public struct StepDetector: Sendable {
     weak.removeAll()
     pending.removeAll()
     recentPeaks.removeAll()
+    intervals.removeAll()
+    lastStep = -.infinity
     inBout = false
     boutLastStep = -.infinity
   }

@@ -46,6 +46,8 @@ struct AccelReadOptions: ParsableArguments {
   var stepRelativePeak: Double?
   @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
   @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
+  @Flag(help: "Do not count a step in an interval of about two steps whose peak fell below the thresholds.")
+  var noStepGapFill = false
 
   func validate() throws {
     try checkTimeZone(tz)
@@ -85,6 +87,7 @@ struct AccelReadOptions: ParsableArguments {
     if let stepRelativePeak { o.analysis.steps.relativePeakFraction = stepRelativePeak }
     if let stepMinInterval { o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval }
     if let stepLowPass { o.analysis.steps.lowPassHz = stepLowPass }
+    if noStepGapFill { o.analysis.steps.gapFillMinimumRatio = 0 }
     return o
   }
 }

@@ -109,8 +109,15 @@ struct BatchCommandTests {
       return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
     }
     #expect(try rows("epochs").isEmpty)
+    // The stored steps are those `accel summary` reports for the file.
+    let summary = try energylab(["accel", "summary", "study/phone.csv.gz", "--format", "json"], in: folder)
+    let reported = try #require(
+      (try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [[String: Any]])?.first?["steps"]
+        as? Int)
     #expect(
-      try rows("results").contains { $0["metric"] as? String == "steps" && $0["value"] as? Double == 275 })
+      try rows("results").contains {
+        $0["metric"] as? String == "steps" && $0["value"] as? Double == Double(reported)
+      })
     let codes = try rows("diagnostics").compactMap { $0["code"] as? String }
     #expect(
       codes == [

@@ -77,7 +77,10 @@ struct InputDiagnosticsTests {
     for key in ["sedentary_min", "light_min", "moderate_min", "vigorous_min"] {
       #expect(row[key] is NSNull, "\(key): \(String(describing: row[key]))")
     }
-    #expect(row["steps"] as? Int == 275)
+    // Steps are still counted: the foot switches' 278 (the data set's
+    // stats.csv) within 5 %.
+    let steps = try #require(row["steps"] as? Int)
+    #expect(abs(Double(steps - 278)) <= 0.05 * 278, "\(steps) steps")
   }
 
   /// A GENEActiv file's times are local in its header's zone, and so are

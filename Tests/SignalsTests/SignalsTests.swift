@@ -260,6 +260,53 @@ struct StepDetectionTests {
     #expect(note.message.hasPrefix("no ActiGraph counts in epochs of 0.5 s, 1.5 s: counts are whole seconds"))
   }
 
+  /// Steps at 2/s, one impact each (a 0.1 s raised-cosine pulse of
+  /// 0.3 g on 1 g at 100 Hz), where the steps at `weak` have a tenth of
+  /// that: their filtered peaks fall below the 0.05 g threshold, as a
+  /// turning step's do on a phone in the hand.
+  static func stepTimes(count: Int, weak: Set<Int>, gapFill: Bool) -> [Double] {
+    let rate = 100.0
+    var p = StepDetectionParameters()
+    if !gapFill { p.gapFillMinimumRatio = 0 }
+    var detector = StepDetector(sampleRateHz: rate, parameters: p)
+    let impacts = (0..<count).map { 2 + 0.5 * Double($0) }
+    for i in 0..<Int((Double(count) * 0.5 + 4) * rate) {
+      let t = Double(i) / rate
+      var a = 1.0
+      for (k, s) in impacts.enumerated() where abs(t - s) < 0.05 {
+        a += (weak.contains(k) ? 0.03 : 0.3) * (1 + cos(.pi * (t - s) / 0.05)) / 2
+      }
+      detector.add(time: t, magnitude: a)
+    }
+    detector.finish()
+    return detector.drainSteps()
+  }
+
+  /// One weak step inside a steady walk leaves an interval of two steps
+  /// (1.0 s against a median of 0.5 s) with a local maximum at its middle:
+  /// the gap-fill rule counts it there, all 40 steps; without the rule 39.
+  @Test func aWeakStepInTheRhythmIsCounted() throws {
+    let without = Self.stepTimes(count: 40, weak: [20], gapFill: false)
+    let with = Self.stepTimes(count: 40, weak: [20], gapFill: true)
+    #expect(without.count == 39)
+    #expect(with.count == 40)
+    // The filled step lies midway between its neighbours, half a period
+    // from each (the filters delay every step alike).
+    let filled = try #require(with.first { t in !without.contains(t) })
+    let before = try #require(without.last { $0 < filled })
+    let after = try #require(without.first { $0 > filled })
+    #expect(abs(filled - before - 0.5) <= 0.1 && abs(after - filled - 0.5) <= 0.1)
+    // A regular walk gains nothing from the rule.
+    #expect(Self.stepTimes(count: 40, weak: [], gapFill: true).count == 40)
+  }
+
+  /// Two weak steps in a row leave three periods (1.5 s, above 2.3 times
+  /// the median): not one missed step, so the rule adds none.
+  @Test func aLongerBreakInTheRhythmIsNotFilled() {
+    #expect(Self.stepTimes(count: 40, weak: [20, 21], gapFill: true).count == 38)
+    #expect(Self.stepTimes(count: 40, weak: [20, 21], gapFill: false).count == 38)
+  }
+
   /// Below 10 Hz the band-pass cannot work: no steps, and a warning.
   @Test func lowRatesDetectNoSteps() {
     var r = SyntheticRecording()
