@@ -100,8 +100,11 @@ public final class CommandContext {
   /// may leave that column out.
   public func record(_ diagnostics: [Diagnostic], listedInOutput: Bool = false) {
     provenance.diagnostics += diagnostics
+    // A table narrowed to the terminal, or columns chosen without them,
+    // leave the diagnostics out.
     let narrowed = (commandFormat ?? defaultFormat) == .table && terminalWidth != nil && columns == nil
-    guard !listedInOutput || narrowed, let warningSink else { return }
+    let chosenOut = columns.map { !$0.contains("diagnostics") } ?? false
+    guard !listedInOutput || narrowed || chosenOut, let warningSink else { return }
     for diagnostic in diagnostics { warningSink("energylab: \(diagnostic)") }
   }
 

@@ -449,6 +449,14 @@ public struct AccelAnalyzer {
             "sample rate \(Fixed.shortest(rate)) Hz is above \(Fixed.shortest(parameters.steps.maximumSampleRateHz)) Hz; no steps detected",
           location: where_))
     }
+    if kind != .raw && parameters.steps != StepDetectionParameters() {
+      diagnostics.append(
+        Diagnostic(
+          code: "step-options-unused",
+          message:
+            "step detection settings were given but the file holds epochs, not raw acceleration: \(stepsColumnSeen ? "its steps are its own steps column" : "it has no steps column, so no steps are reported")",
+          location: where_))
+    }
     if kind == .raw && parameters.keepEpochs && !countsIntensity && countStage == nil, let rate {
       diagnostics.append(
         Diagnostic(

@@ -66,6 +66,36 @@ struct InputDiagnosticsTests {
     #expect(out.stderr.contains("\(Self.jump): warning: left out 2 impossible fixes"), "\(out.stderr)")
   }
 
+  /// Columns chosen without `diagnostics` leave the readers' notes out of
+  /// the table: they are printed on standard error instead; chosen with
+  /// it, they are in the table and not repeated.
+  @Test func chosenColumnsWithoutDiagnosticsStillSayThem() throws {
+    let without = try energylab(
+      ["accel", "summary", Self.phone, "--columns", "file,steps"], in: packageRoot)
+    #expect(without.status == 0, "\(without.stderr)")
+    #expect(!without.stdout.contains("[sensor-clock]"))
+    #expect(without.stderr.contains("\(Self.phone): note: times like"), "\(without.stderr)")
+    let with = try energylab(
+      ["accel", "summary", Self.phone, "--columns", "file,steps,diagnostics"], in: packageRoot)
+    #expect(with.stdout.contains("[sensor-clock]"))
+    #expect(!with.stderr.contains("[sensor-clock]"), "\(with.stderr)")
+  }
+
+  /// Step detection works on raw acceleration; a file of epochs keeps its
+  /// own steps column, so step settings given for it change nothing, and
+  /// that is said rather than passed over.
+  @Test(arguments: [["--step-threshold", "0.03"], ["--no-step-gap-fill"], []])
+  func stepSettingsForEpochsAreSaidToChangeNothing(settings: [String]) throws {
+    let counts = "\(packageRoot)/Datasets/accelerometer/day-counts-60s.csv"
+    let out = try energylab(
+      ["accel", "summary", counts, "--format", "json"] + settings, in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(
+      out.stdout.contains(
+        "step detection settings were given but the file holds epochs, not raw acceleration: its steps are its own steps column [step-options-unused]"
+      ) == !settings.isEmpty, "\(out.stdout)")
+  }
+
   /// Count cut-points on a phone at 290 Hz: no counts, so no intensity
   /// classes; the minutes are null, not 0 minutes of every class.
   @Test func noIntensityClassesGiveNullMinutes() throws {
