@@ -20,13 +20,13 @@ Two references per recording, both from the foot switches' own file
   step.
 
 For each held-out user the step parameters (low-pass corner, peak
-threshold, relative peak) are chosen from a grid on the other users'
-recordings only (lowest MAPE against the debounced count), then applied to
+threshold, relative peak, and whether the gap-fill and rhythm rules are
+on) are chosen from a grid on the other users' recordings only (lowest MAPE against the debounced count), then applied to
 the held-out user: the held-out errors are the honest figure of that
 procedure. The same choice leaving out one surface, one phone model or one
 carrying position at a time shows whether a choice carries over to walking
 the grid has not seen. The shipped defaults are reported as they are, and
-once more without the gap-fill rule (`--no-step-gap-fill`).
+without either rule or both.
 """
 import itertools, json, os, statistics, subprocess, sys
 
@@ -37,11 +37,13 @@ DATA = os.environ.get(
     "STEPS_DATA", os.path.join(ROOT, "..", "shared", "datasets", "oxford-step-counter-optimisation"))
 BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
 OUT = os.path.join(ROOT, "Benchmarks", "results", "steps.md")
-# (low-pass Hz, peak threshold g, relative peak); the minimum interval stays at 0.3 s.
-GRID = list(itertools.product([2.5, 3.0, 3.5, 4.0], [0.04, 0.05, 0.06, 0.07, 0.08], [0.3, 0.4]))
+# (low-pass Hz, peak threshold g, relative peak, gap fill on, rhythm rule on);
+# the minimum interval stays at 0.3 s.
+GRID = list(itertools.product([2.5, 3.0, 3.5, 4.0], [0.04, 0.05, 0.06, 0.07, 0.08], [0.3, 0.4],
+                              [True, False], [True, False]))
 BOUNCE_S = 0.5
 # The shipped parameters (checked against a run without flags).
-DEFAULTS = (2.5, 0.05, 0.3)
+DEFAULTS = (2.5, 0.05, 0.3, True, True)
 
 
 def switch_counts(folder):
@@ -81,13 +83,15 @@ def recordings():
     return rows
 
 
-def steps(rows, params, *extra):
+def steps(rows, params):
     """EnergyLab's steps for every recording with these parameters (one run)."""
-    flags = list(extra)
+    flags = []
     if params is not None:
-        low_pass, threshold, relative = params
+        low_pass, threshold, relative, gap_fill, rhythm = params
         flags += ["--step-low-pass", str(low_pass), "--step-threshold", str(threshold),
-                 "--step-relative-peak", str(relative)]
+                  "--step-relative-peak", str(relative)]
+        flags += [] if gap_fill else ["--no-step-gap-fill"]
+        flags += [] if rhythm else ["--no-step-rhythm"]
     out = subprocess.run(
         [BIN, "accel", "summary", *[r["path"] for r in rows], "--format", "json", "--quiet", *flags],
         capture_output=True, text=True)
@@ -117,8 +121,7 @@ def main():
     shipped = {r["dir"]: shipped[os.path.realpath(r["path"])] for r in rows}
     if shipped != counts[DEFAULTS]:
         sys.exit(f"the shipped step parameters are not {DEFAULTS}: update DEFAULTS")
-    unfilled = steps(rows, None, "--no-step-gap-fill")
-    unfilled = {r["dir"]: unfilled[os.path.realpath(r["path"])] for r in rows}
+    unfilled = counts[DEFAULTS[:3] + (False, False)]
 
     def mape(params, subset):
         return statistics.mean(abs(error(counts[params][r["dir"]], r["debounced"])) for r in subset)
@@ -146,12 +149,12 @@ def main():
         f"{BOUNCE_S} s after that foot's previous press (a stride is never that short), and "
         "`debounced` is the truth without them. `held-out` uses parameters chosen on the other users "
         "only (leave one user out); `defaults` are the shipped parameters (low-pass "
-        f"{DEFAULTS[0]} Hz, threshold {DEFAULTS[1]} g, relative peak {DEFAULTS[2]}), and `no fill` "
-        "the same without the gap-fill rule. The grid's lowest MAPE on all users is "
+        f"{DEFAULTS[0]} Hz, threshold {DEFAULTS[1]} g, relative peak {DEFAULTS[2]}, gap fill and rhythm rule on), and "
+        "`no rules` the same without the gap-fill and rhythm rules. The grid's lowest MAPE on all users is "
         f"{best}.",
         "",
         "| recording | position | truth | bounces | debounced | EnergyLab (held-out) | error % (truth) "
-        "| error % (debounced) | EnergyLab (defaults) | error % (debounced) | EnergyLab (no fill) "
+        "| error % (debounced) | EnergyLab (defaults) | error % (debounced) | EnergyLab (no rules) "
         "| error % (debounced) |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -165,11 +168,11 @@ def main():
         lines.append(f"| {r['dir']} | {r['position']} | {r['truth']} | {r['bounces']} | {r['debounced']} | {h} "
                      f"| {error(h, r['truth']):+.1f} | {error(h, r['debounced']):+.1f} "
                      f"| {d} | {error(d, r['debounced']):+.1f} | {u} | {error(u, r['debounced']):+.1f} |")
-    lines += ["", "| held-out user | parameters chosen on the others (low-pass Hz, threshold g, relative) |",
+    lines += ["", "| held-out user | parameters chosen on the others (low-pass Hz, threshold g, relative, gap fill, rhythm) |",
               "| --- | --- |"]
     lines += [f"| {u} | {chosen[u]} |" for u in users]
     lines += ["", "| position | recordings | MAPE % held-out (truth) | MAPE % held-out (debounced) "
-              "| worst % held-out (debounced) | MAPE % defaults (debounced) | MAPE % no fill (debounced) |",
+              "| worst % held-out (debounced) | MAPE % defaults (debounced) | MAPE % no rules (debounced) |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for position in sorted({r["position"] for r in rows}):
         def of(pairs):
@@ -189,7 +192,10 @@ def main():
               f"Held-out against the truth: {summary([e for _, e in held_truth])}.",
               f"Held-out against the debounced truth: {summary([e for _, e in held_deb])}.",
               f"Defaults against the debounced truth: {summary([e for _, e in default_deb])}.",
-              f"Defaults without gap fill against the debounced truth: {summary([e for _, e in unfilled_deb])}.",
+              *[f"Defaults {what} against the debounced truth: "
+                f"{summary([error(counts[DEFAULTS[:3] + rules][r['dir']], r['debounced']) for r in rows])}."
+                for what, rules in (("without gap fill", (False, True)), ("without the rhythm rule", (True, False)),
+                                    ("without either rule", (False, False)))],
               f"Bounces: {sum(r['bounces'] for r in rows)} in "
               f"{sum(r['bounces'] > 0 for r in rows)} of {len(rows)} recordings."]
     write_results(OUT, lines)

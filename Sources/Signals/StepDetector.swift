@@ -39,6 +39,18 @@ public struct StepDetectionParameters: Sendable, Hashable {
   /// How far from the middle of the interval that maximum may lie, as a
   /// share of the median interval.
   public var gapFillWindow = 0.3
+  /// An interval below this many times the median of the bout's last
+  /// four, or above `rhythmMaximumRatio` times it (and holding no missed
+  /// step), breaks the rhythm: a new bout starts and must show its own.
+  /// Walking keeps its step time to a few per cent; a phone taken out of
+  /// a bag after the walk, or a split peak of slow walking, does not.
+  /// Zero turns the rule off.
+  public var rhythmMinimumRatio = 0.6
+  public var rhythmMaximumRatio = 1.6
+  /// A bout's first `minimumBoutSteps` steps count only when their longest
+  /// interval is at most this many times their shortest. Zero turns the
+  /// rule off.
+  public var boutRegularityRatio = 2.5
   /// Consecutive samples are averaged down to about this rate before the
   /// band-pass (100 Hz in fours, 50 Hz in pairs; 30 Hz as is), Hz.
   public var detectionRateHz = 25.0
@@ -72,6 +84,15 @@ public struct StepDetectionParameters: Sendable, Hashable {
         "step_gap_fill_window", gapFillWindow,
         "its local maximum within this share of an interval of the middle"
       ),
+      (
+        "step_rhythm_min", rhythmMinimumRatio,
+        "an interval below this many median intervals starts a new bout (0: off)"
+      ),
+      ("step_rhythm_max", rhythmMaximumRatio, "as does one above this many"),
+      (
+        "step_bout_regularity", boutRegularityRatio,
+        "a bout's first intervals within this factor of each other (0: off)"
+      ),
     ].map { NamedParameter(name: $0.0, value: Fixed.shortest($0.1), meaning: $0.2) }
   }
 }
@@ -103,7 +124,13 @@ public struct StepDetectionParameters: Sendable, Hashable {
 ///    intervals) holds one more step when the filtered signal has a local
 ///    maximum, of any height, near its middle: the walker's rhythm went
 ///    on while one step's peak fell below the thresholds (a turn, a hand
-///    moving the phone).
+///    moving the phone);
+/// 6. any other interval outside `rhythmMinimumRatio` to
+///    `rhythmMaximumRatio` times that median ends the bout's rhythm: the
+///    step starts a new bout, and a bout's first `minimumBoutSteps` steps
+///    count only when their intervals agree within `boutRegularityRatio`
+///    (the first is dropped until they do), so the irregular movement of
+///    a phone handled after a walk is not steps.
 ///
 /// A gap in the recording resets the filters and ends the bout.
 public struct StepDetector: Sendable {
@@ -295,6 +322,16 @@ public struct StepDetector: Sendable {
         count(missed)
       }
     }
+    if p.rhythmMinimumRatio > 0, inBout, intervals.count >= 3 {
+      let interval = t - lastStep
+      let period = medianInterval()
+      if interval < p.rhythmMinimumRatio * period || interval > p.rhythmMaximumRatio * period {
+        inBout = false
+        pending.removeAll()
+        intervals.removeAll()
+        lastStep = -.infinity
+      }
+    }
     count(t)
   }
 
@@ -327,12 +364,27 @@ public struct StepDetector: Sendable {
       steps.append(t)
     } else {
       pending.append(t)
-      if pending.count >= parameters.minimumBoutSteps {
+      let first = parameters.minimumBoutSteps
+      if parameters.boutRegularityRatio > 0 {
+        while pending.count >= first && !regular(pending.prefix(first)) { pending.removeFirst() }
+      }
+      if pending.count >= first {
         steps += pending
         pending.removeAll()
         inBout = true
       }
     }
+  }
+
+  /// Whether consecutive steps' intervals agree within `boutRegularityRatio`.
+  private func regular(_ times: ArraySlice<Double>) -> Bool {
+    var shortest = Double.infinity
+    var longest = 0.0
+    for (a, b) in zip(times, times.dropFirst()) {
+      shortest = min(shortest, b - a)
+      longest = max(longest, b - a)
+    }
+    return longest <= parameters.boutRegularityRatio * shortest || times.count < 2
   }
 
   private mutating func endBout() {

@@ -48,6 +48,10 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
   @Flag(help: "Do not count a step in an interval of about two steps whose peak fell below the thresholds.")
   var noStepGapFill = false
+  @Flag(
+    help:
+      "Do not start a new bout where the step rhythm breaks, nor ask a bout's first steps to keep a rhythm.")
+  var noStepRhythm = false
 
   func validate() throws {
     try checkTimeZone(tz)
@@ -88,6 +92,10 @@ struct AccelReadOptions: ParsableArguments {
     if let stepMinInterval { o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval }
     if let stepLowPass { o.analysis.steps.lowPassHz = stepLowPass }
     if noStepGapFill { o.analysis.steps.gapFillMinimumRatio = 0 }
+    if noStepRhythm {
+      o.analysis.steps.rhythmMinimumRatio = 0
+      o.analysis.steps.boutRegularityRatio = 0
+    }
     return o
   }
 }

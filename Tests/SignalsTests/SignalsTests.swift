@@ -260,17 +260,18 @@ struct StepDetectionTests {
     #expect(note.message.hasPrefix("no ActiGraph counts in epochs of 0.5 s, 1.5 s: counts are whole seconds"))
   }
 
-  /// Steps at 2/s, one impact each (a 0.1 s raised-cosine pulse of
-  /// 0.3 g on 1 g at 100 Hz), where the steps at `weak` have a tenth of
-  /// that: their filtered peaks fall below the 0.05 g threshold, as a
-  /// turning step's do on a phone in the hand.
-  static func stepTimes(count: Int, weak: Set<Int>, gapFill: Bool) -> [Double] {
+  /// Steps with one impact each (a 0.1 s raised-cosine pulse of 0.3 g on
+  /// 1 g at 100 Hz) at `impacts` (s), where the impacts at `weak` have a
+  /// tenth of that: their filtered peaks fall below the 0.05 g threshold,
+  /// as a turning step's do on a phone in the hand.
+  static func stepTimes(
+    impacts: [Double], weak: Set<Int> = [], change: (inout StepDetectionParameters) -> Void = { _ in }
+  ) -> [Double] {
     let rate = 100.0
     var p = StepDetectionParameters()
-    if !gapFill { p.gapFillMinimumRatio = 0 }
+    change(&p)
     var detector = StepDetector(sampleRateHz: rate, parameters: p)
-    let impacts = (0..<count).map { 2 + 0.5 * Double($0) }
-    for i in 0..<Int((Double(count) * 0.5 + 4) * rate) {
+    for i in 0..<Int(((impacts.last ?? 0) + 4) * rate) {
       let t = Double(i) / rate
       var a = 1.0
       for (k, s) in impacts.enumerated() where abs(t - s) < 0.05 {
@@ -280,6 +281,13 @@ struct StepDetectionTests {
     }
     detector.finish()
     return detector.drainSteps()
+  }
+
+  /// Steps at 2/s from 2 s on.
+  static func stepTimes(count: Int, weak: Set<Int>, gapFill: Bool) -> [Double] {
+    stepTimes(impacts: (0..<count).map { 2 + 0.5 * Double($0) }, weak: weak) {
+      if !gapFill { $0.gapFillMinimumRatio = 0 }
+    }
   }
 
   /// One weak step inside a steady walk leaves an interval of two steps
@@ -305,6 +313,30 @@ struct StepDetectionTests {
   @Test func aLongerBreakInTheRhythmIsNotFilled() {
     #expect(Self.stepTimes(count: 40, weak: [20, 21], gapFill: true).count == 38)
     #expect(Self.stepTimes(count: 40, weak: [20, 21], gapFill: false).count == 38)
+  }
+
+  /// 40 steps at 2/s, then 8 impacts as strong as steps but without a
+  /// rhythm (intervals alternating about 1.1 s and 0.4 s, all short
+  /// enough to continue the bout), as when a phone is taken out of a bag
+  /// after the walk. The first interval (1.2 s, 2.4 times the walk's
+  /// 0.5 s) breaks the rhythm, and no four of the impacts keep one (each
+  /// three intervals span a factor of 2.75 or more, above 2.5): 40 steps.
+  /// Without the rule the bout goes on through them: 48.
+  @Test func impactsWithoutARhythmAfterAWalkAreNotSteps() {
+    let walk = (0..<40).map { 2 + 0.5 * Double($0) }
+    var handling = [walk.last! + 1.2]
+    for interval in [0.4, 1.1, 0.35, 1.2, 0.4, 1.0, 0.35] { handling.append(handling.last! + interval) }
+    #expect(Self.stepTimes(impacts: walk + handling).count == 40)
+    let without = Self.stepTimes(impacts: walk + handling) {
+      $0.rhythmMinimumRatio = 0
+      $0.boutRegularityRatio = 0
+    }
+    #expect(without.count == 48)
+    // A walk that slows from 0.5 s to 0.7 s a step over ten steps keeps
+    // its rhythm: every step counts.
+    var slowing = walk
+    for k in 1...10 { slowing.append(slowing.last! + 0.5 + 0.02 * Double(k)) }
+    #expect(Self.stepTimes(impacts: slowing).count == 50)
   }
 
   /// Below 10 Hz the band-pass cannot work: no steps, and a warning.
