@@ -21,9 +21,9 @@ Two references per recording, both from the foot switches' own file
 
 For each held-out user the step parameters (low-pass corner, peak
 threshold, relative peak, and whether the gap-fill and rhythm rules are
-on) are chosen from a grid on the other users' recordings only (lowest MAPE against the debounced count), then applied to
-the held-out user: the held-out errors are the honest figure of that
-procedure. The same choice leaving out one surface, one phone model or one
+on) are chosen from a grid on the other users' recordings only (lowest
+MAPE against the debounced count), then applied to the held-out user: the
+held-out errors are the honest figure of that procedure. The same choice leaving out one surface, one phone model or one
 carrying position at a time shows whether a choice carries over to walking
 the grid has not seen. The shipped defaults are reported as they are, and
 without either rule or both.
@@ -121,7 +121,7 @@ def main():
     shipped = {r["dir"]: shipped[os.path.realpath(r["path"])] for r in rows}
     if shipped != counts[DEFAULTS]:
         sys.exit(f"the shipped step parameters are not {DEFAULTS}: update DEFAULTS")
-    unfilled = counts[DEFAULTS[:3] + (False, False)]
+    no_rules = counts[DEFAULTS[:3] + (False, False)]
 
     def mape(params, subset):
         return statistics.mean(abs(error(counts[params][r["dir"]], r["debounced"])) for r in subset)
@@ -158,13 +158,13 @@ def main():
         "| error % (debounced) |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    held_truth, held_deb, default_deb, unfilled_deb = [], [], [], []
+    held_truth, held_deb, default_deb, no_rules_deb = [], [], [], []
     for r in rows:
-        h, d, u = counts[chosen[r["user"]]][r["dir"]], shipped[r["dir"]], unfilled[r["dir"]]
+        h, d, u = counts[chosen[r["user"]]][r["dir"]], shipped[r["dir"]], no_rules[r["dir"]]
         held_truth.append((r, error(h, r["truth"])))
         held_deb.append((r, error(h, r["debounced"])))
         default_deb.append((r, error(d, r["debounced"])))
-        unfilled_deb.append((r, error(u, r["debounced"])))
+        no_rules_deb.append((r, error(u, r["debounced"])))
         lines.append(f"| {r['dir']} | {r['position']} | {r['truth']} | {r['bounces']} | {r['debounced']} | {h} "
                      f"| {error(h, r['truth']):+.1f} | {error(h, r['debounced']):+.1f} "
                      f"| {d} | {error(d, r['debounced']):+.1f} | {u} | {error(u, r['debounced']):+.1f} |")
@@ -177,7 +177,7 @@ def main():
     for position in sorted({r["position"] for r in rows}):
         def of(pairs):
             return [abs(e) for r, e in pairs if r["position"] == position]
-        t, h, d, u = of(held_truth), of(held_deb), of(default_deb), of(unfilled_deb)
+        t, h, d, u = of(held_truth), of(held_deb), of(default_deb), of(no_rules_deb)
         lines.append(f"| {position} | {len(h)} | {statistics.mean(t):.1f} | {statistics.mean(h):.1f} "
                      f"| {max(h):.1f} | {statistics.mean(d):.1f} | {statistics.mean(u):.1f} |")
     lines += ["", "Leaving out other groups than users (against the debounced truth):", "",
