@@ -32,7 +32,9 @@ public struct StepDetectionParameters: Sendable, Hashable {
   /// the last four intervals, or more (up to `gapFillMaximumRatio`), is a
   /// step the threshold missed when the filtered signal has a local
   /// maximum near its middle: turning, or a hand moving the phone, damps
-  /// one step's peak while the walker's rhythm goes on. Zero turns the
+  /// one step's peak while the walker's rhythm goes on. An interval longer
+  /// than `maximumStepIntervalSeconds` ends the bout first, so the rule
+  /// applies to step times up to 1.25 s / 1.7 = 0.74 s. Zero turns the
   /// rule off.
   public var gapFillMinimumRatio = 1.7
   public var gapFillMaximumRatio = 2.3
@@ -121,7 +123,7 @@ public struct StepDetectionParameters: Sendable, Hashable {
 ///    bumps and a couple of shuffles are not steps.
 /// 5. an interval of about two steps (`gapFillMinimumRatio` to
 ///    `gapFillMaximumRatio` times the median of the bout's last four
-///    intervals) holds one more step when the filtered signal has a local
+///    intervals) in a counted bout holds one more step when the filtered signal has a local
 ///    maximum, of any height, near its middle: the walker's rhythm went
 ///    on while one step's peak fell below the thresholds (a turn, a hand
 ///    moving the phone);
@@ -313,16 +315,18 @@ public struct StepDetector: Sendable {
   /// was missed (rule 5).
   private mutating func accept(_ t: Double) {
     let p = parameters
-    if p.gapFillMinimumRatio > 0, intervals.count >= 3 {
+    var filled = false
+    if p.gapFillMinimumRatio > 0, inBout, intervals.count >= 3 {
       let interval = t - lastStep
       let period = medianInterval()
       if interval >= p.gapFillMinimumRatio * period, interval <= p.gapFillMaximumRatio * period,
         let missed = maximum(near: lastStep + interval / 2, within: p.gapFillWindow * period)
       {
         count(missed)
+        filled = true
       }
     }
-    if p.rhythmMinimumRatio > 0, inBout, intervals.count >= 3 {
+    if p.rhythmMinimumRatio > 0, inBout, !filled, intervals.count >= 3 {
       let interval = t - lastStep
       let period = medianInterval()
       if interval < p.rhythmMinimumRatio * period || interval > p.rhythmMaximumRatio * period {
@@ -366,7 +370,11 @@ public struct StepDetector: Sendable {
       pending.append(t)
       let first = parameters.minimumBoutSteps
       if parameters.boutRegularityRatio > 0 {
-        while pending.count >= first && !regular(pending.prefix(first)) { pending.removeFirst() }
+        while pending.count >= first && !regular(pending.prefix(first)) {
+          // The bout starts later: its rhythm is its remaining steps'.
+          pending.removeFirst()
+          intervals = Array(zip(pending, pending.dropFirst()).map { $1 - $0 }.suffix(4))
+        }
       }
       if pending.count >= first {
         steps += pending
