@@ -6,6 +6,56 @@ import Ingest
 import Pipeline
 import Signals
 
+/// The step detector's settings, for every command that counts steps in
+/// raw acceleration (the `accel` commands and `batch`).
+struct StepOptions: ParsableArguments {
+  @Option(
+    help:
+      "Smallest filtered peak that counts as a step, g (default 0.05, chosen on phones; 0.02 for waist and hip devices, see README Limits)."
+  )
+  var stepThreshold: Double?
+  @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
+  var stepRelativePeak: Double?
+  @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
+  @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
+  @Flag(help: "Do not count a step in an interval of about two steps whose peak fell below the thresholds.")
+  var noStepGapFill = false
+  @Flag(
+    help:
+      "Do not start a new bout where the step rhythm breaks, nor ask a bout's first steps to keep a rhythm.")
+  var noStepRhythm = false
+
+  func validate() throws {
+    let steps = StepDetectionParameters()
+    if let stepThreshold, !(stepThreshold > 0) { throw ValidationError("--step-threshold must be positive") }
+    if let stepRelativePeak, !(0..<1).contains(stepRelativePeak) {
+      throw ValidationError("--step-relative-peak must be at least 0 and below 1")
+    }
+    if let stepMinInterval, !(stepMinInterval > 0 && stepMinInterval < steps.maximumStepIntervalSeconds) {
+      throw ValidationError(
+        "--step-min-interval must be positive and below the \(Fixed.shortest(steps.maximumStepIntervalSeconds)) s that ends a bout"
+      )
+    }
+    if let stepLowPass, !(stepLowPass > steps.highPassHz && stepLowPass <= 10) {
+      throw ValidationError(
+        "--step-low-pass must be above the \(Fixed.shortest(steps.highPassHz)) Hz high-pass and at most 10 Hz"
+      )
+    }
+  }
+
+  func apply(to steps: inout StepDetectionParameters) {
+    if let stepThreshold { steps.peakThresholdG = stepThreshold }
+    if let stepRelativePeak { steps.relativePeakFraction = stepRelativePeak }
+    if let stepMinInterval { steps.minimumStepIntervalSeconds = stepMinInterval }
+    if let stepLowPass { steps.lowPassHz = stepLowPass }
+    if noStepGapFill { steps.gapFillMinimumRatio = 0 }
+    if noStepRhythm {
+      steps.rhythmMinimumRatio = 0
+      steps.boutRegularityRatio = 0
+    }
+  }
+}
+
 /// How to read an accelerometer file and analyse it; every option
 /// overrides what detection would guess.
 struct AccelReadOptions: ParsableArguments {
@@ -37,40 +87,12 @@ struct AccelReadOptions: ParsableArguments {
     help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).",
     transform: ArgumentValue.cutPoints)
   var cutPoints: CutPoints?
-  @Option(
-    help:
-      "Smallest filtered peak that counts as a step, g (default 0.05, chosen on phones; 0.02 for waist and hip devices, see README Limits)."
-  )
-  var stepThreshold: Double?
-  @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
-  var stepRelativePeak: Double?
-  @Option(help: "Peaks closer than this are one step, s (default 0.3).") var stepMinInterval: Double?
-  @Option(help: "Low-pass corner of the step filter, Hz (default 2.5).") var stepLowPass: Double?
-  @Flag(help: "Do not count a step in an interval of about two steps whose peak fell below the thresholds.")
-  var noStepGapFill = false
-  @Flag(
-    help:
-      "Do not start a new bout where the step rhythm breaks, nor ask a bout's first steps to keep a rhythm.")
-  var noStepRhythm = false
+  @OptionGroup var steps: StepOptions
 
   func validate() throws {
     try checkTimeZone(tz)
-    let steps = StepDetectionParameters()
     if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
-    if let stepThreshold, !(stepThreshold > 0) { throw ValidationError("--step-threshold must be positive") }
-    if let stepRelativePeak, !(0..<1).contains(stepRelativePeak) {
-      throw ValidationError("--step-relative-peak must be at least 0 and below 1")
-    }
-    if let stepMinInterval, !(stepMinInterval > 0 && stepMinInterval < steps.maximumStepIntervalSeconds) {
-      throw ValidationError(
-        "--step-min-interval must be positive and below the \(Fixed.shortest(steps.maximumStepIntervalSeconds)) s that ends a bout"
-      )
-    }
-    if let stepLowPass, !(stepLowPass > steps.highPassHz && stepLowPass <= 10) {
-      throw ValidationError(
-        "--step-low-pass must be above the \(Fixed.shortest(steps.highPassHz)) Hz high-pass and at most 10 Hz"
-      )
-    }
+    try steps.validate()
   }
 
   func options() throws -> AccelOptions {
@@ -87,15 +109,7 @@ struct AccelReadOptions: ParsableArguments {
     o.map.sampleRateHz = sampleRate
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
-    if let stepThreshold { o.analysis.steps.peakThresholdG = stepThreshold }
-    if let stepRelativePeak { o.analysis.steps.relativePeakFraction = stepRelativePeak }
-    if let stepMinInterval { o.analysis.steps.minimumStepIntervalSeconds = stepMinInterval }
-    if let stepLowPass { o.analysis.steps.lowPassHz = stepLowPass }
-    if noStepGapFill { o.analysis.steps.gapFillMinimumRatio = 0 }
-    if noStepRhythm {
-      o.analysis.steps.rhythmMinimumRatio = 0
-      o.analysis.steps.boutRegularityRatio = 0
-    }
+    steps.apply(to: &o.analysis.steps)
     return o
   }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EnergyLabCore
 import Foundation
 import Pipeline
+import Signals
 import Tracks
 
 /// How a command over many files runs: files at once, skip-and-log or
@@ -49,8 +50,12 @@ struct BatchCLI: ContextCommand {
     help:
       "Mode whose factor an activity takes when the factor set lacks its mode, as car (default: an error).")
   var factorFallback: TransportMode?
+  @OptionGroup(title: "Steps in accelerometer recordings") var steps: StepOptions
 
-  func validate() throws { try checkTimeZone(tz) }
+  func validate() throws {
+    try checkTimeZone(tz)
+    try steps.validate()
+  }
 
   func execute(in context: CommandContext) throws {
     var options = BatchCommand.Options(folders: folders, databasePath: db)
@@ -62,6 +67,7 @@ struct BatchCLI: ContextCommand {
       options.timeZone = tz
       options.accel.timeZone = zone
     }
+    steps.apply(to: &options.accel.analysis.steps)
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback?.rawValue

@@ -54,7 +54,7 @@ struct DatabaseCLI: ParsableCommand {
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     @Option(
       help:
-        "Table: runs, inputs, parameters, results, predictions, error_summaries, tracks, activities, epochs, reference_values or survey_results."
+        "Table: \(ResultsStore.tables.dropLast().joined(separator: ", ")) or \(ResultsStore.tables.last ?? "")."
     )
     var table: String
     @OptionGroup var output: FormatOption

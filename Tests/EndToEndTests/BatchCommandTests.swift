@@ -126,4 +126,54 @@ struct BatchCommandTests {
         "epochs-not-stored",
       ])
   }
+
+  /// A study of waist-worn recordings takes the waist threshold README
+  /// Limits gives (`--step-threshold 0.02`): batch stores the steps
+  /// `accel summary` counts with it, and the run's parameters say so; a
+  /// batch with the defaults is a run of its own, not overwritten.
+  @Test func stepSettingsReachTheStoredRuns() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: "\(packageRoot)/Datasets/waist-steps/MS001_Test5_Trial1/accelerometer.csv",
+      toPath: folder + "/study/waist.csv")
+    func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?) {
+      let out = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"] + flags, in: folder)
+      #expect(out.status == 0, "\(out.stderr)")
+      func rows(_ table: String) throws -> [[String: Any]] {
+        let export = try energylab(
+          ["db", "export", "--db", "b.sqlite", "--table", table, "--format", "json"], in: folder)
+        return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+      }
+      let runs = try rows("runs").compactMap { $0["id"] as? Int }
+      let last = runs.max()
+      let steps =
+        try rows("results").last {
+          $0["metric"] as? String == "steps" && ($0["run_id"] as? Int) == last
+        }?["value"] as? Double
+      let threshold =
+        try rows("parameters").last {
+          $0["name"] as? String == "step_peak_threshold_g" && ($0["run_id"] as? Int) == last
+        }?["value"] as? Double
+      return (steps, threshold)
+    }
+    func summary(_ flags: [String]) throws -> Double? {
+      let out = try energylab(
+        ["accel", "summary", "study/waist.csv", "--format", "json"] + flags, in: folder)
+      let rows = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]]
+      return (rows?.first?["steps"] as? Int).map(Double.init)
+    }
+    let waist = try stored(["--step-threshold", "0.02"])
+    #expect(waist.threshold == 0.02)
+    let waistSummary = try summary(["--step-threshold", "0.02"])
+    #expect(waist.steps != nil && waist.steps == waistSummary)
+    let phone = try stored([])
+    #expect(phone.threshold == 0.05)
+    let phoneSummary = try summary([])
+    #expect(phone.steps == phoneSummary)
+    #expect(waist.steps != phone.steps, "the threshold changes the count")
+    let runs = try energylab(
+      ["db", "export", "--db", "b.sqlite", "--table", "runs", "--format", "csv"], in: folder)
+    #expect(runs.stdout.split(separator: "\n").count == 3, "two runs and a header: \(runs.stdout)")
+  }
 }
