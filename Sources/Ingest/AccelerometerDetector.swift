@@ -538,6 +538,7 @@ public struct AccelDetector {
         } else if let v = Double(cell) {
           // The column's first numbers, for the spacing checks below.
           let values = Self.column(t, of: Array(lines.dropFirst(headerLines)), delimiter)
+          let spacing = Self.medianStep(values)
           format =
             v > 1e17
             ? .unixNanoseconds
@@ -545,8 +546,7 @@ public struct AccelDetector {
           // A phone's sensor clock counts nanoseconds from boot: large
           // integers whose steps are milliseconds when read as nanoseconds
           // and seconds or more when read any other way.
-          if format == nil || format == .unixMilliseconds,
-            let spacing = Self.medianStep(values),
+          if format == nil || format == .unixMilliseconds, let spacing,
             spacing * 1e-9 >= 5e-4, spacing * 1e-9 <= 1, spacing * 1e-3 > 10
           {
             format = .sensorNanoseconds
@@ -559,7 +559,7 @@ public struct AccelDetector {
           }
           // Elapsed seconds a second or more apart in whole numbers are
           // more likely milliseconds (10 ms at 100 Hz) than a 1 Hz logger.
-          if format == .elapsed, map.timeFormat == nil, let spacing = Self.medianStep(values), spacing >= 1,
+          if format == .elapsed, map.timeFormat == nil, let spacing, spacing >= 1,
             values.allSatisfy({ $0 == $0.rounded() })
           {
             diagnostics.append(

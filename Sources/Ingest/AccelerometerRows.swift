@@ -65,6 +65,13 @@ struct AccelRowParser: Sendable {
     chunk.withUnsafeBufferPointer { parse($0, skipLines: skipLines, isLast: isLast) }
   }
 
+  /// The field `start..<end` without the double quotes around it, if any.
+  @inline(__always)
+  static func unquoted(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Range<Int> {
+    guard end > start && buffer[start] == 0x22 else { return start..<end }
+    return (start + 1)..<(end > start + 1 && buffer[end - 1] == 0x22 ? end - 1 : end)
+  }
+
   /// The rows of `text`, which ends just after a line break (or at the end
   /// of the file when `isLast`).
   func parse(_ buffer: UnsafeBufferPointer<UInt8>, skipLines: Int, isLast: Bool) -> ParsedRows {
@@ -191,15 +198,9 @@ struct AccelRowParser: Sendable {
             rowValues[role] = v * scale
           } else {
             while q < contentEnd && buffer[q] != delimiter { q += 1 }
-            var a = fieldStart
-            var b = q
-            if b > a && buffer[a] == 0x22 {
-              a += 1
-              if b > a && buffer[b - 1] == 0x22 { b -= 1 }
-            }
-            guard let v = NumberScanner.double(UnsafeBufferPointer(rebasing: buffer[a..<b])) else {
-              let text = AccelDetector.printable(
-                String(decoding: UnsafeBufferPointer(rebasing: buffer[a..<b]).prefix(40), as: UTF8.self))
+            let cell = UnsafeBufferPointer(rebasing: buffer[Self.unquoted(buffer, fieldStart, q)])
+            guard let v = NumberScanner.double(cell) else {
+              let text = AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self))
               fail(
                 .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
               break lineLoop
@@ -209,28 +210,20 @@ struct AccelRowParser: Sendable {
         } else {
           q = Self.find(delimiter, base, q, contentEnd)
           if role != -1 {
-            var a = fieldStart
-            var b = q
-            if b > a && buffer[a] == 0x22 {
-              a += 1
-              if b > a && buffer[b - 1] == 0x22 { b -= 1 }
-            }
-            let cell = UnsafeBufferPointer(rebasing: buffer[a..<b])
+            let range = Self.unquoted(buffer, fieldStart, q)
             if role == -3 {
-              dateStart = a
-            } else if isNumberTime {
-              guard let v = NumberScanner.double(cell) else {
-                fail(
-                  .value, fieldStart,
-                  "time \"\(AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self)))\" in \(name(field))",
-                  timeLabel)
-                break lineLoop
-              }
-              timeValue = numberStart + v * numberScale
+              dateStart = range.lowerBound
             } else {
-              let span =
-                dateAndTime && dateStart >= 0 ? UnsafeBufferPointer(rebasing: buffer[dateStart..<b]) : cell
-              guard let t = scanner.parse(span) else {
+              // The time: a number, or a date-time (with the date column
+              // before it when the two are apart).
+              let span = UnsafeBufferPointer(
+                rebasing: buffer[
+                  (!isNumberTime && dateAndTime && dateStart >= 0 ? dateStart : range.lowerBound)..<range
+                    .upperBound])
+              let parsed =
+                isNumberTime
+                ? NumberScanner.double(span).map { numberStart + $0 * numberScale } : scanner.parse(span)
+              guard let t = parsed else {
                 fail(
                   .value, fieldStart,
                   "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",

@@ -32,6 +32,28 @@ struct BatchCommandTests {
     return folder
   }
 
+  /// A scratch folder whose `study/` holds one copy of a shipped file.
+  static func study(of file: String, as name: String) throws -> String {
+    let folder = try scratchFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: "\(packageRoot)/\(file)", toPath: folder + "/study/" + name)
+    return folder
+  }
+
+  /// A table of the store `b.sqlite` in `folder`, as `db export` gives it.
+  static func rows(_ table: String, in folder: String) throws -> [[String: Any]] {
+    let export = try energylab(
+      ["db", "export", "--db", "b.sqlite", "--table", table, "--format", "json"], in: folder)
+    return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+  }
+
+  /// The steps `accel summary` reports for one file.
+  static func summarySteps(_ file: String, _ flags: [String] = [], in folder: String) throws -> Int? {
+    let out = try energylab(["accel", "summary", file, "--format", "json"] + flags, in: folder)
+    let rows = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]]
+    return rows?.first?["steps"] as? Int
+  }
+
   @Test func aStudyIsStoredShardedAndMerged() throws {
     let folder = try Self.study()
     let all = try energylab(["batch", "study", "--db", "all.sqlite"], in: folder)
@@ -90,11 +112,8 @@ struct BatchCommandTests {
   /// stored, its epochs are not (they would be dated 1 January 1970), and
   /// the warnings are said and stored with the run.
   @Test func aRecordingWithoutDatesStoresNoEpochsAndSaysWhy() throws {
-    let folder = try scratchFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: "\(packageRoot)/Datasets/phone-steps/Samsung_Dario_Hard_Backpocket_2/accelerometer.csv.gz",
-      toPath: folder + "/study/phone.csv.gz")
+    let folder = try Self.study(
+      of: "Datasets/phone-steps/Samsung_Dario_Hard_Backpocket_2/accelerometer.csv.gz", as: "phone.csv.gz")
     let out = try energylab(["batch", "study", "--db", "b.sqlite"], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     #expect(
@@ -103,22 +122,14 @@ struct BatchCommandTests {
     #expect(
       out.stderr.contains(
         "study/phone.csv.gz: warning: epochs not stored: times count from the first sample, not from a date"))
-    func rows(_ table: String) throws -> [[String: Any]] {
-      let export = try energylab(
-        ["db", "export", "--db", "b.sqlite", "--table", table, "--format", "json"], in: folder)
-      return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
-    }
-    #expect(try rows("epochs").isEmpty)
+    #expect(try Self.rows("epochs", in: folder).isEmpty)
     // The stored steps are those `accel summary` reports for the file.
-    let summary = try energylab(["accel", "summary", "study/phone.csv.gz", "--format", "json"], in: folder)
-    let reported = try #require(
-      (try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [[String: Any]])?.first?["steps"]
-        as? Int)
+    let reported = try #require(try Self.summarySteps("study/phone.csv.gz", in: folder))
     #expect(
-      try rows("results").contains {
+      try Self.rows("results", in: folder).contains {
         $0["metric"] as? String == "steps" && $0["value"] as? Double == Double(reported)
       })
-    let codes = try rows("diagnostics").compactMap { $0["code"] as? String }
+    let codes = try Self.rows("diagnostics", in: folder).compactMap { $0["code"] as? String }
     #expect(
       codes == [
         "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred", "irregular-sampling",
@@ -132,36 +143,24 @@ struct BatchCommandTests {
   /// `accel summary` counts with it, and the run's parameters say so; a
   /// batch with the defaults is a run of its own, not overwritten.
   @Test func stepSettingsReachTheStoredRuns() throws {
-    let folder = try scratchFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: "\(packageRoot)/Datasets/waist-steps/MS001_Test5_Trial1/accelerometer.csv",
-      toPath: folder + "/study/waist.csv")
+    let folder = try Self.study(
+      of: "Datasets/waist-steps/MS001_Test5_Trial1/accelerometer.csv", as: "waist.csv")
     func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?) {
       let out = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"] + flags, in: folder)
       #expect(out.status == 0, "\(out.stderr)")
-      func rows(_ table: String) throws -> [[String: Any]] {
-        let export = try energylab(
-          ["db", "export", "--db", "b.sqlite", "--table", table, "--format", "json"], in: folder)
-        return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
-      }
-      let runs = try rows("runs").compactMap { $0["id"] as? Int }
-      let last = runs.max()
+      let last = try Self.rows("runs", in: folder).compactMap { $0["id"] as? Int }.max()
       let steps =
-        try rows("results").last {
+        try Self.rows("results", in: folder).last {
           $0["metric"] as? String == "steps" && ($0["run_id"] as? Int) == last
         }?["value"] as? Double
       let threshold =
-        try rows("parameters").last {
+        try Self.rows("parameters", in: folder).last {
           $0["name"] as? String == "step_peak_threshold_g" && ($0["run_id"] as? Int) == last
         }?["value"] as? Double
       return (steps, threshold)
     }
     func summary(_ flags: [String]) throws -> Double? {
-      let out = try energylab(
-        ["accel", "summary", "study/waist.csv", "--format", "json"] + flags, in: folder)
-      let rows = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]]
-      return (rows?.first?["steps"] as? Int).map(Double.init)
+      try Self.summarySteps("study/waist.csv", flags, in: folder).map(Double.init)
     }
     let waist = try stored(["--step-threshold", "0.02"])
     #expect(waist.threshold == 0.02)
