@@ -48,6 +48,23 @@ def step_epochs(path, *flags):
             for r in csv.DictReader(out.stdout.splitlines())]
 
 
+def resample(times, values, rate):
+    """(time, [x, y, z]) on a uniform grid at `rate` Hz from the first
+    sample, by linear interpolation between the recorded samples: what a
+    device sampling at that rate would give (no extra low-pass)."""
+    out = []
+    k = 0
+    t = times[0]
+    while t <= times[-1]:
+        while times[k + 1] < t:
+            k += 1
+        span = times[k + 1] - times[k]
+        w = (t - times[k]) / span if span > 0 else 0
+        out.append((t, [a + w * (b - a) for a, b in zip(values[k], values[k + 1])]))
+        t += 1 / rate
+    return out
+
+
 def write_results(path, lines):
     """Writes the Markdown lines to `path` and prints them."""
     text = "\n".join(lines) + "\n"

@@ -42,7 +42,7 @@ Benchmarks/results/steps_waist.md)
 """
 import datetime, json, os, statistics, subprocess
 
-from common import ROOT, build, sdist_members, step_epochs, venv, write_results
+from common import ROOT, build, resample, sdist_members, step_epochs, venv, write_results
 
 WORK = os.path.join(ROOT, "Benchmarks", "work", "waist")
 OUT = os.path.join(ROOT, "Benchmarks", "results", "steps_waist.md")
@@ -113,14 +113,8 @@ def resampled(path, rate):
     values = [[float(v) for v in r[1:4]] for r in rows]
     with open(out, "w") as f:
         f.write("time,x,y,z\n")
-        k = 0
-        t = times[0]
-        while t <= times[-1]:
-            while times[k + 1] < t:
-                k += 1
-            w = (t - times[k]) / (times[k + 1] - times[k])
-            f.write(f"{t:.6f}," + ",".join(f"{a + w * (b - a):.5f}" for a, b in zip(values[k], values[k + 1])) + "\n")
-            t += 1 / rate
+        for t, v in resample(times, values, rate):
+            f.write(f"{t:.6f}," + ",".join(f"{a:.5f}" for a in v) + "\n")
     return out
 
 
