@@ -50,8 +50,9 @@ public struct AccelAnalysisParameters: Sendable {
   public var gapIntervals = 10.0
   /// ...and never less than this, s.
   public var gapMinimumSeconds = 1.0
-  /// Intensity cut-points; nil picks Hildebrand wrist (ActiGraph) for
-  /// ENMO and Freedson 1998 for counts.
+  /// Intensity cut-points; nil picks Hildebrand's ActiGraph thresholds
+  /// for ENMO (hip ones for a device worn at the waist, wrist ones
+  /// otherwise) and Freedson 1998 for counts.
   public var cutPoints: CutPoints?
   public var steps = StepDetectionParameters()
   /// The zone of daily summaries and hour-of-day profiles.
@@ -64,7 +65,9 @@ public struct AccelAnalysisParameters: Sendable {
   public init() {}
 
   public func cutPoints(for kind: AccelDataKind) -> CutPoints {
-    cutPoints ?? (kind == .counts ? .freedson1998 : .hildebrandWristActiGraph)
+    if let cutPoints { return cutPoints }
+    if kind == .counts { return .freedson1998 }
+    return steps.wearLocation == .waist ? .hildebrandHipActiGraph : .hildebrandWristActiGraph
   }
 }
 

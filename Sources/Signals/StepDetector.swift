@@ -1,8 +1,37 @@
 import EnergyLabCore
 import Foundation
 
+/// Where the device was worn; it sets the peak threshold. Phones were
+/// validated on 48 recordings in seven carrying positions, the wrist on one
+/// walker, the waist on three participants' lower-back recordings (see
+/// the README's Limits and BENCHMARKS.md).
+public enum WearLocation: String, CaseIterable, Sendable, Hashable {
+  /// A phone carried in the hand, an armband, a neck pouch, a purse or
+  /// bag, or a trouser pocket.
+  case phone
+  /// A watch or wristband.
+  case wrist
+  /// A device on a belt at the hip or the lower back. The pelvis moves
+  /// less than a carried phone: slow walking (below 0.7 m/s) peaks at
+  /// 0.02-0.05 g there, under the phones' threshold.
+  case waist
+
+  /// The filtered peak a step must reach at this location, g: 0.05 g
+  /// chosen on the phones (leave one user out), which at the wrists of one
+  /// walker finds 97-99 % of the steps; 0.02 g at the waist, chosen leaving
+  /// one Mobilise-D participant out in each of three folds.
+  public var peakThresholdG: Double {
+    switch self {
+    case .phone, .wrist: 0.05
+    case .waist: 0.02
+    }
+  }
+}
+
 /// The parameters of `StepDetector`, each named and reported.
 public struct StepDetectionParameters: Sendable, Hashable {
+  /// Where the device was worn (the threshold below is its default).
+  public var wearLocation = WearLocation.phone
   /// High-pass corner on |a| - 1 g, removing gravity and posture, Hz.
   public var highPassHz = 0.5
   /// Low-pass corner, removing impacts and tremor above walking cadence, Hz.
@@ -64,6 +93,14 @@ public struct StepDetectionParameters: Sendable, Hashable {
   public init() {}
 
   public var named: [NamedParameter] {
+    [
+      NamedParameter(
+        name: "step_wear_location", value: wearLocation.rawValue, meaning: "where the device was worn")
+    ]
+      + numbers
+  }
+
+  private var numbers: [NamedParameter] {
     [
       (
         "step_detection_rate_hz", detectionRateHz,

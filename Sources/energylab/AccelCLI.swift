@@ -10,8 +10,13 @@ import Signals
 /// raw acceleration (the `accel` commands and `batch`).
 struct StepOptions: ParsableArguments {
   @Option(
+    help: ArgumentHelp(
+      "Where the device was worn: phone (hand, armband, neck pouch, bag, pocket), wrist, or waist (a belt at the hip or lower back); sets the step threshold (default phone).",
+      valueName: "location"))
+  var wearLocation: WearLocation?
+  @Option(
     help:
-      "Smallest filtered peak that counts as a step, g (default 0.05, chosen on phones; 0.02 for waist and hip devices, see README Limits)."
+      "Smallest filtered peak that counts as a step, g (default from --wear-location: 0.05 for a phone or the wrist, 0.02 at the waist; see README Limits)."
   )
   var stepThreshold: Double?
   @Option(help: "Share of the mean of the bout's last four peaks a step must reach (default 0.3).")
@@ -44,6 +49,10 @@ struct StepOptions: ParsableArguments {
   }
 
   func apply(to steps: inout StepDetectionParameters) {
+    if let wearLocation {
+      steps.wearLocation = wearLocation
+      steps.peakThresholdG = wearLocation.peakThresholdG
+    }
     if let stepThreshold { steps.peakThresholdG = stepThreshold }
     if let stepRelativePeak { steps.relativePeakFraction = stepRelativePeak }
     if let stepMinInterval { steps.minimumStepIntervalSeconds = stepMinInterval }
@@ -84,7 +93,8 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "IANA time zone of local times, days and hours (default UTC), as Europe/London.") var tz:
     String?
   @Option(
-    help: "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")).",
+    help:
+      "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")) (default: hildebrand-wrist-actigraph for raw acceleration, hildebrand-hip-actigraph with --wear-location waist, freedson-1998 for counts).",
     transform: ArgumentValue.cutPoints)
   var cutPoints: CutPoints?
   @OptionGroup var steps: StepOptions

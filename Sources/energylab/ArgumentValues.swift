@@ -17,6 +17,7 @@ extension AccelFormat: ExpressibleByArgument {}
 extension AccelTimeFormat: ExpressibleByArgument {}
 extension AccelUnit: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
+extension WearLocation: ExpressibleByArgument {}
 
 /// The kind of movement that sets the default stop speed of a track.
 enum Movement: String, CaseIterable, ExpressibleByArgument {

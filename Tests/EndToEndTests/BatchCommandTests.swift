@@ -139,13 +139,13 @@ struct BatchCommandTests {
   }
 
   /// A study of waist-worn recordings takes the waist threshold README
-  /// Limits gives (`--step-threshold 0.02`): batch stores the steps
-  /// `accel summary` counts with it, and the run's parameters say so; a
-  /// batch with the defaults is a run of its own, not overwritten.
+  /// Limits gives (`--wear-location waist`, 0.02 g): batch stores the
+  /// steps `accel summary` counts with it, and the run's parameters say
+  /// so; a batch with the defaults is a run of its own, not overwritten.
   @Test func stepSettingsReachTheStoredRuns() throws {
     let folder = try Self.study(
       of: "Datasets/waist-steps/MS001_Test5_Trial1/accelerometer.csv", as: "waist.csv")
-    func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?) {
+    func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?, wear: String?) {
       let out = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"] + flags, in: folder)
       #expect(out.status == 0, "\(out.stderr)")
       let last = try Self.rows("runs", in: folder).compactMap { $0["id"] as? Int }.max()
@@ -153,21 +153,27 @@ struct BatchCommandTests {
         try Self.rows("results", in: folder).last {
           $0["metric"] as? String == "steps" && ($0["run_id"] as? Int) == last
         }?["value"] as? Double
-      let threshold =
+      func parameter(_ name: String) throws -> Any? {
         try Self.rows("parameters", in: folder).last {
-          $0["name"] as? String == "step_peak_threshold_g" && ($0["run_id"] as? Int) == last
-        }?["value"] as? Double
-      return (steps, threshold)
+          $0["name"] as? String == name && ($0["run_id"] as? Int) == last
+        }?["value"]
+      }
+      return (
+        steps, try parameter("step_peak_threshold_g") as? Double,
+        try parameter("step_wear_location") as? String
+      )
     }
     func summary(_ flags: [String]) throws -> Double? {
       try Self.summarySteps("study/waist.csv", flags, in: folder).map(Double.init)
     }
-    let waist = try stored(["--step-threshold", "0.02"])
+    let waist = try stored(["--wear-location", "waist"])
     #expect(waist.threshold == 0.02)
+    #expect(waist.wear == "waist")
     let waistSummary = try summary(["--step-threshold", "0.02"])
     #expect(waist.steps != nil && waist.steps == waistSummary)
     let phone = try stored([])
     #expect(phone.threshold == 0.05)
+    #expect(phone.wear == "phone")
     let phoneSummary = try summary([])
     #expect(phone.steps == phoneSummary)
     #expect(waist.steps != phone.steps, "the threshold changes the count")
