@@ -18,6 +18,25 @@ struct WaistStepsTests {
     return try #require(date, "time \(time)").timeIntervalSince1970
   }
 
+  /// EnergyLab's 0.1 s epochs of a recording: start (s since 1970) and
+  /// steps, with what it said on standard error.
+  static func stepEpochs(_ path: String, _ flags: [String] = []) throws -> (
+    epochs: [(start: Double, steps: Int)], stderr: String
+  ) {
+    let out = try energylab(
+      ["accel", "epochs", path, "--epoch", "0.1s", "--format", "csv"] + flags, in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    var lines = out.stdout.split(separator: "\n")
+    let header = lines.removeFirst().split(separator: ",")
+    let start = try #require(header.firstIndex(of: "start"))
+    let steps = try #require(header.firstIndex(of: "steps"))
+    let epochs = try lines.map { line in
+      let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+      return (start: try seconds(cells[start]), steps: Int(cells[steps]) ?? 0)
+    }
+    return (epochs, out.stderr)
+  }
+
   /// A straight walk at about 1 m/s: EnergyLab's steps in the reference's
   /// walking bout (0.1 s epochs starting from 0.3 s before its first
   /// contact to 0.3 s after its last; a step is timed at its filtered
@@ -32,25 +51,10 @@ struct WaistStepsTests {
     #expect(contacts.count == 9)
     let first = try #require(contacts.min())
     let last = try #require(contacts.max())
-    let out = try energylab(
-      [
-        "accel", "epochs", "\(Self.folder)/\(recording)/accelerometer.csv", "--epoch", "0.1s", "--format",
-        "csv",
-      ],
-      in: Self.folder)
-    #expect(out.status == 0, "\(out.stderr)")
-    var lines = out.stdout.split(separator: "\n")
-    let header = lines.removeFirst().split(separator: ",")
-    let start = try #require(header.firstIndex(of: "start"))
-    let stepsColumn = try #require(header.firstIndex(of: "steps"))
-    var inBout = 0
-    var all = 0
-    for line in lines {
-      let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-      let steps = Int(cells[stepsColumn]) ?? 0
-      all += steps
-      let time = try Self.seconds(cells[start])
-      if time >= first - 0.3 && time <= last + 0.3 { inBout += steps }
+    let out = try Self.stepEpochs("\(Self.folder)/\(recording)/accelerometer.csv")
+    let all = out.epochs.reduce(0) { $0 + $1.steps }
+    let inBout = out.epochs.filter { $0.start >= first - 0.3 && $0.start <= last + 0.3 }.reduce(0) {
+      $0 + $1.steps
     }
     #expect(inBout == contacts.count, "\(inBout) steps in the bout against \(contacts.count) contacts")
     #expect(all >= contacts.count && all <= contacts.count + 1, "\(all) steps in the recording")
@@ -75,20 +79,11 @@ struct WaistStepsTests {
     let bouts = Dictionary(grouping: contacts, by: \.bout).mapValues { $0.map(\.time) }
     #expect(bouts["1"]?.count == 9 && bouts["2"]?.count == 18)
     func inBouts(_ flags: [String]) throws -> [String: Int] {
-      let out = try energylab(
-        ["accel", "epochs", "\(recording)/accelerometer.csv", "--epoch", "0.1s", "--format", "csv"] + flags,
-        in: Self.folder)
-      #expect(out.status == 0, "\(out.stderr)")
-      var lines = out.stdout.split(separator: "\n")
-      let header = lines.removeFirst().split(separator: ",")
-      let start = try #require(header.firstIndex(of: "start"))
-      let stepsColumn = try #require(header.firstIndex(of: "steps"))
       var found: [String: Int] = [:]
-      for line in lines {
-        let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-        let time = try Self.seconds(cells[start])
-        for (bout, times) in bouts where time >= times.min()! - 0.3 && time <= times.max()! + 0.3 {
-          found[bout, default: 0] += Int(cells[stepsColumn]) ?? 0
+      for epoch in try Self.stepEpochs("\(recording)/accelerometer.csv", flags).epochs {
+        for (bout, times) in bouts
+        where epoch.start >= times.min()! - 0.3 && epoch.start <= times.max()! + 0.3 {
+          found[bout, default: 0] += epoch.steps
         }
       }
       return found
