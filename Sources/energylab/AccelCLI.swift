@@ -11,7 +11,7 @@ import Signals
 struct StepOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Where the device was worn: phone (hand, armband, neck pouch, bag, pocket), wrist, or waist (a belt at the hip or lower back); sets the step threshold (default phone).",
+      "Where the device was worn: phone (hand, armband, neck pouch, bag, pocket), wrist, or waist (a belt at the hip or lower back; also written hip or lower-back); sets the step threshold (default phone).",
       valueName: "location"))
   var wearLocation: WearLocation?
   @Option(

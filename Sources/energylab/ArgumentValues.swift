@@ -17,7 +17,17 @@ extension AccelFormat: ExpressibleByArgument {}
 extension AccelTimeFormat: ExpressibleByArgument {}
 extension AccelUnit: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
-extension WearLocation: ExpressibleByArgument {}
+extension WearLocation: ExpressibleByArgument {
+  /// Also the places a waist device is named by: `hip`, `lower-back`.
+  public init?(argument: String) {
+    let name = argument.lowercased()
+    if name == "hip" || name == "lower-back" {
+      self = .waist
+    } else {
+      self.init(rawValue: name)
+    }
+  }
+}
 
 /// The kind of movement that sets the default stop speed of a track.
 enum Movement: String, CaseIterable, ExpressibleByArgument {

@@ -90,6 +90,7 @@ struct WaistStepsTests {
     }
     let waist = try inBouts(["--wear-location", "waist"])
     let phone = try inBouts([])
+    #expect(try inBouts(["--wear-location", "lower-back"]) == waist, "the lower back is the waist")
     for (bout, times) in bouts {
       let n = waist[bout] ?? 0
       #expect(
