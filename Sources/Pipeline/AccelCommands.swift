@@ -43,13 +43,19 @@ public struct AccelOptions: Sendable {
     out.append(
       NamedParameter(
         name: "time_zone", value: timeZone?.identifier ?? "UTC", meaning: "local times, days, hours"))
-    if let cut = analysis.cutPoints {
+    // The cut-points given, else the defaults the files' kinds took.
+    var cuts: [CutPoints] = []
+    for cut in analysis.cutPoints.map({ [$0] }) ?? results.map({ analysis.cutPoints(for: $0.analysis.kind) })
+    where !cuts.contains(where: { $0.id == cut.id }) {
+      cuts.append(cut)
+    }
+    for cut in cuts {
       out.append(
         NamedParameter(
           name: "cut_points",
           value:
             "\(cut.id): light \(Fixed.shortest(cut.light)), moderate \(Fixed.shortest(cut.moderate)), vigorous \(Fixed.shortest(cut.vigorous)) \(cut.metric.rawValue)",
-          meaning: cut.citation))
+          meaning: analysis.cutPoints == nil ? "default for the file's data, \(cut.citation)" : cut.citation))
     }
     return out + map.described
   }

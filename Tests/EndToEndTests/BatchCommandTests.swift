@@ -141,11 +141,13 @@ struct BatchCommandTests {
   /// A study of waist-worn recordings takes the waist threshold README
   /// Limits gives (`--wear-location waist`, 0.02 g): batch stores the
   /// steps `accel summary` counts with it, and the run's parameters say
-  /// so; a batch with the defaults is a run of its own, not overwritten.
+  /// so, with the intensity cut-points that location takes; a batch with
+  /// the defaults is a run of its own, not overwritten.
   @Test func stepSettingsReachTheStoredRuns() throws {
     let folder = try Self.study(
       of: "Datasets/waist-steps/MS001_Test5_Trial1/accelerometer.csv", as: "waist.csv")
-    func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?, wear: String?) {
+    func stored(_ flags: [String]) throws -> (steps: Double?, threshold: Double?, wear: String?, cut: String?)
+    {
       let out = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"] + flags, in: folder)
       #expect(out.status == 0, "\(out.stderr)")
       let last = try Self.rows("runs", in: folder).compactMap { $0["id"] as? Int }.max()
@@ -160,7 +162,7 @@ struct BatchCommandTests {
       }
       return (
         steps, try parameter("step_peak_threshold_g") as? Double,
-        try parameter("step_wear_location") as? String
+        try parameter("step_wear_location") as? String, try parameter("cut_points") as? String
       )
     }
     func summary(_ flags: [String]) throws -> Double? {
@@ -169,11 +171,14 @@ struct BatchCommandTests {
     let waist = try stored(["--wear-location", "waist"])
     #expect(waist.threshold == 0.02)
     #expect(waist.wear == "waist")
+    // The intensity minutes stored with it were cut at the hip thresholds.
+    #expect(waist.cut?.hasPrefix("hildebrand-hip-actigraph:") == true, "\(waist.cut ?? "no cut_points")")
     let waistSummary = try summary(["--step-threshold", "0.02"])
     #expect(waist.steps != nil && waist.steps == waistSummary)
     let phone = try stored([])
     #expect(phone.threshold == 0.05)
     #expect(phone.wear == "phone")
+    #expect(phone.cut?.hasPrefix("hildebrand-wrist-actigraph:") == true, "\(phone.cut ?? "no cut_points")")
     let phoneSummary = try summary([])
     #expect(phone.steps == phoneSummary)
     #expect(waist.steps != phone.steps, "the threshold changes the count")
