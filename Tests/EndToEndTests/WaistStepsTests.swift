@@ -78,13 +78,12 @@ struct WaistStepsTests {
       }
     let bouts = Dictionary(grouping: contacts, by: \.bout).mapValues { $0.map(\.time) }
     #expect(bouts["1"]?.count == 9 && bouts["2"]?.count == 18)
+    // Each bout's epochs: from 0.3 s before its first contact to 0.3 s after its last.
+    let spans = bouts.mapValues { times in (times.min() ?? 0) - 0.3...(times.max() ?? 0) + 0.3 }
     func inBouts(_ flags: [String]) throws -> [String: Int] {
       var found: [String: Int] = [:]
       for epoch in try Self.stepEpochs("\(recording)/accelerometer.csv", flags).epochs {
-        for (bout, times) in bouts
-        where epoch.start >= times.min()! - 0.3 && epoch.start <= times.max()! + 0.3 {
-          found[bout, default: 0] += epoch.steps
-        }
+        for (bout, span) in spans where span.contains(epoch.start) { found[bout, default: 0] += epoch.steps }
       }
       return found
     }
