@@ -1,7 +1,7 @@
 """Pieces the validation scripts share: the EnergyLab binary, throwaway
 virtual environments, source distributions from PyPI, 0.1 s step epochs
 and the results file."""
-import csv, datetime, glob, os, subprocess, sys, tarfile
+import csv, datetime, glob, json, os, subprocess, sys, tarfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
@@ -46,6 +46,17 @@ def step_epochs(path, *flags):
         sys.exit(f"energylab failed on {path}: {out.stderr[:2000]}")
     return [(datetime.datetime.fromisoformat(r["start"].replace("Z", "+00:00")).timestamp(), int(r["steps"] or 0))
             for r in csv.DictReader(out.stdout.splitlines())]
+
+
+def warned(paths, *flags, code="steps-below-threshold"):
+    """The recordings on which `energylab accel summary` with its defaults
+    (no wear location stated) gives the diagnostic `code`."""
+    out = subprocess.run([BIN, "accel", "summary", *paths, "--format", "json", "--quiet", *flags],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"energylab failed: {out.stderr[:2000]}")
+    return [p for p, r in zip(paths, json.loads(out.stdout))
+            if any(f"[{code}]" in d for d in r.get("diagnostics", []))]
 
 
 def resample(times, values, rate):

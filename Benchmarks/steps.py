@@ -37,7 +37,7 @@ rate; a sensor at a lower rate is read as it writes them).
 """
 import gzip, itertools, json, os, shutil, statistics, subprocess, sys
 
-from common import resample, write_results
+from common import resample, warned, write_results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get(
@@ -258,6 +258,10 @@ def main():
         worst = max(e, key=lambda d: abs(e[d]))
         lines.append(f"| {rate} | {statistics.mean(abs(x) for x in e.values()):.2f} | {abs(e[worst]):.1f} "
                      f"| {sum(abs(x) <= 5 for x in e.values())} of {len(e)} | {worst} ({found[worst]}, {e[worst]:+.1f} %) |")
+    flagged = warned([r["path"] for r in rows])
+    lines += ["", "Recordings whose default summary (no wear location stated) warns `steps-below-threshold` "
+              f"(the waist's 0.02 g threshold finding many more steps): {len(flagged)} of {len(rows)}"
+              + (f" ({', '.join(os.path.basename(os.path.dirname(p)) for p in flagged)})." if flagged else ".")]
     write_results(OUT, lines)
 
 

@@ -36,7 +36,7 @@ when missing; writes Benchmarks/results/steps_wrist.md)
 """
 import json, os, statistics, subprocess
 
-from common import ROOT, build, sdist_members, step_epochs, venv, write_results
+from common import ROOT, build, sdist_members, step_epochs, venv, warned, write_results
 
 WORK = os.path.join(ROOT, "Benchmarks", "work", "wrist")
 OUT = os.path.join(ROOT, "Benchmarks", "results", "steps_wrist.md")
@@ -176,6 +176,11 @@ def main():
     for k, (a, b) in enumerate(stretches):
         lines.append(f"| {k + 1} | {a:.1f} | {b:.1f} | {chosen[k]} | "
                      + " | ".join(str(per_stretch[p][k]) for p in POSITIONS) + " |")
+    paths = [info["recordings"][p] for p in POSITIONS]
+    flagged = warned(paths, "--time-format", "unix-s", "--unit", "m/s2")
+    lines += ["", "Sensors whose default summary (no wear location stated) warns `steps-below-threshold` "
+              "(the waist's 0.02 g threshold finding many more steps): "
+              + (", ".join(p.lower() for p, path in zip(POSITIONS, paths) if path in flagged) or "none") + "."]
     write_results(OUT, lines)
 
 

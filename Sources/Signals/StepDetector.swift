@@ -193,33 +193,35 @@ public struct StepDetector: Sendable {
   private var gridTime = 0.0
   private var lastTime = 0.0
   private var lastMagnitude = 0.0
-  // Candidate peak waiting for the refractory window to pass.
-  private var candidateTime = -Double.infinity
-  private var candidateValue = 0.0
-  // Bout state.
-  private var boutLastStep = -Double.infinity
-  private var pending: [Double] = []
-  private var inBout = false
-  private var recentPeaks: [Double] = []
-  /// Weak steps of the bout waiting for a full step to confirm them.
-  private var weak: [Double] = []
   /// Times of the filtered signal's latest local maxima, of any height, in
   /// a ring (64 span at least 2.5 s at the detection rate).
   private var maxima = [Double](repeating: -.infinity, count: 64)
   private var maximaNext = 0
-  /// The bout's last counted step and its last four intervals, s.
-  private var lastStep = -Double.infinity
-  private var intervals: [Double] = []
+  /// Rules 3-6 at the parameters' threshold...
+  private var bouts: StepBouts
+  /// ...and at a second one, on the same filtered signal, counted only.
+  private var comparison: StepBouts?
+  private let comparisonThreshold: Double
+
   /// Times of the counted steps not yet drained, in order.
-  public private(set) var steps: [Double] = []
+  public var steps: [Double] { bouts.steps }
+  /// The steps counted so far at the comparison threshold (0 without one).
+  public var comparisonStepCount: Int { comparison?.total ?? 0 }
 
   /// The steps counted since the last drain.
   public mutating func drainSteps() -> [Double] {
-    defer { steps.removeAll(keepingCapacity: true) }
-    return steps
+    comparison?.steps.removeAll(keepingCapacity: true)
+    defer { bouts.steps.removeAll(keepingCapacity: true) }
+    return bouts.steps
   }
 
-  public init(sampleRateHz: Double, parameters: StepDetectionParameters = StepDetectionParameters()) {
+  /// `comparisonThresholdG`, when given, also counts the steps the same
+  /// rules find at that peak threshold (`comparisonStepCount`), at almost
+  /// no cost: the filtering is shared.
+  public init(
+    sampleRateHz: Double, parameters: StepDetectionParameters = StepDetectionParameters(),
+    comparisonThresholdG: Double? = nil
+  ) {
     self.parameters = parameters
     self.sampleRateHz = sampleRateHz
     decimation = max(1, Int((sampleRateHz / parameters.detectionRateHz).rounded(.down)))
@@ -231,6 +233,9 @@ public struct StepDetector: Sendable {
     highPass = Biquad(.highPass, cutoffHz: parameters.highPassHz, sampleRateHz: filterRate)
     lowPass = Biquad(
       .lowPass, cutoffHz: min(parameters.lowPassHz, filterRate * 0.45), sampleRateHz: filterRate)
+    bouts = StepBouts(parameters: parameters, threshold: parameters.peakThresholdG)
+    comparison = comparisonThresholdG.map { StepBouts(parameters: parameters, threshold: $0) }
+    comparisonThreshold = comparisonThresholdG ?? .infinity
   }
 
   /// Adds one sample: time (s) and vector magnitude (g).
@@ -272,8 +277,8 @@ public struct StepDetector: Sendable {
 
   /// Ends the signal at a gap: filters restart and the bout ends.
   public mutating func gap() {
-    flushCandidate()
-    endBout()
+    bouts.end(maxima)
+    comparison?.end(maxima)
     highPass.reset()
     lowPass.reset()
     started = false
@@ -284,8 +289,8 @@ public struct StepDetector: Sendable {
   }
 
   public mutating func finish() {
-    flushCandidate()
-    endBout()
+    bouts.end(maxima)
+    comparison?.end(maxima)
   }
 
   /// Averages `decimation` grid samples (a boxcar that also keeps noise
@@ -307,13 +312,49 @@ public struct StepDetector: Sendable {
       let at = t - 1 / filterRateHz
       maxima[maximaNext] = at
       maximaNext = (maximaNext + 1) % maxima.count
-      if previous >= parameters.peakThresholdG { peak(at, previous) }
+      if previous >= bouts.threshold { bouts.peak(at, previous, maxima) }
+      if previous >= comparisonThreshold { comparison?.peak(at, previous, maxima) }
     }
     beforePrevious = previous
     previous = y
   }
+}
 
-  private mutating func peak(_ t: Double, _ value: Double) {
+/// Rules 3-6 of `StepDetector` at one peak threshold: candidate peaks,
+/// bouts and their rhythm, over the filtered signal's local maxima.
+struct StepBouts: Sendable {
+  let parameters: StepDetectionParameters
+  let threshold: Double
+  // Candidate peak waiting for the refractory window to pass.
+  private var candidateTime = -Double.infinity
+  private var candidateValue = 0.0
+  // Bout state.
+  private var boutLastStep = -Double.infinity
+  private var pending: [Double] = []
+  private var inBout = false
+  private var recentPeaks: [Double] = []
+  /// Weak steps of the bout waiting for a full step to confirm them.
+  private var weak: [Double] = []
+  /// The bout's last counted step and its last four intervals, s.
+  private var lastStep = -Double.infinity
+  private var intervals: [Double] = []
+  /// Times of the counted steps not yet drained, in order.
+  var steps: [Double] = []
+  /// All steps counted.
+  private(set) var total = 0
+
+  init(parameters: StepDetectionParameters, threshold: Double) {
+    self.parameters = parameters
+    self.threshold = threshold
+  }
+
+  /// The last candidate decided and the bout ended (a gap, the end).
+  mutating func end(_ maxima: [Double]) {
+    flushCandidate(maxima)
+    endBout()
+  }
+
+  mutating func peak(_ t: Double, _ value: Double, _ maxima: [Double]) {
     if t - candidateTime < parameters.minimumStepIntervalSeconds {
       if value > candidateValue {
         candidateTime = t
@@ -321,12 +362,12 @@ public struct StepDetector: Sendable {
       }
       return
     }
-    flushCandidate()
+    flushCandidate(maxima)
     candidateTime = t
     candidateValue = value
   }
 
-  private mutating func flushCandidate() {
+  private mutating func flushCandidate(_ maxima: [Double]) {
     guard candidateTime.isFinite else { return }
     let t = candidateTime
     candidateTime = -.infinity
@@ -343,21 +384,21 @@ public struct StepDetector: Sendable {
     recentPeaks.append(candidateValue)
     if recentPeaks.count > 4 { recentPeaks.removeFirst() }
     boutLastStep = t
-    for w in weak { accept(w) }
+    for w in weak { accept(w, maxima) }
     weak.removeAll()
-    accept(t)
+    accept(t, maxima)
   }
 
   /// A step of the current bout, preceded by the step its interval shows
   /// was missed (rule 5).
-  private mutating func accept(_ t: Double) {
+  private mutating func accept(_ t: Double, _ maxima: [Double]) {
     let p = parameters
     var filled = false
     if p.gapFillMinimumRatio > 0, inBout, intervals.count >= 3 {
       let interval = t - lastStep
       let period = medianInterval()
       if interval >= p.gapFillMinimumRatio * period, interval <= p.gapFillMaximumRatio * period,
-        let missed = maximum(near: lastStep + interval / 2, within: p.gapFillWindow * period)
+        let missed = Self.maximum(in: maxima, near: lastStep + interval / 2, within: p.gapFillWindow * period)
       {
         count(missed)
         filled = true
@@ -384,7 +425,7 @@ public struct StepDetector: Sendable {
   }
 
   /// The recent local maximum closest to `time`, if one lies within `tolerance`.
-  private func maximum(near time: Double, within tolerance: Double) -> Double? {
+  private static func maximum(in maxima: [Double], near time: Double, within tolerance: Double) -> Double? {
     var best: Double?
     for m in maxima where abs(m - time) <= tolerance {
       if let b = best, abs(b - time) <= abs(m - time) { continue }
@@ -403,6 +444,7 @@ public struct StepDetector: Sendable {
     lastStep = t
     if inBout {
       steps.append(t)
+      total += 1
     } else {
       pending.append(t)
       let first = parameters.minimumBoutSteps
@@ -415,6 +457,7 @@ public struct StepDetector: Sendable {
       }
       if pending.count >= first {
         steps += pending
+        total += pending.count
         pending.removeAll()
         inBout = true
       }

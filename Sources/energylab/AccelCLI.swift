@@ -11,7 +11,7 @@ import Signals
 struct StepOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Where the device was worn: phone (hand, armband, neck pouch, bag, pocket), wrist, or waist (a belt at the hip or lower back; also written hip or lower-back); sets the step threshold (default phone).",
+      "Where the device was worn: phone (hand, armband, neck pouch, bag, pocket), wrist, or waist (a belt at the hip or lower back; also written hip or lower-back); sets the step threshold (default phone; unstated, a warning says when the waist's threshold finds many more steps).",
       valueName: "location"))
   var wearLocation: WearLocation?
   @Option(
@@ -48,7 +48,12 @@ struct StepOptions: ParsableArguments {
     }
   }
 
-  func apply(to steps: inout StepDetectionParameters) {
+  func apply(to analysis: inout AccelAnalysisParameters) {
+    analysis.suggestWearLocation = wearLocation == nil && stepThreshold == nil
+    apply(to: &analysis.steps)
+  }
+
+  private func apply(to steps: inout StepDetectionParameters) {
     if let wearLocation {
       steps.wearLocation = wearLocation
       steps.peakThresholdG = wearLocation.peakThresholdG
@@ -119,7 +124,7 @@ struct AccelReadOptions: ParsableArguments {
     o.map.sampleRateHz = sampleRate
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
-    steps.apply(to: &o.analysis.steps)
+    steps.apply(to: &o.analysis)
     return o
   }
 }

@@ -67,7 +67,7 @@ struct BatchCLI: ContextCommand {
       options.timeZone = tz
       options.accel.timeZone = zone
     }
-    steps.apply(to: &options.accel.analysis.steps)
+    steps.apply(to: &options.accel.analysis)
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback?.rawValue

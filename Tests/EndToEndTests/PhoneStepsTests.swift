@@ -86,5 +86,8 @@ struct PhoneStepsTests {
     #expect(notes.contains("; use --unit [unit-inferred]"))
     #expect(notes.contains("[accuracy-column]"), "Android accuracy column passed over")
     #expect(rows.first?["samples"] as? Int ?? 0 > 30_000)
+    // At the waist's threshold a phone's count barely moves (at most 3 %
+    // on these four): no suggestion that it was worn at the waist.
+    #expect(!notes.contains("[steps-below-threshold]"), "\(notes)")
   }
 }

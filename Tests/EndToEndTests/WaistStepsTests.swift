@@ -105,4 +105,40 @@ struct WaistStepsTests {
       ], in: Self.folder)
     #expect(summary.stdout.contains("hildebrand-hip-actigraph"), "\(summary.stdout)")
   }
+
+  /// Without a stated wear location the phones' threshold is used, and the
+  /// steps are also counted at the waist's: on the slow excerpt that finds
+  /// 19 more (11 against 30), which the user is told, with the option that
+  /// counts them. The same count as `--wear-location waist` gives, since
+  /// the rules and the filtered signal are the same. Stating any location
+  /// or a threshold silences it; a straight walk at 1 m/s (one step more
+  /// at 0.02 g) is not flagged.
+  @Test func anUnstatedLocationIsFlaggedWhereTheWaistFindsManyMore() throws {
+    func summary(_ recording: String, _ flags: [String]) throws -> (steps: Int, notes: String) {
+      let out = try energylab(
+        ["accel", "summary", "\(Self.folder)/\(recording)/accelerometer.csv", "--format", "json"] + flags,
+        in: Self.folder)
+      #expect(out.status == 0, "\(out.stderr)")
+      let rows = try #require(
+        try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+      let notes = (rows.first?["diagnostics"] as? [String] ?? []).joined(separator: "\n")
+      return (try #require(rows.first?["steps"] as? Int), notes)
+    }
+    let slow = "HA002_Test11_Trial1"
+    let unstated = try summary(slow, [])
+    let waist = try summary(slow, ["--wear-location", "waist"])
+    let phone = try summary(slow, ["--wear-location", "phone"])
+    #expect(unstated.steps == phone.steps && waist.steps > unstated.steps + 10)
+    #expect(
+      unstated.notes.contains(
+        "\(unstated.steps) steps counted; the waist's lower threshold (0.02 g) finds \(waist.steps) ("),
+      "\(unstated.notes)")
+    #expect(unstated.notes.contains("pass --wear-location waist"))
+    #expect(unstated.notes.contains("[steps-below-threshold]"))
+    for stated in [waist, phone, try summary(slow, ["--step-threshold", "0.05"])] {
+      #expect(!stated.notes.contains("[steps-below-threshold]"), "\(stated.notes)")
+    }
+    let straight = try summary("HA001_Test5_Trial1", [])
+    #expect(!straight.notes.contains("[steps-below-threshold]"), "\(straight.notes)")
+  }
 }
