@@ -47,6 +47,26 @@ public struct AccelDetector {
         SourceLocation(file: file, line: 1), "empty file",
         expected: "an accelerometer CSV with at least one row")
     }
+    // Decimal commas: the dialects are detected on the lines as a
+    // decimal-point file would write them, and the reader told.
+    guard let commaAt = try Self.decimalCommaRows(lines, file) else {
+      return try detectDialect(lines, bytes, file)
+    }
+    for i in commaAt.indices { lines[i] = lines[i].replacingOccurrences(of: ",", with: ".") }
+    var layout = try detectDialect(lines, bytes, file)
+    layout.decimalSeparator = 0x2C
+    layout.diagnostics.append(
+      Diagnostic(
+        code: "decimal-comma", severity: .note,
+        message:
+          "numbers are written with a decimal comma (fields separated by \"\(Character(Unicode.Scalar(layout.delimiter)))\"); read as such",
+        location: "\(file):\(commaAt.lowerBound + 1)"))
+    return layout
+  }
+
+  private func detectDialect(_ lines: [String], _ bytes: ArraySlice<UInt8>, _ file: String) throws
+    -> AccelLayout
+  {
     if map.format == .actigraphRaw || map.format == .actigraphCounts
       || (map.format == nil && lines[0].hasPrefix("-") && lines[0].lowercased().contains("actigraph"))
     {
@@ -723,6 +743,76 @@ public struct AccelDetector {
   static func parse(_ scanner: inout DateTimeScanner, _ text: String) -> Double? {
     var bytes = Array(text.utf8)
     return bytes.withUnsafeMutableBufferPointer { scanner.parse(UnsafeBufferPointer($0)) }
+  }
+
+  /// The data lines of a decimal-comma file, from the first to the last
+  /// examined: lines separated by semicolons or tabs whose cells are all
+  /// numbers once a comma is read as the decimal point (or date-times),
+  /// with a comma in at least one (`0,019;-1,22;3,19;7,07`), and one
+  /// somewhere that no thousands separator makes (`0,962`, `55,68`; not
+  /// only `1,234`). Nil for anything else: with
+  /// a comma delimiter a decimal comma cannot be told from one. A later
+  /// row with a decimal point (`0.5`) is an error: one of the two ways of
+  /// writing would be misread.
+  static func decimalCommaRows(_ lines: [String], _ file: String) throws -> Range<Int>? {
+    var first: Int?
+    var unambiguous = false
+    for (i, line) in lines.enumerated() {
+      // Such a line holds more commas than delimiters: the delimiter is the
+      // more frequent of semicolon and tab.
+      let semicolons = line.utf8.filter { $0 == 0x3B }.count
+      let tabs = line.utf8.filter { $0 == 0x09 }.count
+      guard semicolons + tabs > 0 else {
+        if first != nil { return nil }
+        continue
+      }
+      let delimiter: UInt8 = semicolons >= tabs ? 0x3B : 0x09
+      let cells = split(line, delimiter)
+      // Dates and times keep their own separators (`21.08.2020`; a
+      // fraction of a second after a comma is read either way).
+      let numberCells = cells.filter { !Self.isDateOrTime($0) }
+      let commas = numberCells.filter { $0.contains(",") }.count
+      let numbers = numberCells.allSatisfy { cell in
+        !cell.contains(".") && Double(cell.replacingOccurrences(of: ",", with: ".")) != nil
+      }
+      if numbers {
+        // (A row of whole numbers, `0;0;0`, fits either way.)
+        guard commas > 0 else { continue }
+        if first == nil { first = i }
+        unambiguous = unambiguous || numberCells.contains { $0.contains(",") && !Self.looksGrouped($0) }
+      } else if let first, i < lines.count - 1 {  // (the last may be cut off)
+        if unambiguous, let point = numberCells.first(where: { $0.contains(".") && Double($0) != nil }) {
+          throw InputError(
+            .value, SourceLocation(file: file, line: i + 1),
+            "\"\(printable(point))\" has a decimal point where line \(first + 1) and on write decimal commas",
+            expected: "numbers written one way: all with decimal commas or all with points")
+        }
+        return nil
+      }
+    }
+    return unambiguous ? first.map { $0..<lines.count } : nil
+  }
+
+  /// A time (`10:00:00`, with or without a date) or a date of three
+  /// runs of digits (`5/7/2014`, `21.08.2020`, `2020-08-21`).
+  static func isDateOrTime(_ cell: String) -> Bool {
+    if cell.contains(":") { return true }
+    let parts = cell.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "." || $0 == "-" }
+    return parts.count == 3
+      && parts.allSatisfy {
+        (1...4).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
+      }
+  }
+
+  /// Whether a cell could be a number with thousands separators (`1,234`,
+  /// `-12,345,678`), which a decimal-comma reading would take for 1.234.
+  static func looksGrouped(_ cell: String) -> Bool {
+    let groups = (cell.hasPrefix("-") ? cell.dropFirst() : Substring(cell)).split(
+      separator: ",", omittingEmptySubsequences: false)
+    guard groups.count >= 2, let lead = groups.first, (1...3).contains(lead.count), lead.first != "0" else {
+      return false
+    }
+    return groups.dropFirst().allSatisfy { $0.count == 3 }
   }
 
   static func looksLikeTime(_ cell: String) -> Bool {

@@ -149,4 +149,8 @@ public struct AccelLayout: Sendable {
   /// The zone the header states for times written without an offset
   /// (GENEActiv's `Time Zone,GMT +01:00`); `--tz` takes precedence.
   public var timeZone: TimeZone? = nil
+  /// The byte between a number's whole and fractional digits: `.`, or `,`
+  /// in semicolon- or tab-separated exports of a decimal-comma locale
+  /// (phyphox's "semicolon, decimal comma", a spreadsheet's CSV).
+  public var decimalSeparator: UInt8 = 0x2E
 }

@@ -99,6 +99,7 @@ struct AccelRowParser: Sendable {
       implicit = true
     }
     let delimiter = layout.delimiter
+    let decimal = layout.decimalSeparator
     let columnCount = layout.columnCount
     let scale = layout.kind == .raw ? layout.scale : 1
     // Rows write their values in place; slots no column fills are NaN.
@@ -106,8 +107,10 @@ struct AccelRowParser: Sendable {
     // The common shape, a date-time then the values in slot order, has a
     // path of its own with no per-field dispatch; any row it cannot read
     // whole goes through the general reader.
+    // (Decimal-comma files take the general reader, which holds a point
+    // in their numbers for an error: `1.234` may be a thousands separator.)
     var timeThenValues = false
-    if case .dateTime(0, _) = layout.time, slots > 0, columnCount == slots + 1 {
+    if case .dateTime(0, _) = layout.time, slots > 0, columnCount == slots + 1, decimal == 0x2E {
       timeThenValues = (0..<slots).allSatisfy { self.roles[$0 + 1] == $0 }
     }
 
@@ -194,15 +197,18 @@ struct AccelRowParser: Sendable {
         if role >= 0 {
           // The hot path: a plain decimal number read in the same pass
           // that finds the end of the field.
-          if let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers) {
+          if decimal == 0x2E,
+            let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers)
+          {
             rowValues[role] = v * scale
           } else {
             while q < contentEnd && buffer[q] != delimiter { q += 1 }
             let cell = UnsafeBufferPointer(rebasing: buffer[Self.unquoted(buffer, fieldStart, q)])
-            guard let v = NumberScanner.double(cell) else {
+            guard let v = NumberScanner.double(cell, decimal: decimal) else {
               let text = AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self))
               fail(
-                .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number", "a number")
+                .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number",
+                decimal == 0x2E ? "a number" : "a number with a decimal comma, as the file's first rows")
               break lineLoop
             }
             rowValues[role] = v * scale
@@ -222,7 +228,8 @@ struct AccelRowParser: Sendable {
                     .upperBound])
               let parsed =
                 isNumberTime
-                ? NumberScanner.double(span).map { numberStart + $0 * numberScale } : scanner.parse(span)
+                ? NumberScanner.double(span, decimal: decimal).map { numberStart + $0 * numberScale }
+                : scanner.parse(span)
               guard let t = parsed else {
                 fail(
                   .value, fieldStart,

@@ -37,7 +37,8 @@ enum NumberScanner {
   /// surrounding white space; nil when the bytes are not one. Exact where
   /// the digits fit in 2^53 and the scale in 10^22 (Clinger's fast path),
   /// else read by the standard library.
-  static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+  /// `decimal` is the byte before the fraction (`,` in decimal-comma files).
+  static func double(_ bytes: UnsafeBufferPointer<UInt8>, decimal: UInt8 = 0x2E) -> Double? {
     var i = 0
     var end = bytes.count
     while i < end && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) { i += 1 }
@@ -65,7 +66,7 @@ enum NumberScanner {
       sawDigit = true
       i += 1
     }
-    if i < end && bytes[i] == 0x2E {
+    if i < end && bytes[i] == decimal {
       i += 1
       while i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39 {
         if digits < 19 {
@@ -79,7 +80,7 @@ enum NumberScanner {
     }
     guard sawDigit else { return nil }
     if i < end && (bytes[i] == 0x65 || bytes[i] == 0x45) {
-      return slow(bytes, begin, end)
+      return slow(bytes, begin, end, decimal)
     }
     guard i == end else { return nil }
     if mantissa < (1 << 53) && abs(scale) <= 22 {
@@ -87,14 +88,20 @@ enum NumberScanner {
       let value = scale < 0 ? m / power(-scale) : m * power(scale)
       return negative ? -value : value
     }
-    return slow(bytes, begin, end)
+    return slow(bytes, begin, end, decimal)
   }
 
-  private static func slow(_ bytes: UnsafeBufferPointer<UInt8>, _ begin: Int, _ end: Int) -> Double? {
-    guard
-      let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<end]), as: UTF8.self)),
-      value.isFinite
-    else { return nil }
+  private static func slow(_ bytes: UnsafeBufferPointer<UInt8>, _ begin: Int, _ end: Int, _ decimal: UInt8)
+    -> Double?
+  {
+    var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<end]), as: UTF8.self)
+    if decimal != 0x2E {
+      // Read with the decimal point the standard library knows; a point
+      // in the text is then no number.
+      guard !text.contains(".") else { return nil }
+      text = text.replacingOccurrences(of: String(UnicodeScalar(decimal)), with: ".")
+    }
+    guard let value = Double(text), value.isFinite else { return nil }
     return value
   }
 }

@@ -90,4 +90,60 @@ struct PhoneStepsTests {
     // on these four): no suggestion that it was worn at the waist.
     #expect(!notes.contains("[steps-below-threshold]"), "\(notes)")
   }
+
+  /// The front-pocket recording as phyphox exports it (elapsed seconds and
+  /// m/s^2 in E notation, quoted names with units), once with decimal
+  /// points and commas and once, for a decimal-comma locale, with decimal
+  /// commas and semicolons: the two read to the same summary, every
+  /// column, and to the steps and samples of the file the phone wrote.
+  @Test func aDecimalCommaExportReadsAsItsDecimalPointTwin() throws {
+    let recording = "Samsung_Dario_Hard_FrontPocket_1"
+    let unzip = try run(
+      ["/bin/gzip", "-dc", "\(Self.folder)/\(recording)/accelerometer.csv.gz"], in: Self.folder)
+    #expect(unzip.status == 0, "\(unzip.stderr)")
+    var point = [
+      "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\""
+    ]
+    var comma = [point[0].replacingOccurrences(of: ",", with: ";")]
+    var start: Int64?
+    for line in unzip.stdout.split(whereSeparator: \.isNewline) {
+      // Nanoseconds since boot, accuracy, x, y, z (CRLF lines).
+      let cells = line.split(separator: ",")
+      guard cells.count == 5, let ns = Int64(cells[0]) else { continue }
+      let t0 = start ?? ns
+      start = t0
+      let fields = [Double(ns - t0) / 1e9] + cells[2...4].compactMap { Double($0) }
+      let text = fields.map { String(format: "%.9E", $0) }
+      point.append(text.joined(separator: ","))
+      comma.append(text.map { $0.replacingOccurrences(of: ".", with: ",") }.joined(separator: ";"))
+    }
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try (point.joined(separator: "\n") + "\n").write(
+      toFile: "\(folder)/point.csv", atomically: true, encoding: .utf8)
+    try (comma.joined(separator: "\n") + "\n").write(
+      toFile: "\(folder)/comma.csv", atomically: true, encoding: .utf8)
+    func summary(_ file: String) throws -> (row: [String: String], notes: String) {
+      let out = try energylab(
+        ["accel", "summary", file, "--format", "json"], in: folder)
+      #expect(out.status == 0, "\(out.stderr)")
+      let rows = try #require(
+        try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+      let row = try #require(rows.first)
+      let notes = (row["diagnostics"] as? [String] ?? []).joined(separator: "\n")
+      var cells: [String: String] = [:]
+      for (key, value) in row where key != "file" && key != "diagnostics" { cells[key] = "\(value)" }
+      return (cells, notes)
+    }
+    let a = try summary("point.csv")
+    let b = try summary("comma.csv")
+    #expect(a.row == b.row)
+    #expect(
+      b.notes.contains("numbers are written with a decimal comma (fields separated by \";\"); read as such"))
+    let phone = try summary("\(Self.folder)/\(recording)/accelerometer.csv.gz")
+    #expect(
+      b.row["steps"] == phone.row["steps"] && b.row["samples"] == phone.row["samples"],
+      "\(b.row) \(phone.row)")
+    #expect(b.row["steps"] == "315")
+  }
 }

@@ -158,6 +158,58 @@ struct AccelDialectTests {
     #expect(info.diagnostics.contains { $0.code == "no-start-time" })
   }
 
+  /// phyphox's "CSV (semicolon, decimal comma)" export, as a spreadsheet in
+  /// a decimal-comma locale reads it: the commas are decimal points, the
+  /// semicolons the delimiters. Values by hand: 5.88399 / 9.80665 = 0.6 g,
+  /// -1.96133 / 9.80665 = -0.2 g; times 0, 0.01 and 0.02 s.
+  @Test func phyphoxDecimalComma() throws {
+    let (info, t, v) = try readAccel("phyphox-decimal-comma.csv")
+    #expect(info.layout.delimiter == 0x3B && info.layout.decimalSeparator == 0x2C)
+    #expect(info.layout.format == .phone && info.layout.columnCount == 5)
+    #expect(zip(t, [0, 0.01, 0.02]).allSatisfy { abs($0 - $1) < 1e-12 } && t.count == 3)
+    #expect(abs(v[4] - 0.6) < 1e-12 && abs(v[5] - 0.8) < 1e-12)
+    #expect(abs(v[6] + 0.2) < 1e-12 && abs(v[8] - 1) < 1e-12)
+    let note = info.diagnostics.first { $0.code == "decimal-comma" }
+    #expect(note?.message.contains("fields separated by \";\"") == true, "\(info.diagnostics)")
+    // The absolute acceleration column is not an axis.
+    #expect(v.count == 9)
+  }
+
+  /// ActiLife exports in a decimal-comma locale: semicolons, `-0,182` in
+  /// the raw file and `55,68` for the vector magnitude of the counts file,
+  /// dates and times untouched. Each reads to the times and values of its
+  /// decimal-point twin (the same fixture written the other way).
+  @Test(arguments: [
+    ("actigraph-raw-decimal-comma.csv", "actigraph-raw-timestamp.csv"),
+    ("actigraph-counts-decimal-comma.csv", "actigraph-counts-named.csv"),
+  ])
+  func actiLifeDecimalComma(comma: String, point: String) throws {
+    let (info, t, v) = try readAccel(comma)
+    let (twin, t2, v2) = try readAccel(point)
+    #expect(info.layout.decimalSeparator == 0x2C && twin.layout.decimalSeparator == 0x2E)
+    #expect(info.layout.format == twin.layout.format && info.layout.kind == twin.layout.kind)
+    #expect(t == t2 && v.count == v2.count && !v.isEmpty)
+    #expect(zip(v, v2).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) })
+    #expect(info.diagnostics.contains { $0.code == "decimal-comma" && $0.location?.hasSuffix(":12") == true })
+  }
+
+  /// `1,234` alone may be a thousands separator: no decimal comma is
+  /// assumed, and the cell is an error naming its line and column.
+  @Test func thousandsSeparatorsAreNotTakenForDecimalCommas() {
+    let e = inputError { _ = try readAccel("thousands-separators.csv") }
+    #expect(e?.location.line == 2 && e?.location.column == 3, "\(String(describing: e))")
+    #expect(e?.problem == "cell \"1,234\" in column 2 (x) is not a finite number")
+  }
+
+  /// A decimal point among decimal commas could be a thousands separator
+  /// or another writer's row: an error on its line, not a guess.
+  @Test func aDecimalPointAmongDecimalCommasIsAnError() {
+    let e = inputError { _ = try readAccel("decimal-comma-mixed.tsv") }
+    #expect(e?.location.line == 4, "\(String(describing: e))")
+    #expect(
+      e?.problem.contains("\"1.5\" has a decimal point where line 2 and on write decimal commas") == true)
+  }
+
   /// Physics Toolbox's g-force meter: time in elapsed seconds, gFx, gFy,
   /// gFz in g, then the total (TgF), which is not an axis.
   @Test func physicsToolboxGForce() throws {
@@ -335,6 +387,21 @@ struct AccelDialectTests {
 }
 
 struct AccelNumberTests {
+  /// With a decimal comma: the comma is the decimal point, a point is no
+  /// part of a number, and E notation reads as in phyphox's exports.
+  @Test func decimalCommaNumbers() {
+    func read(_ text: String) -> Double? {
+      Array(text.utf8).withUnsafeBufferPointer { NumberScanner.double($0, decimal: 0x2C) }
+    }
+    #expect(read("1,5") == 1.5)
+    #expect(read(" -0,25 ") == -0.25)
+    #expect(read("-2,5E+01") == -25)
+    #expect(read("9,806650000E+00") == 9.80665)
+    #expect(read("12") == 12)
+    #expect(read("1.5") == nil && read("1.234,5") == nil && read("1,2,3") == nil && read("1,5E+1.0") == nil)
+    #expect(Array("1.5".utf8).withUnsafeBufferPointer { NumberScanner.double($0) } == 1.5)
+  }
+
   /// Cells of every shape the row parser reads on its fast paths (0 to 9
   /// integer digits, 0 to 11 fraction digits, signs, a cell at the end of
   /// a LF or CRLF line, rows near the end of a chunk) come out as the
