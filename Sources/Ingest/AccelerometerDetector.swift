@@ -77,6 +77,9 @@ public struct AccelDetector {
     {
       return try ukBiobank(lines, file)
     }
+    if map.format == .empaticaE4 || (map.format == nil && Self.empaticaHeader(lines) != nil) {
+      return try empatica(lines, file)
+    }
     if map.format == .geneactiv || (map.format == nil && lines[0].hasPrefix("Device Type,GENEActiv")) {
       return try geneActiv(bytes, file)
     }
@@ -386,6 +389,44 @@ public struct AccelDetector {
   }
 
   // MARK: UK Biobank
+
+  /// Empatica's units: 64 to the g (Empatica support, "E4 data - ACC.csv").
+  static let empaticaCountsPerG = 64.0
+
+  /// The start (Unix s) and rate (Hz) of an Empatica E4 `ACC.csv`: two
+  /// lines of three equal numbers, a time after 2001 and a rate of 1 to
+  /// 1000 Hz, then rows of three whole numbers.
+  static func empaticaHeader(_ lines: [String]) -> (start: Double, rate: Double)? {
+    guard lines.count >= 3 else { return nil }
+    let first = split(lines[0], 0x2C).compactMap { Double($0) }
+    let second = split(lines[1], 0x2C).compactMap { Double($0) }
+    guard first.count == 3, second.count == 3, Set(first).count == 1, Set(second).count == 1,
+      first[0] > 1e9, first[0] < 1e11, second[0] >= 1, second[0] <= 1000
+    else { return nil }
+    let rows = lines.dropFirst(2).prefix(8)
+    let whole = rows.dropLast(rows.count > 1 ? 1 : 0).allSatisfy { line in
+      let cells = split(line, 0x2C)
+      return cells.count == 3 && cells.allSatisfy { Int($0) != nil }
+    }
+    return whole ? (first[0], second[0]) : nil
+  }
+
+  private func empatica(_ lines: [String], _ file: String) throws -> AccelLayout {
+    guard let (start, rate) = Self.empaticaHeader(lines) else {
+      throw InputError(
+        .malformed,
+        SourceLocation(file: file, line: 1), "no Empatica E4 header",
+        expected:
+          "a start time in Unix seconds on line 1 and a sample rate in Hz on line 2, each three times, then x,y,z rows"
+      )
+    }
+    let scale = map.unit?.toG ?? 1 / Self.empaticaCountsPerG
+    return AccelLayout(
+      format: .empaticaE4, kind: .raw, delimiter: 0x2C, headerLines: 2, columnCount: 3,
+      columnNames: ["x", "y", "z"], time: .implicit(start: start, period: 1 / rate), valueColumns: [0, 1, 2],
+      scale: scale, unit: map.unit, declaredRateHz: rate, absoluteTime: true,
+      metadata: ["start": ISO8601.formatUTC(start), "device": "Empatica E4"], diagnostics: [])
+  }
 
   private func ukBiobank(_ lines: [String], _ file: String) throws -> AccelLayout {
     // acceleration (mg) - 2014-05-07 13:00:00 - 2014-05-14 09:59:55 - sampleRate = 5 seconds,imputed

@@ -15,6 +15,11 @@ public enum AccelFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// then time (`2021-06-01 09:30:00:250`), x, y, z in g, lux, button,
   /// temperature.
   case geneactiv
+  /// Empatica E4 `ACC.csv` (E4 connect export): the session's start in
+  /// Unix seconds (UTC) on the first line and the sample rate in Hz on the
+  /// second, each written once per axis; then x, y, z in 1/64 g, the
+  /// [-2 g, 2 g] range in 8 bits, at 32 Hz.
+  case empaticaE4 = "empatica-e4"
   /// Phone sensor apps with named columns (Sensor Logger, phyphox and the
   /// like): time or seconds_elapsed, x, y, z.
   case phone

@@ -75,7 +75,7 @@ struct StepOptions: ParsableArguments {
 struct AccelReadOptions: ParsableArguments {
   @Option(
     help:
-      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, geneactiv, phone or generic (default: detected)."
+      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, geneactiv, empatica-e4, phone or generic (default: detected)."
   )
   var dialect: AccelFormat?
   @Option(help: "Time column, by name or 1-based position.") var time: String?

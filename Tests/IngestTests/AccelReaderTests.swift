@@ -210,6 +210,23 @@ struct AccelDialectTests {
       e?.problem.contains("\"1.5\" has a decimal point where line 2 and on write decimal commas") == true)
   }
 
+  /// Empatica E4 `ACC.csv` as E4 connect exports it: the start (Unix s,
+  /// UTC) and the rate (32 Hz) each written three times, then x, y, z in
+  /// 1/64 g (Empatica support, "Data export and formatting from E4
+  /// connect"). By hand: 61/64 = 0.953125 g, 64/64 = 1 g, -32/64 = -0.5 g;
+  /// times 2017-05-22T07:15:25Z plus 0, 1/32 and 2/32 s.
+  @Test func empaticaE4Acc() throws {
+    let (info, t, v) = try readAccel("empatica-e4-acc.csv")
+    #expect(info.layout.format == .empaticaE4 && info.layout.kind == .raw && info.layout.absoluteTime)
+    #expect(info.layout.declaredRateHz == 32 && info.layout.headerLines == 2)
+    #expect(info.layout.metadata["start"] == "2017-05-22T07:15:25Z")
+    let start = 1_495_437_325.0
+    let times: [Double] = [start, start + 1.0 / 32, start + 2.0 / 32]
+    #expect(t == times)
+    let values: [Double] = [-0.203125, -0.140625, 0.953125, 0, 0, 1, -0.5, 0.25, 0.75]
+    #expect(v == values)
+  }
+
   /// Physics Toolbox's g-force meter: time in elapsed seconds, gFx, gFy,
   /// gFz in g, then the total (TgF), which is not an axis.
   @Test func physicsToolboxGForce() throws {
