@@ -515,9 +515,11 @@ public struct AccelDetector {
         return nil
       }
     }
+    // phonetimestamp: Polar Sensor Logger (`Phone timestamp;sensor
+    // timestamp [ns];X [mg];Y [mg];Z [mg]`), the phone's local date-time.
     let timeCandidates = [
       "time", "timestamp", "datetime", "date", "unixtime", "utc", "loggingtime", "secondselapsed", "elapsed",
-      "elapsedtime", "t", "timesincestartinms", "timesincestart",
+      "elapsedtime", "t", "timesincestartinms", "timesincestart", "phonetimestamp",
     ]
     var timeColumn = try resolve(map.time, timeCandidates, "time")
     var axes: [Int] = []

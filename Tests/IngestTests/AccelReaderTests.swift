@@ -227,6 +227,22 @@ struct AccelDialectTests {
     #expect(v == values)
   }
 
+  /// Polar Sensor Logger (Polar Verity Sense, H10): semicolons, the
+  /// phone's local date-time first, the sensor's own nanoseconds, then x,
+  /// y, z in millig with gravity (Polar BLE SDK). The phone's time is the
+  /// time column, read as UTC with a note unless --tz says otherwise.
+  @Test func polarSensorLogger() throws {
+    let (info, t, v) = try readAccel("polar-sensor-logger.txt")
+    #expect(info.layout.delimiter == 0x3B && info.layout.valueColumns == [2, 3, 4])
+    #expect(info.layout.unit == .milliG)
+    // 2023-03-15T10:11:12Z is 1678875072 s since 1970.
+    let times: [Double] = [1_678_875_072, 1_678_875_072.019, 1_678_875_072.038]
+    #expect(zip(t, times).allSatisfy { abs($0 - $1) < 1e-6 } && t.count == 3)
+    let values: [Double] = [-0.015, 0.098, -1, -0.015, 0.098, -0.947, 0.6, -0.8, 0]
+    #expect(zip(v, values).allSatisfy { abs($0 - $1) < 1e-12 } && v.count == 9)
+    #expect(info.diagnostics.contains { $0.code == "local-time-as-utc" })
+  }
+
   /// Physics Toolbox's g-force meter: time in elapsed seconds, gFx, gFy,
   /// gFz in g, then the total (TgF), which is not an axis.
   @Test func physicsToolboxGForce() throws {
