@@ -123,6 +123,8 @@ public enum AccelPipeline {
           }
         }
         parameters.timeZone = AccelCommands.localZone(layout, options)
+        // An E4 is worn only at the wrist: no suggestion of the waist.
+        if layout.format == .empaticaE4 { parameters.suggestWearLocation = false }
         analyzer = AccelAnalyzer(
           kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
       },

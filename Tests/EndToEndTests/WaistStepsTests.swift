@@ -141,4 +141,41 @@ struct WaistStepsTests {
     let straight = try summary("HA001_Test5_Trial1", [])
     #expect(!straight.notes.contains("[steps-below-threshold]"), "\(straight.notes)")
   }
+
+  /// An Empatica E4 is worn at the wrist only, so its file is never told
+  /// to try the waist. Built here: 60 s of a 1.8 Hz swing of 3/64 g (108
+  /// steps by construction), under the wrist's threshold and over the
+  /// waist's, written as an E4 `ACC.csv` and as a plain time,x,y,z file of
+  /// the same values: the plain file warns, the E4 file does not, and both
+  /// count the 108 steps at the waist's threshold.
+  @Test func anE4WristbandIsNotSuggestedTheWaist() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let start = 1_495_437_325.0
+    var e4 = "1495437325.000000, 1495437325.000000, 1495437325.000000\n32.000000, 32.000000, 32.000000\n"
+    var plain = "time,x,y,z\n"
+    for i in 0..<(32 * 60) {
+      let t = Double(i) / 32
+      let z = 64 + Int((3 * sin(2 * Double.pi * 1.8 * t)).rounded())
+      e4 += "0,0,\(z)\n"
+      plain += String(format: "%.5f,0,0,%.6f\n", start + t, Double(z) / 64)
+    }
+    try e4.write(toFile: "\(folder)/ACC.csv", atomically: true, encoding: .utf8)
+    try plain.write(toFile: "\(folder)/plain.csv", atomically: true, encoding: .utf8)
+    func summary(_ file: String, _ flags: [String] = []) throws -> (steps: Int, stderr: String) {
+      let out = try energylab(
+        ["accel", "summary", file, "--format", "csv", "--columns", "format,steps"] + flags, in: folder)
+      #expect(out.status == 0, "\(out.stderr)")
+      let row = try #require(out.stdout.split(separator: "\n").last?.split(separator: ","))
+      return (Int(row.last ?? "") ?? -1, out.stderr)
+    }
+    let wristband = try summary("ACC.csv")
+    let generic = try summary("plain.csv")
+    #expect(wristband.steps == 0 && generic.steps == 0)
+    #expect(
+      generic.stderr.contains("0 steps counted; the waist's lower threshold (0.02 g) finds 108"),
+      "\(generic.stderr)")
+    #expect(!wristband.stderr.contains("[steps-below-threshold]"), "\(wristband.stderr)")
+    #expect(try summary("ACC.csv", ["--wear-location", "waist"]).steps == 108)
+  }
 }
