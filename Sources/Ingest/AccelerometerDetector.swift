@@ -793,10 +793,10 @@ public struct AccelDetector {
   /// numbers once a comma is read as the decimal point (or date-times),
   /// with a comma in at least one (`0,019;-1,22;3,19;7,07`), and one
   /// somewhere that no thousands separator makes (`0,962`, `55,68`; not
-  /// only `1,234`). Nil for anything else: with
-  /// a comma delimiter a decimal comma cannot be told from one. A later
-  /// row with a decimal point (`0.5`) is an error: one of the two ways of
-  /// writing would be misread.
+  /// only `1,234`). Nil for anything else: with a comma delimiter a
+  /// decimal comma cannot be told from one. A later row with a decimal
+  /// point (`0.5`) is an error: one of the two ways of writing would be
+  /// misread. A blank line among the rows also ends the guess (nil).
   static func decimalCommaRows(_ lines: [String], _ file: String) throws -> Range<Int>? {
     var first: Int?
     var unambiguous = false
