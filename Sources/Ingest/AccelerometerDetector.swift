@@ -796,12 +796,13 @@ public struct AccelDetector {
   /// only `1,234`). Nil for anything else: with a comma delimiter a
   /// decimal comma cannot be told from one. A later row with a decimal
   /// point (`0.5`) is an error: one of the two ways of writing would be
-  /// misread. A blank line among the rows also ends the guess (nil).
+  /// misread.
   static func decimalCommaRows(_ lines: [String], _ file: String) throws -> Range<Int>? {
     var first: Int?
     var unambiguous = false
-    for (i, line) in lines.enumerated() {
-      // Such a line holds more commas than delimiters: the delimiter is the
+    for (i, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
+      // (Blank lines are the reader's to report.) Such a line holds more
+      // commas than delimiters: the delimiter is the
       // more frequent of semicolon and tab.
       let semicolons = line.utf8.filter { $0 == 0x3B }.count
       let tabs = line.utf8.filter { $0 == 0x09 }.count

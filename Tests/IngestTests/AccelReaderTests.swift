@@ -171,8 +171,10 @@ struct AccelDialectTests {
     #expect(abs(v[6] + 0.2) < 1e-12 && abs(v[8] - 1) < 1e-12)
     let note = info.diagnostics.first { $0.code == "decimal-comma" }
     #expect(note?.message.contains("fields separated by \";\"") == true, "\(info.diagnostics)")
-    // The absolute acceleration column is not an axis.
+    // The absolute acceleration column is not an axis; a blank line among
+    // the rows neither ends the decimal commas nor goes unreported.
     #expect(v.count == 9)
+    #expect(info.diagnostics.contains { $0.code == "blank-lines" })
   }
 
   /// ActiLife exports in a decimal-comma locale: semicolons, `-0,182` in
