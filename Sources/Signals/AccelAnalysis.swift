@@ -464,11 +464,16 @@ public struct AccelAnalyzer {
           location: where_))
     }
     if kind != .raw && parameters.steps != StepDetectionParameters() {
+      // The wear location also chooses ENMO's default cut-points.
+      let locationNote =
+        kind == .enmo && parameters.cutPoints == nil && parameters.steps.wearLocation == .waist
+        ? "; the wear location still chose the intensity cut-points (\(parameters.cutPoints(for: kind).id))"
+        : ""
       diagnostics.append(
         Diagnostic(
           code: "step-options-unused",
           message:
-            "step detection settings were given but the file holds epochs, not raw acceleration: \(stepsColumnSeen ? "its steps are its own steps column" : "it has no steps column, so no steps are reported")",
+            "step detection settings were given but the file holds epochs, not raw acceleration: \(stepsColumnSeen ? "its steps are its own steps column" : "it has no steps column, so no steps are reported")\(locationNote)",
           location: where_))
     }
     if kind == .raw && parameters.keepEpochs && !countsIntensity && countStage == nil, let rate {

@@ -96,6 +96,28 @@ struct InputDiagnosticsTests {
       ) == !settings.isEmpty, "\(out.stdout)")
   }
 
+  /// On a file of ENMO epochs the step settings change nothing but the
+  /// wear location still chooses the default cut-points (Hildebrand's hip
+  /// thresholds at the waist), and the warning says so instead of calling
+  /// it unused. A counts file keeps Freedson's whatever the location.
+  @Test func aWearLocationForEpochsIsSaidToChooseTheCutPoints() throws {
+    let enmo = "\(packageRoot)/Tests/IngestTests/Fixtures/accel/ukbiobank-epoch.csv"
+    let counts = "\(packageRoot)/Datasets/accelerometer/day-counts-60s.csv"
+    let out = try energylab(
+      [
+        "accel", "summary", enmo, counts, "--wear-location", "waist", "--format", "csv", "--columns",
+        "cut_points",
+      ],
+      in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout.split(separator: "\n").dropFirst() == ["hildebrand-hip-actigraph", "freedson-1998"])
+    #expect(
+      out.stderr.contains(
+        "no steps are reported; the wear location still chose the intensity cut-points (hildebrand-hip-actigraph) [step-options-unused]"
+      ), "\(out.stderr)")
+    #expect(out.stderr.contains("its steps are its own steps column [step-options-unused]"), "\(out.stderr)")
+  }
+
   /// Count cut-points on a phone at 290 Hz: no counts, so no intensity
   /// classes; the minutes are null, not 0 minutes of every class.
   @Test func noIntensityClassesGiveNullMinutes() throws {
