@@ -244,19 +244,23 @@ def main():
     # The same recordings sampled slower: the counts must not depend on the
     # rate (ActiGraph devices record at 30 Hz).
     lines += ["", "The same recordings resampled (shipped parameters; steps inside the bouts, and in the "
-              "whole recordings):", "", "| rate | reference | EnergyLab in the bouts | EnergyLab whole recordings |",
-              "| ---: | ---: | ---: | ---: |"]
+              "whole recordings; recordings whose summary warns `steps-below-threshold`):", "",
+              "| rate | reference | EnergyLab in the bouts | EnergyLab whole recordings | warn |",
+              "| ---: | ---: | ---: | ---: | ---: |"]
     reference = sum(b["contacts"] for _, _, b in bouts(lambda r: True))
     lines.append(f"| 100 Hz (as recorded) | {reference} | {sum(sum(found[None, r['name']][0]) for r in recordings)} "
-                 f"| {sum(found[None, r['name']][1] for r in recordings)} |")
+                 f"| {sum(found[None, r['name']][1] for r in recordings)} | {len(flagged)} |")
     for rate in (50, 30):
         inside = whole = 0
+        copies = []
         for r in recordings:
-            epochs = step_epochs(resampled(r["path"], rate), "--time-format", "unix-s", "--unit", "m/s2")
+            copies.append(resampled(r["path"], rate))
+            epochs = step_epochs(copies[-1], "--time-format", "unix-s", "--unit", "m/s2")
             inside += sum(sum(n for t, n in epochs if b["start"] - TOLERANCE_S <= t <= b["end"] + TOLERANCE_S)
                           for b in r["bouts"])
             whole += sum(n for _, n in epochs)
-        lines.append(f"| {rate} Hz | {reference} | {inside} | {whole} |")
+        warns = len(warned(copies, "--time-format", "unix-s", "--unit", "m/s2"))
+        lines.append(f"| {rate} Hz | {reference} | {inside} | {whole} | {warns} |")
     slow = [(r, i, b) for r, i, b in bouts(lambda r: True) if b["speed"] < 0.7]
     if slow:
         reference = sum(b["contacts"] for _, _, b in slow)
