@@ -48,15 +48,25 @@ def step_epochs(path, *flags):
             for r in csv.DictReader(out.stdout.splitlines())]
 
 
-def warned(paths, *flags, code="steps-below-threshold"):
-    """The recordings on which `energylab accel summary` with its defaults
-    (no wear location stated) gives the diagnostic `code`."""
+def summaries(paths, *flags):
+    """`energylab accel summary` of the recordings in one run: its JSON
+    rows, in the order of `paths`."""
     out = subprocess.run([BIN, "accel", "summary", *paths, "--format", "json", "--quiet", *flags],
                          capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"energylab failed: {out.stderr[:2000]}")
-    return [p for p, r in zip(paths, json.loads(out.stdout))
-            if any(f"[{code}]" in d for d in r.get("diagnostics", []))]
+    return json.loads(out.stdout)
+
+
+def warns(row, code="steps-below-threshold"):
+    """Whether a summary row carries the diagnostic `code`."""
+    return any(f"[{code}]" in d for d in row.get("diagnostics", []))
+
+
+def warned(paths, *flags):
+    """The recordings whose summary with its defaults (no wear location
+    stated) warns `steps-below-threshold`."""
+    return [p for p, r in zip(paths, summaries(paths, *flags)) if warns(r)]
 
 
 def resample(times, values, rate):

@@ -95,12 +95,9 @@ enum NumberScanner {
     -> Double?
   {
     var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<end]), as: UTF8.self)
-    if decimal != 0x2E {
-      // Read with the decimal point the standard library knows; a point
-      // in the text is then no number.
-      guard !text.contains(".") else { return nil }
-      text = text.replacingOccurrences(of: String(UnicodeScalar(decimal)), with: ".")
-    }
+    // Read with the decimal point the standard library knows. (A point
+    // can only come after the exponent's `e` here, which no number has.)
+    if decimal != 0x2E { text = text.replacingOccurrences(of: String(UnicodeScalar(decimal)), with: ".") }
     guard let value = Double(text), value.isFinite else { return nil }
     return value
   }
