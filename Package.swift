@@ -76,7 +76,8 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "EnergyLabCoreTests", dependencies: ["TestSupport", "EnergyLabCore"]),
     .testTarget(name: "IngestTests", dependencies: ["TestSupport", "Ingest"], exclude: ["Fixtures"]),
-    .testTarget(name: "TracksTests", dependencies: ["TestSupport", "Tracks", "Ingest"]),
+    .testTarget(
+      name: "TracksTests", dependencies: ["TestSupport", "Tracks", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(
       name: "SignalsTests", dependencies: ["TestSupport", "Signals", "Ingest"], exclude: ["Fixtures"]),
     .testTarget(name: "EnergyModelsTests", dependencies: ["TestSupport", "EnergyModels"]),

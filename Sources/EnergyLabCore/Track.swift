@@ -168,6 +168,11 @@ public struct Track: Sendable, Hashable {
   public var structure: TrackStructure
   /// Distance the recording device measured itself (TCX), metres.
   public var deviceDistanceMeters: Double?
+  /// The activity the file declares for a path segment, as written (TCX
+  /// `<Activity Sport="Running">`, GPX `<trk><type>running</type>`, FIT
+  /// `sport`), by segment ordinal; segments the file declares nothing for
+  /// are absent.
+  public var declaredSportBySegment: [Int32: String] = [:]
   public var diagnostics: [Diagnostic]
 
   public init(
@@ -235,7 +240,7 @@ public struct TrackAssembler: Sendable {
   /// it has none.
   public func track(
     name: String?, source: String, structure: TrackStructure, deviceDistanceMeters: Double? = nil,
-    diagnostics: [Diagnostic]
+    declaredSportBySegment: [Int32: String] = [:], diagnostics: [Diagnostic]
   ) -> Track {
     let fromRoutes = trackPoints.isEmpty && !routePoints.isEmpty
     var track = Track(
@@ -243,6 +248,7 @@ public struct TrackAssembler: Sendable {
       timeOnlyPoints: timeOnly, structure: structure,
       diagnostics: diagnostics + structure.pathDiagnostics(source: source))
     track.deviceDistanceMeters = deviceDistanceMeters
+    track.declaredSportBySegment = declaredSportBySegment
     return track
   }
 }

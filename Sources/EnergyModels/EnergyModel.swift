@@ -75,6 +75,29 @@ public struct ModelInput: Sendable, Hashable {
   }
 }
 
+/// What a model did where its published equation does not hold: a
+/// published extension (Santee et al. 2001's downhill correction for
+/// Pandolf), the equation's own domain (ACSM's level-ground cost for a
+/// descent) or a floor at rest. The output's rate is the treated one; the
+/// equation's own value is kept here, so the energy a treatment changed can
+/// be counted.
+public struct DomainTreatment: Sendable, Hashable {
+  /// Stable identifier: `downhill-as-level`, `santee-2001-downhill`,
+  /// `gradient-clamped`, `floored-at-rest`, `floored-at-standing`.
+  public var code: String
+  /// What was done instead of the equation, in a sentence.
+  public var description: String
+  /// The equation's kcal/min as published, before the treatment (negative
+  /// where a descent drove it below zero).
+  public var equationKilocaloriesPerMinute: Double
+
+  public init(code: String, description: String, equationKilocaloriesPerMinute: Double) {
+    self.code = code
+    self.description = description
+    self.equationKilocaloriesPerMinute = equationKilocaloriesPerMinute
+  }
+}
+
 /// What a model predicts.
 public struct ModelOutput: Sendable, Hashable {
   /// Gross oxygen uptake, mL/kg/min; nil for models that do not define it.
@@ -83,15 +106,41 @@ public struct ModelOutput: Sendable, Hashable {
   /// Total energy, when a duration or distance was given.
   public var energyKilocalories: Double?
   public var diagnostics: [Diagnostic]
+  /// Set when the input lay outside the equation's domain and the model
+  /// costed it another, stated way; nil when the equation applied as
+  /// published.
+  public var treatment: DomainTreatment?
 
   public init(
     vo2MillilitersPerKilogramPerMinute: Double? = nil, kilocaloriesPerMinute: Double? = nil,
-    energyKilocalories: Double? = nil, diagnostics: [Diagnostic] = []
+    energyKilocalories: Double? = nil, diagnostics: [Diagnostic] = [], treatment: DomainTreatment? = nil
   ) {
     self.vo2MillilitersPerKilogramPerMinute = vo2MillilitersPerKilogramPerMinute
     self.kilocaloriesPerMinute = kilocaloriesPerMinute
     self.energyKilocalories = energyKilocalories
     self.diagnostics = diagnostics
+    self.treatment = treatment
+  }
+
+  /// Raises a rate below resting to resting (3.5 mL/kg/min): a metabolic
+  /// rate is never below rest, let alone below zero. Keeps an earlier
+  /// treatment's record of the equation's own value.
+  mutating func floorAtRest(bodyMassKilograms mass: Double, durationSeconds: Double?, model: String) {
+    guard let perMinute = kilocaloriesPerMinute, mass > 0 else { return }
+    let rest = Oxygen.kilocaloriesPerMinute(
+      vo2MillilitersPerKilogramPerMinute: Oxygen.restingMillilitersPerKilogramPerMinute,
+      bodyMassKilograms: mass)
+    guard perMinute < rest else { return }
+    treatment = DomainTreatment(
+      code: "floored-at-rest",
+      description:
+        "\(model) gives \(Fixed.format(perMinute, digits: 2)) kcal/min, below resting; costed at rest (3.5 mL/kg/min)",
+      equationKilocaloriesPerMinute: treatment?.equationKilocaloriesPerMinute ?? perMinute)
+    kilocaloriesPerMinute = rest
+    if energyKilocalories != nil { energyKilocalories = durationSeconds.map { rest * $0 / 60 } }
+    if vo2MillilitersPerKilogramPerMinute != nil {
+      vo2MillilitersPerKilogramPerMinute = Oxygen.restingMillilitersPerKilogramPerMinute
+    }
   }
 }
 

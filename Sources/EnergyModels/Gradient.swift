@@ -9,7 +9,10 @@ import Foundation
 /// power (W/kg) = C(i) x speed (m/s)
 /// ```
 /// i is the gradient as a fraction (rise over horizontal run); fitted from
-/// -0.45 to +0.45 on a treadmill. EnergyLab treats the costs as net of
+/// -0.45 to +0.45 on a treadmill; beyond it the quintic turns (below zero
+/// under about -0.55), so a steeper gradient is costed at the nearest end of
+/// the fitted range (`gradient-clamped`). Descents are inside the model's
+/// domain. EnergyLab treats the costs as net of
 /// standing and adds a resting 3.5 mL/kg/min (1 MET) to report gross VO2 and
 /// kcal on the scale of the ACSM equations; `notes` says so in every report.
 /// Minetti AE, Moia C, Roi GS, Susta D, Ferretti G. Energy cost of walking and
@@ -62,19 +65,24 @@ public struct Minetti2002: EnergyModel {
     let speed = try input.required(input.speedMetersPerSecond, .speed, for: info.id)
     _ = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let gradient = input.gradeFraction ?? 0
-    var diagnostics: [Diagnostic] = []
-    if !Self.validGradient.contains(gradient) {
-      diagnostics.append(
-        Diagnostic(
-          code: "grade-outside-valid-range",
-          message: "gradient \(Fixed.format(gradient, digits: 3)) is outside the fitted -0.45 to +0.45"))
-    }
+    let fitted = min(max(gradient, Self.validGradient.lowerBound), Self.validGradient.upperBound)
     let restWattsPerKilogram =
       Oxygen.restingMillilitersPerKilogramPerMinute / 1000 * Oxygen.kilocaloriesPerLiter
       * MetabolicPower.joulesPerKilocalorie
       / 60
-    let watts = Self.cost(gradientFraction: gradient, gait: gait) * speed + restWattsPerKilogram
-    return MetabolicPower.output(wattsPerKilogram: watts, input: input, diagnostics: diagnostics)
+    let watts = Self.cost(gradientFraction: fitted, gait: gait) * speed + restWattsPerKilogram
+    var treatment: DomainTreatment?
+    if fitted != gradient {
+      let equation = Self.cost(gradientFraction: gradient, gait: gait) * speed + restWattsPerKilogram
+      treatment = DomainTreatment(
+        code: "gradient-clamped",
+        description:
+          "gradient \(Fixed.format(gradient, digits: 3)) is outside the fitted -0.45 to +0.45, where the polynomial turns; costed at \(Fixed.format(fitted, digits: 2))",
+        equationKilocaloriesPerMinute: equation * (input.bodyMassKilograms ?? .nan) * 60
+          / MetabolicPower.joulesPerKilocalorie)
+    }
+    return MetabolicPower.output(
+      wattsPerKilogram: watts, input: input, diagnostics: [], treatment: treatment, model: info.id)
   }
 }
 
@@ -122,6 +130,6 @@ public struct Looney2019: EnergyModel {
     }
     return MetabolicPower.output(
       wattsPerKilogram: Self.wattsPerKilogram(speedMetersPerSecond: speed, gradePercent: grade), input: input,
-      diagnostics: diagnostics)
+      diagnostics: diagnostics, model: info.id)
   }
 }

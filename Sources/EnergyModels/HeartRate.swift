@@ -15,7 +15,11 @@ import EnergyLabCore
 /// kcal/min = EE / 4.184. HR in beats/min, W body mass (kg), A age (years).
 /// Derived from 115 adults (18-45 y, 47-120 kg) at steady states of 57-90 %
 /// of maximal heart rate; a heart rate outside that band (HRmax = 208 - 0.7
-/// x age, Tanaka et al. 2001) gives a diagnostic. The female weight term is
+/// x age, Tanaka et al. 2001) gives a diagnostic. Below that band the
+/// negative intercepts give less than resting energy (for a 70 kg man of
+/// 30, below rest under 64 bpm and below zero under 56): such a rate is
+/// raised to rest,
+/// 3.5 mL/kg/min (`floored-at-rest`). The female weight term is
 /// negative: tools that add it overestimate women's energy.
 /// Keytel LR, Goedecke JH, Noakes TD, et al. Prediction of energy expenditure
 /// from heart rate monitoring during submaximal exercise. J Sports Sci
@@ -62,10 +66,8 @@ public struct Keytel2005: EnergyModel {
       Self.kilojoulesPerMinute(
         heartRate: hr, bodyMassKilograms: mass, ageYears: age, sex: sex,
         vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute) / Units.kilojoulesPerKilocalorie
-    return ModelOutput(
-      kilocaloriesPerMinute: perMinute,
-      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
-      diagnostics: HeartRateChecks.diagnostics(heartRate: hr, ageYears: age, perMinute: perMinute))
+    return HeartRateChecks.output(
+      perMinute: perMinute, heartRate: hr, ageYears: age, input: input, model: info.id)
   }
 }
 
@@ -103,10 +105,8 @@ public struct Keytel2005Pounds: EnergyModel {
     case .female: kilojoules = 0.4472 * hr - 0.05741 * pounds + 0.074 * age - 20.4022
     }
     let perMinute = kilojoules / Units.kilojoulesPerKilocalorie
-    return ModelOutput(
-      kilocaloriesPerMinute: perMinute,
-      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
-      diagnostics: HeartRateChecks.diagnostics(heartRate: hr, ageYears: age, perMinute: perMinute))
+    return HeartRateChecks.output(
+      perMinute: perMinute, heartRate: hr, ageYears: age, input: input, model: info.id)
   }
 }
 
@@ -123,10 +123,22 @@ enum HeartRateChecks {
             "\(Fixed.format(heartRate, digits: 0)) bpm is \(Fixed.format(100 * heartRate / maximum, digits: 0)) % of the age-predicted maximum \(Fixed.format(maximum, digits: 0)) bpm; the equations cover 57-90 %"
         ))
     }
-    if perMinute < 0 {
-      out.append(
-        Diagnostic(code: "negative-energy", message: "the equation gives negative energy at this heart rate"))
-    }
     return out
+  }
+
+  /// The output, with a rate below rest raised to rest (`floored-at-rest`):
+  /// at low heart rates the equations' negative intercepts give less than
+  /// resting energy, or less than zero.
+  static func output(perMinute: Double, heartRate: Double, ageYears: Double, input: ModelInput, model: String)
+    -> ModelOutput
+  {
+    var output = ModelOutput(
+      kilocaloriesPerMinute: perMinute,
+      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
+      diagnostics: diagnostics(heartRate: heartRate, ageYears: ageYears, perMinute: perMinute))
+    output.floorAtRest(
+      bodyMassKilograms: input.bodyMassKilograms ?? .nan, durationSeconds: input.effectiveDurationSeconds,
+      model: model)
+    return output
   }
 }

@@ -21,21 +21,34 @@ public struct TrackEnergy: Sendable, Hashable {
   public var highestGradeFraction: Double?
   /// Steps that gave energy; 0 means the energy is unknown, not zero.
   public var stepsWithEnergy: Int
+  /// Steps the model costed outside its equation's domain (a descent as
+  /// level ground, a rate floored at rest, ...), with the energy those
+  /// treatments added to what the equation gave, kcal.
+  public var treatedSteps = 0
+  public var treatmentEnergyChangeKilocalories = 0.0
+  /// Distance of the steps with a usable time, m: the distance the mean
+  /// speed is taken over.
+  public var timedDistanceMeters = 0.0
   public var diagnostics: [Diagnostic]
 
+  /// Whether the energy is known: some step gave energy.
+  public var energyKnown: Bool { stepsWithEnergy > 0 }
+
   public var kilocaloriesPerMinute: Double? {
-    durationSeconds > 0 ? energyKilocalories / (durationSeconds / 60) : nil
+    durationSeconds > 0 && energyKnown ? energyKilocalories / (durationSeconds / 60) : nil
   }
   public var meanSpeedMetersPerSecond: Double? {
-    durationSeconds > 0 ? distanceMeters / durationSeconds : nil
+    durationSeconds > 0 ? timedDistanceMeters / durationSeconds : nil
   }
 
   /// Applies `model` to each step between fixes: speed from distance over
   /// time, grade from the step's fixed-distance window; energy is the sum
   /// of kcal/min x minutes. A step without a usable time gives energy only
   /// under a model that works from distance alone (Cameron); otherwise it
-  /// is counted in a warning. Model diagnostics are counted per code rather
-  /// than repeated for every step.
+  /// is counted in a warning, and its distance still counts. Model
+  /// diagnostics are counted per code rather than repeated for every step;
+  /// steps costed outside the equation's domain are counted per treatment
+  /// with the energy the treatment changed.
   public init(
     track: Track, model: any EnergyModel, subject: ModelInput, analysis: TrackAnalysis = TrackAnalysis()
   ) throws {
@@ -68,7 +81,24 @@ public struct TrackEnergy: Sendable, Hashable {
     var used = 0
     var untimed = 0
     var untimedFromDistance = 0
+    var timedDistance = 0.0
+    var treatments: [String: (count: Int, change: Double, equation: Double, example: DomainTreatment)] = [:]
+    var treatmentOrder: [String] = []
+    func countTreatment(_ output: ModelOutput, seconds: Double?, energy stepEnergy: Double) {
+      guard let t = output.treatment else { return }
+      let equation = seconds.map { t.equationKilocaloriesPerMinute * $0 / 60 } ?? stepEnergy
+      if let existing = treatments[t.code] {
+        treatments[t.code] = (
+          existing.count + 1, existing.change + stepEnergy - equation, existing.equation + equation,
+          existing.example
+        )
+      } else {
+        treatments[t.code] = (1, stepEnergy - equation, equation, t)
+        treatmentOrder.append(t.code)
+      }
+    }
     for step in steps {
+      distance += step.distance2DMeters
       guard let dt = step.durationSeconds, let speed = step.speedMetersPerSecond else {
         untimed += 1
         // Distance-based models still give energy from the distance alone.
@@ -79,9 +109,9 @@ public struct TrackEnergy: Sendable, Hashable {
         input.gradeFraction = step.gradeFraction ?? 0
         if let output = try? model.evaluate(input), let stepEnergy = output.energyKilocalories {
           perStep?(step, output, stepEnergy)
+          countTreatment(output, seconds: nil, energy: stepEnergy)
           untimedFromDistance += 1
           used += 1
-          distance += step.distance2DMeters
           energy += stepEnergy
         }
         continue
@@ -100,9 +130,10 @@ public struct TrackEnergy: Sendable, Hashable {
         continue
       }
       perStep?(step, output, stepEnergy)
+      countTreatment(output, seconds: dt, energy: stepEnergy)
       used += 1
       duration += dt
-      distance += step.distance2DMeters
+      timedDistance += step.distance2DMeters
       energy += stepEnergy
       if let vo2 = output.vo2MillilitersPerKilogramPerMinute {
         vo2Time += vo2 * dt
@@ -125,6 +156,7 @@ public struct TrackEnergy: Sendable, Hashable {
     }
     durationSeconds = duration
     distanceMeters = distance
+    timedDistanceMeters = timedDistance
     energyKilocalories = energy
     meanVO2MillilitersPerKilogramPerMinute = sawVO2 && duration > 0 ? vo2Time / duration : nil
     meanGradeFraction = sawGrade && duration > 0 ? gradeTime / duration : nil
@@ -153,6 +185,22 @@ public struct TrackEnergy: Sendable, Hashable {
         Diagnostic(
           code: code, severity: example.severity,
           message: "\(count) of \(steps.count) steps: \(example.message)", location: source))
+    }
+    for code in treatmentOrder {
+      let t = treatments[code]!
+      treatedSteps += t.count
+      treatmentEnergyChangeKilocalories += t.change
+      diagnostics.append(
+        Diagnostic(
+          code: code, severity: .note,
+          message:
+            "\(t.count) of \(steps.count) steps outside \(model.info.id)'s equation, such as: \(t.example.description); the equation gave \(Fixed.format(t.equation, digits: 2)) kcal on them, costed \(Fixed.format(t.equation + t.change, digits: 2)) kcal (\(t.change >= 0 ? "+" : "")\(Fixed.format(t.change, digits: 2)) kcal)",
+          location: source))
+    }
+    if steps.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-steps", message: "no two fixes make a step: the energy is unknown", location: source))
     }
     self.diagnostics = diagnostics
   }

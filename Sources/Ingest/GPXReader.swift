@@ -13,6 +13,8 @@ public struct TrackHeader: Sendable, Hashable {
   /// Distance the recording device measured itself (TCX: the sum of the
   /// laps' `DistanceMeters`, else the last trackpoint's), metres.
   public var deviceDistanceMeters: Double?
+  /// Declared activity by path segment (TCX `Sport`, GPX `<trk><type>`).
+  public var declaredSportBySegment: [Int32: String] = [:]
   public var diagnostics: [Diagnostic]
 }
 
@@ -31,6 +33,16 @@ public struct TrackHeader: Sendable, Hashable {
 /// `Speed`, `Watts` and `DistanceMeters`; trackpoints with a time but no
 /// position are handed over as `.timeOnly` fixes. Empty elements (`<ele/>`,
 /// `<time></time>`) are missing values, counted in a diagnostic.
+///
+/// A TCX lap is not a gap: devices keep measuring across laps, and their
+/// `DistanceMeters` runs on. The `<Lap>`s and `<Track>`s of one
+/// `<Activity>` make one path segment; a new segment starts only where the
+/// file shows a pause between two trackpoints: more than
+/// `TCXPauseRule.gapSeconds` between them, or a `DistanceMeters` that grows
+/// by less than half of the way between fixes more than
+/// `TCXPauseRule.movedMeters` apart (the timer was stopped while the wearer
+/// moved). Each pause is counted in a note. The activity
+/// a file declares (TCX `Sport`, GPX `<trk><type>`) is kept per segment.
 public struct GPXReader: Sendable {
   /// Offset applied to times written without one, in seconds east of UTC.
   public var defaultOffsetSeconds: Int
@@ -53,7 +65,9 @@ public struct GPXReader: Sendable {
     let header = try stream(path: path) { assembler.add($0) }
     return assembler.track(
       name: header.name, source: path, structure: header.structure,
-      deviceDistanceMeters: header.deviceDistanceMeters, diagnostics: header.diagnostics)
+      deviceDistanceMeters: header.deviceDistanceMeters,
+      declaredSportBySegment: header.declaredSportBySegment,
+      diagnostics: header.diagnostics)
   }
 
   public func read(data: Data, source: String) throws -> Track {
@@ -61,7 +75,7 @@ public struct GPXReader: Sendable {
     let h = try stream(data: data, source: source) { assembler.add($0) }
     return assembler.track(
       name: h.name, source: source, structure: h.structure, deviceDistanceMeters: h.deviceDistanceMeters,
-      diagnostics: h.diagnostics)
+      declaredSportBySegment: h.declaredSportBySegment, diagnostics: h.diagnostics)
   }
 
   /// Streams the fixes of a document in memory to `onPoint`, in file order.
@@ -122,7 +136,8 @@ public struct GPXReader: Sendable {
 /// Turns scanner events of a GPX or TCX file into fixes.
 struct TrackFileHandler: XMLEventHandler {
   enum Field: Int {
-    case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue, distance, lapDistance
+    case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue, distance, lapDistance,
+      type
 
     /// The element as a reader would name it in a message.
     func elementName(tcx: Bool) -> String {
@@ -136,6 +151,7 @@ struct TrackFileHandler: XMLEventHandler {
       case .speed: tcx ? "Speed" : "speed"
       case .hdop: "hdop"
       case .name: "name"
+      case .type: "type"
       case .lat: "LatitudeDegrees"
       case .lon: "LongitudeDegrees"
       case .distance, .lapDistance: "DistanceMeters"
@@ -167,12 +183,33 @@ struct TrackFileHandler: XMLEventHandler {
   var tcxWithoutPositionOrTime = 0
   var invalidText = 0
   /// Empty value elements by `Field.rawValue`, and the first line of each.
-  var emptyValues: [Int] = Array(repeating: 0, count: 16)
+  var emptyValues: [Int] = Array(repeating: 0, count: 17)
   var firstEmptyLine: Int?
   var inLap = false
   var inTCXTrack = false
   var lapDistanceSum: Double?
   var lastTrackpointDistance: Double?
+  /// TCX: the sport of the `<Activity>` being read.
+  var activitySport: String?
+  /// TCX: a `<Track>` has begun whose first trackpoint decides whether it
+  /// continues the previous one; `activityHasSegment` is false until the
+  /// activity's first segment is open.
+  var tcxTrackPending = false
+  var activityHasSegment = false
+  /// TCX: the last trackpoint handed over with a position, and its
+  /// `DistanceMeters`; the current trackpoint's `DistanceMeters`.
+  var lastTCXFix: TrackPoint?
+  var lastTCXFixDistance: Double?
+  var currentDistance: Double?
+  var tcxPauses = 0
+  var tcxTracksJoined = 0
+  var declaredSportBySegment: [Int32: String] = [:]
+  /// GPX: the `<type>` of the `<trk>` being read, and its first segment.
+  var trackType: String?
+  var trackFirstSegment: Int32 = 0
+  var inTrackSegment = false
+  var extensionDepth = 0
+  var lastTCXTime: Double?
   /// The fix being read, valid while `inPoint` (kept in place rather than
   /// optional, so setting a field writes it without copying the fix).
   var current = TrackPoint(latitudeDegrees: .nan, longitudeDegrees: .nan)
@@ -218,24 +255,31 @@ struct TrackFileHandler: XMLEventHandler {
         if !inTCXTrack {
           // A trackpoint outside <Track> still belongs to a segment.
           structure.segments += 1
-          trackSegment += 1
+          tcxTrackPending = true
           inTCXTrack = true
         }
         current = TrackPoint(
           latitudeDegrees: .nan, longitudeDegrees: .nan, sourceLine: line, kind: .track,
-          segment: trackSegment)
+          segment: max(trackSegment, 0))
+        currentDistance = nil
         inPoint = true
         hasPosition = false
       } else if name.equals("Activity") {
         structure.tracks += 1
+        activitySport = nil
+        activityHasSegment = false
+        lastTCXFix = nil
+        lastTCXFixDistance = nil
         if let sport = attributes.first(where: { $0.name.equals("Sport") }) {
-          sports.append(String(decoding: sport.value, as: UTF8.self))
+          let text = String(decoding: sport.value, as: UTF8.self)
+          sports.append(text)
+          activitySport = text
         }
       } else if name.equals("Lap") {
         inLap = true
       } else if name.equals("Track") {
         structure.segments += 1
-        trackSegment += 1
+        tcxTrackPending = true
         inTCXTrack = true
       } else if inLap && !inTCXTrack && name.equals("DistanceMeters") {
         field = .lapDistance
@@ -269,6 +313,7 @@ struct TrackFileHandler: XMLEventHandler {
       }
       return
     }
+    if name.equals("extensions") { extensionDepth += 1 }
     let kind: FixKind? =
       name.equals("trkpt") ? .track : name.equals("rtept") ? .route : name.equals("wpt") ? .waypoint : nil
     if let kind {
@@ -324,6 +369,9 @@ struct TrackFileHandler: XMLEventHandler {
       inTrack = true
       trackHasSegment = false
       structure.tracks += 1
+      trackType = nil
+      trackFirstSegment = trackSegment + 1
+      inTrackSegment = false
     } else if name.equals("trkseg") {
       openTrackSegment()
     } else if name.equals("rte") {
@@ -357,16 +405,55 @@ struct TrackFileHandler: XMLEventHandler {
       && ((inTrack && self.name == nil) || (inRoute && routeName == nil))
     {
       field = .name
+    } else if name.equals("type") && inTrack && !inPoint && depthOfTrackChild {
+      field = .type
     }
     if field != .none { text.removeAll() }
   }
+
+  /// TCX: a trackpoint is in hand; it continues the activity's path
+  /// unless the file shows a pause before it (whether or not a new
+  /// `<Track>` or `<Lap>` begins there: Garmin Connect keeps timer stops
+  /// inside one `<Track>`, Polar starts a new one).
+  mutating func tcxContinueOrPause() {
+    let boundary = tcxTrackPending
+    tcxTrackPending = false
+    var paused = !activityHasSegment
+    if activityHasSegment {
+      if let t0 = lastTCXTime, let t1 = current.timeSecondsSince1970, t1 - t0 > TCXPauseRule.gapSeconds {
+        paused = true
+      }
+      if hasPosition, let last = lastTCXFix, let d0 = lastTCXFixDistance, let d1 = currentDistance {
+        let moved = TCXPauseRule.approximateMeters(
+          from: (last.latitudeDegrees, last.longitudeDegrees),
+          to: (current.latitudeDegrees, current.longitudeDegrees))
+        if moved > TCXPauseRule.movedMeters && d1 - d0 < moved / 2 { paused = true }
+      }
+      if paused {
+        tcxPauses += 1
+      } else if boundary {
+        tcxTracksJoined += 1
+      }
+    }
+    guard paused else { return }
+    trackSegment += 1
+    activityHasSegment = true
+    if let activitySport { declaredSportBySegment[trackSegment] = activitySport }
+  }
+
+  /// GPX: a `<type>` directly under `<trk>` (not inside a segment or its
+  /// extensions) declares the track's activity.
+  var depthOfTrackChild: Bool { !inTrackSegment && extensionDepth == 0 }
 
   mutating func openTrackSegment() {
     if !inTrack {
       // A segment outside <trk> still belongs to a track of its own.
       structure.tracks += 1
       inTrack = true
+      trackType = nil
+      trackFirstSegment = trackSegment + 1
     }
+    inTrackSegment = true
     structure.segments += 1
     trackSegment += 1
     trackHasSegment = true
@@ -405,8 +492,15 @@ struct TrackFileHandler: XMLEventHandler {
   mutating func endElement(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
     if isTCX {
       if name.equals("Trackpoint"), inPoint {
+        if hasPosition || current.timeSecondsSince1970 != nil {
+          tcxContinueOrPause()
+          current.segment = trackSegment
+          if let t = current.timeSecondsSince1970 { lastTCXTime = t }
+        }
         if hasPosition {
           structure.trackPoints += 1
+          lastTCXFix = current
+          lastTCXFixDistance = currentDistance
           try onPoint(current)
         } else if current.timeSecondsSince1970 != nil {
           structure.timeOnlyPoints += 1
@@ -439,12 +533,25 @@ struct TrackFileHandler: XMLEventHandler {
       inPoint = false
       return
     }
-    if name.equals("trk") {
+    if name.equals("extensions") {
+      extensionDepth = max(0, extensionDepth - 1)
+    } else if name.equals("trk") {
+      if let trackType, trackSegment >= trackFirstSegment {
+        for segment in trackFirstSegment...trackSegment { declaredSportBySegment[segment] = trackType }
+      }
       inTrack = false
     } else if name.equals("trkseg") {
       trackHasSegment = false
+      inTrackSegment = false
     } else if name.equals("rte") {
       inRoute = false
+    }
+    if field == .type {
+      let value = text.withUnsafeBufferPointer { XMLScanner.decode($0) }.trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      if !value.isEmpty { trackType = value }
+      field = .none
+      return
     }
     if field == .name {
       if text.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) == nil { invalidText += 1 }
@@ -547,6 +654,7 @@ struct TrackFileHandler: XMLEventHandler {
     case .distance:
       lastTrackpointDistance = try value(
         "DistanceMeters", expected: "a distance in metres", line: line, column: column)
+      currentDistance = lastTrackpointDistance
     case .lat:
       current.latitudeDegrees = try coordinate(
         "LatitudeDegrees", "latitude", limit: 90, line: line, column: column)
@@ -619,8 +727,41 @@ struct TrackFileHandler: XMLEventHandler {
           message: "empty elements read as missing values: \(empties.joined(separator: ", "))",
           location: firstEmptyLine.map { "\(source):\($0)" } ?? source))
     }
-    return TrackHeader(
+    if tcxTracksJoined > 0 || tcxPauses > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "tcx-tracks-joined", severity: .note,
+          message:
+            "\(tcxTracksJoined) TCX lap or track boundaries continue the path (the device kept measuring); \(tcxPauses) pauses (over \(Fixed.shortest(TCXPauseRule.gapSeconds)) s between trackpoints, or DistanceMeters growing by less than half of a move over \(Fixed.shortest(TCXPauseRule.movedMeters)) m) start new segments",
+          location: source))
+    }
+    var header = TrackHeader(
       name: name ?? routeName ?? sports.first, format: format, sports: sports, structure: structure,
       deviceDistanceMeters: lapDistanceSum ?? lastTrackpointDistance, diagnostics: diagnostics)
+    header.declaredSportBySegment = declaredSportBySegment
+    return header
+  }
+}
+
+/// Where a TCX file shows a pause between two of its `<Track>`s.
+public enum TCXPauseRule {
+  /// More time than this between two trackpoints is a pause, s. Smart
+  /// recording writes a trackpoint every 1-10 s or so; a lap boundary adds
+  /// none.
+  public static let gapSeconds = 60.0
+  /// Fixes further apart than this across a boundary, m, whose
+  /// `DistanceMeters` grew by less than half of it: the timer was stopped
+  /// while the wearer moved.
+  public static let movedMeters = 20.0
+
+  /// Great-circle distance on a sphere of 6,371 km, m: enough to tell a
+  /// pause from a continuing path.
+  static func approximateMeters(from a: (Double, Double), to b: (Double, Double)) -> Double {
+    let radians = Double.pi / 180
+    let dLat = (b.0 - a.0) * radians
+    let dLon = (b.1 - a.1) * radians
+    let h =
+      sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * radians) * cos(b.0 * radians) * sin(dLon / 2) * sin(dLon / 2)
+    return 2 * 6_371_000 * asin(min(1, h.squareRoot()))
   }
 }

@@ -167,6 +167,11 @@ public enum AgreementCommands {
   public struct ModelAgreement: Sendable {
     public var epochs: [EpochRow]
     public var pairs: [PairAgreement]
+    /// Epochs wholly covered by timed steps, compared; and those left out
+    /// because the track covers only part of them (its first and last
+    /// epochs, pauses and gaps).
+    public var epochsCompared: Int
+    public var epochsPartial: Int
     /// The models' diagnostics (a model outside its valid range, ...).
     public var diagnostics: [Diagnostic]
     public var files: [String]
@@ -185,6 +190,8 @@ public enum AgreementCommands {
     let analysis = TrackAnalysis(parameters: track)
     // rates[model][epoch key] = kcal/min
     var rates = [[String: Double]](repeating: [:], count: models.count)
+    var compared = 0
+    var partial = 0
     for file in files {
       let trackData = try TrackCommands.readTrack(file, parameters: track)
       var (steps, _) = analysis.steps(of: trackData)
@@ -199,12 +206,28 @@ public enum AgreementCommands {
         let result = try TrackEnergy(
           source: file, steps: steps[...], model: model, subject: subject,
           perStep: { step, _, kcal in
-            guard let t = step.startSecondsSince1970 else { return }
-            let epoch = Int(((t - start) / epochSeconds).rounded(.down))
-            energy[epoch, default: 0] += kcal
-            covered[epoch, default: 0] += step.durationSeconds ?? 0
+            guard let t = step.startSecondsSince1970, let dt = step.durationSeconds else { return }
+            for share in EpochSplit.shares(
+              startSeconds: t - start, durationSeconds: dt, epochSeconds: epochSeconds)
+            {
+              energy[share.epoch, default: 0] += kcal * share.fraction
+              covered[share.epoch, default: 0] += dt * share.fraction
+            }
           })
         diagnostics += result.diagnostics
+        if m == 0 {
+          let full = covered.values.filter { $0 >= epochSeconds * 0.999 }.count
+          compared += full
+          partial += covered.count - full
+          if covered.count > full {
+            diagnostics.append(
+              Diagnostic(
+                code: "epochs-partial", severity: .note,
+                message:
+                  "\(full) of \(covered.count) \(Fixed.shortest(epochSeconds)) s epochs are wholly covered and compared; \(covered.count - full) only partly covered (the first and last, pauses, gaps) are left out",
+                location: file))
+          }
+        }
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
           rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
           epochRows.append(
@@ -236,7 +259,8 @@ public enum AgreementCommands {
       epochs: epochRows.sorted {
         ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
       },
-      pairs: agreements, diagnostics: diagnostics, files: files,
+      pairs: agreements, epochsCompared: compared, epochsPartial: partial, diagnostics: diagnostics,
+      files: files,
       parameters: track.described + [
         NamedParameter(
           name: "epoch_s", value: Fixed.shortest(epochSeconds),
@@ -284,7 +308,8 @@ public enum AgreementCommands {
     context.write(
       (format ?? context.defaultFormat) == .json
         ? ""
-        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; differences are a minus b\n")
+        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
+    )
     context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
     for pair in result.pairs {
       try drawBlandAltman(
@@ -292,5 +317,35 @@ public enum AgreementCommands {
         statistics: pair.statistics, proportional: pair.proportional,
         folder: chartsDirectory, format: format, context: context)
     }
+  }
+}
+
+/// How a step's time falls into fixed epochs: each epoch it overlaps and
+/// the fraction of the step inside it, so a quantity over the step (energy)
+/// is split between epochs in proportion to time.
+public enum EpochSplit {
+  public struct Share: Sendable, Hashable {
+    /// 0-based epoch from the start of the recording.
+    public var epoch: Int
+    /// Fraction of the step's duration inside the epoch, 0-1.
+    public var fraction: Double
+  }
+
+  /// The shares of a step that starts `startSeconds` after the recording
+  /// and lasts `durationSeconds`; a step of no duration falls wholly into
+  /// the epoch holding its start.
+  public static func shares(startSeconds: Double, durationSeconds: Double, epochSeconds: Double) -> [Share] {
+    let first = Int((startSeconds / epochSeconds).rounded(.down))
+    guard durationSeconds > 0 else { return [Share(epoch: first, fraction: 1)] }
+    let end = startSeconds + durationSeconds
+    var out: [Share] = []
+    var epoch = first
+    while Double(epoch) * epochSeconds < end {
+      let lower = max(startSeconds, Double(epoch) * epochSeconds)
+      let upper = min(end, Double(epoch + 1) * epochSeconds)
+      if upper > lower { out.append(Share(epoch: epoch, fraction: (upper - lower) / durationSeconds)) }
+      epoch += 1
+    }
+    return out
   }
 }

@@ -20,6 +20,8 @@ public enum EnergyCommand {
     public var modes = SpeedBandParameters()
     /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
     public var modelForMode: [TransportMode: String] = [:]
+    /// The mode of every step, over what files declare and speed bands.
+    public var givenMode: TransportMode?
     /// MET used for cycling when its model is `met` and no MET is given.
     public var cyclingMET = ModeDefaults.cyclingMET
     public var perFix = false
@@ -53,10 +55,12 @@ public enum EnergyCommand {
     public var file: String
     /// The activity and its 1-based index in the file, with `byMode`.
     public var activity: Activity?
+    /// Where the activity's mode came from (declared, speed bands, given).
+    public var modeSource: ModeSource?
     public var index: Int
     public var energy: TrackEnergy
-    /// Whether the energy is known: some step gave energy (or there were none).
-    public var energyKnown: Bool
+    /// Whether the energy is known: some step gave energy.
+    public var energyKnown: Bool { energy.energyKnown }
   }
 
   /// Energy of every file (or activity), the tracks read and the rules used.
@@ -69,7 +73,18 @@ public enum EnergyCommand {
     public var diagnostics: [Diagnostic]
     public var totalDurationSeconds: Double { parts.reduce(0) { $0 + $1.energy.durationSeconds } }
     public var totalDistanceMeters: Double { parts.reduce(0) { $0 + $1.energy.distanceMeters } }
-    public var totalEnergyKilocalories: Double { parts.reduce(0) { $0 + $1.energy.energyKilocalories } }
+    /// Energy of the parts whose energy is known; `partsWithUnknownEnergy`
+    /// says how many it leaves out, and nil means none is known.
+    public var totalEnergyKilocalories: Double? {
+      let known = parts.filter(\.energyKnown)
+      return known.isEmpty ? nil : known.reduce(0) { $0 + $1.energy.energyKilocalories }
+    }
+    public var partsWithUnknownEnergy: Int { parts.filter { !$0.energyKnown }.count }
+    /// Duration of the parts whose energy is known, s: what the total
+    /// rate is taken over.
+    public var knownDurationSeconds: Double {
+      parts.filter(\.energyKnown).reduce(0) { $0 + $1.energy.durationSeconds }
+    }
   }
 
   public static func energy(_ options: Options) throws -> Energy {
@@ -85,7 +100,7 @@ public enum EnergyCommand {
       }
     }
     let analysis = TrackAnalysis(parameters: options.track)
-    let classifier = SpeedBandClassifier(parameters: options.modes)
+    let classifier = ModeClassifier(speedBands: options.modes, givenMode: options.givenMode)
     var parts: [Part] = []
     var fixes: [FixEnergy] = []
     var trackRows: [TrackRow] = []
@@ -96,7 +111,12 @@ public enum EnergyCommand {
       if options.speedSmoothingFixes > 1 {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
-      let inherited = track.diagnostics + stepDiagnostics
+      var inherited = track.diagnostics + stepDiagnostics
+      if track.points.isEmpty && track.timeOnlyPoints.isEmpty {
+        inherited.append(
+          Diagnostic(
+            code: "empty-track", message: "the file holds no fix: its energy is unknown", location: file))
+      }
       var first: Double?
       var last: Double?
       for p in [track.points, track.timeOnlyPoints].joined() {
@@ -110,22 +130,42 @@ public enum EnergyCommand {
           endTime: last.map { ISO8601.formatUTC($0) },
           durationSeconds: first.flatMap { a in last.map { $0 - a } },
           distanceMeters: steps.reduce(0) { $0 + $1.distance2DMeters }))
-      var pieces: [(activity: Activity?, model: any EnergyModel, subject: ModelInput)] = []
+      var pieces: [(activity: ModeActivity?, model: any EnergyModel, subject: ModelInput)] = []
       if options.byMode {
-        for activity in classifier.activities(of: steps) {
-          var subject = options.subject
-          let model = modeModels[activity.mode]!
-          if model.info.id == "met" && subject.metabolicEquivalent == nil && activity.mode == .cycle {
-            subject.metabolicEquivalent = options.cyclingMET
-          }
-          pieces.append((activity, model, subject))
+        let classified = classifier.activities(
+          of: steps, declaredSportBySegment: track.declaredSportBySegment, source: file)
+        inherited += classified.diagnostics
+        for activity in classified.activities {
+          let model = modeModels[activity.activity.mode]!
+          pieces.append(
+            (
+              activity, model,
+              ModeDefaults.subject(
+                options.subject, mode: activity.activity.mode, model: model, cyclingMET: options.cyclingMET)
+            ))
         }
       } else {
         pieces.append((nil, mainModel, options.subject))
+        let declared = Set(
+          track.declaredSportBySegment.values.compactMap { TransportMode(declaredSport: $0) })
+        if let modelMode = ModeDefaults.modelForMode.first(where: { $0.value == options.modelID })?.key,
+          let other = declared.filter({ $0 != modelMode }).map(\.rawValue).sorted().first
+        {
+          inherited.append(
+            Diagnostic(
+              code: "model-differs-from-declared-mode",
+              message:
+                "the file declares \(other) activity; \(options.modelID) (a \(modelMode.rawValue) model) was applied to every step as asked (energy by mode follows the declared activity)",
+              location: file))
+        }
       }
       var cumulative = 0.0
+      if pieces.isEmpty {
+        // No step to classify: one part, whose energy is unknown.
+        pieces.append((nil, options.byMode ? modeModels[.walk]! : mainModel, options.subject))
+      }
       for (index, piece) in pieces.enumerated() {
-        let range = piece.activity?.stepRange ?? steps.indices
+        let range = piece.activity?.activity.stepRange ?? steps.indices
         let result = try TrackEnergy(
           source: file, steps: steps[range], model: piece.model, subject: piece.subject,
           diagnostics: index == 0 ? inherited : [],
@@ -134,15 +174,16 @@ public enum EnergyCommand {
               cumulative += energy
               fixes.append(
                 FixEnergy(
-                  file: file, step: step, mode: piece.activity?.mode, modelID: piece.model.info.id,
+                  file: file, step: step, mode: piece.activity?.activity.mode, modelID: piece.model.info.id,
                   output: output,
                   energyKilocalories: energy, cumulativeKilocalories: cumulative))
             } : nil)
         diagnostics += result.diagnostics
         parts.append(
           Part(
-            file: file, activity: piece.activity, index: index + 1, energy: result,
-            energyKnown: result.stepsWithEnergy > 0 || range.isEmpty))
+            file: file, activity: piece.activity?.activity, modeSource: piece.activity?.source,
+            index: index + 1,
+            energy: result))
       }
     }
     var parameterList = options.track.described
@@ -162,6 +203,11 @@ public enum EnergyCommand {
         NamedParameter(
           name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)"))
+      parameterList.append(
+        NamedParameter(
+          name: "mode_rule", value: options.givenMode.map { "given:\($0.rawValue)" } ?? "declared-then-speed",
+          meaning: options.givenMode == nil
+            ? "the activity a file declares, else speed bands" : "one mode for every step"))
     } else {
       parameterList.append(
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
@@ -193,6 +239,12 @@ public enum EnergyCommand {
       }
       let subject = part.activity.map { "\(part.file)#\(part.index) \($0.mode.rawValue)" } ?? part.file
       stored += [
+        ResultRow(
+          subject: subject, metric: "treated_steps", value: Double(result.treatedSteps), unit: "steps"),
+        ResultRow(
+          subject: subject, metric: "treatment_energy_change",
+          value: result.treatmentEnergyChangeKilocalories,
+          unit: "kcal"),
         ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
         ResultRow(subject: subject, metric: "distance", value: result.distanceMeters, unit: "m"),
         ResultRow(
@@ -233,6 +285,8 @@ public enum EnergyCommand {
             "kcal_per_min": .number(fix.output.kilocaloriesPerMinute, 3),
             "energy_kcal": .number(fix.energyKilocalories, 4),
             "cumulative_kcal": .number(fix.cumulativeKilocalories, 3),
+            "treatment": .string(fix.output.treatment?.code ?? ""),
+            "equation_kcal_per_min": .number(fix.output.treatment?.equationKilocaloriesPerMinute, 3),
           ])
         })
     }
@@ -242,6 +296,7 @@ public enum EnergyCommand {
       if let activity = part.activity {
         record["activity"] = .integer(part.index)
         record["mode"] = .string(activity.mode.rawValue)
+        record["mode_source"] = .string(part.modeSource?.rawValue ?? "")
         record["start_time"] = activity.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
         record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
       }
@@ -256,19 +311,30 @@ public enum EnergyCommand {
       record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
       record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
       record["energy_kcal"] = .number(part.energyKnown ? result.energyKilocalories : nil, 2)
+      record["treated_steps"] = .integer(result.treatedSteps)
       record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
       return record
     }
     if energy.parts.count > 1 {
-      let duration = energy.totalDurationSeconds
+      let knownDuration = energy.knownDurationSeconds
+      let unknown = energy.partsWithUnknownEnergy
       rows.append(
         ResultRecord([
           "file": .string("total"), "model": .string(options.byMode ? "by mode" : options.modelID),
           "body_mass_kg": .number(options.subject.bodyMassKilograms, 1),
-          "duration_s": .number(duration, 1),
+          "duration_s": .number(energy.totalDurationSeconds, 1),
           "distance_m": .number(energy.totalDistanceMeters, 1),
-          "kcal_per_min": .number(duration > 0 ? energy.totalEnergyKilocalories / (duration / 60) : nil, 3),
+          "kcal_per_min": .number(
+            energy.totalEnergyKilocalories.flatMap { knownDuration > 0 ? $0 / (knownDuration / 60) : nil }, 3),
           "energy_kcal": .number(energy.totalEnergyKilocalories, 2),
+          "treated_steps": .integer(energy.parts.reduce(0) { $0 + $1.energy.treatedSteps }),
+          "diagnostics": .array(
+            unknown > 0
+              ? [
+                .string(
+                  "energy over the \(energy.parts.count - unknown) of \(energy.parts.count) \(options.byMode ? "activities" : "files") whose energy is known; \(unknown) left out (unknown)"
+                )
+              ] : []),
         ]))
     }
     return ResultTable(

@@ -106,7 +106,15 @@ public enum ModelsCommands {
     -> Evaluation
   {
     let model = try ModelRegistry.model(id: id)
-    let output = try model.evaluate(input)
+    var output = try model.evaluate(input)
+    if let t = output.treatment {
+      output.diagnostics.append(
+        Diagnostic(
+          code: t.code, severity: .note,
+          message:
+            "\(t.description); the equation as published gives \(Fixed.format(t.equationKilocaloriesPerMinute, digits: 3)) kcal/min"
+        ))
+    }
     var absoluteVO2: Double?
     if let vo2 = output.vo2MillilitersPerKilogramPerMinute, let mass = input.bodyMassKilograms {
       absoluteVO2 = vo2 * mass
@@ -134,6 +142,10 @@ public enum ModelsCommands {
     ])
     if output.energyKilocalories != nil || evaluation.hasExtent {
       record["energy_kcal"] = .number(output.energyKilocalories, 2)
+    }
+    if let t = output.treatment {
+      record["treatment"] = .string(t.code)
+      record["equation_kcal_per_min"] = .number(t.equationKilocaloriesPerMinute, 3)
     }
     record["diagnostics"] = .array(output.diagnostics.map { .string($0.description) })
     guard !evaluation.published.isEmpty else {

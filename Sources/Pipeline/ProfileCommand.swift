@@ -90,7 +90,7 @@ public enum ProfileCommand {
       throw factors.unknownMode(fallback, as: "fallback mode", remedy: nil)
     }
     let analysis = TrackAnalysis(parameters: options.track)
-    let classifier = SpeedBandClassifier(parameters: modes)
+    let classifier = ModeClassifier(speedBands: modes)
     var out: [ProfileActivity] = []
     var diagnosticsFound: [Diagnostic] = []
     var fallbacks: [String: [String: (count: Int, meters: Double)]] = [:]
@@ -102,15 +102,18 @@ public enum ProfileCommand {
           defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone))
       let (steps, diagnostics) = analysis.steps(of: track)
       diagnosticsFound += track.diagnostics + diagnostics
-      for activity in classifier.activities(of: steps) {
+      let classified = classifier.activities(
+        of: steps, declaredSportBySegment: track.declaredSportBySegment, source: file)
+      diagnosticsFound += classified.diagnostics
+      for activity in classified.activities.map(\.activity) {
         guard let start = activity.startSecondsSince1970, let end = activity.endSecondsSince1970 else {
           throw InputError(
             .malformed,
             SourceLocation(file: file), "fixes without times", expected: "<time> on every fix for profiles")
         }
         let model = try ModelRegistry.model(id: ModeDefaults.modelForMode[activity.mode]!)
-        var subject = ModelInput(bodyMassKilograms: mass)
-        if activity.mode == .cycle { subject.metabolicEquivalent = ModeDefaults.cyclingMET }
+        let subject = ModeDefaults.subject(
+          ModelInput(bodyMassKilograms: mass), mode: activity.mode, model: model)
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         diagnosticsFound += energy.diagnostics

@@ -47,6 +47,7 @@ public enum TrackCommands {
     let track = assembler.track(
       name: header.name, source: path, structure: header.structure,
       deviceDistanceMeters: header.deviceDistanceMeters,
+      declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
     return (track, header)
   }

@@ -87,6 +87,20 @@ public struct Activity: Sendable, Hashable {
   public var endSecondsSince1970: Double?
   public var distanceMeters: Double
   public var durationSeconds: Double
+
+  /// The activity of one mode over `range` of `steps`: its times, distance
+  /// and the time its steps cover.
+  public init(mode: TransportMode, steps: [TrackStep], range: Range<Int>) {
+    let slice = steps[range]
+    self.mode = mode
+    stepRange = range
+    startSecondsSince1970 = slice.first?.startSecondsSince1970
+    endSecondsSince1970 = slice.last.flatMap { step in
+      step.startSecondsSince1970.map { $0 + (step.durationSeconds ?? 0) }
+    }
+    distanceMeters = slice.reduce(0) { $0 + $1.distance2DMeters }
+    durationSeconds = slice.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
+  }
 }
 
 /// Splits a track's steps into activities by bands of smoothed speed.
@@ -219,17 +233,7 @@ public struct SpeedBandClassifier: Sendable {
       runs.append((list[current].mode, list[current].range))
       k = list[current].next
     }
-    func seconds(_ range: Range<Int>) -> Double { prefix[range.upperBound] - prefix[range.lowerBound] }
-    return runs.map { run in
-      let slice = steps[run.range]
-      let end = slice.last.flatMap { step in
-        step.startSecondsSince1970.map { $0 + (step.durationSeconds ?? 0) }
-      }
-      return Activity(
-        mode: run.mode, stepRange: run.range, startSecondsSince1970: slice.first?.startSecondsSince1970,
-        endSecondsSince1970: end, distanceMeters: slice.reduce(0) { $0 + $1.distance2DMeters },
-        durationSeconds: seconds(run.range))
-    }
+    return runs.map { Activity(mode: $0.mode, steps: steps, range: $0.range) }
   }
 }
 

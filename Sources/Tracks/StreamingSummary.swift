@@ -40,6 +40,10 @@ public struct StreamingTrackSummary: Sendable {
   /// The summary of everything added. `structure` is the file's own count
   /// of tracks, segments, routes and waypoints when a reader gave one;
   /// otherwise it is worked out from the fixes added.
+  /// Relative difference from the device's own distance beyond which a
+  /// summary says so: 2 %.
+  public static let deviceDistanceTolerance = 0.02
+
   public mutating func finish(
     diagnostics inherited: [Diagnostic] = [], structure given: TrackStructure? = nil,
     deviceDistanceMeters: Double? = nil
@@ -67,6 +71,16 @@ public struct StreamingTrackSummary: Sendable {
     summary.structure = structure
     summary.pathSource = structure.pathSource
     summary.deviceDistanceMeters = deviceDistanceMeters
+    if let device = deviceDistanceMeters, device > 0,
+      abs(summary.distance2DMeters - device) / device > Self.deviceDistanceTolerance
+    {
+      summary.diagnostics.append(
+        Diagnostic(
+          code: "distance-differs-from-device",
+          message:
+            "the path measures \(Fixed.format(summary.distance2DMeters, digits: 1)) m, the device's own distance is \(Fixed.format(device, digits: 1)) m (\(Fixed.format(100 * (summary.distance2DMeters - device) / device, digits: 1)) %): check for gaps, pauses or a device that measured by wheel or foot pod",
+          location: source))
+    }
     if timeOnly > 0 {
       // Time-only trackpoints widen the time span and carry heart rate.
       if let t = timeOnlySpan.start {

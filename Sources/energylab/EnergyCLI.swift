@@ -16,9 +16,12 @@ struct EnergyCLI: ContextCommand {
     abstract: "Energy of tracks under a model, per file, activity or fix, and in total.",
     discussion: """
       With --by-mode, tracks are split into walk, run, cycle, bus, car and train
-      activities by bands of median speed, and each mode has its own model
-      (defaults: acsm-walking, acsm-running, met at 7.5 MET for cycling, and
-      resting for passive travel; change with --model-for cycle=acsm-cycling).
+      activities, and each mode has its own model (defaults: acsm-walking,
+      acsm-running, met at 7.5 MET for cycling, and resting for passive travel;
+      change with --model-for cycle=acsm-cycling). The activity a file declares
+      (TCX Sport, GPX <type>) sets the mode of its segments; bands of median
+      speed classify only what is undeclared; --mode sets one mode for every
+      step, over both.
       """)
 
   @Argument(help: "GPX files.") var files: [String]
@@ -27,6 +30,11 @@ struct EnergyCLI: ContextCommand {
   @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
   @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).", transform: ArgumentValue.modeModel)
   var modelFor: [(mode: TransportMode, model: String)] = []
+  @Option(
+    help:
+      "One transport mode for every step (walk, run, cycle, ...), over what files declare; implies --by-mode."
+  )
+  var mode: TransportMode?
   @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
   @Option(help: "Centred moving average of step speeds over N fixes before the model (1 = none).")
   var speedSmoothing = 1
@@ -37,14 +45,17 @@ struct EnergyCLI: ContextCommand {
   @OptionGroup var output: FormatOption
 
   func validate() throws {
-    if !modelFor.isEmpty && !byMode { throw ValidationError("--model-for needs --by-mode") }
+    if !modelFor.isEmpty && !byMode && mode == nil {
+      throw ValidationError("--model-for needs --by-mode or --mode")
+    }
     guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
   }
 
   func execute(in context: CommandContext) throws {
     var options = EnergyCommand.Options(files: files, modelID: model, subject: try subject.modelInput())
     options.track = track.parameters
-    options.byMode = byMode
+    options.byMode = byMode || mode != nil
+    options.givenMode = mode
     options.perFix = perFix
     options.speedSmoothingFixes = speedSmoothing
     options.databasePath = db

@@ -14,7 +14,9 @@ struct CommandLineValueTests {
   }
 
   /// ACSM walking at 3 mph (80.4672 m/min) down a 10 % grade, by hand:
-  /// 3.5 + 0.1 x 80.4672 + 1.8 x 80.4672 x -0.10 = -2.93738 mL/kg/min.
+  /// the equation gives 3.5 + 0.1 x 80.4672 + 1.8 x 80.4672 x -0.10 =
+  /// -2.93738 mL/kg/min (x 70 / 1000 x 5 = -1.028083 kcal/min), below zero;
+  /// the descent is costed as level ground, 3.5 + 8.04672 = 11.54672.
   @Test(arguments: [["--grade", "-10%"], ["--grade=-10%"], ["--grade", "-0.1"]])
   func negativeGradesParseInEveryForm(grade: [String]) throws {
     let folder = try scratchFolder()
@@ -24,8 +26,13 @@ struct CommandLineValueTests {
     #expect(out.status == 0, "\(out.stderr)")
     // The bare fraction is the documented exception, and says how it was read.
     #expect(out.stderr.contains("read as a fraction, -10%") == (grade.last == "-0.1"), "\(out.stderr)")
-    let vo2 = try #require(try Self.json(out.stdout)["vo2_ml_kg_min"] as? Double)
-    expectClose(vo2, (3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10), tolerance: 1e-3)
+    let json = try Self.json(out.stdout)
+    let vo2 = try #require(json["vo2_ml_kg_min"] as? Double)
+    expectClose(vo2, 3.5 + 0.1 * 80.4672, tolerance: 1e-3)
+    #expect(json["treatment"] as? String == "downhill-as-level")
+    let equation = try #require(json["equation_kcal_per_min"] as? Double)
+    let equationVO2: Double = 3.5 + 0.1 * 80.4672 - 1.8 * 80.4672 * 0.10
+    expectClose(equation, equationVO2 * 70 / 1000 * 5, tolerance: 1e-3)
   }
 
   @Test(arguments: [

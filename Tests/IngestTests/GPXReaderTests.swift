@@ -120,7 +120,12 @@ struct StreamingReaderTests {
     #expect(track.points[0].powerWatts == 250)
     #expect(track.points[0].elevationMeters == 20.5)
     #expect(track.points[1].latitudeDegrees == 51.5003)
-    #expect(track.diagnostics.map(\.code) == ["trackpoint-without-position"])
+    // The time-only trackpoint's +01:00 puts it an hour before the next
+    // fix: a time gap, so the running activity's path pauses there.
+    #expect(track.diagnostics.map(\.code) == ["trackpoint-without-position", "tcx-tracks-joined"])
+    #expect(track.diagnostics.last?.message.contains("1 pauses") == true)
+    #expect(track.points.map(\.segment) == [0, 1, 2])
+    #expect(track.declaredSportBySegment == [0: "Running", 1: "Running", 2: "Biking"])
     var sports: [String] = []
     let header = try GPXReader().stream(path: "\(fixtures)/multisport.tcx") { _ in }
     sports = header.sports

@@ -1,0 +1,124 @@
+import EnergyLabCore
+import EnergyModels
+import Tracks
+
+/// Where an activity's transport mode came from.
+public enum ModeSource: String, Sendable, Hashable {
+  /// The caller named the mode for the whole track.
+  case given
+  /// The file declares it (TCX `Sport`, GPX `<trk><type>`, FIT `sport`).
+  case declared
+  /// Speed bands over the steps (nothing usable was declared).
+  case speed
+}
+
+/// An activity of a track with its mode and where the mode came from.
+public struct ModeActivity: Sendable, Hashable {
+  public var activity: Activity
+  public var source: ModeSource
+  /// The activity as the file wrote it, when it declared one.
+  public var declaredSport: String?
+}
+
+/// Splits a track's steps into activities of one transport mode each.
+///
+/// The rule, in order: a mode the caller gives applies to every step; else
+/// the activity a file declares for a segment applies to its steps (one
+/// activity per run of segments with the same declared mode); speed bands
+/// classify only the steps of segments that declare nothing the mode table
+/// knows. A declared activity is never changed by its speeds: where the
+/// speed bands put more than `contradictionShare` of its time in another
+/// mode, a warning says so.
+public struct ModeClassifier: Sendable {
+  public var speedBands: SpeedBandParameters
+  public var givenMode: TransportMode?
+  /// Share of a declared activity's time that speed bands must put in
+  /// another mode before a warning: 0.5.
+  public var contradictionShare = 0.5
+
+  public init(speedBands: SpeedBandParameters = SpeedBandParameters(), givenMode: TransportMode? = nil) {
+    self.speedBands = speedBands
+    self.givenMode = givenMode
+  }
+
+  public struct Result: Sendable, Hashable {
+    public var activities: [ModeActivity]
+    public var diagnostics: [Diagnostic]
+  }
+
+  public func activities(of steps: [TrackStep], declaredSportBySegment: [Int32: String], source: String)
+    -> Result
+  {
+    let bands = SpeedBandClassifier(parameters: speedBands)
+    var out: [ModeActivity] = []
+    var diagnostics: [Diagnostic] = []
+    // Runs of consecutive steps whose segments declare the same thing.
+    var start = 0
+    var unknownWords: [String: Int] = [:]
+    while start < steps.count {
+      let sport = givenMode == nil ? declaredSportBySegment[Int32(steps[start].segment)] : nil
+      func continues(_ i: Int) -> Bool {
+        if steps[i].segment == steps[i - 1].segment { return true }
+        guard givenMode == nil, let sport else { return false }
+        return declaredSportBySegment[Int32(steps[i].segment)] == sport
+      }
+      var end = start + 1
+      while end < steps.count && continues(end) { end += 1 }
+      let range = start..<end
+      if let givenMode {
+        out.append(
+          ModeActivity(activity: Activity(mode: givenMode, steps: steps, range: range), source: .given))
+      } else if let sport, let mode = TransportMode(declaredSport: sport) {
+        let activity = Activity(mode: mode, steps: steps, range: range)
+        out.append(ModeActivity(activity: activity, source: .declared, declaredSport: sport))
+        var seconds: [TransportMode: Double] = [:]
+        for a in bands.activities(of: Array(steps[range])) {
+          seconds[a.mode, default: 0] += a.durationSeconds
+        }
+        let total = seconds.values.reduce(0, +)
+        if total > 0, let other = seconds.filter({ $0.key != mode }).max(by: { $0.value < $1.value }),
+          other.value / total > contradictionShare
+        {
+          let speed = activity.durationSeconds > 0 ? activity.distanceMeters / activity.durationSeconds : 0
+          diagnostics.append(
+            Diagnostic(
+              code: "declared-mode-contradicted",
+              message:
+                "the file declares \"\(sport)\" (\(mode.rawValue)), but speed bands put \(Fixed.format(100 * other.value / total, digits: 0)) % of its time in \(other.key.rawValue) (mean \(Fixed.format(speed, digits: 2)) m/s); costed as declared",
+              location: source))
+        }
+      } else {
+        if let sport { unknownWords[sport, default: 0] += range.count }
+        for a in bands.activities(of: Array(steps[range])) {
+          var shifted = a
+          shifted.stepRange = (a.stepRange.lowerBound + start)..<(a.stepRange.upperBound + start)
+          out.append(ModeActivity(activity: shifted, source: .speed, declaredSport: sport))
+        }
+      }
+      start = end
+    }
+    for (word, count) in unknownWords.sorted(by: { $0.key < $1.key }) {
+      diagnostics.append(
+        Diagnostic(
+          code: "declared-sport-unknown", severity: .note,
+          message:
+            "the file declares \"\(word)\" for \(count) steps, which names no transport mode; speed bands classify them",
+          location: source))
+    }
+    return Result(activities: out, diagnostics: diagnostics)
+  }
+}
+
+extension ModeDefaults {
+  /// The subject a mode's model runs with: cycling under the `met` model
+  /// takes `cyclingMET` unless a MET was given.
+  public static func subject(
+    _ subject: ModelInput, mode: TransportMode, model: any EnergyModel, cyclingMET: Double = cyclingMET
+  ) -> ModelInput {
+    var out = subject
+    if model.info.id == "met" && out.metabolicEquivalent == nil && mode == .cycle {
+      out.metabolicEquivalent = cyclingMET
+    }
+    return out
+  }
+}

@@ -1,0 +1,120 @@
+import EnergyLabCore
+import EnergyModels
+import TestSupport
+import Testing
+
+/// Models outside their equations' domains: descents, low heart rates and
+/// gradients past a fit never cost less than rest, and every treatment
+/// keeps the equation's own value.
+struct DomainTreatmentTests {
+  /// ACSM walking down a 19 % grade at 80 m/min, 70 kg. By hand:
+  /// equation VO2 = 0.1 x 80 + 1.8 x 80 x (-0.19) + 3.5 = 8 - 27.36 + 3.5
+  /// = -15.86 mL/kg/min, x 70 / 1000 x 5 = -5.551 kcal/min (below zero);
+  /// level ground: 8 + 3.5 = 11.5 mL/kg/min = 4.025 kcal/min.
+  @Test func acsmWalkingCostsADescentAsLevelGround() throws {
+    let output = try ACSMWalking().evaluate(
+      ModelInput(
+        speedMetersPerSecond: 80.0 / 60, gradeFraction: -0.19, bodyMassKilograms: 70, durationSeconds: 60))
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 11.5, tolerance: 1e-9)
+    expectClose(try #require(output.kilocaloriesPerMinute), 4.025, tolerance: 1e-9)
+    expectClose(try #require(output.energyKilocalories), 4.025, tolerance: 1e-9)
+    let treatment = try #require(output.treatment)
+    #expect(treatment.code == "downhill-as-level")
+    expectClose(treatment.equationKilocaloriesPerMinute, -5.551, tolerance: 1e-9)
+  }
+
+  /// ACSM running at 200 m/min down 10 %: equation 40 - 18 + 3.5 = 25.5
+  /// mL/kg/min; as level ground 40 + 3.5 = 43.5.
+  @Test func acsmRunningCostsADescentAsLevelGround() throws {
+    let output = try ACSMRunning().evaluate(
+      ModelInput(speedMetersPerSecond: 200.0 / 60, gradeFraction: -0.10, bodyMassKilograms: 60))
+    expectClose(try #require(output.vo2MillilitersPerKilogramPerMinute), 43.5, tolerance: 1e-9)
+    let treatment = try #require(output.treatment)
+    // 25.5 x 60 / 1000 x 5 = 7.65 kcal/min.
+    expectClose(treatment.equationKilocaloriesPerMinute, 7.65, tolerance: 1e-9)
+  }
+
+  @Test func levelAndUphillWalkingIsUntreated() throws {
+    for grade in [0.0, 0.05] {
+      let output = try ACSMWalking().evaluate(
+        ModelInput(speedMetersPerSecond: 1.3, gradeFraction: grade, bodyMassKilograms: 70))
+      #expect(output.treatment == nil)
+    }
+  }
+
+  /// Pandolf with the Santee et al. 2001 downhill correction, W = 70 kg,
+  /// L = 0, V = 1.3 m/s, G = -10 %, eta = 1. By hand:
+  /// Pandolf M = 1.5 x 70 + 0 + 70 x (1.5 x 1.69 + 0.35 x 1.3 x (-10))
+  ///           = 105 + 70 x (2.535 - 4.55) = -36.05 W;
+  /// CF = (-10 x 70 x 1.3) / 3.5 - 70 x (-10 + 6)^2 / 70 + (25 - 1.69)
+  ///    = -260 - 16 + 23.31 = -252.69 W;
+  /// M - CF = 216.64 W = 216.64 x 60 / 4184 = 3.10669 kcal/min.
+  /// Cross-check with an independent equation fitted to downhill data
+  /// (Looney et al. 2019, same speed and grade): 1.44 + 1.94 x 1.3^0.43 +
+  /// 0.24 x 1.3^4 + 0.34 x 1.3 x (-10) x (1 - 1.05^(1 - 1.1^22)) = 3.00
+  /// W/kg, 210 W: within 4 %.
+  @Test func pandolfDownhillUsesTheSanteeCorrection() throws {
+    let output = try Pandolf1977().evaluate(
+      ModelInput(speedMetersPerSecond: 1.3, gradeFraction: -0.10, bodyMassKilograms: 70))
+    expectClose(try #require(output.kilocaloriesPerMinute), 216.64 * 60 / 4184, tolerance: 1e-9)
+    let treatment = try #require(output.treatment)
+    #expect(treatment.code == "santee-2001-downhill")
+    expectClose(treatment.equationKilocaloriesPerMinute, -36.05 * 60 / 4184, tolerance: 1e-9)
+    expectClose(
+      Pandolf1977.santeeCorrectionWatts(
+        bodyMassKilograms: 70, loadKilograms: 0, speedMetersPerSecond: 1.3, gradePercent: -10,
+        terrainFactor: 1),
+      -252.69, tolerance: 1e-9)
+    let looney = Looney2019.wattsPerKilogram(speedMetersPerSecond: 1.3, gradePercent: -10) * 70
+    #expect(abs(216.64 - looney) / looney < 0.04)
+  }
+
+  /// Minetti's quintic turns below zero past its fitted range (at i = -0.6:
+  /// 280.5 x (-0.07776) - 58.7 x 0.1296 - 76.8 x (-0.216) + 51.9 x 0.36 +
+  /// 19.6 x (-0.6) + 2.5 = -3.4064 J/kg/m); a steeper gradient is costed at
+  /// -0.45, where Cw = 3.6051 J/kg/m (same polynomial by hand).
+  @Test func minettiClampsTheGradientToItsFit() throws {
+    expectClose(Minetti2002.cost(gradientFraction: -0.6, gait: .walking), -3.4064, tolerance: 1e-4)
+    expectClose(Minetti2002.cost(gradientFraction: -0.45, gait: .walking), 3.60507, tolerance: 1e-4)
+    let steep = try Minetti2002(gait: .walking).evaluate(
+      ModelInput(speedMetersPerSecond: 1, gradeFraction: -0.6, bodyMassKilograms: 70))
+    let edge = try Minetti2002(gait: .walking).evaluate(
+      ModelInput(speedMetersPerSecond: 1, gradeFraction: -0.45, bodyMassKilograms: 70))
+    #expect(steep.kilocaloriesPerMinute == edge.kilocaloriesPerMinute)
+    #expect(steep.treatment?.code == "gradient-clamped")
+    #expect(edge.treatment == nil)
+    #expect(try #require(steep.treatment?.equationKilocaloriesPerMinute) < 0)
+  }
+
+  /// Keytel (male, 70 kg, 30 y) at 50 bpm: -55.0969 + 0.6309 x 50 + 0.1988
+  /// x 70 + 0.2017 x 30 = -3.5849 kJ/min = -0.8568 kcal/min, below zero;
+  /// rest is 3.5 x 70 / 1000 x 5 = 1.225 kcal/min.
+  @Test func keytelBelowRestIsFlooredAtRest() throws {
+    let output = try Keytel2005().evaluate(
+      ModelInput(
+        bodyMassKilograms: 70, heartRateBeatsPerMinute: 50, ageYears: 30, sex: .male, durationSeconds: 120))
+    expectClose(try #require(output.kilocaloriesPerMinute), 1.225, tolerance: 1e-9)
+    expectClose(try #require(output.energyKilocalories), 2.45, tolerance: 1e-9)
+    #expect(output.treatment?.code == "floored-at-rest")
+    expectClose(
+      try #require(output.treatment?.equationKilocaloriesPerMinute), -3.5849 / 4.184, tolerance: 1e-4)
+  }
+
+  /// No model in the registry gives a rate below zero over descents from
+  /// level to -50 % at walking and running speeds.
+  @Test(arguments: [0.0, -0.05, -0.1, -0.2, -0.3, -0.45, -0.5])
+  func noModelCostsADescentBelowZero(grade: Double) throws {
+    for model in ModelRegistry.all {
+      for speed in [0.8, 1.4, 3.0, 4.4] {
+        let input = ModelInput(
+          speedMetersPerSecond: speed, gradeFraction: grade, bodyMassKilograms: 70,
+          heartRateBeatsPerMinute: 120,
+          ageYears: 30, sex: .female, durationSeconds: 60, powerWatts: 100, stepRatePerMinute: 20,
+          stepHeightMeters: 0.2, kilocaloriesPerStep: 0.04, strideMeters: 0.7, metabolicEquivalent: 3)
+        guard let output = try? model.evaluate(input) else { continue }
+        if let rate = output.kilocaloriesPerMinute { #expect(rate >= 0, "\(model.info.id) at \(grade)") }
+        if let energy = output.energyKilocalories { #expect(energy >= 0, "\(model.info.id) at \(grade)") }
+      }
+    }
+  }
+}
