@@ -2,14 +2,17 @@ import EnergyLabCore
 import Foundation
 
 /// Whether the difference between two methods grows with their mean, and
-/// the percentage form of the Bland-Altman analysis to use when it does.
+/// the differences as a percentage of the mean.
 ///
 /// Bland JM, Altman DG (1999), "Measuring agreement in method comparison
-/// studies", Statistical Methods in Medical Research 8:135-160, section
-/// 3.2-3.3: regress the differences on the means; a slope different from
-/// zero is proportional bias, and the limits of agreement are then better
-/// given for the differences as a percentage of the mean, 100 (a - b) / ((a
-/// + b) / 2), whose mean and 1.96 SD give bias and limits in percent.
+/// studies", Statistical Methods in Medical Research 8:135-160: regress the
+/// differences on the means; a slope different from zero is proportional
+/// bias. The percentage differences, 100 (a - b) / ((a + b) / 2), give bias
+/// and limits in percent (mean -/+ 1.96 SD), but they are the right limits
+/// only when they no longer trend with the mean and the means are away from
+/// zero: `limitsOfAgreement` tests that and chooses the form (absolute,
+/// percentage, regression-based or none). The `percent...` members are
+/// computed whatever the form.
 public struct ProportionalBias: Sendable {
   public var count: Int
   /// Least-squares line of difference on mean: difference = intercept +
@@ -26,7 +29,12 @@ public struct ProportionalBias: Sendable {
   /// (mean, percentage difference) per pair, for the chart.
   public var percentPoints: [(mean: Double, percent: Double)]
 
-  /// Proportional bias at the 5 % level: the percentage form applies.
+  /// The limits of agreement in the form the data support.
+  public var limitsOfAgreement: LimitsOfAgreement
+
+  /// Proportional bias at the 5 % level: the slope of difference on mean
+  /// differs from zero. Whether percentage limits then apply is
+  /// `limitsOfAgreement.form`, not this.
   public var isProportional: Bool { pValue < 0.05 }
 
   /// `nil` with fewer than three pairs or when every mean is the same.
@@ -44,7 +52,10 @@ public struct ProportionalBias: Sendable {
       sxx += (x - meanX) * (x - meanX)
       sxy += (x - meanX) * (y - meanY)
     }
-    guard sxx > 0 else { return nil }
+    guard sxx > 0, let limits = LimitsOfAgreement(predicted: predicted, reference: reference) else {
+      return nil
+    }
+    limitsOfAgreement = limits
     slope = sxy / sxx
     intercept = meanY - slope * meanX
     var residuals = 0.0

@@ -17,6 +17,7 @@ struct ProportionalBiasTests {
     expectClose(p.slopeStandardError, 0.05974270889300254, tolerance: 1e-12)
     expectClose(p.pValue, 0.14065706675224424, tolerance: 1e-6, "p = \(p.pValue)")
     #expect(!p.isProportional)
+    #expect(p.limitsOfAgreement.form == .absolute)
     expectClose(p.percentBias, 5.541860887772837, tolerance: 1e-9)
     expectClose(p.percentLimitsLower, -7.909487597830174, tolerance: 1e-9)
     expectClose(p.percentLimitsUpper, 18.993209373375848, tolerance: 1e-9)
@@ -32,6 +33,7 @@ struct ProportionalBiasTests {
     #expect(p.isProportional)
     expectClose(p.percentBias, 200.0 / 21, tolerance: 1e-9)
     expectClose(p.percentLimitsUpper, p.percentLimitsLower, tolerance: 1e-9)
+    #expect(p.limitsOfAgreement.form == .percentage)
   }
 
   @Test func tooFewPairs() {
