@@ -14,9 +14,11 @@ import Foundation
 ///    ```
 ///    mean(D) -/+ 1.96 SD(D)
 ///    ```
-/// 2. A trend, and every mean of one sign and away from zero (smallest |A|
-///    at least `Parameters.smallestMeanFraction`, 5 %, of the largest |A|;
-///    means that cross or touch zero never qualify): regress
+/// 2. A trend, and both values of every pair of one sign (then every
+///    percentage lies within -/+200 %; pairs that cross or touch zero, the
+///    source of limits such as -13,736 %, never qualify) with the smallest
+///    |A| at least `Parameters.smallestMeanFraction` (default 0: no further
+///    restriction) of the largest: regress
 ///    P = 100 D / A (percent of the mean) on A. No trend left: **percentage**
 ///    limits,
 ///    ```
@@ -73,7 +75,7 @@ public struct LimitsOfAgreement: Sendable, Hashable {
     public var minimumRegressionPairs: Int
 
     public init(
-      significanceLevel: Double = 0.05, smallestMeanFraction: Double = 0.05, minimumRegressionPairs: Int = 10
+      significanceLevel: Double = 0.05, smallestMeanFraction: Double = 0, minimumRegressionPairs: Int = 10
     ) {
       self.significanceLevel = significanceLevel
       self.smallestMeanFraction = smallestMeanFraction
@@ -273,7 +275,7 @@ public struct LimitsOfAgreement: Sendable, Hashable {
   /// three pairs or when every mean is the same: no trend can be tested.
   public init?(predicted: [Double], reference: [Double], parameters: Parameters = Parameters()) {
     precondition(parameters.significanceLevel > 0 && parameters.significanceLevel < 1)
-    precondition(parameters.smallestMeanFraction > 0 && parameters.smallestMeanFraction <= 1)
+    precondition(parameters.smallestMeanFraction >= 0 && parameters.smallestMeanFraction <= 1)
     precondition(parameters.minimumRegressionPairs >= 3)
     let pairs = zip(predicted, reference).filter { $0.0.isFinite && $0.1.isFinite }
     let means = pairs.map { ($0.0 + $0.1) / 2 }
@@ -306,7 +308,7 @@ public struct LimitsOfAgreement: Sendable, Hashable {
     // from zero.
     let smallest = means.map(abs).min() ?? 0
     let largest = means.map(abs).max() ?? 0
-    let oneSign = lowest > 0 || highest < 0
+    let oneSign = pairs.allSatisfy { ($0.0 > 0 && $0.1 > 0) || ($0.0 < 0 && $0.1 < 0) }
     let second: String
     if oneSign && smallest >= parameters.smallestMeanFraction * largest {
       let percents = zip(differences, means).map { 100 * $0 / $1 }
@@ -329,7 +331,7 @@ public struct LimitsOfAgreement: Sendable, Hashable {
       }
     } else if !oneSign {
       second =
-        "means run from \(Self.short(lowest)) to \(Self.short(highest)), across or onto zero, so percentages of the mean are meaningless"
+        "means run from \(Self.short(lowest)) to \(Self.short(highest)) and some pairs cross or touch zero, so percentages of the mean are meaningless"
     } else {
       second =
         "the smallest mean (\(Self.short(smallest))) is under \(Self.short(100 * parameters.smallestMeanFraction)) % of the largest (\(Self.short(largest))), so percentages of the mean are not comparable"

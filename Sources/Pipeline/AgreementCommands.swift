@@ -31,15 +31,22 @@ public enum AgreementCommands {
       "mape_pct": .number(s.meanAbsolutePercentageError, 2), "pearson_r": .number(s.pearsonR, 4),
       "ccc": .number(s.concordanceCorrelation, 4), "within_20pct_share": .number(s.withinToleranceShare, 4),
     ])
-    // Bland and Altman (1999): does the difference grow with the mean?
+    // Bland and Altman (1999): does the difference grow with the mean, and
+    // which form of limits holds once that is tested?
+    let limits = proportional?.limitsOfAgreement
     row["slope"] = .number(proportional?.slope, 4)
     row["slope_p"] = .number(proportional?.pValue, 4)
-    row["limits_form"] =
-      proportional.map { .string($0.isProportional ? "percentage" : "absolute") }
-      ?? .string("absolute (untested)")
-    row["pct_bias_pct"] = .number(proportional?.percentBias, 2)
-    row["pct_loa_lower_pct"] = .number(proportional?.percentLimitsLower, 2)
-    row["pct_loa_upper_pct"] = .number(proportional?.percentLimitsUpper, 2)
+    row["limits_form"] = limits.map { .string($0.form.rawValue) } ?? .string("absolute (untested)")
+    row["limits_form_reason"] = .string(limits?.reason ?? "too few pairs to test a trend")
+    let percentage = limits?.percentage
+    row["pct_bias_pct"] = .number(percentage?.bias, 2)
+    row["pct_loa_lower_pct"] = .number(percentage?.limits.lower, 2)
+    row["pct_loa_upper_pct"] = .number(percentage?.limits.upper, 2)
+    let regression = limits?.regression
+    row["reg_bias_intercept\(u)"] = .number(regression?.b0, 4)
+    row["reg_bias_slope"] = .number(regression?.b1, 4)
+    row["reg_abs_residual_intercept\(u)"] = .number(regression?.c0, 4)
+    row["reg_abs_residual_slope"] = .number(regression?.c1, 4)
     return row
   }
 
@@ -56,8 +63,11 @@ public enum AgreementCommands {
     }
   }
 
-  /// The Bland-Altman chart of pairs (a, b), and its percentage form when
-  /// the difference grows with the mean.
+  /// The Bland-Altman chart of pairs (a, b) with the limits in the form
+  /// the data support: constant lines only where no trend remains
+  /// (absolute), regression-based limit lines where the differences trend,
+  /// none where no limits apply; and the percentage chart when that form
+  /// holds.
   static func drawBlandAltman(
     name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
     statistics s: ErrorStatistics,
@@ -72,17 +82,36 @@ public enum AgreementCommands {
       series: [
         .init(title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) })
       ])
-    chart.horizontalLines = [
-      .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 2))"),
-      .init(
-        y: s.limitsOfAgreementLower, title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 2))"
-      ),
-      .init(
-        y: s.limitsOfAgreementUpper, title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 2))"
-      ),
-    ]
+    let form = proportional?.limitsOfAgreement.form ?? .absolute
+    switch form {
+    case .absolute:
+      chart.horizontalLines = [
+        .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 2))"),
+        .init(
+          y: s.limitsOfAgreementLower,
+          title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 2))"),
+        .init(
+          y: s.limitsOfAgreementUpper,
+          title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 2))"),
+      ]
+    case .regression:
+      if let r = proportional?.limitsOfAgreement.regression {
+        let ends = [r.meanRange.lowerBound, r.meanRange.upperBound]
+        chart.series += [
+          .init(
+            title: "bias (regression on the mean)", style: .lines,
+            points: ends.map { .init($0, r.bias(atMean: $0)) }),
+          .init(
+            title: "regression-based limits (Bland & Altman 1999)", style: .lines,
+            points: ends.map { .init($0, r.limits(atMean: $0).lower) }),
+          .init(title: "", style: .lines, points: ends.map { .init($0, r.limits(atMean: $0).upper) }),
+        ]
+      }
+    case .percentage, .none:
+      chart.horizontalLines = [.init(y: s.bias, title: "mean difference \(Fixed.format(s.bias, digits: 2))")]
+    }
     try context.draw(chart, folder: folder, format: format)
-    guard let p = proportional, p.isProportional else { return }
+    guard let p = proportional, let pct = p.limitsOfAgreement.percentage else { return }
     var percent = GnuplotChart(
       name: "\(name)-bland-altman-percent",
       title:
@@ -92,9 +121,9 @@ public enum AgreementCommands {
         .init(title: "pairs", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })
       ])
     percent.horizontalLines = [
-      .init(y: p.percentBias, title: "bias \(Fixed.format(p.percentBias, digits: 1)) %"),
-      .init(y: p.percentLimitsLower, title: "lower limit \(Fixed.format(p.percentLimitsLower, digits: 1)) %"),
-      .init(y: p.percentLimitsUpper, title: "upper limit \(Fixed.format(p.percentLimitsUpper, digits: 1)) %"),
+      .init(y: pct.bias, title: "bias \(Fixed.format(pct.bias, digits: 1)) %"),
+      .init(y: pct.limits.lower, title: "lower limit \(Fixed.format(pct.limits.lower, digits: 1)) %"),
+      .init(y: pct.limits.upper, title: "upper limit \(Fixed.format(pct.limits.upper, digits: 1)) %"),
     ]
     try context.draw(percent, folder: folder, format: format)
   }

@@ -163,8 +163,9 @@ public enum EvaluateCommand {
   }
 
   /// Bland-Altman's test for proportional bias (difference regressed on
-  /// mean) and the form of the limits that applies: absolute, or as a
-  /// percentage of the mean when the slope differs from zero (p < 0.05).
+  /// mean) and the form of the limits that holds once tested: absolute
+  /// without a trend; percentage when the percentage differences no longer
+  /// trend; regression-based limits, or none, otherwise.
   public static func proportionalRecord(_ comparison: ReferenceComparison) -> ResultRecord {
     guard let p = comparison.proportionalBias else {
       return ResultRecord([
@@ -173,13 +174,15 @@ public enum EvaluateCommand {
         "pct_loa_lower_pct": .null, "pct_loa_upper_pct": .null,
       ])
     }
+    let limits = p.limitsOfAgreement
     return ResultRecord([
       "model": .string(comparison.modelID),
       "slope": .number(p.slope, 4), "slope_p": .number(p.pValue, 4),
-      "limits_form": .string(p.isProportional ? "percentage (difference grows with the mean)" : "absolute"),
-      "pct_bias_pct": .number(p.percentBias, 1),
-      "pct_loa_lower_pct": .number(p.percentLimitsLower, 1),
-      "pct_loa_upper_pct": .number(p.percentLimitsUpper, 1),
+      "limits_form": .string(limits.form.rawValue),
+      "limits_form_reason": .string(limits.reason),
+      "pct_bias_pct": .number(limits.percentage?.bias, 1),
+      "pct_loa_lower_pct": .number(limits.percentage?.limits.lower, 1),
+      "pct_loa_upper_pct": .number(limits.percentage?.limits.upper, 1),
     ])
   }
 
@@ -323,7 +326,7 @@ public enum EvaluateCommand {
     } else {
       context.emit(statistics, format: format)
       context.write(
-        "\nProportional bias (Bland and Altman 1999): differences regressed on means; where the slope differs from zero (p < 0.05) the limits hold as a percentage of the mean.\n\n"
+        "\nProportional bias (Bland and Altman 1999): differences regressed on means; where the slope differs from zero (p < 0.05) the percentage differences are tested again, and only where they no longer trend do limits hold as a percentage of the mean (otherwise regression-based limits, or none).\n\n"
       )
       context.emit(proportional, format: format)
       if options.printCells {

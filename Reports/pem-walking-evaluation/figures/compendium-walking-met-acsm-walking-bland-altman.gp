@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-acsm-walking-bland-altman.png'
 plot 'compendium-walking-met-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -0.6014826666666666 with lines ls 10 title 'bias -0.60', \
-     -2.3548211564431054 with lines ls 11 title 'lower limit -2.35', \
-     1.1518558231097722 with lines ls 12 title 'upper limit 1.15'
+     -0.6014826666666666 with lines ls 10 title 'mean difference -0.60'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-acsm-walking-bland-altman.svg'
 replot

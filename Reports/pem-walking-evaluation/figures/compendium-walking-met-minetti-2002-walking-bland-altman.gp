@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.png'
 plot 'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -0.09144678138941931 with lines ls 10 title 'bias -0.09', \
-     -1.6178604953870428 with lines ls 11 title 'lower limit -1.62', \
-     1.4349669326082042 with lines ls 12 title 'upper limit 1.43'
+     -0.09144678138941931 with lines ls 10 title 'mean difference -0.09'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.svg'
 replot

@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.png'
 plot 'fenton-walking-speed-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -45.62529723832 with lines ls 10 title 'bias -45.63', \
-     -131.5737448337466 with lines ls 11 title 'lower limit -131.57', \
-     40.323150357106584 with lines ls 12 title 'upper limit 40.32'
+     -45.62529723832 with lines ls 10 title 'mean difference -45.63'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.svg'
 replot

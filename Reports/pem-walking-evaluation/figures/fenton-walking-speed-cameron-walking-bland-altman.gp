@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-cameron-walking-bland-altman.png'
 plot 'fenton-walking-speed-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -34.93750000000003 with lines ls 10 title 'bias -34.94', \
-     -99.8814038517089 with lines ls 11 title 'lower limit -99.88', \
-     30.00640385170884 with lines ls 12 title 'upper limit 30.01'
+     -34.93750000000003 with lines ls 10 title 'mean difference -34.94'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-cameron-walking-bland-altman.svg'
 replot

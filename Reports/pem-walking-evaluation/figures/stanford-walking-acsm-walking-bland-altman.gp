@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.png'
 plot 'stanford-walking-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -113.90051940771625 with lines ls 10 title 'bias -113.90', \
-     -244.88590164420032 with lines ls 11 title 'lower limit -244.89', \
-     17.084862828767825 with lines ls 12 title 'upper limit 17.08'
+     -113.90051940771625 with lines ls 10 title 'mean difference -113.90'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.svg'
 replot

@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-cameron-walking-bland-altman.png'
 plot 'stanford-walking-cameron-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -111.65066666666647 with lines ls 10 title 'bias -111.65', \
-     -240.04816611026197 with lines ls 11 title 'lower limit -240.05', \
-     16.74683277692904 with lines ls 12 title 'upper limit 16.75'
+     -111.65066666666647 with lines ls 10 title 'mean difference -111.65'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-cameron-walking-bland-altman.svg'
 replot

@@ -23,9 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.png'
 plot 'stanford-walking-met-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -111.9418712666666 with lines ls 10 title 'bias -111.94', \
-     -240.67432740848184 with lines ls 11 title 'lower limit -240.67', \
-     16.790584875148653 with lines ls 12 title 'upper limit 16.79'
+     -111.9418712666666 with lines ls 10 title 'mean difference -111.94'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.svg'
 replot
