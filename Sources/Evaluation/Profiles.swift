@@ -13,12 +13,16 @@ public struct ProfileActivity: Sendable, Hashable {
   public var co2Kilograms: Double
   /// The recording it belongs to (a file), for per-session profiles.
   public var session: String
+  /// The energy model the activity was costed with.
+  public var modelID = ""
 
   public init(
     mode: String, startSecondsSince1970: Double, endSecondsSince1970: Double, distanceMeters: Double,
-    durationSeconds: Double, energyKilocalories: Double, co2Kilograms: Double, session: String = ""
+    durationSeconds: Double, energyKilocalories: Double, co2Kilograms: Double, session: String = "",
+    modelID: String = ""
   ) {
     self.session = session
+    self.modelID = modelID
     self.mode = mode
     self.startSecondsSince1970 = startSecondsSince1970
     self.endSecondsSince1970 = endSecondsSince1970

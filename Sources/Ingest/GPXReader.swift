@@ -16,6 +16,18 @@ public struct TrackHeader: Sendable, Hashable {
   /// Declared activity by path segment (TCX `Sport`, GPX `<trk><type>`).
   public var declaredSportBySegment: [Int32: String] = [:]
   public var diagnostics: [Diagnostic]
+
+  public init(
+    name: String?, format: String, sports: [String], structure: TrackStructure,
+    deviceDistanceMeters: Double?, diagnostics: [Diagnostic]
+  ) {
+    self.name = name
+    self.format = format
+    self.sports = sports
+    self.structure = structure
+    self.deviceDistanceMeters = deviceDistanceMeters
+    self.diagnostics = diagnostics
+  }
 }
 
 /// Reads GPX 1.0 and 1.1 (tracks of segments of track points, routes of

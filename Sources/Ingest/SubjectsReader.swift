@@ -3,13 +3,18 @@ import Foundation
 
 /// Reads a subjects CSV: a header naming the columns, one row per subject.
 ///
-/// Columns (any order; only `id` is required): `id`, `body_mass_kg` or
-/// `body_mass_lb`, `age_years`, `sex` (male/female, m/f), `height_m` or
-/// `height_cm`, `vo2max_ml_kg_min`. Empty cells are unknown values.
+/// Columns (any order; only `id` is required): `id` (also
+/// `participant_id`, `participant`, `subject_id`, `subject`),
+/// `body_mass_kg` or `body_mass_lb`, `age_years`, `sex` (male/female,
+/// m/f), `height_m` or `height_cm`, `vo2max_ml_kg_min`, `resting_hr_bpm`,
+/// `max_hr_bpm`. Empty cells are unknown values; an id must be given once.
 public enum SubjectsReader {
   static let known = [
     "id", "body_mass_kg", "body_mass_lb", "age_years", "sex", "height_m", "height_cm", "vo2max_ml_kg_min",
+    "resting_hr_bpm", "max_hr_bpm",
   ]
+  /// Other names of the id column.
+  static let idAliases = ["participant_id", "participant", "subject_id", "subject"]
 
   public static func read(path: String) throws -> [Subject] {
     let data = try FileInput.read(path, expected: "a subjects CSV")
@@ -28,7 +33,10 @@ public enum SubjectsReader {
         .empty,
         SourceLocation(file: source, line: 1), "empty file", expected: "a header with an id column")
     }
-    let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    let names = header.fields.map { field -> String in
+      let name = field.trimmingCharacters(in: .whitespaces).lowercased()
+      return idAliases.contains(name) ? "id" : name
+    }
     for (i, name) in names.enumerated() where !known.contains(name) {
       throw InputError(
         .malformed,
@@ -77,8 +85,20 @@ public enum SubjectsReader {
         case "height_m": subject.heightMeters = value
         case "height_cm": subject.heightMeters = value / 100
         case "vo2max_ml_kg_min": subject.vo2MaxMillilitersPerKilogramPerMinute = value
+        case "resting_hr_bpm": subject.restingHeartRateBeatsPerMinute = value
+        case "max_hr_bpm": subject.maximumHeartRateBeatsPerMinute = value
         default: break
         }
+      }
+      guard !subject.id.isEmpty else {
+        throw InputError(
+          .value, SourceLocation(file: source, line: row.line, column: idColumn + 1), "empty id",
+          expected: "a participant id on every row")
+      }
+      if subjects.contains(where: { $0.id == subject.id }) {
+        throw InputError(
+          .value, SourceLocation(file: source, line: row.line, column: idColumn + 1),
+          "participant \"\(subject.id)\" is listed twice", expected: "one row per participant")
       }
       subjects.append(subject)
     }

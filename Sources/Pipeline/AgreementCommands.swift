@@ -207,18 +207,26 @@ public enum AgreementCommands {
     public var parameters: [NamedParameter]
   }
 
+  /// With `againstMeasured`, each model is compared with the measured
+  /// expenditure (`measured`, or each file itself when it is a measured
+  /// export) over the same whole epochs, instead of with the other models.
   public static func modelAgreement(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
-    track: TrackAnalysisParameters
+    track: TrackAnalysisParameters, measured: MeasuredOptions? = nil, againstMeasured: Bool = false
   ) throws -> ModelAgreement {
     var epochRows: [EpochRow] = []
     var diagnostics: [Diagnostic] = []
-    guard modelIDs.count >= 2 else { throw UsageError(.missing, "agreement needs at least two models") }
+    guard modelIDs.count >= (againstMeasured ? 1 : 2) else {
+      throw UsageError(
+        .missing, againstMeasured ? "agreement needs a model" : "agreement needs at least two models")
+    }
     guard epochSeconds > 0 else { throw UsageError(.outOfRange, "the epoch must be positive") }
     let models = try modelIDs.map(ModelRegistry.model(id:))
     let analysis = TrackAnalysis(parameters: track)
     // rates[model][epoch key] = kcal/min
     var rates = [[String: Double]](repeating: [:], count: models.count)
+    var measuredRates: [String: Double] = [:]
+    var measuredFiles: [String] = []
     var compared = 0
     var partial = 0
     for file in files {
@@ -228,6 +236,23 @@ public enum AgreementCommands {
       guard let start = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
         throw InputError(
           .malformed, SourceLocation(file: file), "no times", expected: "fixes with <time> to form epochs")
+      }
+      var measurement: AlignedMeasurement?
+      if againstMeasured {
+        guard
+          let options = measured ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
+        else {
+          throw UsageError(
+            .missing, "\(file) is not a measured export: name the measurement of the tracks (--measured FILE)"
+          )
+        }
+        let m = AlignedMeasurement(
+          try options.read(), trackStart: start,
+          trackEnd: steps.last.flatMap { s in s.startSecondsSince1970.map { $0 + (s.durationSeconds ?? 0) } },
+          track: file)
+        diagnostics += m.diagnostics + (options.path == file ? [] : m.measured.diagnostics)
+        if !measuredFiles.contains(options.path) { measuredFiles.append(options.path) }
+        measurement = m
       }
       for (m, model) in models.enumerated() {
         var energy: [Int: Double] = [:]
@@ -258,6 +283,19 @@ public enum AgreementCommands {
           }
         }
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
+          let epochStart = start + Double(epoch) * epochSeconds
+          if m == 0, let measurement {
+            if let measuredKcal = measurement.energyKilocalories(
+              from: epochStart, to: epochStart + epochSeconds)
+            {
+              measuredRates["\(file)#\(epoch)"] = measuredKcal / (epochSeconds / 60)
+              epochRows.append(
+                EpochRow(
+                  source: file, epochStart: ISO8601.formatUTC(epochStart), epochSeconds: epochSeconds,
+                  metric: "energy_rate measured", value: measuredKcal / (epochSeconds / 60), unit: "kcal/min")
+              )
+            }
+          }
           rates[m]["\(file)#\(epoch)"] = kcal / (epochSeconds / 60)
           epochRows.append(
             EpochRow(
@@ -268,7 +306,28 @@ public enum AgreementCommands {
       }
     }
     var agreements: [PairAgreement] = []
-    for i in models.indices {
+    if againstMeasured {
+      for i in models.indices {
+        let keys = rates[i].keys.filter { measuredRates[$0] != nil }.sorted()
+        let notMeasured = rates[i].count - keys.count
+        if notMeasured > 0 && i == 0 {
+          diagnostics.append(
+            Diagnostic(
+              code: "epochs-not-measured", severity: .warning,
+              message:
+                "\(notMeasured) whole epochs have no measured energy (outside the measurement, or breaths without energy) and are left out"
+            ))
+        }
+        var accumulator = ErrorAccumulator()
+        let pairs = keys.map { (rates[i][$0]!, measuredRates[$0]!) }
+        for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
+        agreements.append(
+          PairAgreement(
+            a: modelIDs[i], b: "measured", pairs: pairs, statistics: accumulator.statistics(),
+            proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))))
+      }
+    }
+    for i in models.indices where !againstMeasured {
       for j in models.indices where j > i {
         var accumulator = ErrorAccumulator()
         var pairs: [(Double, Double)] = []
@@ -289,15 +348,21 @@ public enum AgreementCommands {
         ($0.source, $0.epochStart, $0.metric) < ($1.source, $1.epochStart, $1.metric)
       },
       pairs: agreements, epochsCompared: compared, epochsPartial: partial, diagnostics: diagnostics,
-      files: files,
-      parameters: track.described + [
-        NamedParameter(
-          name: "epoch_s", value: Fixed.shortest(epochSeconds),
-          meaning: "energy rates compared per full epoch"),
-        NamedParameter(
-          name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
-          meaning: "centred moving average of step speeds"),
-      ] + subject.subjectParameters)
+      files: files + measuredFiles.filter { !files.contains($0) },
+      parameters: (againstMeasured
+        ? [
+          NamedParameter(
+            name: "against", value: "measured", meaning: "each model against measured expenditure")
+        ]
+          + (measured ?? MeasuredOptions(path: "")).described : [])
+        + track.described + [
+          NamedParameter(
+            name: "epoch_s", value: Fixed.shortest(epochSeconds),
+            meaning: "energy rates compared per full epoch"),
+          NamedParameter(
+            name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
+            meaning: "centred moving average of step speeds"),
+        ] + subject.subjectParameters)
   }
 
   /// `agreement`: compute, record, store (before anything is printed, so a
@@ -305,11 +370,13 @@ public enum AgreementCommands {
   public static func models(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
-    chartsDirectory: String? = nil, context: CommandContext
+    chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
+    context: CommandContext
   ) throws {
     let result = try modelAgreement(
       files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
-      speedSmoothingFixes: speedSmoothingFixes, track: track)
+      speedSmoothingFixes: speedSmoothingFixes, track: track, measured: measured,
+      againstMeasured: againstMeasured)
     for file in result.files { _ = try context.recordInput(file) }
     // A model outside its valid range (ACSM walking at running speed) is
     // said, as `energy` says it.
@@ -332,6 +399,9 @@ public enum AgreementCommands {
     let rows = zip(result.pairs, statistics).map { pair, statistics in
       var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
       for field in statistics.fields { row[field.key] = field.value }
+      // Energy over the compared epochs: rate x epoch minutes, summed.
+      row["total_a_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 60, 2)
+      row["total_b_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 60, 2)
       return row
     }
     context.write(

@@ -1,4 +1,5 @@
 import EnergyLabCore
+import EnergyModels
 import Estimation
 import Evaluation
 import Foundation
@@ -28,6 +29,14 @@ public enum BatchCommand {
     public var factorSet = ShippedData.defaultFactorSet
     public var factorFallback: String?
     public var timeZone = "UTC"
+    /// The study's participants (`--subjects`), the file they came from,
+    /// and how files are matched to them.
+    public var subjects: [Subject] = []
+    public var subjectsPath: String?
+    public var subjectMatch = SubjectMatch.folder
+    /// Model per transport mode for tracks; modes not named use
+    /// `ModeDefaults.modelForMode`.
+    public var modelForMode: [TransportMode: String] = [:]
 
     public init(folders: [String], databasePath: String) {
       self.folders = folders
@@ -137,15 +146,70 @@ public enum BatchCommand {
   }
 
   /// Reads one file and builds its run.
+  /// The subject a file belongs to under the options' rule: nil when no
+  /// subjects were given or none matches; an error naming the file when
+  /// several do.
+  static func subject(of file: StudyFile, options: Options) throws -> Subject? {
+    guard !options.subjects.isEmpty else { return nil }
+    let found = options.subjectMatch.matches(relativePath: file.relativePath, among: options.subjects)
+    guard found.count <= 1 else {
+      throw InputError(
+        .value, SourceLocation(file: file.path),
+        "matches participants \(found.map(\.id).joined(separator: " and ")) by \(options.subjectMatch.rawValue) name",
+        expected: "one participant per file")
+    }
+    return found.first
+  }
+
+  /// The subject's values as the models take them, with a diagnostic for
+  /// each value a model needs that came from a default.
+  static func subjectInput(_ subject: Subject?, options: Options, file: StudyFile) -> (
+    input: ModelInput, diagnostics: [Diagnostic]
+  ) {
+    var input = ModelInput(bodyMassKilograms: subject?.bodyMassKilograms)
+    input.ageYears = subject?.ageYears
+    input.sex = subject?.sex
+    input.heightMeters = subject?.heightMeters
+    input.vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
+    var diagnostics: [Diagnostic] = []
+    if input.bodyMassKilograms == nil {
+      input.bodyMassKilograms = options.energy.bodyMassKilograms
+      let whose =
+        options.subjects.isEmpty
+        ? "no subjects were given"
+        : subject.map { "participant \($0.id) has no body mass" }
+          ?? "no participant matches this file by \(options.subjectMatch.rawValue) name"
+      diagnostics.append(
+        Diagnostic(
+          code: "subject-default",
+          severity: options.subjects.isEmpty ? .note : .warning,
+          message:
+            "\(whose): body mass \(Fixed.shortest(options.energy.bodyMassKilograms)) kg (default) used for energy",
+          location: file.path))
+    }
+    return (input, diagnostics)
+  }
+
   static func process(
     _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorInput: InputFingerprint,
-    progress: ((Int) -> Void)?
+    subjectsInput: InputFingerprint? = nil, progress: ((Int) -> Void)?
   )
     throws -> (kind: Kind, run: RunRecord, fallbacks: [Diagnostic], diagnostics: [Diagnostic])
   {
     var fallbacks: [Diagnostic] = []
     var diagnostics: [Diagnostic] = []
     let (kind, notRecording) = try kind(of: file, options: options)
+    let subject = try subject(of: file, options: options)
+    let (subjectInput, subjectDiagnostics) = subjectInput(subject, options: options, file: file)
+    let subjectParameters =
+      (subject?.parameters ?? [])
+      + (options.subjectsPath == nil
+        ? []
+        : [
+          NamedParameter(
+            name: "subject_match", value: options.subjectMatch.rawValue,
+            meaning: "how files are matched to participants")
+        ])
     // A private context: the provenance of one file stays with its run.
     let context = CommandContext.buffered(defaultFormat: .json).0
     context.fingerprintsInputs = false
@@ -162,7 +226,9 @@ public enum BatchCommand {
       let summary = TrackAnalysis(parameters: options.track).summary(of: track)
       var profile = ProfileCommand.Options(files: [file.path], binning: .day, timeZone: options.timeZone)
       profile.track = options.track
-      profile.bodyMassKilograms = options.energy.bodyMassKilograms
+      profile.bodyMassKilograms = subjectInput.bodyMassKilograms
+      profile.subject = subjectInput
+      profile.modelForMode = options.modelForMode
       profile.factorFallback = options.factorFallback
       let found = try ProfileCommand.activities(profile, factors: factors) { _ in track }
       fallbacks = found.fallbacks
@@ -173,15 +239,16 @@ public enum BatchCommand {
             name: "factor_fallback", value: options.factorFallback ?? "none",
             meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
           NamedParameter(
-            name: "body_mass_kg", value: Fixed.shortest(options.energy.bodyMassKilograms),
+            name: "body_mass_kg", value: Fixed.shortest(subjectInput.bodyMassKilograms ?? .nan),
             meaning: "body mass of the walking and cycling models"),
           NamedParameter(
             name: "time_zone", value: options.timeZone,
             meaning: "zone of track times written without an offset"),
         ]
       run = RunRecord(
-        command: "batch track \(file.storedPath)", recordedAt: nil, inputs: [input, factorInput],
-        parameters: parameters)
+        command: "batch track \(file.storedPath)", recordedAt: nil,
+        inputs: [input, factorInput] + (subjectsInput.map { [$0] } ?? []),
+        parameters: parameters + subjectParameters)
       run.results = resultRows(
         TrackCommands.summaryRecord(summary, format: header.format), subject: file.storedPath)
       run.tracks = [
@@ -197,12 +264,16 @@ public enum BatchCommand {
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1
+      var energy = options.energy
+      energy.bodyMassKilograms = subjectInput.bodyMassKilograms ?? energy.bodyMassKilograms
+      if let height = subject?.heightMeters { energy.heightMeters = height }
       let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
       run = RunRecord(
-        command: "batch accelerometer \(file.storedPath)", recordedAt: nil, inputs: [input],
-        parameters: accel.described([r]) + options.energy.described)
+        command: "batch accelerometer \(file.storedPath)", recordedAt: nil,
+        inputs: [input] + (subjectsInput.map { [$0] } ?? []),
+        parameters: accel.described([r]) + energy.described + subjectParameters)
       run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.storedPath)
-      for total in try AccelEnergy.totals(r.analysis, options: options.energy) {
+      for total in try AccelEnergy.totals(r.analysis, options: energy) {
         run.results.append(
           ResultRow(
             subject: file.storedPath, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
@@ -251,6 +322,7 @@ public enum BatchCommand {
       run.surveyResults = SurveyCommands.storedRows(survey, summaries)
       diagnostics = context.provenance.diagnostics
     }
+    if kind != .survey { diagnostics = subjectDiagnostics + diagnostics }
     run.diagnostics = (diagnostics + fallbacks).map(DiagnosticRow.init)
     // The key is the command, the file by stored name and content, and
     // every parameter: the same file re-run replaces its run, a changed file
@@ -310,6 +382,11 @@ public enum BatchCommand {
     let factorDigest = try InputFingerprint.of(path: factorPath)
     let factorInput = InputFingerprint(
       path: CanonicalPath.of(factorPath), sizeBytes: factorDigest.sizeBytes, sha256: factorDigest.sha256)
+    let subjectsInput = try options.subjectsPath.map { path -> InputFingerprint in
+      let digest = try InputFingerprint.of(path: path)
+      return InputFingerprint(
+        path: CanonicalPath.of(path), sizeBytes: digest.sizeBytes, sha256: digest.sha256)
+    }
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: progress)
     let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))
@@ -318,7 +395,7 @@ public enum BatchCommand {
       let file = files[index]
       do {
         let (kind, run, fallbacks, diagnostics) = try process(
-          file, options: options, factors: factors, factorInput: factorInput,
+          file, options: options, factors: factors, factorInput: factorInput, subjectsInput: subjectsInput,
           progress: { bar.reading(file: index, bytes: $0) })
         try record(run)
         outcome.withLock {

@@ -22,6 +22,9 @@ public enum EnergyCommand {
     public var modelForMode: [TransportMode: String] = [:]
     /// The mode of every step, over what files declare and speed bands.
     public var givenMode: TransportMode?
+    /// Measured expenditure to report beside the model's (`--measured`);
+    /// a COSMED K5 export given as a track is its own measurement.
+    public var measured: MeasuredOptions?
     /// MET used for cycling when its model is `met` and no MET is given.
     public var cyclingMET = ModeDefaults.cyclingMET
     public var perFix = false
@@ -61,6 +64,10 @@ public enum EnergyCommand {
     public var energy: TrackEnergy
     /// Whether the energy is known: some step gave energy.
     public var energyKnown: Bool { energy.energyKnown }
+    /// Measured energy over the part's timed steps, kcal (the steps' own
+    /// spans, so pauses are left out as they are from the model's energy);
+    /// nil without a measurement or where it does not cover them.
+    public var measuredKilocalories: Double?
   }
 
   /// Energy of every file (or activity), the tracks read and the rules used.
@@ -80,6 +87,11 @@ public enum EnergyCommand {
       return known.isEmpty ? nil : known.reduce(0) { $0 + $1.energy.energyKilocalories }
     }
     public var partsWithUnknownEnergy: Int { parts.filter { !$0.energyKnown }.count }
+    /// Whether some part was measured (a measurement was given, or a file
+    /// was a measured export).
+    public var hasMeasurement: Bool { measuredFiles > 0 }
+    /// Files whose energy was compared with a measurement.
+    public var measuredFiles = 0
     /// Duration of the parts whose energy is known, s: what the total
     /// rate is taken over.
     public var knownDurationSeconds: Double {
@@ -105,6 +117,7 @@ public enum EnergyCommand {
     var fixes: [FixEnergy] = []
     var trackRows: [TrackRow] = []
     var diagnostics: [Diagnostic] = []
+    var measuredFiles = 0
     for file in options.files {
       let track = try TrackCommands.readTrack(file, parameters: options.track)
       var (steps, stepDiagnostics) = analysis.steps(of: track)
@@ -112,6 +125,20 @@ public enum EnergyCommand {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
       var inherited = track.diagnostics + stepDiagnostics
+      var measurement: AlignedMeasurement?
+      if let measuredOptions = options.measured
+        ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
+      {
+        let times = steps.compactMap(\.startSecondsSince1970)
+        let m = AlignedMeasurement(
+          try measuredOptions.read(), trackStart: times.first,
+          trackEnd: steps.last.flatMap { s in s.startSecondsSince1970.map { $0 + (s.durationSeconds ?? 0) } },
+          track: file)
+        if measuredOptions.path != file { inherited += m.measured.diagnostics }
+        inherited += m.diagnostics
+        measurement = m
+        measuredFiles += 1
+      }
       if track.points.isEmpty && track.timeOnlyPoints.isEmpty {
         inherited.append(
           Diagnostic(
@@ -179,11 +206,32 @@ public enum EnergyCommand {
                   energyKilocalories: energy, cumulativeKilocalories: cumulative))
             } : nil)
         diagnostics += result.diagnostics
-        parts.append(
-          Part(
-            file: file, activity: piece.activity?.activity, modeSource: piece.activity?.source,
-            index: index + 1,
-            energy: result))
+        var part = Part(
+          file: file, activity: piece.activity?.activity, modeSource: piece.activity?.source,
+          index: index + 1,
+          energy: result)
+        if let measurement {
+          var total = 0.0
+          var covered = true
+          for step in steps[range] {
+            guard let t = step.startSecondsSince1970, let dt = step.durationSeconds else { continue }
+            guard let kcal = measurement.energyKilocalories(from: t, to: t + dt) else {
+              covered = false
+              break
+            }
+            total += kcal
+          }
+          part.measuredKilocalories = covered && result.durationSeconds > 0 ? total : nil
+          if !covered {
+            diagnostics.append(
+              Diagnostic(
+                code: "measured-not-covering",
+                message:
+                  "the measurement does not cover every timed step\(part.activity.map { " of activity \(index + 1) (\($0.mode.rawValue))" } ?? ""): measured energy unknown",
+                location: file))
+          }
+        }
+        parts.append(part)
       }
     }
     var parameterList = options.track.described
@@ -213,9 +261,14 @@ public enum EnergyCommand {
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
     }
     parameterList += options.subject.subjectParameters
-    return Energy(
-      parts: parts, fixes: fixes, tracks: trackRows, files: options.files, parameters: parameterList,
+    if let measured = options.measured { parameterList += measured.described }
+    var files = options.files
+    if let measured = options.measured, !files.contains(measured.path) { files.append(measured.path) }
+    var result = Energy(
+      parts: parts, fixes: fixes, tracks: trackRows, files: files, parameters: parameterList,
       diagnostics: diagnostics)
+    result.measuredFiles = measuredFiles
+    return result
   }
 
   /// The run `energy` stores: the tracks, each part's results and, by
@@ -256,6 +309,11 @@ public enum EnergyCommand {
           subject: subject, metric: "energy", value: part.energyKnown ? result.energyKilocalories : nil,
           unit: "kcal"),
       ]
+      if energy.hasMeasurement {
+        stored.append(
+          ResultRow(
+            subject: subject, metric: "measured_energy", value: part.measuredKilocalories, unit: "kcal"))
+      }
     }
     var run = RunRecord(
       command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
@@ -311,6 +369,12 @@ public enum EnergyCommand {
       record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
       record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
       record["energy_kcal"] = .number(part.energyKnown ? result.energyKilocalories : nil, 2)
+      if energy.hasMeasurement {
+        record["measured_kcal"] = .number(part.measuredKilocalories, 2)
+        record["difference_kcal"] = .number(
+          part.measuredKilocalories.flatMap { m in part.energyKnown ? result.energyKilocalories - m : nil }, 2
+        )
+      }
       record["treated_steps"] = .integer(result.treatedSteps)
       record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
       return record
@@ -336,6 +400,12 @@ public enum EnergyCommand {
                 )
               ] : []),
         ]))
+      if energy.hasMeasurement {
+        // The measured total over the parts, when every part was measured.
+        rows[rows.count - 1]["measured_kcal"] = .number(
+          energy.parts.allSatisfy { $0.measuredKilocalories != nil }
+            ? energy.parts.reduce(0) { $0 + ($1.measuredKilocalories ?? 0) } : nil, 2)
+      }
     }
     return ResultTable(
       name: options.byMode ? "energy-by-activity" : "energy", rows: rows,

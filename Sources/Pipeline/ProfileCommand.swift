@@ -47,6 +47,11 @@ public enum ProfileCommand {
     public var timeZone: String
     public var factorSet: String?
     public var bodyMassKilograms: Double?
+    /// Further subject values for the models (age, sex, heart rate, ...);
+    /// `bodyMassKilograms` sets the mass.
+    public var subject = ModelInput()
+    /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
+    public var modelForMode: [TransportMode: String] = [:]
     /// The mode whose factor is used for an activity of a mode the factor
     /// set lacks (with a warning); nil makes that an error.
     public var factorFallback: String?
@@ -111,9 +116,11 @@ public enum ProfileCommand {
             .malformed,
             SourceLocation(file: file), "fixes without times", expected: "<time> on every fix for profiles")
         }
-        let model = try ModelRegistry.model(id: ModeDefaults.modelForMode[activity.mode]!)
-        let subject = ModeDefaults.subject(
-          ModelInput(bodyMassKilograms: mass), mode: activity.mode, model: model)
+        let model = try ModelRegistry.model(
+          id: options.modelForMode[activity.mode] ?? ModeDefaults.modelForMode[activity.mode]!)
+        var base = options.subject
+        base.bodyMassKilograms = mass
+        let subject = ModeDefaults.subject(base, mode: activity.mode, model: model)
         let energy = try TrackEnergy(
           source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         diagnosticsFound += energy.diagnostics
@@ -137,7 +144,7 @@ public enum ProfileCommand {
             distanceMeters: activity.distanceMeters, durationSeconds: activity.durationSeconds,
             energyKilocalories: energy.energyKilocalories,
             co2Kilograms: try factors.kilograms(mode: factorMode, distanceMeters: activity.distanceMeters),
-            session: file))
+            session: file, modelID: model.info.id))
       }
     }
     var fallbackDiagnostics: [Diagnostic] = []
@@ -158,7 +165,11 @@ public enum ProfileCommand {
         NamedParameter(
           name: "cycling_met", value: Fixed.shortest(ModeDefaults.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)")
-      ], files: options.files)
+      ]
+        + options.modelForMode.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map {
+          NamedParameter(
+            name: "model_\($0.key.rawValue)", value: $0.value, meaning: "model for \($0.key.rawValue)")
+        }, files: options.files)
   }
 
   /// Activities as store rows, numbered from 1, each under `trackPath`.
@@ -171,7 +182,7 @@ public enum ProfileCommand {
         startTime: ISO8601.formatUTC(a.startSecondsSince1970),
         endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
         durationSeconds: a.durationSeconds,
-        model: ModeDefaults.modelForMode[TransportMode(rawValue: a.mode) ?? .walk] ?? "",
+        model: a.modelID,
         energyKilocalories: a.energyKilocalories, co2Kilograms: a.co2Kilograms)
     }
   }

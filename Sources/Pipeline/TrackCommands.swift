@@ -38,6 +38,22 @@ public enum TrackCommands {
   static func readTrackAndHeader(
     _ path: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (track: Track, header: TrackHeader) {
+    if isMeasuredExport(path) {
+      // A COSMED K5 export: a GPS position, speed and heart rate per breath.
+      let measured = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path)
+      let raw = measured.track()
+      var assembler = TrackAssembler()
+      var cleaner = TrackCleaner(parameters: parameters.cleaning)
+      for p in raw.points + raw.timeOnlyPoints { cleaner.add(p) { assembler.add($0) } }
+      cleaner.finish { assembler.add($0) }
+      let header = TrackHeader(
+        name: nil, format: "cosmed-k5", sports: [], structure: raw.structure, deviceDistanceMeters: nil,
+        diagnostics: raw.diagnostics)
+      let track = assembler.track(
+        name: nil, source: path, structure: raw.structure,
+        diagnostics: raw.diagnostics + cleaner.diagnostics(source: path))
+      return (track, header)
+    }
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
     let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path) { p in
@@ -50,6 +66,13 @@ public enum TrackCommands {
       declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
     return (track, header)
+  }
+
+  /// Whether a track file is a measured-expenditure export (CSV) rather
+  /// than GPX or TCX: by its name's ending.
+  public static func isMeasuredExport(_ path: String) -> Bool {
+    let lower = path.lowercased()
+    return [".csv", ".csv.gz", ".txt", ".txt.gz"].contains { lower.hasSuffix($0) }
   }
 
   public static func summaryRecord(_ s: TrackSummary, format: String?) -> ResultRecord {

@@ -154,3 +154,4 @@ func checkTimeZone(_ name: String?) throws {
   guard let name else { return }
   do { _ = try TimeZoneLookup.zone(named: name) } catch { throw ValidationError("\(error)") }
 }
+extension SubjectMatch: ExpressibleByArgument {}

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EnergyLabCore
+import EnergyModels
 import Foundation
+import Ingest
 import Pipeline
 import Signals
 import Tracks
@@ -34,6 +36,14 @@ struct BatchCLI: ContextCommand {
       failed. --shard K/N takes the files whose path relative to their folder
       hashes to shard K, for a Slurm job array (scripts/slurm/); merge the shard
       databases with `energylab db merge`.
+
+      --subjects FILE gives the participants (id, body_mass_kg, age_years, sex,
+      height_m, resting_hr_bpm, max_hr_bpm, vo2max_ml_kg_min); a file is a
+      participant's when a folder on its path within the study is the id
+      (--subject-match folder, the default) or its name begins with the id
+      (--subject-match file, as P01_walk.gpx). Each run stores the participant
+      and their values; a file no participant matches uses the defaults, and
+      says so.
       """)
   @Argument(help: "Study folders, searched recursively.") var folders: [String]
   @Option(help: "Results database.") var db: String = DatabaseCommands.defaultPath
@@ -50,6 +60,14 @@ struct BatchCLI: ContextCommand {
     help:
       "Mode whose factor an activity takes when the factor set lacks its mode, as car (default: an error).")
   var factorFallback: TransportMode?
+  @Option(help: "Participants CSV (id, body_mass_kg, age_years, sex, height_m, resting_hr_bpm, ...).")
+  var subjects: String?
+  @Option(help: "How files are matched to participants: folder or file (default folder).")
+  var subjectMatch: SubjectMatch = .folder
+  @Option(
+    help: "Model of a mode for tracks, as walk=pandolf-1977 (repeatable).", transform: ArgumentValue.modeModel
+  )
+  var modelFor: [(mode: TransportMode, model: String)] = []
   @OptionGroup(title: "Steps in accelerometer recordings") var steps: StepOptions
 
   func validate() throws {
@@ -71,6 +89,15 @@ struct BatchCLI: ContextCommand {
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback?.rawValue
+    if let subjects {
+      options.subjects = try SubjectsReader.read(path: subjects)
+      options.subjectsPath = subjects
+    }
+    options.subjectMatch = subjectMatch
+    for entry in modelFor {
+      _ = try ModelRegistry.model(id: entry.model)
+      options.modelForMode[entry.mode] = entry.model
+    }
     run.apply(to: context)
     try BatchCommand.run(options, context: context)
   }

@@ -38,6 +38,7 @@ struct EnergyCLI: ContextCommand {
   @Flag(help: "One row per fix instead of per file or activity.") var perFix = false
   @Option(help: "Centred moving average of step speeds over N fixes before the model (1 = none).")
   var speedSmoothing = 1
+  @OptionGroup(title: "Measured expenditure") var measured: MeasuredOptionGroup
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
   @OptionGroup var store: StoreOptions
@@ -56,6 +57,7 @@ struct EnergyCLI: ContextCommand {
     options.track = track.parameters
     options.byMode = byMode || mode != nil
     options.givenMode = mode
+    options.measured = measured.options()
     options.perFix = perFix
     options.speedSmoothingFixes = speedSmoothing
     options.databasePath = db

@@ -104,8 +104,13 @@ struct AgreementCLI: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "agreement",
     abstract: "Agreement of energy models on the same tracks, pair by pair, per epoch.",
-    discussion:
-      "Example: energylab agreement walk.gpx --models acsm-walking,keytel-2005 --mass 70kg --age 30 --sex male"
+    discussion: """
+      Example: energylab agreement walk.gpx --models acsm-walking,keytel-2005 --mass 70kg --age 30 --sex male
+
+      With --against measured, each model is compared with measured expenditure
+      over the same whole epochs: a COSMED K5 export given as the track (it holds
+      positions per breath), or --measured FILE aligned by time with the tracks.
+      """
   )
 
   @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
@@ -121,10 +126,24 @@ struct AgreementCLI: ContextCommand {
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
   @Option(help: "Folder for the Bland-Altman chart of each pair of models.") var charts: String?
+  @Option(help: "Compare each model with this reference instead of with each other: measured.")
+  var against: String?
+  @OptionGroup(title: "Measured expenditure") var measured: MeasuredOptionGroup
   @OptionGroup var output: FormatOption
 
   func validate() throws {
-    guard models.count >= 2 else { throw ValidationError("agreement needs at least two --models") }
+    if let against, against != "measured" {
+      throw ValidationError("--against takes measured (the measured expenditure); got \(against)")
+    }
+    guard models.count >= (against == nil ? 2 : 1) else {
+      throw ValidationError(
+        against == nil
+          ? "agreement needs at least two --models (or one with --against measured)"
+          : "agreement needs a model")
+    }
+    if measured.measured != nil && against == nil {
+      throw ValidationError("--measured is compared with --against measured")
+    }
     guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
     guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
   }
@@ -134,7 +153,7 @@ struct AgreementCLI: ContextCommand {
       files: files, modelIDs: models, subject: try subject.modelInput(),
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
-      context: context)
+      measured: measured.options(), againstMeasured: against == "measured", context: context)
   }
 }
 

@@ -184,3 +184,60 @@ struct TrackOptions: ParsableArguments {
     try checkTimeZone(tz)
   }
 }
+
+/// Measured energy expenditure beside the models: a COSMED K5 export, or a
+/// CSV whose time and energy columns are named.
+struct MeasuredOptionGroup: ParsableArguments {
+  @Option(
+    help:
+      "Measured expenditure: a COSMED K5 breath-by-breath CSV, or a CSV with --measured-time and --measured-energy."
+  )
+  var measured: String?
+  @Option(help: "Time column of a generic measured CSV (seconds, or ISO-8601 times).") var measuredTime:
+    String?
+  @Option(help: "Energy column of a generic measured CSV.") var measuredEnergy: String?
+  @Option(help: "Unit of the energy column: kcal/min, kcal/h, W, or vo2 (mL/min; with --rer).")
+  var measuredUnit: String?
+  @Option(help: "Respiratory exchange ratio for a VO2 column (Weir 1949), as 0.85.") var rer: Double?
+  @Option(
+    help: "Longest heart-rate dropout filled by interpolation, as 5s (default 5 s).",
+    transform: QuantityParser.durationSeconds)
+  var hrGapFill: Double?
+
+  func validate() throws {
+    let generic = [measuredTime, measuredEnergy, measuredUnit].compactMap { $0 }.count
+    if generic > 0 && generic < 3 {
+      throw ValidationError(
+        "a generic measured CSV needs --measured-time, --measured-energy and --measured-unit")
+    }
+    if generic > 0 && measured == nil {
+      throw ValidationError("--measured-time and the like need --measured FILE")
+    }
+    if let unit = measuredUnit, !["kcal/min", "kcal/h", "w", "vo2"].contains(unit.lowercased()) {
+      throw ValidationError("--measured-unit must be kcal/min, kcal/h, W or vo2; got \(unit)")
+    }
+    if measuredUnit?.lowercased() == "vo2" && rer == nil {
+      throw ValidationError("--measured-unit vo2 needs --rer (as 0.85)")
+    }
+  }
+
+  /// The measurement, with `file` as its own when it is a measured export
+  /// and no other was named.
+  func options(timeZone: TimeZone? = nil) -> MeasuredOptions? {
+    guard let measured else { return nil }
+    var out = MeasuredOptions(path: measured)
+    out.timeZone = timeZone
+    if let hrGapFill { out.heartRateGapLimitSeconds = hrGapFill }
+    if let measuredTime, let measuredEnergy, let unit = measuredUnit?.lowercased() {
+      out.timeColumn = measuredTime
+      out.energyColumn = measuredEnergy
+      switch unit {
+      case "kcal/min": out.energyUnit = .kilocaloriesPerMinute
+      case "kcal/h": out.energyUnit = .kilocaloriesPerHour
+      case "w": out.energyUnit = .watts
+      default: out.energyUnit = .oxygenUptakeMillilitersPerMinute(respiratoryExchangeRatio: rer ?? .nan)
+      }
+    }
+    return out
+  }
+}

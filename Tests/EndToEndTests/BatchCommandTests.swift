@@ -58,9 +58,11 @@ struct BatchCommandTests {
     let folder = try Self.study()
     let all = try energylab(["batch", "study", "--db", "all.sqlite"], in: folder)
     #expect(all.status == 1)
+    // One note of the study's own, and one per track or recording saying
+    // the default body mass was used (no --subjects).
     #expect(
       all.stdout
-        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed; 0 warnings and 1 notes stored (db export --table diagnostics)\n"
+        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed; 0 warnings and 6 notes stored (db export --table diagnostics)\n"
     )
     // The note: accel synth writes g without naming the unit.
     let noted = try energylab(
@@ -117,7 +119,7 @@ struct BatchCommandTests {
     let out = try energylab(["batch", "study", "--db", "b.sqlite"], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     #expect(
-      out.stdout.hasSuffix("; 0 failed; 2 warnings and 5 notes stored (db export --table diagnostics)\n"))
+      out.stdout.hasSuffix("; 0 failed; 2 warnings and 6 notes stored (db export --table diagnostics)\n"))
     #expect(out.stderr.contains("study/phone.csv.gz: warning: times are a phone's sensor clock"))
     #expect(
       out.stderr.contains(
@@ -132,7 +134,8 @@ struct BatchCommandTests {
     let codes = try Self.rows("diagnostics", in: folder).compactMap { $0["code"] as? String }
     #expect(
       codes == [
-        "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred", "irregular-sampling",
+        "subject-default", "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred",
+        "irregular-sampling",
         "no-counts",
         "epochs-not-stored",
       ])

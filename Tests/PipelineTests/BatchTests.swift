@@ -1,8 +1,11 @@
+import EnergyLabCore
 import Foundation
+import Ingest
 import Store
 import Synchronization
 import TestSupport
 import Testing
+import Tracks
 
 @testable import Pipeline
 
@@ -80,5 +83,92 @@ struct BatchValueTests {
       try String(contentsOfFile: morning, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
     #expect(run.tracks.first?.points == fixes)
     #expect(!FileManager.default.fileExists(atPath: "\(folder)/unused.db"), "the sink, not the batch, stores")
+  }
+}
+
+/// A study's participants: matched to files by folder or file name, their
+/// values used by the models and stored in each run's key, defaults said.
+struct BatchSubjectTests {
+  /// Three copies of one 10-minute walk at 1.3 m/s down a 5 % grade, under
+  /// P01 (60 kg), P02 (90 kg) and P03 (not listed). Pandolf with the
+  /// Santee et al. 2001 downhill correction, by hand for W kg (L = 0):
+  /// M = 1.5 W + W (1.5 x 1.69 + 0.35 x 1.3 x (-5)) = 1.76 W;
+  /// CF = (-5 x W x 1.3) / 3.5 - W (-5 + 6)^2 / W + (25 - 1.69)
+  ///    = -1.857143 W + 22.31;
+  /// 60 kg: 105.6 + 89.1186 = 194.7186 W = 2.79233 kcal/min, 27.92 kcal in
+  /// 10 min; 90 kg: 158.4 + 144.8329 = 303.2329 W, 43.48 kcal; P03 takes
+  /// the default 70 kg: 123.2 + 107.69 = 230.89 W, 33.11 kcal, with a
+  /// warning naming the default.
+  @Test func participantsAreMatchedStoredAndTheirDefaultsSaid() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-subjects-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let study = folder + "/study"
+    var spec = SyntheticTrackSpec()
+    spec.speedMetersPerSecond = 1.3
+    spec.gradeFraction = -0.05
+    let gpx = GPXWriter.gpx(TrackSynthesizer.track(spec), creator: "test")
+    for id in ["P01", "P02", "P03"] {
+      try FileManager.default.createDirectory(atPath: "\(study)/\(id)", withIntermediateDirectories: true)
+      try gpx.write(toFile: "\(study)/\(id)/walk.gpx", atomically: true, encoding: .utf8)
+    }
+    let subjectsPath = folder + "/subjects.csv"
+    try "participant_id,body_mass_kg,age_years,sex\nP01,60,30,f\nP02,90,40,m\n".write(
+      toFile: subjectsPath, atomically: true, encoding: .utf8)
+    var options = BatchCommand.Options(folders: [study], databasePath: folder + "/unused.sqlite")
+    options.subjects = try SubjectsReader.read(path: subjectsPath)
+    options.subjectsPath = subjectsPath
+    options.modelForMode = [.walk: "pandolf-1977"]
+    options.jobs = 1
+    let runs = Mutex<[RunRecord]>([])
+    let outcome = try BatchCommand.batch(options) { run in runs.withLock { $0.append(run) } }
+    #expect(outcome.failures.isEmpty)
+    let byFolder = Dictionary(
+      uniqueKeysWithValues: runs.withLock { $0 }.map { run in
+        (run.activities.first?.trackPath.split(separator: "/").dropLast().last.map(String.init) ?? "", run)
+      })
+    let expected = ["P01": 27.92, "P02": 43.48, "P03": 33.11]
+    for (id, kcal) in expected {
+      let run = try #require(byFolder[id])
+      let activity = try #require(run.activities.first)
+      #expect(activity.model == "pandolf-1977")
+      expectClose(try #require(activity.energyKilocalories), kcal, tolerance: kcal * 0.005)
+      #expect(run.parameters.contains { $0.name == "subject_id" && $0.value == id } == (id != "P03"))
+      #expect(run.inputs.contains { $0.path.hasSuffix("subjects.csv") })
+    }
+    #expect(
+      byFolder["P01"]?.parameters.contains { $0.name == "subject_body_mass_kg" && $0.value == "60" } == true)
+    #expect(
+      byFolder["P03"]?.diagnostics.contains {
+        $0.code == "subject-default" && $0.message.contains("70 kg (default)")
+      } == true)
+    #expect(byFolder["P01"]?.diagnostics.contains { $0.code == "subject-default" } == false)
+  }
+
+  @Test func participantsFileReadsHeartRatesAndRefusesTwiceListedIds() throws {
+    let subjects = try SubjectsReader.parse(
+      "subject_id,body_mass_lb,resting_hr_bpm,max_hr_bpm,height_cm\nA,154,58,190,172\n", source: "s.csv")
+    #expect(subjects.count == 1 && subjects[0].id == "A")
+    // 154 lb x 0.45359237 = 69.853 kg.
+    expectClose(try #require(subjects[0].bodyMassKilograms), 69.85322498, tolerance: 1e-6)
+    #expect(
+      subjects[0].restingHeartRateBeatsPerMinute == 58 && subjects[0].maximumHeartRateBeatsPerMinute == 190)
+    #expect(subjects[0].heightMeters == 1.72)
+    let error = #expect(throws: InputError.self) {
+      try SubjectsReader.parse("id,body_mass_kg\nA,70\nA,71\n", source: "s.csv")
+    }
+    #expect(error?.description.hasPrefix("s.csv:3:1: participant \"A\" is listed twice") == true)
+  }
+
+  @Test func filesMatchParticipantsByTheStatedRule() {
+    let subjects = [Subject(id: "P1"), Subject(id: "P10"), Subject(id: "S2")]
+    #expect(
+      SubjectMatch.folder.matches(relativePath: "P10/day1/walk.gpx", among: subjects).map(\.id) == ["P10"])
+    #expect(SubjectMatch.folder.matches(relativePath: "walk-P1.gpx", among: subjects).isEmpty)
+    #expect(SubjectMatch.file.matches(relativePath: "x/P1_walk.gpx", among: subjects).map(\.id) == ["P1"])
+    #expect(SubjectMatch.file.matches(relativePath: "P10-run.tcx", among: subjects).map(\.id) == ["P10"])
+    #expect(SubjectMatch.file.matches(relativePath: "S2.gpx", among: subjects).map(\.id) == ["S2"])
+    #expect(SubjectMatch.file.matches(relativePath: "S21.gpx", among: subjects).isEmpty)
   }
 }

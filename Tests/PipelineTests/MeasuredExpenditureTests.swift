@@ -1,0 +1,128 @@
+import EnergyLabCore
+import EnergyModels
+import Foundation
+import Ingest
+import TestSupport
+import Testing
+import Tracks
+
+@testable import Pipeline
+
+/// Models against measured expenditure: a COSMED K5 export as a track that
+/// carries its own measured energy, and a generic CSV aligned by time.
+struct MeasuredExpenditureTests {
+  /// A K5 export as COSMED lays it out (subject and test information in the
+  /// columns left of the data, a names row, a units row, one row per breath)
+  /// of a 10-minute walk north at 1.3 m/s (4.68 km/h) from 51.5 N, a breath
+  /// every 3 s, EEm `kcalPerMinute` throughout, HR 120 with the strap
+  /// dropping out (0) on the breath at 30 s. Latitude steps use 111,257 m
+  /// per degree (the WGS-84 meridian degree at 51.5 N).
+  static func k5Walk(kcalPerMinute: Double = 4.5) -> String {
+    var lines = [
+      "ID,0042,,t,Rf,VO2,VCO2,RQ,EEm,HR,Lat,Long,GPS Speed,GPS Altitude",
+      "Test Date,25/03/2021,,s,1/min,mL/min,mL/min,---,kcal/min,bpm,,,km/h,m",
+    ]
+    for k in 0...200 {
+      let seconds = Double(k * 3)
+      let latitude = 51.5 + 1.3 * seconds / 111_257
+      let minutes = (latitude - 51) * 60
+      let wholeMinutes = Int(minutes)
+      let secondsOfArc = (minutes - Double(wholeMinutes)) * 60
+      let dms = "\"N51° \(wholeMinutes)' \(String(format: "%.4f", secondsOfArc))\"\"\""
+      let info = k == 0 ? "Test Time,10:15:00" : ","
+      let clock = String(format: "%02d:%02d:%02d", k * 3 / 3600, k * 3 / 60 % 60, k * 3 % 60)
+      lines.append(
+        "\(info),,\(clock),20,1000,850,0.85,\(kcalPerMinute),\(k == 10 ? 0 : 120),\(dms),W0° 6' 0.00\",4.68,20"
+      )
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func write(_ text: String, name: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-\(UUID().uuidString)-\(name)"
+    ).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// `energy` on the K5 file: its path is the breaths' positions, 600 s at
+  /// 1.3 m/s = 780 m; ACSM walking for 70 kg gives (0.1 x 78 + 3.5) x 70 /
+  /// 1000 x 5 = 3.955 kcal/min, 39.55 kcal; measured 4.5 kcal/min over the
+  /// same 600 s, 45.0 kcal. The heart-rate dropout leaves 6 s between
+  /// readings, more than the 5 s filled by default: missing, never 0.
+  @Test func energyReportsMeasuredBesideTheModel() throws {
+    let path = try Self.write(Self.k5Walk(), name: "k5-walk.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let track = try TrackCommands.readTrack(path)
+    #expect(track.points.count == 201)
+    #expect(track.points[10].heartRateBeatsPerMinute == nil)
+    var longer = MeasuredOptions(path: path)
+    longer.heartRateGapLimitSeconds = 6
+    #expect(try longer.read().samples[10].heartRateBeatsPerMinute == 120)
+    // 2021-03-25T10:15:00Z: the test date and time, read as UTC.
+    #expect(track.points[0].timeSecondsSince1970 == 1_616_667_300)
+    let options = EnergyCommand.Options(
+      files: [path], modelID: "acsm-walking", subject: ModelInput(bodyMassKilograms: 70))
+    let energy = try EnergyCommand.energy(options)
+    let part = try #require(energy.parts.first)
+    expectClose(part.energy.distanceMeters, 780, tolerance: 780 * 0.001)
+    expectClose(part.energy.energyKilocalories, 39.55, tolerance: 39.55 * 0.002)
+    expectClose(try #require(part.measuredKilocalories), 45.0, tolerance: 1e-9)
+    let row = try #require(EnergyCommand.table(energy, options: options).rows.first)
+    guard case .number(let shown, digits: 2)? = row["measured_kcal"] else {
+      Issue.record("no measured_kcal column")
+      return
+    }
+    expectClose(shown, 45.0, tolerance: 1e-9)
+    let run = EnergyCommand.runRecord(energy, options: options, inputs: [], recordedAt: nil)
+    #expect(run.results.contains { $0.metric == "measured_energy" && abs(($0.value ?? 0) - 45) < 1e-9 })
+  }
+
+  /// `agreement --against measured`: ten whole minutes; ACSM walking is
+  /// 3.955 - 4.5 = -0.545 kcal/min off in each, 39.55 against 45.0 kcal in
+  /// all; the differences are constant, so the limits are absolute.
+  @Test func agreementAgainstMeasured() throws {
+    let path = try Self.write(Self.k5Walk(), name: "k5-walk.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let agreement = try AgreementCommands.modelAgreement(
+      files: [path], modelIDs: ["acsm-walking"], subject: ModelInput(bodyMassKilograms: 70), epochSeconds: 60,
+      speedSmoothingFixes: 1, track: TrackAnalysisParameters(), againstMeasured: true)
+    let pair = try #require(agreement.pairs.first)
+    #expect(pair.a == "acsm-walking" && pair.b == "measured")
+    #expect(pair.statistics.count == 10)
+    expectClose(pair.statistics.bias, -0.545, tolerance: 0.002)
+    expectClose(pair.pairs.reduce(0) { $0 + $1.1 }, 45.0, tolerance: 1e-9)
+    #expect(agreement.epochs.contains { $0.metric == "energy_rate measured" })
+    #expect(agreement.parameters.contains { $0.name == "against" && $0.value == "measured" })
+  }
+
+  /// A GPX walk with a separate generic CSV of measured power in W with
+  /// times counted from the start: 313.8 W = 313.8 x 60 / 4184 = 4.5
+  /// kcal/min, aligned to the track's first fix (a note says so).
+  @Test func aGenericMeasurementAlignsByTime() throws {
+    var spec = SyntheticTrackSpec()
+    spec.speedMetersPerSecond = 1.3
+    let gpx = try Self.write(GPXWriter.gpx(TrackSynthesizer.track(spec), creator: "test"), name: "walk.gpx")
+    let csv = try Self.write(
+      "elapsed_s,power_w\n"
+        + stride(from: 0, through: 600, by: 5).map { "\($0),313.8" }.joined(separator: "\n"),
+      name: "power.csv")
+    defer {
+      try? FileManager.default.removeItem(atPath: gpx)
+      try? FileManager.default.removeItem(atPath: csv)
+    }
+    var measured = MeasuredOptions(path: csv)
+    measured.timeColumn = "elapsed_s"
+    measured.energyColumn = "power_w"
+    measured.energyUnit = .watts
+    var options = EnergyCommand.Options(
+      files: [gpx], modelID: "acsm-walking", subject: ModelInput(bodyMassKilograms: 70))
+    options.measured = measured
+    let energy = try EnergyCommand.energy(options)
+    expectClose(
+      try #require(energy.parts.first?.measuredKilocalories), 313.8 * 60 / 4184 * 10, tolerance: 1e-6)
+    #expect(energy.diagnostics.contains { $0.code == "measured-times-relative" })
+    #expect(energy.files.contains(csv))
+  }
+}
