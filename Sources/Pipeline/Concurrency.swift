@@ -97,12 +97,11 @@ enum TrackPipelines {
     let channel = BatchChannel<TrackPoint>()
     let header = Mutex<Result<TrackHeader, Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let reader = GPXReader(defaultTimeZone: defaultTimeZone)
     let thread = Thread {
       var batch: [TrackPoint] = []
       batch.reserveCapacity(4096)
       do {
-        let h = try reader.stream(path: file) { p in
+        let h = try TrackCommands.streamTrackFile(file, defaultTimeZone: defaultTimeZone) { p in
           batch.append(p)
           if batch.count == 4096 {
             channel.put(batch)
@@ -134,7 +133,7 @@ enum TrackPipelines {
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (TrackSummary, TrackHeader) {
     var summary = CleanedSummary(file: file, parameters: parameters)
-    let h = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: file) { summary.add($0) }
+    let h = try TrackCommands.streamTrackFile(file, defaultTimeZone: defaultTimeZone) { summary.add($0) }
     return (summary.finish(header: h), h)
   }
 }

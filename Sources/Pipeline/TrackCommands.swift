@@ -38,25 +38,9 @@ public enum TrackCommands {
   static func readTrackAndHeader(
     _ path: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (track: Track, header: TrackHeader) {
-    if isMeasuredExport(path) {
-      // A COSMED K5 export: a GPS position, speed and heart rate per breath.
-      let measured = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path)
-      let raw = measured.track()
-      var assembler = TrackAssembler()
-      var cleaner = TrackCleaner(parameters: parameters.cleaning)
-      for p in raw.points + raw.timeOnlyPoints { cleaner.add(p) { assembler.add($0) } }
-      cleaner.finish { assembler.add($0) }
-      let header = TrackHeader(
-        name: nil, format: "cosmed-k5", sports: [], structure: raw.structure, deviceDistanceMeters: nil,
-        diagnostics: raw.diagnostics)
-      let track = assembler.track(
-        name: nil, source: path, structure: raw.structure,
-        diagnostics: raw.diagnostics + cleaner.diagnostics(source: path))
-      return (track, header)
-    }
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
-    let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path) { p in
+    let header = try streamTrackFile(path, defaultTimeZone: defaultTimeZone) { p in
       cleaner.add(p) { assembler.add($0) }
     }
     cleaner.finish { assembler.add($0) }
@@ -66,6 +50,22 @@ public enum TrackCommands {
       declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
     return (track, header)
+  }
+
+  /// Streams the fixes of any track file in file order: GPX and TCX, or a
+  /// COSMED K5 export (a position, speed and heart rate per breath).
+  public static func streamTrackFile(
+    _ path: String, defaultTimeZone: TimeZone?, onPoint: @escaping (TrackPoint) throws -> Void
+  ) throws -> TrackHeader {
+    guard isMeasuredExport(path) else {
+      return try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path, onPoint: onPoint)
+    }
+    let track = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path).track()
+    let fixes = (track.points + track.timeOnlyPoints).sorted { $0.sourceLine < $1.sourceLine }
+    for p in fixes { try onPoint(p) }
+    return TrackHeader(
+      name: nil, format: "cosmed-k5", sports: [], structure: track.structure, deviceDistanceMeters: nil,
+      diagnostics: track.diagnostics)
   }
 
   /// Whether a track file is a measured-expenditure export (CSV) rather

@@ -27,13 +27,16 @@ public enum ResultRenderer {
 
   /// Aligned columns for a terminal: numbers right-aligned.
   static func plainTable(_ table: ResultTable) -> String {
-    let columns = table.columns.map(PrintableText.clean)
+    // `table.columns` walks every row: taken once, so the table is linear
+    // in its rows.
+    let keys = table.columns
+    let columns = keys.map(PrintableText.clean)
     let cells = table.rows.map { row in
-      table.columns.map { PrintableText.clean(text(row[$0] ?? .null, fixed: true)) }
+      keys.map { PrintableText.clean(text(row[$0] ?? .null, fixed: true)) }
     }
     let numeric = columns.indices.map { c in
       table.rows.allSatisfy { row in
-        switch row[table.columns[c]] ?? .null {
+        switch row[keys[c]] ?? .null {
         case .number, .integer, .null: return true
         default: return false
         }
@@ -46,7 +49,7 @@ public enum ResultRenderer {
       values.indices.map { c in
         let padding = String(repeating: " ", count: widths[c] - values[c].count)
         return numeric[c] ? padding + values[c] : values[c] + padding
-      }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+      }.joined(separator: "  ").trimmingTrailingSpaces()
     }
     var out = line(columns) + "\n"
     out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
@@ -242,4 +245,17 @@ public enum Markdown {
 
   /// Escapes inline text (outside tables) the same way.
   public static func escapeInline(_ text: String) -> String { escapeTableCell(text) }
+}
+
+extension String {
+  /// The string without the spaces that padding leaves at its end.
+  func trimmingTrailingSpaces() -> String {
+    var end = endIndex
+    while end > startIndex {
+      let before = index(before: end)
+      guard self[before] == " " || self[before] == "\t" else { break }
+      end = before
+    }
+    return String(self[..<end])
+  }
 }

@@ -1,0 +1,32 @@
+# EnergyLab chart: Bland-Altman: pandolf-1977 against measured (n = 20)
+# Edit and run with: gnuplot agreement-pandolf-1977-measured-bland-altman.gp
+set encoding utf8
+set title 'Bland-Altman: pandolf-1977 against measured (n = 20)' noenhanced
+set xlabel 'mean of pandolf-1977 and measured (kcal/min)' noenhanced
+set ylabel 'pandolf-1977 minus measured (kcal/min)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'agreement-pandolf-1977-measured-bland-altman.png'
+plot 'agreement-pandolf-1977-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     0.00807526354936794 with lines ls 10 title 'bias 0.01', \
+     -0.7733133469714463 with lines ls 11 title 'lower limit -0.77', \
+     0.7894638740701821 with lines ls 12 title 'upper limit 0.79'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'agreement-pandolf-1977-measured-bland-altman.svg'
+replot
+unset output
