@@ -21,6 +21,8 @@ public struct Remedy: Sendable, Hashable, Codable {
     case assumption
     case outputFormat
     case columns
+    case wearLocation
+    case intensityEpoch
 
     /// The setting in words, for programs that install no naming.
     public var prose: String {
@@ -40,6 +42,8 @@ public struct Remedy: Sendable, Hashable, Codable {
       case .assumption: "an assumed value"
       case .outputFormat: "another output format"
       case .columns: "a column list"
+      case .wearLocation: "the wear location"
+      case .intensityEpoch: "the epoch the cut-points classify"
       }
     }
   }

@@ -46,8 +46,10 @@ public struct AccelEnergyOptions: Sendable {
 
 /// Energy from an analysed recording, by model, per epoch and summed by
 /// day and by hour of day:
-/// - `met-intensity`: each epoch's intensity class at its MET, MET x kg x
-///   recorded hours (the whole recording, rest included);
+/// - `met-intensity`: each classified epoch's intensity class at its MET,
+///   MET x kg x recorded hours (the whole recording, rest included), over
+///   the epochs the cut-points classify (60 s for counts, 5 s for ENMO;
+///   count epochs left out as partial add nothing);
 /// - `steps-stepmyhealth` (0.4 kcal/step), `steps-birdsley-2005` (0.0507)
 ///   and `steps-fixed` (`--kcal-per-step`): steps only;
 /// - `steps-stride`: steps x stride as a walking speed per epoch, through
@@ -133,7 +135,7 @@ public enum AccelEnergy {
   /// when a stride (or height) is known.
   static func models(_ analysis: AccelAnalysis, options: AccelEnergyOptions) -> [String] {
     var models: [String] = []
-    if analysis.epochs.first?.epochs.contains(where: { $0.intensity != nil }) == true {
+    if analysis.intensityEpochs?.contains(where: { $0.intensity != nil }) == true {
       models.append("met-intensity")
     }
     if analysis.steps != nil {
@@ -153,15 +155,39 @@ public enum AccelEnergy {
     "kinetic-hay": "kinetic energy of speed changes between epochs (Hay et al.)",
   ]
 
-  /// The epoch table energy is computed on: the shortest (as the daily
-  /// intensity minutes).
-  static func epochs(_ analysis: AccelAnalysis) -> [AccelEpoch] { analysis.epochs.first?.epochs ?? [] }
+  /// The epoch table a model is computed on: the one the cut-points
+  /// classify for `met-intensity` (as the daily intensity minutes), the
+  /// shortest for the step models.
+  static func epochs(_ analysis: AccelAnalysis, model: String) -> [AccelEpoch] {
+    model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []
+  }
+
+  /// Each model's energy per epoch of its table.
+  struct ModelEpochs {
+    var model: String
+    var epochs: [AccelEpoch]
+    var kilocalories: [Double]
+  }
+
+  static func perModel(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [ModelEpochs] {
+    try models(analysis, options: options).map { model in
+      let epochs = epochs(analysis, model: model)
+      let rows = try perEpoch(epochs, options: options, models: [model])
+      return ModelEpochs(model: model, epochs: epochs, kilocalories: rows.map { $0[0] })
+    }
+  }
+
+  /// What a model's total rests on; for `met-intensity`, the cut-points and
+  /// their epoch.
+  static func basis(_ model: String, _ analysis: AccelAnalysis) -> String {
+    let basis = bases[model] ?? ""
+    guard model == "met-intensity", let seconds = analysis.intensityEpochSeconds else { return basis }
+    return basis + " (\(analysis.cutPoints.id) on \(Fixed.shortest(seconds)) s epochs)"
+  }
 
   public static func totals(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [Total] {
-    let models = models(analysis, options: options)
-    let rows = try perEpoch(epochs(analysis), options: options, models: models)
-    return models.enumerated().map { k, model in
-      Total(model: model, kcal: rows.reduce(0) { $0 + $1[k] }, basis: bases[model] ?? "")
+    try perModel(analysis, options: options).map { m in
+      Total(model: m.model, kcal: m.kilocalories.reduce(0, +), basis: basis(m.model, analysis))
     }
   }
 
@@ -169,15 +195,15 @@ public enum AccelEnergy {
   public static func byDay(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [String: [(String, Double)]]
   {
-    let models = models(analysis, options: options)
-    let epochs = epochs(analysis)
-    let rows = try perEpoch(epochs, options: options, models: models)
+    let perModel = try perModel(analysis, options: options)
     var out: [String: [(String, Double)]] = [:]
-    for (e, row) in zip(epochs, rows) {
-      let date = String(local(e.start, timeZone).prefix(10))
-      var sums = out[date] ?? models.map { ($0, 0.0) }
-      for k in models.indices { sums[k].1 += row[k] }
-      out[date] = sums
+    for (k, m) in perModel.enumerated() {
+      for (e, kcal) in zip(m.epochs, m.kilocalories) {
+        let date = String(local(e.start, timeZone).prefix(10))
+        var sums = out[date] ?? perModel.map { ($0.model, 0.0) }
+        sums[k].1 += kcal
+        out[date] = sums
+      }
     }
     return out
   }
@@ -192,15 +218,12 @@ public enum AccelEnergy {
   public static func hourly(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [Hour]
   {
-    let models = models(analysis, options: options)
-    let epochs = epochs(analysis)
-    let rows = try perEpoch(epochs, options: options, models: models)
-    var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: models.map { ($0, 0.0) }) }
-    for (e, row) in zip(epochs, rows) {
-      let text = local(e.start, timeZone)
-      let h = Int(text.dropFirst(11).prefix(2)) ?? 0
-      hours[h].steps += e.steps ?? 0
-      for k in models.indices { hours[h].kilocalories[k].1 += row[k] }
+    let perModel = try perModel(analysis, options: options)
+    var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: perModel.map { ($0.model, 0.0) }) }
+    func hour(_ t: Double) -> Int { Int(local(t, timeZone).dropFirst(11).prefix(2)) ?? 0 }
+    for e in analysis.epochs.first?.epochs ?? [] { hours[hour(e.start)].steps += e.steps ?? 0 }
+    for (k, m) in perModel.enumerated() {
+      for (e, kcal) in zip(m.epochs, m.kilocalories) { hours[hour(e.start)].kilocalories[k].1 += kcal }
     }
     return hours
   }

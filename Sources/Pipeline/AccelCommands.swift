@@ -54,8 +54,22 @@ public struct AccelOptions: Sendable {
         NamedParameter(
           name: "cut_points",
           value:
-            "\(cut.id): light \(Fixed.shortest(cut.light)), moderate \(Fixed.shortest(cut.moderate)), vigorous \(Fixed.shortest(cut.vigorous)) \(cut.metric.rawValue)",
+            "\(cut.id): light \(Fixed.shortest(cut.light)), moderate \(Fixed.shortest(cut.moderate)), vigorous \(Fixed.shortest(cut.vigorous)) \(cut.metric.rawValue), published for \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs",
           meaning: analysis.cutPoints == nil ? "default for the file's data, \(cut.citation)" : cut.citation))
+    }
+    // The epoch the intensity classes and minutes come from.
+    var intensityEpochs: [String] = []
+    for seconds in analysis.intensityEpochSeconds.map({ [$0] }) ?? cuts.map(\.publishedEpochSeconds) {
+      let text = Fixed.shortest(seconds)
+      if !intensityEpochs.contains(text) { intensityEpochs.append(text) }
+    }
+    if !intensityEpochs.isEmpty {
+      out.append(
+        NamedParameter(
+          name: "intensity_epoch_s", value: intensityEpochs.joined(separator: ","),
+          meaning: analysis.intensityEpochSeconds == nil
+            ? "epoch the cut-points classify, the one they were published for"
+            : "epoch the cut-points classify, as asked instead of the one they were published for"))
     }
     return out + map.described
   }
@@ -105,12 +119,14 @@ public enum AccelPipeline {
     let info = try reader.read(
       path: file, progress: progress,
       onLayout: { layout in
-        if layout.kind != .raw, let rate = layout.declaredRateHz {
-          let period = 1 / rate
-          func fits(_ e: Double) -> Bool {
-            let ratio = e / period
-            return ratio >= 1 - 1e-9 && abs(ratio - ratio.rounded()) < 1e-6
-          }
+        // A file of epochs is cut only into whole multiples of its own.
+        let period = layout.kind != .raw ? layout.declaredRateHz.map { 1 / $0 } : nil
+        func fits(_ e: Double) -> Bool {
+          guard let period else { return true }
+          let ratio = e / period
+          return ratio >= 1 - 1e-9 && abs(ratio - ratio.rounded()) < 1e-6
+        }
+        if let period {
           if !options.epochsGiven {
             let kept = parameters.epochSeconds.filter(fits)
             parameters.epochSeconds = kept.isEmpty ? [period] : kept
@@ -122,9 +138,28 @@ public enum AccelPipeline {
             )
           }
         }
+        // The epochs the cut-points classify are analysed too (the
+        // command asking for one epoch length only gets a note instead);
+        // an intensity epoch asked for must fit the file.
+        let intensity = parameters.intensityEpochSeconds(for: layout.kind)
+        if !parameters.epochSeconds.contains(where: { abs($0 - intensity) < 1e-9 }) {
+          if !fits(intensity), options.analysis.intensityEpochSeconds != nil, let period {
+            throw UsageError(
+              .unsupported,
+              "\(file) holds \(Fixed.shortest(period)) s epochs; an intensity epoch of \(Fixed.shortest(intensity)) s is not a whole multiple of them"
+            )
+          }
+          if fits(intensity) && !options.epochsGiven {
+            parameters.epochSeconds = (parameters.epochSeconds + [intensity]).sorted()
+          }
+        }
         parameters.timeZone = AccelCommands.localZone(layout, options)
-        // An E4 is worn only at the wrist: no suggestion of the waist.
-        if layout.format == .empaticaE4 { parameters.suggestWearLocation = false }
+        // An E4 is worn only at the wrist: no suggestion of the waist, and
+        // the wrist's cut-points are no hidden choice.
+        if layout.format == .empaticaE4 {
+          parameters.suggestWearLocation = false
+          parameters.wearLocationStated = true
+        }
         analyzer = AccelAnalyzer(
           kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
       },
@@ -209,6 +244,7 @@ public enum AccelCommands {
       "enmo_mean_mg": .number(a.enmoMeanMilliG, 2),
       "mad_mean_mg": .number(a.madMeanMilliG, 2),
       "cut_points": .string(a.cutPoints.id),
+      "intensity_epoch_s": .number(a.intensityEpochSeconds, 0),
       // Null when no epoch has an intensity class (no cut-points apply).
       "sedentary_min": .number(minutes[.sedentary], 1),
       "light_min": .number(minutes[.light], 1),
@@ -246,7 +282,10 @@ public enum AccelCommands {
     context.emit(
       ResultTable(
         name: "accel-summary", rows: summaries.rows,
-        keyColumns: ["file", "duration_s", "steps", "enmo_mean_mg", "moderate_min", "vigorous_min"]),
+        keyColumns: [
+          "file", "duration_s", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s", "moderate_min",
+          "vigorous_min",
+        ]),
       format: format)
     try summaries.finish(of: files.count)
   }
@@ -324,6 +363,8 @@ public enum AccelCommands {
         "recorded_h": .number(d.recordedHours, 2),
         "steps": d.steps.map { .integer($0) } ?? .null,
         "enmo_mean_mg": .number(d.enmoMeanMilliG, 2),
+        "cut_points": .string(r.analysis.cutPoints.id),
+        "intensity_epoch_s": .number(r.analysis.intensityEpochSeconds, 0),
         "sedentary_min": .number(d.minutes[.sedentary], 1),
         "light_min": .number(d.minutes[.light], 1),
         "moderate_min": .number(d.minutes[.moderate], 1),
@@ -332,7 +373,13 @@ public enum AccelCommands {
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
     }
-    context.emit(ResultTable(name: "accel-days", rows: rows), format: format)
+    context.emit(
+      ResultTable(
+        name: "accel-days", rows: rows,
+        keyColumns: [
+          "date", "cut_points", "intensity_epoch_s", "sedentary_min", "light_min", "moderate_min",
+          "vigorous_min",
+        ]), format: format)
   }
 
   /// A recording's energy: each model's total, the hour-of-day profile
@@ -467,7 +514,8 @@ extension AccelCommands {
           })
       ])
     acceleration.horizontalLines = [
-      .init(y: cut.light, title: "light (\(cut.id))"), .init(y: cut.moderate, title: "moderate"),
+      .init(y: cut.light, title: "light (\(cut.id), \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs)"),
+      .init(y: cut.moderate, title: "moderate"),
       .init(y: cut.vigorous, title: "vigorous"),
     ]
     let byHour = try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone)

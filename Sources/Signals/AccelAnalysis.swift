@@ -36,9 +36,10 @@ public struct AccelDay: Sendable, Hashable {
   public var recordedHours: Double
   public var steps: Int?
   public var enmoMeanMilliG: Double?
-  /// Minutes per intensity class, from the shortest epochs; empty when no
-  /// epoch of the day has a class (no cut-points apply), every class
-  /// present (0 when unseen) otherwise.
+  /// Minutes per intensity class, from the epochs the cut-points classify
+  /// (`AccelAnalysis.intensityEpochSeconds`); empty when no epoch of the
+  /// day has a class (no cut-points apply), every class present (0 when
+  /// unseen) otherwise.
   public var minutes: [IntensityClass: Double]
 }
 
@@ -54,6 +55,16 @@ public struct AccelAnalysisParameters: Sendable {
   /// for ENMO (hip ones for a device worn at the waist, wrist ones
   /// otherwise) and Freedson 1998 for counts.
   public var cutPoints: CutPoints?
+  /// The epoch length the cut-points classify, s; nil takes the one they
+  /// were published for (`CutPoints.publishedEpochSeconds`: 60 s for
+  /// Freedson, 5 s for the ENMO sets). Another length applies them there
+  /// anyway, with a warning. Only epochs of this length get classes, and
+  /// the intensity minutes come from them.
+  public var intensityEpochSeconds: Double?
+  /// Whether the wear location was stated (it chooses the default ENMO
+  /// cut-points); without it a default choice of cut-points is said in a
+  /// note.
+  public var wearLocationStated = false
   public var steps = StepDetectionParameters()
   /// The wear location was not stated: steps are also counted at the
   /// waist's threshold, and a warning says so when those are many more
@@ -73,6 +84,12 @@ public struct AccelAnalysisParameters: Sendable {
     if kind == .counts { return .freedson1998 }
     return steps.wearLocation == .waist ? .hildebrandHipActiGraph : .hildebrandWristActiGraph
   }
+
+  /// The epoch length the cut-points classify, s: the one asked for, else
+  /// the one they were published for.
+  public func intensityEpochSeconds(for kind: AccelDataKind) -> Double {
+    intensityEpochSeconds ?? cutPoints(for: kind).publishedEpochSeconds
+  }
 }
 
 /// The result of analysing one recording.
@@ -89,6 +106,10 @@ public struct AccelAnalysis: Sendable {
   public var enmoMeanMilliG: Double?
   public var madMeanMilliG: Double?
   public var cutPoints: CutPoints
+  /// The length of the epochs that carry intensity classes and give the
+  /// intensity minutes, s; nil when no epoch of the length the cut-points
+  /// classify was analysed (then nothing is classified).
+  public var intensityEpochSeconds: Double?
   /// The epoch lengths used, s (a file of epochs keeps only those that fit
   /// its own).
   public var epochSeconds: [Double]
@@ -107,6 +128,9 @@ public struct AccelAnalysis: Sendable {
   }
 
   public func epochs(seconds: Double) -> [AccelEpoch]? { epochs.first { $0.seconds == seconds }?.epochs }
+
+  /// The epochs that carry intensity classes (nil unless kept).
+  public var intensityEpochs: [AccelEpoch]? { intensityEpochSeconds.flatMap { epochs(seconds: $0) } }
 }
 
 /// Streams a recording's rows into epochs, steps and daily summaries in
@@ -129,6 +153,9 @@ public struct AccelAnalyzer {
   /// own, fed the same rows as the epochs here.
   private var stepStage: SerialStage<StepStream>?
   private var accumulators: [EpochAccumulator] = []
+  /// The epoch table the cut-points classify: the one of their epoch
+  /// length, when that length is analysed.
+  private let intensityIndex: Int?
   private var samples = 0
   private var first: Double?
   private var last: Double?
@@ -170,6 +197,8 @@ public struct AccelAnalyzer {
     self.parameters = parameters
     self.declaredRateHz = declaredRateHz
     self.source = source
+    let intensitySeconds = parameters.intensityEpochSeconds(for: kind)
+    intensityIndex = parameters.epochSeconds.firstIndex { abs($0 - intensitySeconds) < 1e-9 }
     days = DayBuilder(timeZone: parameters.timeZone)
   }
 
@@ -189,10 +218,13 @@ public struct AccelAnalyzer {
   }
 
   /// Moves closed epochs and counted steps into the days (and, when kept,
-  /// the epoch tables), so that nothing else accumulates.
+  /// the epoch tables), so that nothing else accumulates: recorded time,
+  /// steps and ENMO from the shortest epochs, intensity minutes from those
+  /// the cut-points classify.
   private mutating func drain() {
     for a in accumulators.indices {
       let closed = accumulators[a].drain()
+      if a == intensityIndex { for c in closed { days.addIntensity(c.epoch) } }
       if a == 0 {
         for c in closed {
           days.add(c.epoch)
@@ -220,8 +252,10 @@ public struct AccelAnalyzer {
     nominalInterval = 1 / r
     gapThreshold = max(parameters.gapMinimumSeconds, parameters.gapIntervals / r)
     if kind != .raw { gapThreshold = 1.5 / r }
-    accumulators = parameters.epochSeconds.map {
-      EpochAccumulator(seconds: $0, rate: r, kind: kind, cutPoints: parameters.cutPoints(for: kind))
+    let cut = parameters.cutPoints(for: kind)
+    accumulators = parameters.epochSeconds.indices.map { k in
+      EpochAccumulator(
+        seconds: parameters.epochSeconds[k], rate: r, kind: kind, cutPoints: k == intensityIndex ? cut : nil)
     }
     if kind == .raw && r >= parameters.steps.minimumSampleRateHz && r <= parameters.steps.maximumSampleRateHz
     {
@@ -405,17 +439,32 @@ public struct AccelAnalyzer {
             location: where_))
       }
     }
+    var partial =
+      intensityIndex.flatMap { accumulators.indices.contains($0) ? accumulators[$0].partial : nil }
+      ?? PartialEpochs()
     if countsIntensity {
       // Axis 1 is the device's y, the vertical axis of a hip-worn ActiGraph.
       let cut = parameters.cutPoints(for: kind)
       for k in tables.indices {
         for e in tables[k].epochs.indices {
+          guard let y = tables[k].epochs[e].epoch.countsY else { continue }
+          tables[k].epochs[e].epoch.countsAxis1 = y
+        }
+      }
+      if let k = intensityIndex, countStage != nil, tables.indices.contains(k) {
+        // Counts are summed: an epoch with fewer seconds of counts than its
+        // length holds less than its counts, so only whole ones are classed.
+        partial = PartialEpochs()
+        for e in tables[k].epochs.indices {
           var epoch = tables[k].epochs[e].epoch
-          guard let y = epoch.countsY else { continue }
-          epoch.countsAxis1 = y
-          epoch.intensity = cut.classify(y * 60 / epoch.seconds)
+          if let y = epoch.countsY, Double(tables[k].epochs[e].countSeconds) >= epoch.seconds - 1e-9 {
+            epoch.intensity = cut.classify(counts: y, epochSeconds: epoch.seconds)
+            partial.close(leftOutSeconds: nil)
+          } else {
+            partial.close(leftOutSeconds: epoch.seconds * min(1, epoch.coverage))
+          }
           tables[k].epochs[e].epoch = epoch
-          if k == 0 { days.addIntensity(epoch) }
+          days.addIntensity(epoch)
         }
       }
       diagnostics.append(
@@ -504,15 +553,88 @@ public struct AccelAnalyzer {
       stepStage != nil && !gravityMissing
       ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
     let cut = parameters.cutPoints(for: kind)
+    diagnostics += intensityDiagnostics(cut, partial: partial, where_)
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
       sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
       enmoMeanMilliG: enmoCount > 0 && !gravityMissing ? enmoSum / Double(enmoCount) : nil,
       madMeanMilliG: madCount > 0 && !gravityMissing ? madSum / Double(madCount) : nil,
-      cutPoints: cut, epochSeconds: accumulators.map(\.seconds),
+      cutPoints: cut, intensityEpochSeconds: intensityIndex.map { parameters.epochSeconds[$0] },
+      epochSeconds: accumulators.map(\.seconds),
       epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
       days: days.days,
       diagnostics: diagnostics)
+  }
+
+  /// What the intensity classes rest on, where it is not what was asked or
+  /// published: a default choice of cut-points, cut-points applied to
+  /// another epoch than their own, no epochs of their length, and count
+  /// epochs left out for holding fewer seconds than their length.
+  private func intensityDiagnostics(_ cut: CutPoints, partial: PartialEpochs, _ source: String?)
+    -> [Diagnostic]
+  {
+    var out: [Diagnostic] = []
+    let published = Fixed.shortest(cut.publishedEpochSeconds)
+    if parameters.cutPoints == nil && !parameters.wearLocationStated {
+      out.append(
+        kind == .counts
+          ? Diagnostic(
+            code: "cut-points-default", severity: .note,
+            message:
+              "no cut-points given: \(cut.id) (\(cut.metric.rawValue) on \(published) s epochs), the default for counts whatever the wear location",
+            location: source)
+          : Diagnostic(
+            code: "cut-points-default", severity: .note,
+            message:
+              "no cut-points or wear location given: \(cut.id) (\(cut.metric.rawValue) on \(published) s epochs), the default for a phone or a wrist; a device at the waist takes \(CutPoints.hildebrandHipActiGraph.id) (\(Remedy.slot))",
+            location: source, remedy: Remedy(.wearLocation, value: "waist")))
+    }
+    let intensitySeconds = parameters.intensityEpochSeconds(for: kind)
+    let asked = Fixed.shortest(intensitySeconds)
+    if let k = intensityIndex {
+      if !cut.isPublishedEpoch(parameters.epochSeconds[k]) {
+        let scale =
+          cut.metric == .countsPerMinute
+          ? ": counts per minute are each epoch's counts x \(Fixed.shortest(60 / intensitySeconds))" : ""
+        out.append(
+          Diagnostic(
+            code: "cut-points-epoch",
+            message:
+              "\(cut.id) cut-points were published for \(published) s epochs and are applied to \(asked) s epochs, as asked\(scale); the classes and minutes are not those of the published method",
+            location: source))
+      }
+    } else if !parameters.epochSeconds.isEmpty {
+      let analysed = parameters.epochSeconds.map { Fixed.shortest($0) + " s" }.joined(separator: ", ")
+      let first = parameters.epochSeconds.first.map(Fixed.shortest) ?? published
+      out.append(
+        Diagnostic(
+          code: "intensity-epoch", severity: .note,
+          message: parameters.intensityEpochSeconds == nil
+            ? "no intensity classes: \(cut.id) cut-points were published for \(published) s epochs and the epochs analysed are \(analysed); \(Remedy.slot) applies them to \(first) s epochs anyway"
+            : "no intensity classes: the cut-points were asked to classify \(asked) s epochs and the epochs analysed are \(analysed)",
+          location: source,
+          remedy: parameters.intensityEpochSeconds == nil ? Remedy(.intensityEpoch, value: first + "s") : nil)
+      )
+    }
+    if partial.epochs > 0 {
+      var parts: [String] = []
+      if partial.leadingSeconds > 0 {
+        parts.append("\(Fixed.shortest(partial.leadingSeconds)) s at the start")
+      }
+      if partial.trailingSeconds > 0 {
+        parts.append("\(Fixed.shortest(partial.trailingSeconds)) s at the end")
+      }
+      let inner = partial.seconds - partial.leadingSeconds - partial.trailingSeconds
+      if inner > 1e-9 { parts.append("\(Fixed.shortest(inner)) s in epochs cut by gaps") }
+      let length = Fixed.shortest(intensitySeconds)
+      out.append(
+        Diagnostic(
+          code: "partial-epochs", severity: .note,
+          message:
+            "\(partial.epochs) epoch(s) with fewer than \(length) s of counts left out of the intensity classes and minutes\(parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"): \(cut.id) classifies counts summed over whole \(length) s epochs, aligned to the clock",
+          location: source))
+    }
+    return out
   }
 
   /// The waist's threshold, when steps are also counted at it: the wear
@@ -556,13 +678,14 @@ public struct AccelAnalyzer {
       let end = start + epochs[e].epoch.seconds
       while s < seconds.count && seconds[s].start < start { s += 1 }
       var sum = SIMD3<Double>()
-      var any = false
+      var any = 0
       while s < seconds.count && seconds[s].start < end {
         sum += SIMD3(Double(seconds[s].x), Double(seconds[s].y), Double(seconds[s].z))
-        any = true
+        any += 1
         s += 1
       }
-      guard any else { continue }
+      epochs[e].countSeconds = any
+      guard any > 0 else { continue }
       epochs[e].epoch.countsX = sum.x
       epochs[e].epoch.countsY = sum.y
       epochs[e].epoch.countsZ = sum.z
@@ -705,6 +828,8 @@ struct DayBuilder {
     return cachedIndex
   }
 
+  /// An epoch's recorded time, steps and ENMO (not its minutes of
+  /// intensity, which come from the epochs the cut-points classify).
   mutating func add(_ e: AccelEpoch) {
     let d = day(e.start)
     let recorded = e.seconds * min(1, e.coverage)
@@ -715,10 +840,9 @@ struct DayBuilder {
       enmoCounts[d] += e.samples
       days[d].enmoMeanMilliG = enmoSums[d] / Double(enmoCounts[d])
     }
-    if let c = e.intensity { addMinutes(recorded / 60, of: c, to: d) }
   }
 
-  /// The minutes of an epoch classified after it was added.
+  /// The minutes of a classified epoch (the recorded part of it).
   mutating func addIntensity(_ e: AccelEpoch) {
     guard let c = e.intensity else { return }
     addMinutes(e.seconds * min(1, e.coverage) / 60, of: c, to: day(e.start))
@@ -759,12 +883,18 @@ struct EpochAccumulator {
   struct Closed {
     var epoch: AccelEpoch
     var meanMagnitude: Double
+    /// Whole seconds of ActiGraph counts from raw data summed into it.
+    var countSeconds = 0
   }
 
   let seconds: Double
   let rate: Double
   let kind: AccelDataKind
-  let cutPoints: CutPoints
+  /// The cut-points, for the table they classify (nil for the others).
+  let cutPoints: CutPoints?
+  /// Epochs of counts left out of the classes for holding fewer rows than
+  /// their length.
+  private(set) var partial = PartialEpochs()
   private(set) var epochs: [Closed] = []
   private var index = Int.min
   private var n = 0
@@ -778,7 +908,7 @@ struct EpochAccumulator {
   private var steps = 0.0
   private var sawSteps = false
 
-  init(seconds: Double, rate: Double, kind: AccelDataKind, cutPoints: CutPoints) {
+  init(seconds: Double, rate: Double, kind: AccelDataKind, cutPoints: CutPoints?) {
     self.seconds = seconds
     self.rate = rate
     self.kind = kind
@@ -865,11 +995,11 @@ struct EpochAccumulator {
       for m in magnitudes { deviation += abs(m - meanMagnitude) }
       epoch.enmoMilliG = enmo
       epoch.madMilliG = deviation / Double(n) * 1000
-      epoch.intensity = cutPoints.metric == .enmoMilliG ? cutPoints.classify(enmo) : nil
+      if let cutPoints, cutPoints.metric == .enmoMilliG { epoch.intensity = cutPoints.classify(enmo) }
     case .enmo:
       let enmo = enmoSum / Double(n)
       epoch.enmoMilliG = enmo
-      epoch.intensity = cutPoints.metric == .enmoMilliG ? cutPoints.classify(enmo) : nil
+      if let cutPoints, cutPoints.metric == .enmoMilliG { epoch.intensity = cutPoints.classify(enmo) }
     case .counts:
       epoch.countsAxis1 = axis1
       // ActiLife re-integrates epochs by summing the axes and taking the
@@ -877,7 +1007,16 @@ struct EpochAccumulator {
       // are summed.
       epoch.countsVectorMagnitude = threeAxes ? (axisSums * axisSums).sum().squareRoot() : vm
       epoch.steps = sawSteps ? Int(steps.rounded()) : nil
-      epoch.intensity = cutPoints.metric == .countsPerMinute ? cutPoints.classify(axis1 * 60 / seconds) : nil
+      if let cutPoints, cutPoints.metric == .countsPerMinute {
+        // Counts are summed: an epoch short of rows (the recording's first
+        // or last, or one cut by a gap) holds less than its counts.
+        if epoch.coverage >= 1 - 1e-9 {
+          epoch.intensity = cutPoints.classify(counts: axis1, epochSeconds: seconds)
+          partial.close(leftOutSeconds: nil)
+        } else {
+          partial.close(leftOutSeconds: seconds * epoch.coverage)
+        }
+      }
     }
     epochs.append(Closed(epoch: epoch, meanMagnitude: meanMagnitude))
     n = 0
@@ -889,5 +1028,35 @@ struct EpochAccumulator {
     threeAxes = true
     steps = 0
     sawSteps = false
+  }
+}
+
+/// Epochs of counts left out of the intensity classes for holding fewer
+/// seconds of counts than their length, tallied as they close (in time
+/// order): those at the start and end of the recording (epochs aligned to
+/// the clock cut the first and last minute), and those cut by gaps.
+struct PartialEpochs: Sendable {
+  /// Epochs left out.
+  private(set) var epochs = 0
+  /// Seconds of counts in them, s.
+  private(set) var seconds = 0.0
+  /// Seconds of counts in the first epoch, when it was left out, s.
+  private(set) var leadingSeconds = 0.0
+  private var closed = 0
+  private var lastLeftOut: Double?
+
+  /// Seconds of counts in the last epoch, when it was left out (and is
+  /// not also the first), s.
+  var trailingSeconds: Double { closed > 1 ? lastLeftOut ?? 0 : 0 }
+
+  /// One more epoch closed: `leftOutSeconds` nil when it was classified,
+  /// else the seconds of counts it held.
+  mutating func close(leftOutSeconds: Double?) {
+    defer { closed += 1 }
+    lastLeftOut = leftOutSeconds
+    guard let leftOutSeconds else { return }
+    epochs += 1
+    seconds += leftOutSeconds
+    if closed == 0 { leadingSeconds = leftOutSeconds }
   }
 }

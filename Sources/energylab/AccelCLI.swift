@@ -50,6 +50,7 @@ struct StepOptions: ParsableArguments {
 
   func apply(to analysis: inout AccelAnalysisParameters) {
     analysis.suggestWearLocation = wearLocation == nil && stepThreshold == nil
+    analysis.wearLocationStated = wearLocation != nil
     apply(to: &analysis.steps)
   }
 
@@ -102,11 +103,19 @@ struct AccelReadOptions: ParsableArguments {
       "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")) (default: hildebrand-wrist-actigraph for raw acceleration, hildebrand-hip-actigraph with --wear-location waist, freedson-1998 for counts).",
     transform: ArgumentValue.cutPoints)
   var cutPoints: CutPoints?
+  @Option(
+    help:
+      "Epoch the cut-points classify, as 5s or 60s (default: the one they were published for, 60 s for freedson-1998 and 5 s for the others); another applies them there anyway, with a warning.",
+    transform: QuantityParser.durationSeconds)
+  var intensityEpoch: Double?
   @OptionGroup var steps: StepOptions
 
   func validate() throws {
     try checkTimeZone(tz)
     if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
+    if let intensityEpoch, !(intensityEpoch > 0) {
+      throw ValidationError("--intensity-epoch must be positive")
+    }
     try steps.validate()
   }
 
@@ -124,6 +133,7 @@ struct AccelReadOptions: ParsableArguments {
     o.map.sampleRateHz = sampleRate
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
+    o.analysis.intensityEpochSeconds = intensityEpoch
     steps.apply(to: &o.analysis)
     return o
   }

@@ -255,6 +255,8 @@ enum CommandLineErrors {
     case .assumption: "--assume"
     case .outputFormat: "--format"
     case .columns: "--columns"
+    case .wearLocation: "--wear-location"
+    case .intensityEpoch: "--intensity-epoch"
     }
   }
 }

@@ -149,4 +149,219 @@ struct AccelCommandTests {
     #expect(!csv.stdout.contains("green"))
     #expect(csv.stderr.contains("table balance not printed"))
   }
+
+  /// An ActiLife export of 1 s epochs from 2023-11-14 12:00:00 UTC, axis 1
+  /// as given (axes 2 and 3 and steps 0).
+  static func oneSecondCounts(_ axis1: [Int], in folder: String, name: String = "counts-1s.csv") throws {
+    var text = """
+      ------------ Data File Created By ActiGraph GT3X+ ActiLife v6.13.3 Firmware v3.2.1 date format M/d/yyyy Filter Normal -----------
+      Serial Number: SYNTHETIC0002
+      Start Time 12:00:00
+      Start Date 11/14/2023
+      Epoch Period (hh:mm:ss) 00:00:01
+      Download Time 13:00:00
+      Download Date 11/14/2023
+      Current Memory Address: 0
+      Current Battery Voltage: 4.10     Mode = 61
+      --------------------------------------------------
+      Date,Time,Axis1,Axis2,Axis3,Steps,Lux,Inclinometer Off,Inclinometer Standing,Inclinometer Sitting,Inclinometer Lying,Vector Magnitude
+
+      """
+    for (k, counts) in axis1.enumerated() {
+      let time = String(format: "12:%02d:%02d", k / 60, k % 60)
+      text += "11/14/2023,\(time),\(counts),0,0,0,0,0,0,0,0,\(counts)\n"
+    }
+    try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
+  }
+
+  /// Three minutes of 1 s counts summing to 50, 3000 and 6000 a minute:
+  /// 50 in the first second; 300 in each of the next minute's first ten
+  /// seconds; 100 in every second of the third.
+  static let threeMinutes =
+    [50] + Array(repeating: 0, count: 59) + Array(repeating: 300, count: 10) + Array(repeating: 0, count: 50)
+    + Array(repeating: 100, count: 60)
+
+  /// Freedson's cut-points classify whole minutes of counts (by hand: 50
+  /// counts/min sedentary, below 100; 3000 moderate, 1952-5724; 6000
+  /// vigorous, 5725 and above), and every format names the cut-points and
+  /// the 60 s epoch the minutes come from. Before, 5 s blocks x 12 gave
+  /// 1.75 sedentary, 0.08 light, 0 moderate and 1.17 vigorous minutes.
+  @Test(arguments: OutputFormatCase.allCases)
+  func intensityMinutesNameTheirEpochAndCutPoints(format: OutputFormatCase) throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.oneSecondCounts(Self.threeMinutes, in: folder)
+    let out = try energylab(
+      ["accel", "summary", "counts-1s.csv", "--format", format.rawValue, "--columns", format.columns],
+      in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout == format.expected, "\(out.stdout)")
+    // No wear location and no cut-points: the default is said.
+    #expect(
+      out.stderr.contains(
+        "note: no cut-points given: freedson-1998 (axis-1 counts/min on 60 s epochs), the default for counts whatever the wear location [cut-points-default]"
+      ), "\(out.stderr)")
+  }
+
+  enum OutputFormatCase: String, CaseIterable, Sendable {
+    case table, csv, json, markdown
+
+    var columns: String { "cut_points,intensity_epoch_s,sedentary_min,light_min,moderate_min,vigorous_min" }
+
+    var expected: String {
+      switch self {
+      case .table:
+        """
+        cut_points     intensity_epoch_s  sedentary_min  light_min  moderate_min  vigorous_min
+        -------------  -----------------  -------------  ---------  ------------  ------------
+        freedson-1998                 60            1.0        0.0           1.0           1.0
+
+        """
+      case .csv:
+        """
+        cut_points,intensity_epoch_s,sedentary_min,light_min,moderate_min,vigorous_min
+        freedson-1998,60,1,0,1,1
+
+        """
+      case .json:
+        """
+        [
+          {
+            "cut_points": "freedson-1998",
+            "intensity_epoch_s": 60,
+            "sedentary_min": 1,
+            "light_min": 0,
+            "moderate_min": 1,
+            "vigorous_min": 1
+          }
+        ]
+
+        """
+      case .markdown:
+        """
+        | cut_points | intensity_epoch_s | sedentary_min | light_min | moderate_min | vigorous_min |
+        | --- | --- | --- | --- | --- | --- |
+        | freedson-1998 | 60 | 1.0 | 0.0 | 1.0 | 1.0 |
+
+        """
+      }
+    }
+  }
+
+  /// Days and energy name them too: the met-intensity total is, by hand,
+  /// (1.3 + 4 + 8) MET x 70 kg x 1/60 h = 15.52 kcal for the sedentary,
+  /// moderate and vigorous minutes.
+  @Test func daysAndEnergyNameTheEpochAndCutPoints() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.oneSecondCounts(Self.threeMinutes, in: folder)
+    let days = try energylab(
+      [
+        "accel", "days", "counts-1s.csv", "--format", "csv", "--columns",
+        "date,cut_points,intensity_epoch_s,sedentary_min,light_min,moderate_min,vigorous_min",
+      ], in: folder)
+    #expect(days.status == 0, "\(days.stderr)")
+    #expect(
+      days.stdout
+        == "date,cut_points,intensity_epoch_s,sedentary_min,light_min,moderate_min,vigorous_min\n2023-11-14,freedson-1998,60,1,0,1,1\n"
+    )
+    let energy = try energylab(
+      ["accel", "energy", "counts-1s.csv", "--mass", "70kg", "--format", "json"], in: folder)
+    #expect(energy.status == 0, "\(energy.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(energy.stdout.utf8)) as? [[String: Any]])
+    let met = try #require(rows.first { $0["model"] as? String == "met-intensity" })
+    expectClose(met["energy_kcal"] as? Double, 13.3 * 70 / 60, tolerance: 1e-9, "met-intensity")
+    #expect(
+      met["basis"] as? String
+        == "intensity class MET x body mass x recorded time (freedson-1998 on 60 s epochs)")
+  }
+
+  /// 150 s of counts: two whole minutes (6000 and 0 counts, vigorous and
+  /// sedentary) and 30 s left over, left out of the minutes and said.
+  @Test func aPartMinuteIsLeftOutAndSaid() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.oneSecondCounts(
+      Array(repeating: 100, count: 60) + Array(repeating: 0, count: 60) + Array(repeating: 100, count: 30),
+      in: folder)
+    let out = try energylab(
+      [
+        "accel", "summary", "counts-1s.csv", "--format", "csv", "--columns",
+        "duration_s,sedentary_min,light_min,moderate_min,vigorous_min",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(out.stdout == "duration_s,sedentary_min,light_min,moderate_min,vigorous_min\n150,1,0,0,1\n")
+    #expect(
+      out.stderr.contains(
+        "note: 1 epoch(s) with fewer than 60 s of counts left out of the intensity classes and minutes (30 s at the end): freedson-1998 classifies counts summed over whole 60 s epochs, aligned to the clock [partial-epochs]"
+      ), "\(out.stderr)")
+  }
+
+  /// Another epoch only when asked, with a warning: 5 s blocks x 12 give
+  /// (by hand, see `intensityMinutesNameTheirEpochAndCutPoints`) 21
+  /// sedentary blocks, 1 light and 14 vigorous. Without asking, a table of
+  /// 5 s epochs has no classes and a note says how to ask.
+  @Test func anotherEpochOnlyWhenAsked() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Self.oneSecondCounts(Self.threeMinutes, in: folder)
+    let asked = try energylab(
+      ["accel", "summary", "counts-1s.csv", "--intensity-epoch", "5s", "--format", "json"], in: folder)
+    #expect(asked.status == 0, "\(asked.stderr)")
+    let row = try #require(
+      (try JSONSerialization.jsonObject(with: Data(asked.stdout.utf8)) as? [[String: Any]])?.first)
+    #expect(row["intensity_epoch_s"] as? Double == 5)
+    expectClose(row["sedentary_min"] as? Double, 21.0 * 5 / 60, tolerance: 1e-9, "sedentary")
+    expectClose(row["light_min"] as? Double, 5.0 / 60, tolerance: 1e-9, "light")
+    expectClose(row["moderate_min"] as? Double, 0, tolerance: 1e-9, "moderate")
+    expectClose(row["vigorous_min"] as? Double, 14.0 * 5 / 60, tolerance: 1e-9, "vigorous")
+    // JSON with its diagnostics column holds the warning.
+    let diagnostics = try #require(row["diagnostics"] as? [String])
+    #expect(
+      diagnostics.contains {
+        $0.hasSuffix(
+          "counts-1s.csv: warning: freedson-1998 cut-points were published for 60 s epochs and are applied to 5 s epochs, as asked: counts per minute are each epoch's counts x 12; the classes and minutes are not those of the published method [cut-points-epoch]"
+        )
+      }, "\(diagnostics)")
+    let epochs = try energylab(
+      ["accel", "epochs", "counts-1s.csv", "--epoch", "5s", "--format", "csv", "--columns", "intensity"],
+      in: folder)
+    #expect(epochs.status == 0, "\(epochs.stderr)")
+    let classes = epochs.stdout.split(separator: "\n").dropFirst()
+    #expect(classes.isEmpty, "36 epochs, no class: \(classes)")
+    #expect(
+      epochs.stderr.contains(
+        "no intensity classes: freedson-1998 cut-points were published for 60 s epochs and the epochs analysed are 5 s; --intensity-epoch 5s applies them to 5 s epochs anyway [intensity-epoch]"
+      ), "\(epochs.stderr)")
+  }
+
+  /// The stored run holds the epoch and the cut-points with the minutes.
+  @Test func theStoredRunNamesTheEpochAndCutPoints() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.createDirectory(atPath: "\(folder)/study", withIntermediateDirectories: true)
+    try Self.oneSecondCounts(Self.threeMinutes, in: "\(folder)/study")
+    let out = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    func table(_ name: String) throws -> [[String: Any]] {
+      let export = try energylab(
+        ["db", "export", "--db", "b.sqlite", "--table", name, "--format", "json"], in: folder)
+      return try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+    }
+    let results = try table("results")
+    func result(_ metric: String) -> Double? {
+      results.first { $0["metric"] as? String == metric }?["value"] as? Double
+    }
+    #expect(result("intensity_epoch_s") == 60)
+    #expect(result("sedentary_min") == 1 && result("moderate_min") == 1 && result("vigorous_min") == 1)
+    let parameters = try table("parameters")
+    func parameter(_ name: String) -> String? {
+      parameters.first { $0["name"] as? String == name }.map { "\($0["value"] ?? "")" }
+    }
+    #expect(parameter("intensity_epoch_s") == "60")
+    #expect(
+      parameter("cut_points")
+        == "freedson-1998: light 100, moderate 1952, vigorous 5725 axis-1 counts/min, published for 60 s epochs"
+    )
+  }
 }

@@ -58,19 +58,24 @@ struct BatchCommandTests {
     let folder = try Self.study()
     let all = try energylab(["batch", "study", "--db", "all.sqlite"], in: folder)
     #expect(all.status == 1)
-    // One note of the study's own, and one per track or recording saying
-    // the default body mass was used (no --subjects).
+    // Two notes of the study's own (see below), and one per track or
+    // recording saying the default body mass was used (no --subjects).
     #expect(
       all.stdout
-        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed; 0 warnings and 6 notes stored (db export --table diagnostics)\n"
+        == "batch: 7 files: 4 tracks, 1 accelerometer recordings, 1 surveys stored in all.sqlite; 1 failed; 0 warnings and 7 notes stored (db export --table diagnostics)\n"
     )
-    // The note: accel synth writes g without naming the unit.
+    // The notes: accel synth writes g without naming the unit, and no wear
+    // location was given, so the default cut-points are said.
     let noted = try energylab(
       ["db", "export", "--db", "all.sqlite", "--table", "diagnostics", "--format", "csv"], in: folder)
     #expect(noted.stdout.hasPrefix("run_id,location,severity,code,message\n"))
     #expect(
       noted.stdout.contains(
         ",study/recordings/rec.csv,note,unit-inferred,acceleration unit not stated; read as g"))
+    #expect(
+      noted.stdout.contains(
+        ",study/recordings/rec.csv,note,cut-points-default,\"no cut-points or wear location given: hildebrand-wrist-actigraph (ENMO (mg) on 5 s epochs), the default for a phone or a wrist; a device at the waist takes hildebrand-hip-actigraph (--wear-location waist)\""
+      ), "\(noted.stdout)")
     #expect(all.stderr.contains("study/recordings/broken.csv:3:1: 3 fields; expected 4 fields"))
     #expect(!all.stderr.contains("\u{1B}"), "no progress bar when standard error is not a terminal")
     let info = try energylab(["db", "info", "--db", "all.sqlite", "--format", "csv"], in: folder)
@@ -119,7 +124,7 @@ struct BatchCommandTests {
     let out = try energylab(["batch", "study", "--db", "b.sqlite"], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     #expect(
-      out.stdout.hasSuffix("; 0 failed; 2 warnings and 6 notes stored (db export --table diagnostics)\n"))
+      out.stdout.hasSuffix("; 0 failed; 2 warnings and 7 notes stored (db export --table diagnostics)\n"))
     #expect(out.stderr.contains("study/phone.csv.gz: warning: times are a phone's sensor clock"))
     #expect(
       out.stderr.contains(
@@ -135,8 +140,7 @@ struct BatchCommandTests {
     #expect(
       codes == [
         "subject-default", "accuracy-column", "sensor-clock", "no-start-time", "unit-inferred",
-        "irregular-sampling",
-        "no-counts",
+        "irregular-sampling", "no-counts", "cut-points-default",
         "epochs-not-stored",
       ])
   }

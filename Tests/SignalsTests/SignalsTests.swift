@@ -83,7 +83,7 @@ struct ENMOAndMADTests {
     var r = SyntheticRecording()
     r.add(seconds: 60, frequencyHz: 2, amplitude: 0.3)
     var p = AccelAnalysisParameters()
-    p.epochSeconds = [60]
+    p.epochSeconds = [5, 60]
     r.start = 1_700_000_040  // a whole minute
     r.time = r.time.map { $0 + 40 }
     let a = r.analyse(p)
@@ -93,8 +93,13 @@ struct ENMOAndMADTests {
     expectClose(epoch.enmoMilliG!, enmo, tolerance: 1e-6)
     expectClose(epoch.madMilliG!, 2 * enmo, tolerance: 1e-6)
     #expect(epoch.samples == 6000 && epoch.coverage == 1)
-    // 95.4 mg is light on Hildebrand's wrist cut-points (44.8 <= light < 100.6).
-    #expect(epoch.intensity == .light)
+    // 95.4 mg is light on Hildebrand's wrist cut-points (44.8 <= light <
+    // 100.6), which classify the 5 s epochs they were published for (each
+    // of them 10 whole periods, so the same ENMO), not the minute.
+    let fives = try #require(a.epochs(seconds: 5))
+    #expect(fives.count == 12 && fives.allSatisfy { $0.intensity == .light })
+    #expect(epoch.intensity == nil)
+    #expect(a.intensityEpochSeconds == 5 && a.days.first?.minutes[.light] == 1)
   }
 
   /// Two samples by hand: (0, 0, 1) has |a| = 1, ENMO 0; (0, 0.9, 1.2) has
@@ -126,7 +131,7 @@ struct ENMOAndMADTests {
     walk.rateHz = 50
     walk.add(seconds: 60, frequencyHz: 2, amplitude: 0.3, noise: 0.01)
     var p = AccelAnalysisParameters()
-    p.epochSeconds = [60]
+    p.epochSeconds = [5, 60]
     let with = walk.analyse(p)
     #expect(abs((with.steps ?? 0) - 120) <= 2)
     #expect(with.enmoMeanMilliG != nil && with.days.first?.minutes.isEmpty == false)
@@ -382,13 +387,15 @@ struct EpochAndDayTests {
   }
 
   /// Days are local: 22:59Z and 23:00Z on 2024-07-01 are 23:59 on July 1
-  /// and 00:00 on July 2 in London (BST).
+  /// and 00:00 on July 2 in London (BST). (Hildebrand's thresholds are
+  /// for 5 s epochs; on these 60 s ones they apply only when asked.)
   @Test func daysFollowTheTimeZone() {
     var analyzer = AccelAnalyzer(
       kind: .enmo, declaredRateHz: 1.0 / 60,
       parameters: {
         var p = AccelAnalysisParameters()
         p.epochSeconds = [60]
+        p.intensityEpochSeconds = 60
         p.timeZone = TimeZone(identifier: "Europe/London")!
         return p
       }())
@@ -428,7 +435,8 @@ struct EpochAndDayTests {
   }
 
   /// Count epochs sum into longer epochs; Freedson's bounds are at 100,
-  /// 1952 and 5725 counts/min.
+  /// 1952 and 5725 counts/min. The second minute holds one 15 s row: its
+  /// 99 counts are not a minute's, so it is left out, not sedentary.
   @Test func countEpochsSumAndClassify() throws {
     var p = AccelAnalysisParameters()
     p.epochSeconds = [60]
@@ -442,10 +450,166 @@ struct EpochAndDayTests {
     let a = analyzer.finish()
     let epochs = try #require(a.epochs(seconds: 60))
     #expect(epochs[0].countsAxis1 == 1952 && epochs[0].intensity == .moderate && epochs[0].steps == 40)
-    #expect(epochs[1].intensity == .sedentary)
+    #expect(epochs[1].countsAxis1 == 99 && epochs[1].intensity == nil)
+    #expect(a.days.first?.minutes == [.sedentary: 0, .light: 0, .moderate: 1, .vigorous: 0])
+    let note = try #require(a.diagnostics.first { $0.code == "partial-epochs" })
+    #expect(note.message.hasPrefix("1 epoch(s) with fewer than 60 s of counts left out"), "\(note.message)")
+    #expect(note.message.contains("(15 s at the end)"), "\(note.message)")
     #expect(a.steps == 40)
     let f = CutPoints.freedson1998
     #expect(f.classify(99) == .sedentary && f.classify(100) == .light && f.classify(1951) == .light)
     #expect(f.classify(5724) == .moderate && f.classify(5725) == .vigorous)
+  }
+}
+
+/// Count cut-points classify the epochs they were published for: Freedson
+/// 1998 sums axis-1 counts over whole 60 s epochs (aligned to the clock
+/// minute), never 5 s blocks scaled to a minute.
+struct IntensityEpochTests {
+  /// 12:00:00 UTC on 2023-11-14, a whole minute (1,700,000,040 / 60 =
+  /// 28,333,334).
+  static let minute0 = 1_700_000_040.0
+
+  /// Rows of a 1 s counts file from `start`: axis 1 as given, the other
+  /// axes, steps and vector magnitude missing.
+  static func analyse(
+    _ axis1: [Double], start: Double = minute0,
+    _ configure: (inout AccelAnalysisParameters) -> Void = { _ in }
+  )
+    -> AccelAnalysis
+  {
+    var p = AccelAnalysisParameters()
+    configure(&p)
+    var analyzer = AccelAnalyzer(kind: .counts, declaredRateHz: 1, parameters: p)
+    let nan = Double.nan
+    analyzer.add(
+      time: axis1.indices.map { start + Double($0) },
+      values: axis1.flatMap { [$0, nan, nan, nan, nan] })
+    return analyzer.finish()
+  }
+
+  /// Three minutes of 1 s counts summing to 50, 3000 and 6000 counts per
+  /// minute: 50 in one second; 300 in each of the first ten seconds; 100
+  /// in every second.
+  static let threeMinutes: [Double] =
+    [50] + Array(repeating: 0, count: 59)
+    + Array(repeating: 300, count: 10) + Array(repeating: 0, count: 50)
+    + Array(repeating: 100, count: 60)
+
+  /// By hand on Freedson's bounds (light 100, moderate 1952, vigorous 5725
+  /// counts/min): 50 is sedentary, 3000 moderate, 6000 vigorous; one
+  /// minute each, none light.
+  @Test func minutesComeFromWholeMinutesOfCounts() throws {
+    let a = Self.analyse(Self.threeMinutes)
+    #expect(a.intensityEpochSeconds == 60)
+    let minutes = try #require(a.epochs(seconds: 60))
+    #expect(minutes.map(\.countsAxis1) == [50, 3000, 6000])
+    #expect(minutes.map(\.intensity) == [.sedentary, .moderate, .vigorous])
+    #expect(a.days.first?.minutes == [.sedentary: 1, .light: 0, .moderate: 1, .vigorous: 1])
+    // The 5 s epochs keep their counts but no class.
+    let fives = try #require(a.epochs(seconds: 5))
+    #expect(fives.count == 36 && fives.allSatisfy { $0.intensity == nil })
+    #expect(
+      !a.diagnostics.contains { ["partial-epochs", "cut-points-epoch", "intensity-epoch"].contains($0.code) })
+  }
+
+  /// The same counts classified in 5 s blocks, as counts x 12 per minute,
+  /// only when asked: minute 1 has one block of 50 (600/min, light) and
+  /// eleven of 0; minute 2 two blocks of 1500 (18,000/min, vigorous) and
+  /// ten of 0; minute 3 twelve of 500 (6000/min, vigorous). So 21 blocks
+  /// sedentary (1.75 min), 1 light (5 s), none moderate, 14 vigorous
+  /// (70 s): other numbers than the minutes', and a warning says why.
+  @Test func fiveSecondBlocksOnlyWhenAsked() throws {
+    let a = Self.analyse(Self.threeMinutes) { $0.intensityEpochSeconds = 5 }
+    #expect(a.intensityEpochSeconds == 5)
+    let day = try #require(a.days.first?.minutes)
+    expectClose(day[.sedentary]!, 21.0 * 5 / 60, tolerance: 1e-9)
+    expectClose(day[.light]!, 5.0 / 60, tolerance: 1e-9)
+    #expect(day[.moderate] == 0)
+    expectClose(day[.vigorous]!, 14.0 * 5 / 60, tolerance: 1e-9)
+    let warning = try #require(a.diagnostics.first { $0.code == "cut-points-epoch" })
+    #expect(warning.severity == .warning)
+    #expect(
+      warning.message.hasPrefix(
+        "freedson-1998 cut-points were published for 60 s epochs and are applied to 5 s epochs, as asked: counts per minute are each epoch's counts x 12"
+      ), "\(warning.message)")
+  }
+
+  /// 150 s of counts from a whole minute: two whole minutes (6000 and 0
+  /// counts: vigorous and sedentary) and 30 s left over (30 x 100 = 3000
+  /// counts, which would read as moderate if taken for a minute), left out
+  /// and said.
+  @Test func aTrailingPartMinuteIsLeftOutAndSaid() throws {
+    let counts =
+      Array(repeating: 100.0, count: 60) + Array(repeating: 0, count: 60)
+      + Array(repeating: 100, count: 30)
+    let a = Self.analyse(counts)
+    let minutes = try #require(a.epochs(seconds: 60))
+    #expect(minutes.count == 3)
+    #expect(minutes.map(\.intensity) == [.vigorous, .sedentary, nil])
+    #expect(minutes[2].countsAxis1 == 3000 && minutes[2].coverage == 0.5)
+    #expect(a.days.first?.minutes == [.sedentary: 1, .light: 0, .moderate: 0, .vigorous: 1])
+    let note = try #require(a.diagnostics.first { $0.code == "partial-epochs" })
+    #expect(note.severity == .note)
+    #expect(
+      note.message
+        == "1 epoch(s) with fewer than 60 s of counts left out of the intensity classes and minutes (30 s at the end): freedson-1998 classifies counts summed over whole 60 s epochs, aligned to the clock"
+    )
+  }
+
+  /// Epochs are clock minutes: 150 s of counts from 12:00:40 end at
+  /// 12:03:10, so the first minute holds 20 s and the last 10 s, with two
+  /// whole minutes (6000 counts each, vigorous) between.
+  @Test func partMinutesAtBothEndsAreSaid() throws {
+    let a = Self.analyse(Array(repeating: 100, count: 150), start: Self.minute0 + 40)
+    #expect(a.epochs(seconds: 60)?.map(\.intensity) == [nil, .vigorous, .vigorous, nil])
+    #expect(a.days.first?.minutes[.vigorous] == 2)
+    let note = try #require(a.diagnostics.first { $0.code == "partial-epochs" })
+    #expect(note.message.hasPrefix("2 epoch(s) with fewer than 60 s of counts left out"))
+    #expect(note.message.contains("(20 s at the start, 10 s at the end)"), "\(note.message)")
+  }
+
+  /// ENMO cut-points were published for 5 s epochs: on 60 s epochs alone
+  /// nothing is classified, and a note says so and how to ask.
+  @Test func enmoCutPointsNeedTheirEpoch() throws {
+    var analyzer = AccelAnalyzer(
+      kind: .enmo, declaredRateHz: 1.0 / 60,
+      parameters: {
+        var p = AccelAnalysisParameters()
+        p.epochSeconds = [60]
+        return p
+      }())
+    analyzer.add(time: [Self.minute0, Self.minute0 + 60], values: [50, 150])
+    let a = analyzer.finish()
+    #expect(a.intensityEpochSeconds == nil)
+    #expect(a.epochs(seconds: 60)?.allSatisfy { $0.intensity == nil } == true)
+    #expect(a.days.allSatisfy { $0.minutes.isEmpty })
+    let note = try #require(a.diagnostics.first { $0.code == "intensity-epoch" })
+    #expect(
+      note.message.hasPrefix(
+        "no intensity classes: hildebrand-wrist-actigraph cut-points were published for 5 s epochs and the epochs analysed are 60 s"
+      ), "\(note.message)")
+    #expect(note.remedy == Remedy(.intensityEpoch, value: "60s"))
+  }
+
+  /// Each set keeps the epoch it was published for.
+  @Test func publishedEpochs() {
+    #expect(CutPoints.freedson1998.publishedEpochSeconds == 60)
+    for cut in CutPoints.all where cut.metric == .enmoMilliG { #expect(cut.publishedEpochSeconds == 5) }
+  }
+
+  /// A default choice is said: counts take Freedson whatever the location;
+  /// raw data without a location takes the wrist's thresholds.
+  @Test func aDefaultChoiceOfCutPointsIsSaid() throws {
+    let counts = Self.analyse(Self.threeMinutes)
+    let note = try #require(counts.diagnostics.first { $0.code == "cut-points-default" })
+    #expect(
+      note.message
+        == "no cut-points given: freedson-1998 (axis-1 counts/min on 60 s epochs), the default for counts whatever the wear location"
+    )
+    let stated = Self.analyse(Self.threeMinutes) { $0.wearLocationStated = true }
+    #expect(!stated.diagnostics.contains { $0.code == "cut-points-default" })
+    let chosen = Self.analyse(Self.threeMinutes) { $0.cutPoints = .freedson1998 }
+    #expect(!chosen.diagnostics.contains { $0.code == "cut-points-default" })
   }
 }

@@ -23,7 +23,7 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'day-counts-60s-acceleration.png'
 plot 'day-counts-60s-acceleration.dat' index 0 using 1:2 with lines ls 1 title 'counts/min', \
-     100 with lines ls 10 title 'light (freedson-1998)', \
+     100 with lines ls 10 title 'light (freedson-1998, 60 s epochs)', \
      1952 with lines ls 11 title 'moderate', \
      5725 with lines ls 12 title 'vigorous'
 set terminal svg size 900,560 dynamic font 'Sans,11'
