@@ -97,7 +97,7 @@ enum TrackPipelines {
     let channel = BatchChannel<TrackPoint>()
     let header = Mutex<Result<TrackHeader, Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let reader = GPXReader(defaultTimeZone: defaultTimeZone)
+    let reader = TrackFileReader(gpx: GPXReader(defaultTimeZone: defaultTimeZone))
     let thread = Thread {
       var batch: [TrackPoint] = []
       batch.reserveCapacity(4096)
@@ -134,7 +134,9 @@ enum TrackPipelines {
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (TrackSummary, TrackHeader) {
     var summary = CleanedSummary(file: file, parameters: parameters)
-    let h = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: file) { summary.add($0) }
+    let h = try TrackFileReader(gpx: GPXReader(defaultTimeZone: defaultTimeZone)).stream(path: file) {
+      summary.add($0)
+    }
     return (summary.finish(header: h), h)
   }
 }

@@ -26,7 +26,7 @@ public enum TrackCommands {
     )
   }
 
-  /// Reads a GPX or TCX file whole, cleaned as the parameters say.
+  /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
   public static func readTrack(
     _ path: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters(),
     defaultTimeZone: TimeZone? = nil
@@ -40,15 +40,18 @@ public enum TrackCommands {
   ) throws -> (track: Track, header: TrackHeader) {
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
-    let header = try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path) { p in
+    let reader = TrackFileReader(gpx: GPXReader(defaultTimeZone: defaultTimeZone))
+    let header = try reader.stream(path: path) { p in
       cleaner.add(p) { assembler.add($0) }
     }
     cleaner.finish { assembler.add($0) }
-    let track = assembler.track(
+    var track = assembler.track(
       name: header.name, source: path, structure: header.structure,
       deviceDistanceMeters: header.deviceDistanceMeters,
       declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
+    // FIT: legs whose sessions the file writes after their records.
+    if let fit = header.fit { track = fit.splittingSegmentsBySession(track) }
     return (track, header)
   }
 
