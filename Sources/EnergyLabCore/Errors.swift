@@ -1,9 +1,11 @@
 /// Where in an input a problem was found: a file and, when known, a line
-/// and column (both 1-based).
+/// and column (both 1-based), or for a binary file the byte offset (from 0).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   public var file: String
   public var line: Int?
   public var column: Int?
+  /// Offset from the start of a binary file (FIT), bytes.
+  public var byteOffset: Int?
 
   public init(file: String, line: Int? = nil, column: Int? = nil) {
     self.file = file
@@ -11,12 +13,19 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     self.column = column
   }
 
-  /// `file`, `file:line` or `file:line:column`.
+  public init(file: String, byteOffset: Int) {
+    self.file = file
+    self.byteOffset = byteOffset
+  }
+
+  /// `file`, `file:line`, `file:line:column` or `file at byte N`.
   public var description: String {
     var text = file
     if let line {
       text += ":\(line)"
       if let column { text += ":\(column)" }
+    } else if let byteOffset {
+      text += " at byte \(byteOffset)"
     }
     return text
   }

@@ -74,7 +74,8 @@ public struct TrackPoint: Sendable, Hashable {
     set { dilution = newValue ?? .nan }
   }
   /// 1-based line of the fix in its source file, for diagnostics (lines
-  /// beyond 2^31 are kept as 2^31 - 1).
+  /// beyond 2^31 are kept as 2^31 - 1); for FIT, the 1-based ordinal of its
+  /// `record` message.
   public var sourceLine: Int {
     get { Int(line) }
     set { line = Int32(clamping: newValue) }

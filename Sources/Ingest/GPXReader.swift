@@ -4,18 +4,24 @@ import Foundation
 /// What a track file says about itself apart from its fixes.
 public struct TrackHeader: Sendable, Hashable {
   public var name: String?
-  /// `gpx-1.0`, `gpx-1.1`, `gpx` (version not stated) or `tcx`.
+  /// `gpx-1.0`, `gpx-1.1`, `gpx` (version not stated), `tcx` or `fit`.
   public var format: String
-  /// TCX activity sports, in file order (`Running`, `Biking`, ...).
+  /// TCX activity sports, in file order (`Running`, `Biking`, ...); FIT
+  /// session sports (`running`, `cycling/indoor_cycling`, ...).
   public var sports: [String]
   /// Counts of tracks, segments, routes, waypoints and their fixes.
   public var structure: TrackStructure
   /// Distance the recording device measured itself (TCX: the sum of the
-  /// laps' `DistanceMeters`, else the last trackpoint's), metres.
+  /// laps' `DistanceMeters`, else the last trackpoint's; FIT: the sum of the
+  /// sessions' `total_distance`, else the last record's `distance`), metres.
   public var deviceDistanceMeters: Double?
-  /// Declared activity by path segment (TCX `Sport`, GPX `<trk><type>`).
+  /// Declared activity by path segment (TCX `Sport`, GPX `<trk><type>`,
+  /// FIT session `sport` or `sport/sub_sport`).
   public var declaredSportBySegment: [Int32: String] = [:]
   public var diagnostics: [Diagnostic]
+  /// What a FIT file says of itself (sessions, laps, user profile,
+  /// devices); nil for GPX and TCX.
+  public var fit: FITSummary? = nil
 
   public init(
     name: String?, format: String, sports: [String], structure: TrackStructure,

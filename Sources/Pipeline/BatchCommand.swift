@@ -94,7 +94,7 @@ public enum BatchCommand {
     case survey
   }
 
-  static let extensions = [".gpx", ".tcx", ".csv", ".csv.gz", ".txt", ".txt.gz"]
+  static let extensions = [".gpx", ".tcx", ".fit", ".csv", ".csv.gz", ".txt", ".txt.gz"]
 
   /// Candidate files under the folders, in path order; hidden files and
   /// folders are passed over.
@@ -133,7 +133,7 @@ public enum BatchCommand {
   /// with the reason a CSV is not a recording.
   static func kind(of file: StudyFile, options: Options) throws -> (Kind, notRecording: Error?) {
     let lower = file.path.lowercased()
-    if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") { return (.track, nil) }
+    if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") || lower.hasSuffix(".fit") { return (.track, nil) }
     let chunks = try LineChunks(path: file.path)
     let head = try chunks.next(size: 1 << 16) ?? []
     do {

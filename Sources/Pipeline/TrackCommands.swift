@@ -26,7 +26,7 @@ public enum TrackCommands {
     )
   }
 
-  /// Reads a GPX or TCX file whole, cleaned as the parameters say.
+  /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
   public static func readTrack(
     _ path: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters(),
     defaultTimeZone: TimeZone? = nil
@@ -44,21 +44,26 @@ public enum TrackCommands {
       cleaner.add(p) { assembler.add($0) }
     }
     cleaner.finish { assembler.add($0) }
-    let track = assembler.track(
+    var track = assembler.track(
       name: header.name, source: path, structure: header.structure,
       deviceDistanceMeters: header.deviceDistanceMeters,
       declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
+    // FIT: legs whose sessions the file writes after their records.
+    if let fit = header.fit { track = fit.splittingSegmentsBySession(track) }
     return (track, header)
   }
 
-  /// Streams the fixes of any track file in file order: GPX and TCX, or a
-  /// COSMED K5 export (a position, speed and heart rate per breath).
+  /// Streams the fixes of any track file in file order: FIT (told by its
+  /// content), GPX and TCX, or a COSMED K5 export (a position, speed and
+  /// heart rate per breath).
   public static func streamTrackFile(
     _ path: String, defaultTimeZone: TimeZone?, onPoint: @escaping (TrackPoint) throws -> Void
   ) throws -> TrackHeader {
     guard isMeasuredExport(path) else {
-      return try GPXReader(defaultTimeZone: defaultTimeZone).stream(path: path, onPoint: onPoint)
+      // FIT by its content, else GPX or TCX.
+      return try TrackFileReader(gpx: GPXReader(defaultTimeZone: defaultTimeZone)).stream(
+        path: path, onPoint: onPoint)
     }
     let track = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path).track()
     let fixes = (track.points + track.timeOnlyPoints).sorted { $0.sourceLine < $1.sourceLine }

@@ -7,10 +7,13 @@ extension TransportMode {
   /// Read case-insensitively, ignoring `_`, `-` and spaces: TCX writes
   /// `Running`, `Biking`, `Other`; GPX `<type>` as apps write it (`running`,
   /// `cycling`, `Walk`, `hiking`, `e_biking`); FIT `sport` names (`running`,
-  /// `cycling`, `walking`, `hiking`, `e_biking`, `driving`, `training`).
+  /// `cycling`, `walking`, `hiking`, `e_biking`, `driving`, `training`),
+  /// also with a FIT sub-sport after a slash (`cycling/indoor_cycling`:
+  /// the part before the slash decides).
   public init?(declaredSport text: String) {
+    let sport = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     let word = String(
-      text.lowercased().unicodeScalars.filter { !["_", "-", " "].contains(Character($0)) })
+      sport.lowercased().unicodeScalars.filter { !["_", "-", " "].contains(Character($0)) })
     let table: [(TransportMode, [String])] = [
       (
         .run,

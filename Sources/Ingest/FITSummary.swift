@@ -1,0 +1,192 @@
+import EnergyLabCore
+
+/// What a FIT activity file says of itself apart from its records: its
+/// sessions and their totals, laps, the wearer's profile, the devices, and
+/// how the file was built.
+public struct FITSummary: Sendable, Hashable {
+  /// The headers of the files read, in order: one, or several for a
+  /// chained file.
+  public var files: [FITFileHeader] = []
+  /// `file_id.type` of the first file (4 activity, 2 settings, ...).
+  public var fileType: Int?
+  /// The device that wrote the file (`file_id`).
+  public var creator: FITDevice?
+  /// `file_id.time_created`, s since 1970.
+  public var timeCreatedSecondsSince1970: Double?
+  /// `session` messages, in file order.
+  public var sessions: [FITSession] = []
+  /// `lap` messages.
+  public var lapCount = 0
+  /// `record` messages, with or without a position.
+  public var recordCount = 0
+  /// The first `user_profile` message.
+  public var userProfile: FITUserProfile?
+  /// `device_info` messages that name a manufacturer or product, in file
+  /// order (a device reports itself several times).
+  public var devices: [FITDevice] = []
+  /// `sport` messages: the activity the device was set to, as
+  /// `sport` or `sport/sub_sport`.
+  public var sports: [String] = []
+  /// Timer restarts after a stop (`event` timer stop, then start) that
+  /// began a new path segment.
+  public var timerPauses = 0
+  /// Developer data field values skipped by their declared size.
+  public var developerFieldCount = 0
+  /// Messages whose time came from a compressed timestamp header.
+  public var compressedTimestampCount = 0
+
+  public init() {}
+
+  /// The session a time belongs to: the one whose span (`start_time` to
+  /// its `timestamp`, else to start + `total_elapsed_time`) holds it, else
+  /// the one nearest in time; nil without sessions. Unknown times go to the
+  /// first session.
+  public func sessionIndex(at t: Double?) -> Int? {
+    guard !sessions.isEmpty else { return nil }
+    guard let t else { return 0 }
+    var nearest: (index: Int, seconds: Double)?
+    for (i, s) in sessions.enumerated() {
+      guard let start = s.startSecondsSince1970 else { continue }
+      let end = s.endSecondsSince1970 ?? s.totalElapsedSeconds.map { start + $0 } ?? start
+      if start <= t && t <= end { return i }
+      let away = t < start ? start - t : t - end
+      if away < (nearest?.seconds ?? .infinity) { nearest = (i, away) }
+    }
+    return nearest?.index ?? 0
+  }
+
+  /// `track` with a new path segment wherever consecutive fixes (track and
+  /// time-only, in record order) belong to different sessions, and each
+  /// segment declaring its session's sport.
+  ///
+  /// The reader hands fixes over before it meets the sessions, which
+  /// devices may write at the end of the file (Garmin Fenix 2 multisport:
+  /// seven sessions after all records); this splits the legs once the
+  /// whole track is in hand. A track without sessions is returned as is.
+  public func splittingSegmentsBySession(_ track: Track) -> Track {
+    guard !sessions.isEmpty else { return track }
+    // Fixes of both kinds in record order (sourceLine is the record ordinal).
+    var order: [(line: Int, timeOnly: Bool, index: Int)] = []
+    order.reserveCapacity(track.points.count + track.timeOnlyPoints.count)
+    for (i, p) in track.points.enumerated() { order.append((p.sourceLine, false, i)) }
+    for (i, p) in track.timeOnlyPoints.enumerated() { order.append((p.sourceLine, true, i)) }
+    order.sort { $0.line < $1.line }
+    var out = track
+    var declared: [Int32: String] = [:]
+    var segment: Int32 = -1
+    var last: (segment: Int32, session: Int?)?
+    for entry in order {
+      let p = entry.timeOnly ? track.timeOnlyPoints[entry.index] : track.points[entry.index]
+      let session = sessionIndex(at: p.timeSecondsSince1970)
+      if last == nil || last!.segment != p.segment || last!.session != session {
+        segment += 1
+        if let session, let sport = sessions[session].declaredSport { declared[segment] = sport }
+      }
+      last = (p.segment, session)
+      if entry.timeOnly {
+        out.timeOnlyPoints[entry.index].segment = segment
+      } else {
+        out.points[entry.index].segment = segment
+      }
+    }
+    out.declaredSportBySegment = declared
+    out.structure.segments = Int(segment + 1)
+    return out
+  }
+
+  /// Sum of the sessions' `total_distance`, m; nil when none states one.
+  public var totalDistanceMeters: Double? {
+    let values = sessions.compactMap(\.totalDistanceMeters)
+    return values.isEmpty ? nil : values.reduce(0, +)
+  }
+}
+
+/// One `session` of a FIT activity: a continuous activity of one sport (a
+/// multisport file holds one per leg and transition).
+///
+/// Units as the FIT Profile defines them: times in s (scale 1000 on the
+/// wire), distance in m (scale 100), work in J, energy in kcal, power in W.
+public struct FITSession: Sendable, Hashable {
+  /// `sport` by its Profile name (`running`, `cycling`, ...), or its
+  /// number as text when the reader does not know the name.
+  public var sport: String?
+  /// `sub_sport` by its Profile name (`generic`, `indoor_cycling`, ...).
+  public var subSport: String?
+  /// `start_time`, s since 1970.
+  public var startSecondsSince1970: Double?
+  /// The message's `timestamp` (when the session ended), s since 1970.
+  public var endSecondsSince1970: Double?
+  /// `total_elapsed_time`: from start to end, pauses included, s.
+  public var totalElapsedSeconds: Double?
+  /// `total_timer_time`: time the timer ran, pauses excluded, s.
+  public var totalTimerSeconds: Double?
+  /// `total_distance`, m.
+  public var totalDistanceMeters: Double?
+  /// `total_work`: mechanical work measured by a power meter, J.
+  public var totalWorkJoules: Double?
+  /// `total_calories`: the device's own estimate of energy expended, kcal
+  /// (an estimate, not a measurement).
+  public var totalEnergyKilocalories: Double?
+  /// `avg_power`, W.
+  public var averagePowerWatts: Double?
+  /// `max_power`, W.
+  public var maxPowerWatts: Double?
+  /// `avg_heart_rate`, bpm.
+  public var averageHeartRateBeatsPerMinute: Double?
+  /// `max_heart_rate`, bpm.
+  public var maxHeartRateBeatsPerMinute: Double?
+
+  public init() {}
+
+  /// The declared activity as track segments carry it: `sport`, or
+  /// `sport/sub_sport` when the sub-sport is other than `generic`.
+  public var declaredSport: String? {
+    guard let sport else { return nil }
+    guard let subSport, subSport != "generic" else { return sport }
+    return "\(sport)/\(subSport)"
+  }
+}
+
+/// The wearer as the device knows them (`user_profile`).
+public struct FITUserProfile: Sendable, Hashable {
+  /// `gender`: 0 female, 1 male.
+  public var sex: Sex?
+  /// `age`, years.
+  public var ageYears: Double?
+  /// `height` (scale 100), m.
+  public var heightMeters: Double?
+  /// `weight` (scale 10), kg.
+  public var bodyMassKilograms: Double?
+  /// `resting_heart_rate`, bpm.
+  public var restingHeartRateBeatsPerMinute: Double?
+  /// `default_max_heart_rate`, bpm.
+  public var maxHeartRateBeatsPerMinute: Double?
+
+  public init() {}
+
+  /// The profile as a study subject with the given identifier.
+  public func subject(id: String) -> Subject {
+    Subject(
+      id: id, bodyMassKilograms: bodyMassKilograms, ageYears: ageYears, sex: sex, heightMeters: heightMeters)
+  }
+}
+
+/// A device named in a FIT file (`file_id` for the file's creator,
+/// `device_info` for it and its sensors).
+public struct FITDevice: Sendable, Hashable {
+  /// `device_index` (0 is the creator); nil in `file_id`.
+  public var deviceIndex: Int?
+  /// `manufacturer` by its Profile name (`garmin`, `wahoo_fitness`), or its
+  /// number as text.
+  public var manufacturer: String?
+  /// `product`: the manufacturer's product number.
+  public var product: Int?
+  /// `product_name`, when written.
+  public var productName: String?
+  /// `serial_number`.
+  public var serialNumber: Int?
+  /// `software_version` (scale 100).
+  public var softwareVersion: Double?
+
+  public init() {}
+}

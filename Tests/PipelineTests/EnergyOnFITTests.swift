@@ -1,0 +1,83 @@
+import EnergyLabCore
+import EnergyModels
+import Estimation
+import Foundation
+import TestSupport
+import Testing
+import Tracks
+
+@testable import Pipeline
+
+/// Real FIT activities (python-fitparse's test files, MIT) through the
+/// energy rules that GPX and TCX follow: the session's declared sport sets
+/// the mode, no step is costed below zero, whole epochs are compared. The
+/// sessions' sports, times and distances below come from fitdecode
+/// (Tests/IngestTests/Fixtures/fit/expectations.json).
+struct EnergyOnFITTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../IngestTests/Fixtures/fit").standardized.path
+
+  static func energy(_ file: String, byMode: Bool = true, model: String = "acsm-walking") throws
+    -> EnergyCommand.Energy
+  {
+    var options = EnergyCommand.Options(
+      files: ["\(folder)/\(file)"], modelID: model, subject: ModelInput(bodyMassKilograms: 70))
+    options.byMode = byMode
+    options.perFix = true
+    return try EnergyCommand.energy(options)
+  }
+
+  /// fitdecode: one `running` session (Fenix 2, 2,832 s, 9,008.22 m); the
+  /// run is costed by ACSM running as declared, never as cycling, however
+  /// fast its steps; every fix's energy is at least zero; descents are
+  /// counted as treated steps.
+  @Test func aDeclaredRunIsCostedAsARun() throws {
+    let energy = try Self.energy("activity-small-fenix2-run.fit")
+    #expect(energy.parts.allSatisfy { $0.activity?.mode == .run && $0.modeSource == .declared })
+    #expect(energy.parts.allSatisfy { $0.energy.modelID == "acsm-running" })
+    #expect(energy.fixes.allSatisfy { $0.energyKilocalories >= 0 })
+    let treated = energy.parts.reduce(0) { $0 + $1.energy.treatedSteps }
+    #expect(treated > 0)
+    #expect(energy.fixes.filter { $0.output.treatment?.code == "downhill-as-level" }.count == treated)
+    let distance = energy.totalDistanceMeters
+    #expect(abs(distance - 9008.22) / 9008.22 < 0.02, "\(distance)")
+  }
+
+  /// fitdecode: a `cycling`/`generic` session on the Edge 810 with power;
+  /// a `cycling`/`commuting` one on the Edge 820: both cycle, declared.
+  @Test(arguments: ["Edge810-Vector-2013-08-16-15-35-10.fit", "garmin-edge-820-bike.fit"])
+  func declaredRidesAreCycling(file: String) throws {
+    let energy = try Self.energy(file)
+    #expect(!energy.parts.isEmpty)
+    #expect(energy.parts.allSatisfy { $0.activity?.mode == .cycle && $0.modeSource == .declared })
+  }
+
+  /// fitdecode: a triathlon in five sessions, swimming/open_water,
+  /// transition, cycling, transition, running. The cycling and running
+  /// legs are costed as declared; swimming and transitions name no
+  /// transport mode, so speed bands classify them, and a note says so.
+  @Test func aMultisportFileGivesEachSessionItsMode() throws {
+    let energy = try Self.energy("sample_mulitple_header.fit")
+    let declared = energy.parts.filter { $0.modeSource == .declared }
+    #expect(Set(declared.compactMap { $0.activity?.mode }) == [.cycle, .run])
+    #expect(
+      energy.diagnostics.contains { $0.code == "declared-sport-unknown" && $0.message.contains("swimming") })
+    #expect(energy.fixes.allSatisfy { $0.energyKilocalories >= 0 })
+  }
+
+  /// The Edge 810 ride lasts 4,700.05 s of timer time (fitdecode) in one
+  /// segment: `agreement` over 60 s epochs compares every whole minute it
+  /// covers, at least 77 of the 78 minutes the ride spans.
+  @Test func agreementKeepsTheRidesWholeMinutes() throws {
+    let agreement = try AgreementCommands.modelAgreement(
+      files: ["\(Self.folder)/Edge810-Vector-2013-08-16-15-35-10.fit"], modelIDs: ["met", "resting"],
+      subject: ModelInput(bodyMassKilograms: 70, metabolicEquivalent: 7.5), epochSeconds: 60,
+      speedSmoothingFixes: 1, track: TrackAnalysisParameters())
+    #expect(
+      agreement.epochsCompared >= 77,
+      "\(agreement.epochsCompared) compared, \(agreement.epochsPartial) partial")
+    // MET 7.5 x 70 kg / 60 = 8.75 kcal/min against rest, 3.5 x 70 / 1000 x 5
+    // = 1.225 kcal/min, in every whole minute.
+    expectClose(try #require(agreement.pairs.first).statistics.bias, 8.75 - 1.225, tolerance: 1e-6)
+  }
+}
