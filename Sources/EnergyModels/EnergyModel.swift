@@ -31,8 +31,15 @@ public struct ModelInput: Sendable, Hashable {
   public var heightMeters: Double?
   /// Metabolic equivalent of the activity, MET.
   public var metabolicEquivalent: Double?
-  /// Share of metabolic energy that becomes mechanical work (kinetic models).
+  /// Share of metabolic energy that becomes mechanical work (kinetic
+  /// models; gross efficiency of the power models).
   public var mechanicalEfficiency: Double?
+  /// Cycling: drag area CdA (m^2), rolling-resistance coefficient, air
+  /// density (kg/m^3) and the mass of bicycle and gear (kg).
+  public var dragAreaSquareMeters: Double?
+  public var rollingResistanceCoefficient: Double?
+  public var airDensityKilogramsPerCubicMeter: Double?
+  public var equipmentMassKilograms: Double?
 
   public init(
     speedMetersPerSecond: Double? = nil, gradeFraction: Double? = nil, bodyMassKilograms: Double? = nil,
@@ -106,6 +113,9 @@ public struct ModelOutput: Sendable, Hashable {
   /// Total energy, when a duration or distance was given.
   public var energyKilocalories: Double?
   public var diagnostics: [Diagnostic]
+  /// Mechanical power, W: measured (the power model) or predicted (a
+  /// cycling power model); nil for models of metabolic rate alone.
+  public var powerWatts: Double?
   /// Set when the input lay outside the equation's domain and the model
   /// costed it another, stated way; nil when the equation applied as
   /// published.
@@ -229,7 +239,14 @@ extension ModelInput {
       ("step_rate_per_min", stepRatePerMinute, "step rate given"),
       ("step_height_m", stepHeightMeters, "step height given"),
       ("power_w", powerWatts, "power given"),
-      ("mechanical_efficiency", mechanicalEfficiency, "efficiency of kinetic models"),
+      (
+        "mechanical_efficiency", mechanicalEfficiency,
+        "efficiency of kinetic models, gross efficiency of power models"
+      ),
+      ("cda_m2", dragAreaSquareMeters, "drag area CdA"),
+      ("crr", rollingResistanceCoefficient, "rolling-resistance coefficient"),
+      ("air_density_kg_m3", airDensityKilogramsPerCubicMeter, "air density"),
+      ("bike_mass_kg", equipmentMassKilograms, "mass of bicycle and gear"),
     ]
     var out: [NamedParameter] = []
     for (name, value, meaning) in values {

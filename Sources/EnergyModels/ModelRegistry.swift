@@ -9,7 +9,7 @@ public enum ModelRegistry {
     PerStep.birdsley2005, PerStep.configurable,
     StrideWalking(), Resting(), KineticEnergy(), KineticEnergy(method: .forceTimesDistance), Pandolf1977(),
     Minetti2002(gait: .walking),
-    Minetti2002(gait: .running), Looney2019(),
+    Minetti2002(gait: .running), Looney2019(), PowerMeterEnergy(), Martin1998Cycling(),
   ]
 
   public static func model(id: String) throws -> any EnergyModel {

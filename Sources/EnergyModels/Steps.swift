@@ -176,6 +176,10 @@ public struct KineticEnergy: EnergyModel {
     }
     let energy = Units.kilocalories(fromJoules: joules)
     let perMinute = input.durationSeconds.flatMap { $0 > 0 ? energy / ($0 / 60) : nil }
-    return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+    var output = ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+    // The mechanical power the model credits the interval with, W (before
+    // the efficiency): what a power meter would compare with.
+    output.powerWatts = input.durationSeconds.flatMap { $0 > 0 ? joules * efficiency / $0 : nil }
+    return output
   }
 }

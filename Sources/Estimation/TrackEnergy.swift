@@ -82,6 +82,8 @@ public struct TrackEnergy: Sendable, Hashable {
     var untimed = 0
     var untimedFromDistance = 0
     var timedDistance = 0.0
+    var missingPerStep = 0
+    var firstMissing: ModelError?
     var treatments: [String: (count: Int, change: Double, equation: Double, example: DomainTreatment)] = [:]
     var treatmentOrder: [String] = []
     func countTreatment(_ output: ModelOutput, seconds: Double?, energy stepEnergy: Double) {
@@ -124,7 +126,19 @@ public struct TrackEnergy: Sendable, Hashable {
       input.durationSeconds = dt
       input.distanceMeters = nil
       if let hr = step.heartRateBeatsPerMinute { input.heartRateBeatsPerMinute = hr }
-      let output = try model.evaluate(input)
+      if let watts = step.powerWatts { input.powerWatts = watts }
+      let output: ModelOutput
+      do {
+        output = try model.evaluate(input)
+      } catch let error as ModelError
+        where error.kind == .missing([.power]) || error.kind == .missing([.heartRate])
+      {
+        // A quantity recorded per fix (power, heart rate) missing on this
+        // step: no energy for it, said below; with none at all, the error.
+        missingPerStep += 1
+        firstMissing = firstMissing ?? error
+        continue
+      }
       guard let stepEnergy = output.energyKilocalories ?? output.kilocaloriesPerMinute.map({ $0 * dt / 60 })
       else {
         continue
@@ -154,6 +168,7 @@ public struct TrackEnergy: Sendable, Hashable {
         }
       }
     }
+    if let firstMissing, used == 0 { throw firstMissing }
     durationSeconds = duration
     distanceMeters = distance
     timedDistanceMeters = timedDistance
@@ -195,6 +210,14 @@ public struct TrackEnergy: Sendable, Hashable {
           code: code, severity: .note,
           message:
             "\(t.count) of \(steps.count) steps outside \(model.info.id)'s equation, such as: \(t.example.description); the equation gave \(Fixed.format(t.equation, digits: 2)) kcal on them, costed \(Fixed.format(t.equation + t.change, digits: 2)) kcal (\(t.change >= 0 ? "+" : "")\(Fixed.format(t.change, digits: 2)) kcal)",
+          location: source))
+    }
+    if missingPerStep > 0, let firstMissing, case .missing(let inputs) = firstMissing.kind {
+      diagnostics.append(
+        Diagnostic(
+          code: "steps-without-\(inputs.first?.rawValue ?? "input")",
+          message:
+            "\(missingPerStep) of \(steps.count) timed steps carry no \(inputs.first == .power ? "power" : "heart rate"), which \(model.info.id) needs: they add no energy, and the energy covers the rest",
           location: source))
     }
     if steps.isEmpty {

@@ -210,15 +210,20 @@ public enum AgreementCommands {
   /// With `againstMeasured`, each model is compared with the measured
   /// expenditure (`measured`, or each file itself when it is a measured
   /// export) over the same whole epochs, instead of with the other models.
+  /// With `againstPower`, each model's predicted mechanical power (a
+  /// cycling power model) is compared with the power meter's, as mean watts
+  /// per whole epoch of steps that carry both.
   public static func modelAgreement(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
-    track: TrackAnalysisParameters, measured: MeasuredOptions? = nil, againstMeasured: Bool = false
+    track: TrackAnalysisParameters, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
+    againstPower: Bool = false
   ) throws -> ModelAgreement {
+    let againstReference = againstMeasured || againstPower
     var epochRows: [EpochRow] = []
     var diagnostics: [Diagnostic] = []
-    guard modelIDs.count >= (againstMeasured ? 1 : 2) else {
+    guard modelIDs.count >= (againstReference ? 1 : 2) else {
       throw UsageError(
-        .missing, againstMeasured ? "agreement needs a model" : "agreement needs at least two models")
+        .missing, againstReference ? "agreement needs a model" : "agreement needs at least two models")
     }
     guard epochSeconds > 0 else { throw UsageError(.outOfRange, "the epoch must be positive") }
     let models = try modelIDs.map(ModelRegistry.model(id:))
@@ -257,17 +262,35 @@ public enum AgreementCommands {
       for (m, model) in models.enumerated() {
         var energy: [Int: Double] = [:]
         var covered: [Int: Double] = [:]
+        var meterJoules: [Int: Double] = [:]
         let result = try TrackEnergy(
           source: file, steps: steps[...], model: model, subject: subject,
-          perStep: { step, _, kcal in
+          perStep: { step, output, kcal in
             guard let t = step.startSecondsSince1970, let dt = step.durationSeconds else { return }
+            var amount = kcal
+            if againstPower {
+              // Predicted and measured work over the step, J.
+              guard let predicted = output.powerWatts, let metered = step.powerWatts else { return }
+              amount = predicted * dt
+              for share in EpochSplit.shares(
+                startSeconds: t - start, durationSeconds: dt, epochSeconds: epochSeconds)
+              {
+                meterJoules[share.epoch, default: 0] += metered * dt * share.fraction
+              }
+            }
             for share in EpochSplit.shares(
               startSeconds: t - start, durationSeconds: dt, epochSeconds: epochSeconds)
             {
-              energy[share.epoch, default: 0] += kcal * share.fraction
+              energy[share.epoch, default: 0] += amount * share.fraction
               covered[share.epoch, default: 0] += dt * share.fraction
             }
           })
+        if againstPower && energy.isEmpty {
+          throw UsageError(
+            .missing,
+            "\(file): \(model.info.id) against power needs records with power and a model that predicts power (martin-1998-cycling)"
+          )
+        }
         diagnostics += result.diagnostics
         if m == 0 {
           let full = covered.values.filter { $0 >= epochSeconds * 0.999 }.count
@@ -284,6 +307,22 @@ public enum AgreementCommands {
         }
         for (epoch, kcal) in energy where (covered[epoch] ?? 0) >= epochSeconds * 0.999 {
           let epochStart = start + Double(epoch) * epochSeconds
+          if againstPower {
+            let key = "\(file)#\(epoch)"
+            if m == 0, let joules = meterJoules[epoch] {
+              measuredRates[key] = joules / epochSeconds
+              epochRows.append(
+                EpochRow(
+                  source: file, epochStart: ISO8601.formatUTC(epochStart), epochSeconds: epochSeconds,
+                  metric: "power measured", value: joules / epochSeconds, unit: "W"))
+            }
+            rates[m][key] = kcal / epochSeconds
+            epochRows.append(
+              EpochRow(
+                source: file, epochStart: ISO8601.formatUTC(epochStart), epochSeconds: epochSeconds,
+                metric: "power \(modelIDs[m])", value: kcal / epochSeconds, unit: "W"))
+            continue
+          }
           if m == 0, let measurement {
             if let measuredKcal = measurement.energyKilocalories(
               from: epochStart, to: epochStart + epochSeconds)
@@ -306,7 +345,7 @@ public enum AgreementCommands {
       }
     }
     var agreements: [PairAgreement] = []
-    if againstMeasured {
+    if againstReference {
       for i in models.indices {
         let keys = rates[i].keys.filter { measuredRates[$0] != nil }.sorted()
         let notMeasured = rates[i].count - keys.count
@@ -323,11 +362,12 @@ public enum AgreementCommands {
         for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
         agreements.append(
           PairAgreement(
-            a: modelIDs[i], b: "measured", pairs: pairs, statistics: accumulator.statistics(),
+            a: modelIDs[i], b: againstPower ? "power-meter" : "measured", pairs: pairs,
+            statistics: accumulator.statistics(),
             proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))))
       }
     }
-    for i in models.indices where !againstMeasured {
+    for i in models.indices where !againstReference {
       for j in models.indices where j > i {
         var accumulator = ErrorAccumulator()
         var pairs: [(Double, Double)] = []
@@ -355,6 +395,9 @@ public enum AgreementCommands {
             name: "against", value: "measured", meaning: "each model against measured expenditure")
         ]
           + (measured ?? MeasuredOptions(path: "")).described : [])
+        + (againstPower
+          ? [NamedParameter(name: "against", value: "power", meaning: "predicted against measured power, W")]
+          : [])
         + track.described + [
           NamedParameter(
             name: "epoch_s", value: Fixed.shortest(epochSeconds),
@@ -371,19 +414,22 @@ public enum AgreementCommands {
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
     chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
+    againstPower: Bool = false,
     context: CommandContext
   ) throws {
     let result = try modelAgreement(
       files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
       speedSmoothingFixes: speedSmoothingFixes, track: track, measured: measured,
-      againstMeasured: againstMeasured)
+      againstMeasured: againstMeasured, againstPower: againstPower)
+    // Energy rates, or with a power meter as the reference, mean power.
+    let unit = againstPower ? "w" : "kcal_per_min"
     for file in result.files { _ = try context.recordInput(file) }
     // A model outside its valid range (ACSM walking at running speed) is
     // said, as `energy` says it.
     for d in result.diagnostics { context.report(d) }
     context.provenance.addParameters(result.parameters)
     let statistics = result.pairs.map {
-      record($0.statistics, unit: "kcal_per_min", proportional: $0.proportional)
+      record($0.statistics, unit: unit, proportional: $0.proportional)
     }
     if let path = databasePath ?? context.databasePath {
       var run = RunRecord(
@@ -399,20 +445,26 @@ public enum AgreementCommands {
     let rows = zip(result.pairs, statistics).map { pair, statistics in
       var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
       for field in statistics.fields { row[field.key] = field.value }
-      // Energy over the compared epochs: rate x epoch minutes, summed.
-      row["total_a_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 60, 2)
-      row["total_b_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 60, 2)
+      // Energy (or work) over the compared epochs: rate x epoch, summed.
+      if againstPower {
+        row["total_a_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 1000, 1)
+        row["total_b_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 1000, 1)
+      } else {
+        row["total_a_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 60, 2)
+        row["total_b_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 60, 2)
+      }
       return row
     }
     context.write(
       (format ?? context.defaultFormat) == .json
         ? ""
-        : "energy rates in kcal/min per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
+        : "\(againstPower ? "mean power in W" : "energy rates in kcal/min") per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
     )
     context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
     for pair in result.pairs {
       try drawBlandAltman(
-        name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b, unit: "kcal_per_min", pairs: pair.pairs,
+        name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b,
+        unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs,
         statistics: pair.statistics, proportional: pair.proportional,
         folder: chartsDirectory, format: format, context: context)
     }

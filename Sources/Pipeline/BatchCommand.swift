@@ -250,7 +250,8 @@ public enum BatchCommand {
         inputs: [input, factorInput] + (subjectsInput.map { [$0] } ?? []),
         parameters: parameters + subjectParameters)
       run.results = resultRows(
-        TrackCommands.summaryRecord(summary, format: header.format), subject: file.storedPath)
+        TrackCommands.summaryRecord(summary, format: header.format, fit: header.fit), subject: file.storedPath
+      )
       run.tracks = [
         TrackRow(
           path: file.storedPath, points: summary.points,

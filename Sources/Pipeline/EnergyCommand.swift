@@ -101,9 +101,6 @@ public enum EnergyCommand {
 
   public static func energy(_ options: Options) throws -> Energy {
     let mainModel = try ModelRegistry.model(id: options.modelID)
-    guard options.subject.bodyMassKilograms != nil else {
-      throw UsageError(.missing, "energy needs a body mass (as 65kg or 143lb)")
-    }
     var modeModels: [TransportMode: any EnergyModel] = [:]
     if options.byMode {
       for mode in TransportMode.allCases {
@@ -119,12 +116,22 @@ public enum EnergyCommand {
     var diagnostics: [Diagnostic] = []
     var measuredFiles = 0
     for file in options.files {
-      let track = try TrackCommands.readTrack(file, parameters: options.track)
+      let (track, header) = try TrackCommands.readTrackAndHeader(
+        file, parameters: options.track, defaultTimeZone: nil)
+      // A FIT file's user profile fills what the command line left out.
+      let (subject, subjectNotes) = SubjectFromFile.merge(
+        options.subject, profile: header.fit?.userProfile, file: file)
+      guard subject.bodyMassKilograms != nil else {
+        throw UsageError(
+          .missing,
+          "energy needs a body mass (as 65kg or 143lb)\(header.fit == nil ? "" : "; \(file) has no user profile weight")"
+        )
+      }
       var (steps, stepDiagnostics) = analysis.steps(of: track)
       if options.speedSmoothingFixes > 1 {
         steps = SpeedSmoothing.movingAverage(steps, fixes: options.speedSmoothingFixes)
       }
-      var inherited = track.diagnostics + stepDiagnostics
+      var inherited = track.diagnostics + stepDiagnostics + subjectNotes
       var measurement: AlignedMeasurement?
       if let measuredOptions = options.measured
         ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
@@ -168,11 +175,11 @@ public enum EnergyCommand {
             (
               activity, model,
               ModeDefaults.subject(
-                options.subject, mode: activity.activity.mode, model: model, cyclingMET: options.cyclingMET)
+                subject, mode: activity.activity.mode, model: model, cyclingMET: options.cyclingMET)
             ))
         }
       } else {
-        pieces.append((nil, mainModel, options.subject))
+        pieces.append((nil, mainModel, subject))
         let declared = Set(
           track.declaredSportBySegment.values.compactMap { TransportMode(declaredSport: $0) })
         if let modelMode = ModeDefaults.modelForMode.first(where: { $0.value == options.modelID })?.key,
@@ -189,7 +196,7 @@ public enum EnergyCommand {
       var cumulative = 0.0
       if pieces.isEmpty {
         // No step to classify: one part, whose energy is unknown.
-        pieces.append((nil, options.byMode ? modeModels[.walk]! : mainModel, options.subject))
+        pieces.append((nil, options.byMode ? modeModels[.walk]! : mainModel, subject))
       }
       for (index, piece) in pieces.enumerated() {
         let range = piece.activity?.activity.stepRange ?? steps.indices
@@ -359,7 +366,7 @@ public enum EnergyCommand {
         record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
       }
       record["model"] = .string(result.modelID)
-      record["body_mass_kg"] = .number(options.subject.bodyMassKilograms, 1)
+      record["body_mass_kg"] = .number(result.bodyMassKilograms, 1)
       record["duration_s"] = .number(result.durationSeconds, 1)
       record["distance_m"] = .number(result.distanceMeters, 1)
       record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)

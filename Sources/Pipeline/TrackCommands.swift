@@ -80,8 +80,13 @@ public enum TrackCommands {
     return [".csv", ".csv.gz", ".txt", ".txt.gz"].contains { lower.hasSuffix($0) }
   }
 
-  public static func summaryRecord(_ s: TrackSummary, format: String?) -> ResultRecord {
-    ResultRecord([
+  /// A summary's row. With power, `work_kj` and `mean_power_w`; with a FIT
+  /// file's sessions, the device's own `total_work` and `total_calories`
+  /// beside them (`device_calories_kcal` is the device's estimate, not a
+  /// measurement).
+  public static func summaryRecord(_ s: TrackSummary, format: String?, fit: FITSummary? = nil) -> ResultRecord
+  {
+    var record = ResultRecord([
       "file": .string(s.source),
       "format": format.map { .string($0) } ?? .null,
       "path": .string(s.pathSource.rawValue),
@@ -115,8 +120,19 @@ public enum TrackCommands {
       "grade_max_pct": .number(s.gradeMaxFraction.map { $0 * 100 }, 2),
       "heart_rate_mean_bpm": .number(s.heartRateMeanBeatsPerMinute, 1),
       "heart_rate_max_bpm": .number(s.heartRateMaxBeatsPerMinute, 1),
-      "diagnostics": .array(s.diagnostics.map { .string($0.description) }),
     ])
+    if let work = s.workJoules {
+      record["work_kj"] = .number(work / 1000, 1)
+      record["mean_power_w"] = .number(s.meanPowerWatts, 1)
+    }
+    if let fit, !fit.sessions.isEmpty {
+      let works = fit.sessions.compactMap(\.totalWorkJoules)
+      let calories = fit.sessions.compactMap(\.totalEnergyKilocalories)
+      record["device_work_kj"] = .number(works.isEmpty ? nil : works.reduce(0, +) / 1000, 1)
+      record["device_calories_kcal"] = .number(calories.isEmpty ? nil : calories.reduce(0, +), 0)
+    }
+    record["diagnostics"] = .array(s.diagnostics.map { .string($0.description) })
+    return record
   }
 
   /// Each file's summary and what the file says of itself, or why it could
@@ -170,7 +186,7 @@ public enum TrackCommands {
       files: files, results: found.results, failFast: failFast,
       context: context
     ) {
-      (summaryRecord($0.0, format: $0.1.format), $0.0.diagnostics)
+      (summaryRecord($0.0, format: $0.1.format, fit: $0.1.fit), $0.0.diagnostics)
     }
     context.provenance.addParameters(found.parameters)
     context.emit(

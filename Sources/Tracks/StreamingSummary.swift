@@ -18,6 +18,9 @@ public struct StreamingTrackSummary: Sendable {
   private var waypoints = 0
   private var timeOnly = 0
   private var timeOnlySpan = TimeAndHeartRate()
+  /// Power from records with or without a position (an indoor trainer
+  /// writes no position), in file order.
+  private var power = PowerIntegral()
 
   public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
     self.source = source
@@ -27,6 +30,9 @@ public struct StreamingTrackSummary: Sendable {
   }
 
   public mutating func add(_ p: TrackPoint) {
+    if p.kind == .track || p.kind == .timeOnly {
+      power.add(timeSecondsSince1970: p.timeSecondsSince1970, powerWatts: p.powerWatts, segment: p.segment)
+    }
     switch p.kind {
     case .track: trackPath.add(p)
     case .route: routePath.add(p)
@@ -71,6 +77,10 @@ public struct StreamingTrackSummary: Sendable {
     summary.structure = structure
     summary.pathSource = structure.pathSource
     summary.deviceDistanceMeters = deviceDistanceMeters
+    if power.records > 0 {
+      summary.workJoules = power.joules
+      summary.poweredSeconds = power.seconds
+    }
     if let device = deviceDistanceMeters, device > 0,
       abs(summary.distance2DMeters - device) / device > Self.deviceDistanceTolerance
     {

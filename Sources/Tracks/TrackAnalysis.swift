@@ -63,7 +63,7 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
 
 /// The movement between two consecutive fixes of one segment.
 ///
-/// Held compactly (72 bytes): an absent value is stored as NaN and read
+/// Held compactly (80 bytes): an absent value is stored as NaN and read
 /// back as nil.
 public struct TrackStep: Sendable, Hashable {
   private var start: Double
@@ -74,6 +74,7 @@ public struct TrackStep: Sendable, Hashable {
   private var speed: Double
   private var grade: Double
   private var heartRate: Double
+  private var power = Double.nan
   private var segmentOrdinal: Int32
   private var endIndex: Int32
 
@@ -102,6 +103,11 @@ public struct TrackStep: Sendable, Hashable {
   public var heartRateBeatsPerMinute: Double? {
     get { heartRate.isNaN ? nil : heartRate }
     set { heartRate = newValue ?? .nan }
+  }
+  /// Mean power of the step's two fixes from a power meter, W.
+  public var powerWatts: Double? {
+    get { power.isNaN ? nil : power }
+    set { power = newValue ?? .nan }
   }
   /// The path segment of the step (steps never cross segments, unless
   /// segments are joined).
@@ -139,6 +145,7 @@ public struct TrackStep: Sendable, Hashable {
       && a.elevationChangeMeters == b.elevationChangeMeters
       && a.speedMetersPerSecond == b.speedMetersPerSecond
       && a.gradeFraction == b.gradeFraction && a.heartRateBeatsPerMinute == b.heartRateBeatsPerMinute
+      && a.powerWatts == b.powerWatts
       && a.segmentOrdinal == b.segmentOrdinal && a.endIndex == b.endIndex
   }
 
@@ -195,6 +202,54 @@ public struct TrackSummary: Sendable, Hashable {
   public var pathSource = PathSource.tracks
   /// Distance the device measured itself (TCX), metres.
   public var deviceDistanceMeters: Double?
+  /// Mechanical work from a power meter: power integrated over time by
+  /// the trapezoid rule between consecutive records of one segment (pauses,
+  /// which start segments, left out), J; nil without power.
+  public var workJoules: Double?
+  /// Seconds the work was integrated over, and the mean power over them,
+  /// W (work / seconds).
+  public var poweredSeconds: Double?
+  public var meanPowerWatts: Double? {
+    guard let workJoules, let poweredSeconds, poweredSeconds > 0 else { return nil }
+    return workJoules / poweredSeconds
+  }
+}
+
+/// Work from power: consecutive records of one segment that both carry a
+/// power, integrated by the trapezoid rule.
+///
+/// ```
+/// W (J) = sum over consecutive records i, i+1 of one segment of
+///         (P_i + P_(i+1)) / 2 x (t_(i+1) - t_i)      (P in W, t in s)
+/// ```
+/// A record without power, or a step of more than `maximumStepSeconds`,
+/// contributes nothing: power is never assumed across a hole.
+public struct PowerIntegral: Sendable {
+  /// The longest step between two records integrated over, s: 60.
+  public static let maximumStepSeconds = 60.0
+
+  public private(set) var joules = 0.0
+  public private(set) var seconds = 0.0
+  public private(set) var records = 0
+  private var last: (time: Double, watts: Double, segment: Int32)?
+
+  public init() {}
+
+  public mutating func add(timeSecondsSince1970 t: Double?, powerWatts p: Double?, segment: Int32) {
+    guard let t, let p else {
+      last = nil
+      return
+    }
+    records += 1
+    if let l = last, l.segment == segment {
+      let dt = t - l.time
+      if dt > 0 && dt <= Self.maximumStepSeconds {
+        joules += (l.watts + p) / 2 * dt
+        seconds += dt
+      }
+    }
+    last = (t, p, segment)
+  }
 }
 
 /// Track metrics computed from the fixes as they are: no smoothing.
@@ -245,11 +300,12 @@ public struct TrackAnalysis: Sendable {
         }
         var hr: Double?
         if let ha = a.heartRateBeatsPerMinute, let hb = b.heartRateBeatsPerMinute { hr = (ha + hb) / 2 }
-        steps.append(
-          TrackStep(
-            startSecondsSince1970: a.timeSecondsSince1970, durationSeconds: dt, distance2DMeters: d2,
-            distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
-            heartRateBeatsPerMinute: hr, segment: segment, endPointIndex: i))
+        var step = TrackStep(
+          startSecondsSince1970: a.timeSecondsSince1970, durationSeconds: dt, distance2DMeters: d2,
+          distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
+          heartRateBeatsPerMinute: hr, segment: segment, endPointIndex: i)
+        if let pa = a.powerWatts, let pb = b.powerWatts { step.powerWatts = (pa + pb) / 2 }
+        steps.append(step)
         cumulative.append(cumulative[cumulative.count - 1] + d2)
       }
       // Grade windows of this segment alone; the pointer walks forward

@@ -126,14 +126,18 @@ struct AgreementCLI: ContextCommand {
   @OptionGroup var subject: SubjectOptions
   @OptionGroup var track: TrackOptions
   @Option(help: "Folder for the Bland-Altman chart of each pair of models.") var charts: String?
-  @Option(help: "Compare each model with this reference instead of with each other: measured.")
+  @Option(
+    help:
+      "Compare each model with a reference instead of with each other: measured (expenditure) or power (a power meter, against a power model such as martin-1998-cycling)."
+  )
   var against: String?
   @OptionGroup(title: "Measured expenditure") var measured: MeasuredOptionGroup
   @OptionGroup var output: FormatOption
 
   func validate() throws {
-    if let against, against != "measured" {
-      throw ValidationError("--against takes measured (the measured expenditure); got \(against)")
+    if let against, against != "measured" && against != "power" {
+      throw ValidationError(
+        "--against takes measured (the measured expenditure) or power (the power meter); got \(against)")
     }
     guard models.count >= (against == nil ? 2 : 1) else {
       throw ValidationError(
@@ -141,7 +145,7 @@ struct AgreementCLI: ContextCommand {
           ? "agreement needs at least two --models (or one with --against measured)"
           : "agreement needs a model")
     }
-    if measured.measured != nil && against == nil {
+    if measured.measured != nil && against != "measured" {
       throw ValidationError("--measured is compared with --against measured")
     }
     guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
@@ -153,7 +157,8 @@ struct AgreementCLI: ContextCommand {
       files: files, modelIDs: models, subject: try subject.modelInput(),
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
-      measured: measured.options(), againstMeasured: against == "measured", context: context)
+      measured: measured.options(), againstMeasured: against == "measured", againstPower: against == "power",
+      context: context)
   }
 }
 

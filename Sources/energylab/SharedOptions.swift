@@ -45,7 +45,18 @@ struct SubjectOptions: ParsableArguments {
     transform: QuantityParser.lengthMeters)
   var stride: Double?
   @Option(help: "MET value of the activity (model met).") var met: Double?
-  @Option(help: "Mechanical efficiency of the kinetic models, in (0, 1]; default 1.") var efficiency: Double?
+  @Option(
+    help:
+      "Mechanical efficiency, in (0, 1]: kinetic models (default 1); gross efficiency of power-meter and martin-1998-cycling (default 0.198)."
+  )
+  var efficiency: Double?
+  @Option(help: "Cycling drag area CdA, m^2 (martin-1998-cycling; default 0.32).") var cda: Double?
+  @Option(help: "Rolling-resistance coefficient (martin-1998-cycling; default 0.0032).") var crr: Double?
+  @Option(help: "Air density, kg/m^3 (martin-1998-cycling; default 1.225).") var airDensity: Double?
+  @Option(
+    parsing: .unconditional, help: "Mass of bicycle and gear, as 8kg (martin-1998-cycling; default 8 kg).",
+    transform: { try QuantityParser.massKilograms($0) })
+  var bikeMass: Double?
   @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
     String?
   @Option(help: "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min).") var subjects:
@@ -86,6 +97,10 @@ struct SubjectOptions: ParsableArguments {
     if let stride { input.strideMeters = stride }
     if let met { input.metabolicEquivalent = met }
     if let efficiency { input.mechanicalEfficiency = efficiency }
+    if let cda { input.dragAreaSquareMeters = cda }
+    if let crr { input.rollingResistanceCoefficient = crr }
+    if let airDensity { input.airDensityKilogramsPerCubicMeter = airDensity }
+    if let bikeMass { input.equipmentMassKilograms = bikeMass }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
     if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
       throw ValueError(

@@ -81,3 +81,58 @@ struct EnergyOnFITTests {
     expectClose(try #require(agreement.pairs.first).statistics.bias, 8.75 - 1.225, tolerance: 1e-6)
   }
 }
+
+/// Power as measured work on the Edge 810 ride with Vector pedals.
+struct PowerOnFITTests {
+  /// fitdecode: the session's total_work is 1,296,229 J; power integrated
+  /// over the records (trapezoids within segments) is within 1 % of it, and
+  /// the summary shows the device's figures beside EnergyLab's.
+  @Test func workFromPowerMatchesTheSession() throws {
+    let path = "\(EnergyOnFITTests.folder)/Edge810-Vector-2013-08-16-15-35-10.fit"
+    let summaries = TrackCommands.summaries(files: [path], parameters: TrackAnalysisParameters())
+    let (summary, header) = try summaries.results[0].get()
+    let work = try #require(summary.workJoules)
+    #expect(abs(work - 1_296_229) / 1_296_229 < 0.01, "\(work)")
+    let record = TrackCommands.summaryRecord(summary, format: header.format, fit: header.fit)
+    #expect(record["device_work_kj"] == .number(1296.229, digits: 1))
+    #expect(record.keys.contains("work_kj") && record.keys.contains("mean_power_w"))
+    #expect(record.keys.contains("device_calories_kcal"))
+  }
+
+  /// `agreement --against power`: the model's predicted watts against the
+  /// meter's per whole minute; the metered work over the compared minutes
+  /// is at most the ride's (1,296 kJ) and most of it (78 of 79 minutes).
+  @Test func agreementAgainstThePowerMeter() throws {
+    let agreement = try AgreementCommands.modelAgreement(
+      files: ["\(EnergyOnFITTests.folder)/Edge810-Vector-2013-08-16-15-35-10.fit"],
+      modelIDs: ["martin-1998-cycling"], subject: ModelInput(bodyMassKilograms: 70), epochSeconds: 60,
+      speedSmoothingFixes: 1, track: TrackAnalysisParameters(), againstPower: true)
+    let pair = try #require(agreement.pairs.first)
+    #expect(pair.b == "power-meter" && pair.statistics.count >= 77)
+    let meteredKilojoules = pair.pairs.reduce(0) { $0 + $1.1 } * 60 / 1000
+    #expect(meteredKilojoules <= 1296.3 && meteredKilojoules > 1296.229 * 0.95, "\(meteredKilojoules)")
+    #expect(agreement.epochs.contains { $0.metric == "power measured" && $0.unit == "W" })
+  }
+}
+
+/// A FIT file's user profile gives the subject where the command line
+/// gives nothing; the command line wins.
+struct SubjectFromFITTests {
+  /// fitdecode: garmin-fenix-5-run.fit's user_profile is male, 68 kg,
+  /// 1.75 m.
+  @Test func theUserProfileFillsWhatIsNotGiven() throws {
+    let path = "\(EnergyOnFITTests.folder)/garmin-fenix-5-run.fit"
+    let fromFile = try EnergyCommand.energy(
+      EnergyCommand.Options(files: [path], modelID: "acsm-running", subject: ModelInput()))
+    #expect(fromFile.parts.first?.energy.bodyMassKilograms == 68)
+    let note = try #require(fromFile.diagnostics.first { $0.code == "subject-from-file" })
+    #expect(note.message.contains("body mass 68 kg") && note.message.contains("sex male"))
+    #expect(note.message.contains("height 1.75 m"))
+    let given = try EnergyCommand.energy(
+      EnergyCommand.Options(
+        files: [path], modelID: "acsm-running", subject: ModelInput(bodyMassKilograms: 70)))
+    #expect(given.parts.first?.energy.bodyMassKilograms == 70)
+    #expect(
+      given.diagnostics.first { $0.code == "subject-from-file" }?.message.contains("body mass") == false)
+  }
+}

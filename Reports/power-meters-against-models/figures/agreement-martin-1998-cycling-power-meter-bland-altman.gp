@@ -1,0 +1,32 @@
+# EnergyLab chart: Bland-Altman: martin-1998-cycling against power-meter (n = 78)
+# Edit and run with: gnuplot agreement-martin-1998-cycling-power-meter-bland-altman.gp
+set encoding utf8
+set title 'Bland-Altman: martin-1998-cycling against power-meter (n = 78)' noenhanced
+set xlabel 'mean of martin-1998-cycling and power-meter (W)' noenhanced
+set ylabel 'martin-1998-cycling minus power-meter (W)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'agreement-martin-1998-cycling-power-meter-bland-altman.png'
+plot 'agreement-martin-1998-cycling-power-meter-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
+     -35.1498035111679 with lines ls 10 title 'bias -35.15', \
+     -169.24898072789767 with lines ls 11 title 'lower limit -169.25', \
+     98.94937370556187 with lines ls 12 title 'upper limit 98.95'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'agreement-martin-1998-cycling-power-meter-bland-altman.svg'
+replot
+unset output
