@@ -7,9 +7,13 @@ import EnergyLabCore
 /// kcal/min = W (lb) x 0.53 x speed (mph) / 60
 /// ```
 /// Independent of speed per mile walked; kcal/min needs the speed. Defines
-/// no VO2. As printed in the PEM thesis (L715-723), citing Cameron et al.,
-/// "Energy expenditure of walking and running", Medicine & Science in Sports
-/// & Exercise, Dec 2004.
+/// no VO2. As printed in the PEM thesis (L715-723), which calls it "Cameron
+/// et al." and cites a web page (its reference [14]): "Cameron" is the first
+/// name of the first author of the paper meant, Hall C, Figueroa A,
+/// Fernhall B, Kanaley JA, "Energy expenditure of walking and running:
+/// comparison with prediction equations", Med Sci Sports Exerc
+/// 2004;36(12):2128-2134. The 0.53 kcal per pound per mile is the thesis's
+/// figure; EnergyLab keeps the model's identifier, `cameron-walking`.
 public struct CameronWalking: EnergyModel {
   public init() {}
 
@@ -17,11 +21,13 @@ public struct CameronWalking: EnergyModel {
   public static let kilocaloriesPerPoundMile = 0.53
 
   public let info = ModelInfo(
-    id: "cameron-walking", name: "Cameron walking equation",
+    id: "cameron-walking", name: "Cameron walking equation (Hall et al. 2004)",
     equation: "C = W(lb) * 0.53 * D(miles) (kcal); kcal/min = W(lb) * 0.53 * mph / 60",
     inputs: ["body mass W (lb)", "distance D (miles) or speed (mph) and duration"],
     validRange: "walking; no range is stated",
-    citation: "Cameron et al., Med Sci Sports Exerc, Dec 2004; PEM thesis L715-723", statesValidRange: false)
+    citation:
+      "Hall, Figueroa, Fernhall & Kanaley, Med Sci Sports Exerc 2004;36(12):2128-2134 (first author Cameron Hall; the PEM thesis writes \"Cameron et al.\" and cites a web page, its ref. [14]); PEM thesis L715-723",
+    statesValidRange: false)
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     let pounds = Units.pounds(

@@ -116,7 +116,13 @@ public struct StrideWalking: EnergyModel {
 /// states the models) turns mechanical work into metabolic energy; about
 /// 0.25 is the usual muscle efficiency. GPS speed noise inflates both: on
 /// tracks, smooth speeds first (`energy --speed-smoothing N`).
-/// As printed in the PEM thesis (L745-762), which cites Hay, Rassia,
+/// The PEM thesis prints the kinetic form as E_k = 1/2 m (delta v)^2
+/// (L745-751). EnergyLab computes the change of kinetic energy, 1/2 m (v^2 -
+/// v0^2), which equals the printed form only from rest (v0 = 0): at speed
+/// the printed form gives less, (v - v0)^2 against (v - v0)(v + v0), e.g.
+/// 65 kg from 1.0 to 1.3 m/s: printed 2.9 J, the change of kinetic energy
+/// 22.4 J. The printed form is not the energy of speeding up, so it is not
+/// computed. The thesis cites Hay, Rassia,
 /// Beresford and Baker, "Movement dynamics in office environments" (not
 /// located; see also S. Hay, A model personal energy meter, Cambridge
 /// UCAM-CL-TR-805, 2011).
@@ -140,7 +146,8 @@ public struct KineticEnergy: EnergyModel {
           "body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)", "efficiency (default 1)",
         ],
         validRange: "any; counts only the energy of acceleration",
-        citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)")
+        citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)",
+        notes: "the thesis prints 1/2*m*(dv)^2; this is 1/2*m*(v^2 - v0^2), the same only from rest")
     case .forceTimesDistance:
       return ModelInfo(
         id: method.rawValue, name: "Work as force times distance",
