@@ -221,9 +221,14 @@ extension Array where Element == UInt8 {
 /// order, times strictly increasing.
 public enum DeviceFileReader {
   /// The format of the file at `path`, from its first bytes; nil when it
-  /// is none of them.
+  /// is none of them. Only regular files are looked at: peeking into a
+  /// pipe would take the bytes its reader needs.
   public static func format(ofFileAt path: String) -> DeviceFileFormat? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    guard
+      (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type]
+        as? FileAttributeType) == .typeRegular,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return nil }
     defer { try? handle.close() }
     guard let data = try? handle.read(upToCount: 32) else { return nil }
     return DeviceFileFormat.detect(head: [UInt8](data))
