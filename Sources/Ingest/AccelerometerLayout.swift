@@ -25,6 +25,22 @@ public enum AccelFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case phone
   /// Any CSV, read through a column map.
   case generic
+  /// Axivity AX3/AX6 binary `.cwa` (`CWAReader`).
+  case axivityCWA = "axivity-cwa"
+  /// GENEActiv binary `.bin` (`GENEActivBinReader`).
+  case geneactivBin = "geneactiv-bin"
+  /// ActiGraph `.gt3x` (`GT3XReader`).
+  case actigraphGT3X = "actigraph-gt3x"
+
+  /// The device format a dialect names; nil for the CSV dialects.
+  public var deviceFormat: DeviceFileFormat? {
+    switch self {
+    case .axivityCWA: return .axivityCWA
+    case .geneactivBin: return .geneactivBin
+    case .actigraphGT3X: return .actigraphGT3X
+    default: return nil
+    }
+  }
 }
 
 /// The unit of acceleration cells.

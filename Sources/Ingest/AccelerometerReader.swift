@@ -12,6 +12,10 @@ public struct AccelBlock: Sendable {
   /// steps, vector magnitude for counts; ENMO in mg for ENMO epochs. NaN
   /// where a file has no such column.
   public var values: [Double]
+  /// Temperature of each row, °C, where the device records one (a device
+  /// file's block or page temperature; NaN where a block has none); empty
+  /// for CSV.
+  public var temperatureCelsius: [Double] = []
 
   public var count: Int { time.count }
 }
@@ -51,6 +55,9 @@ public struct AccelReader: Sendable {
   public var timeZone: TimeZone?
   public var workers: Int
   public var chunkBytes: Int
+  /// Fill an ActiGraph's idle-sleep gaps with its last sample (see
+  /// `DeviceReadOptions.fillIdleSleep`).
+  public var fillIdleSleep = false
 
   public init(
     map: AccelColumnMap = AccelColumnMap(), timeZone: TimeZone? = nil,
@@ -69,6 +76,10 @@ public struct AccelReader: Sendable {
     path: String, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
     onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
+    if let device = map.format?.deviceFormat ?? DeviceFileReader.format(ofFileAt: path) {
+      return try readDevice(
+        path: path, format: device, progress: progress, onLayout: onLayout, onBlock: onBlock)
+    }
     let chunks = try LineChunks(path: path)
     // A plain regular file is mapped and each parser thread finds and
     // reads its own run of lines; gzip, pipes and devices are read here.
@@ -292,6 +303,32 @@ public struct AccelReader: Sendable {
     try consumeAll(pending)
     progress?(chunks.bytesRead)
     return try summary(bytes: chunks.bytesRead, compressed: chunks.compressed)
+  }
+
+  /// Reads a device's binary file (CWA, GENEActiv .bin, GT3X) as rows
+  /// of time, x, y, z in g, with the layout such a CSV export would have.
+  func readDevice(
+    path: String, format: DeviceFileFormat, progress: ((Int) -> Void)?,
+    onLayout: (AccelLayout) throws -> Void,
+    onBlock: (AccelBlock) throws -> Void
+  ) throws -> AccelFileInfo {
+    func layout(_ header: DeviceFileHeader) -> AccelLayout {
+      var names = ["time", "x", "y", "z"]
+      if header.hasTemperature { names.append("temperature") }
+      return AccelLayout(
+        format: format.accelFormat, kind: .raw, delimiter: 0x2C, headerLines: 0, columnCount: names.count,
+        columnNames: names, time: .number(column: 0, scale: 1, start: 0), valueColumns: [1, 2, 3], scale: 1,
+        unit: .g, declaredRateHz: header.sampleRateHz, absoluteTime: true, metadata: header.metadata,
+        diagnostics: [], timeZone: header.timeZone)
+    }
+    let summary = try DeviceFileReader.read(
+      path: path, format: format,
+      options: DeviceReadOptions(timeZone: timeZone, fillIdleSleep: fillIdleSleep),
+      progress: progress, onHeader: { try onLayout(layout($0)) }, onBlock: onBlock)
+    return AccelFileInfo(
+      layout: layout(summary.header), rows: summary.samples, lines: 0, bytes: summary.bytes,
+      compressed: false,
+      diagnostics: summary.diagnostics)
   }
 
   /// The offset just after the `lines`-th line break of `text`; nil when

@@ -14,6 +14,9 @@ public struct AccelOptions: Sendable {
   public var analysis = AccelAnalysisParameters()
   /// Threads that parse one file (default: the number of cores).
   public var parseWorkers = ProcessInfo.processInfo.activeProcessorCount
+  /// Fill an ActiGraph's idle-sleep gaps with its last sample, as
+  /// ActiLife does (default: leave them as gaps).
+  public var fillIdleSleep = false
   /// Whether the epoch lengths were asked for; if not, files of epochs
   /// keep those default lengths that are whole multiples of their own
   /// epoch, else their own.
@@ -114,7 +117,8 @@ public enum AccelPipeline {
     -> AccelResult
   {
     var parameters = options.analysis
-    let reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
+    var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
+    reader.fillIdleSleep = options.fillIdleSleep
     var analyzer: AccelAnalyzer?
     let info = try reader.read(
       path: file, progress: progress,
@@ -586,6 +590,96 @@ extension AccelCommands {
     context.write(
       "wrote \(outputPath): \(spec.samples) samples at \(Fixed.shortest(spec.rateHz)) Hz (\(legs)), \(spec.steps) steps by construction, seed \(spec.seed)\n"
     )
+  }
+
+  /// What `accel convert` wrote.
+  public struct Conversion: Sendable {
+    public var info: AccelFileInfo
+    public var outputPath: String
+  }
+
+  /// Writes any accelerometer file EnergyLab reads (device binaries
+  /// included) as `time,x,y,z[,temperature]` CSV, streamed and atomic:
+  /// ISO-8601 UTC times to the microsecond, g and °C to 6 decimals (an
+  /// empty temperature where a block recorded none). The CSV reader reads
+  /// it back to the same samples within 5e-7 g and 5e-7 s.
+  public static func convert(file: String, outputPath: String, options: AccelOptions) throws -> Conversion {
+    var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
+    reader.fillIdleSleep = options.fillIdleSleep
+    var info: AccelFileInfo?
+    try AtomicFile.stream(to: outputPath) { write in
+      var withTemperature = false
+      var buffer: [UInt8] = []
+      buffer.reserveCapacity(1 << 20)
+      info = try reader.read(
+        path: file,
+        onLayout: { layout in
+          guard layout.kind == .raw else {
+            throw UsageError(
+              .unsupported,
+              "\(file) holds \(layout.kind.rawValue) epochs, not raw acceleration; convert writes raw samples only"
+            )
+          }
+          withTemperature = layout.columnNames.contains("temperature")
+          buffer += Array((withTemperature ? "time,x,y,z,temperature\n" : "time,x,y,z\n").utf8)
+        },
+        onBlock: { block in
+          for i in 0..<block.count {
+            buffer += Array(ISO8601.formatUTC(block.time[i], fractionDigits: 6).utf8)
+            for k in 0..<3 {
+              buffer.append(0x2C)
+              appendFixed(block.values[i * 3 + k], digits: 6, to: &buffer)
+            }
+            if withTemperature {
+              buffer.append(0x2C)
+              if i < block.temperatureCelsius.count, block.temperatureCelsius[i].isFinite {
+                appendFixed(block.temperatureCelsius[i], digits: 6, to: &buffer)
+              }
+            }
+            buffer.append(0x0A)
+            if buffer.count > (1 << 20) - 256 {
+              try write(buffer)
+              buffer.removeAll(keepingCapacity: true)
+            }
+          }
+        })
+      try write(buffer)
+    }
+    return Conversion(info: info!, outputPath: outputPath)
+  }
+
+  /// `accel convert`: converts, then reports what was written and the
+  /// reader's diagnostics.
+  public static func convert(file: String, outputPath: String, options: AccelOptions, context: CommandContext)
+    throws
+  {
+    let result = try convert(file: file, outputPath: outputPath, options: options)
+    context.provenance.addParameters(options.map.described)
+    for d in result.info.diagnostics { context.report(d) }
+    let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
+    context.write(
+      "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
+    )
+  }
+
+  /// Appends `value` with `digits` decimals, as `-0.012300`.
+  static func appendFixed(_ value: Double, digits: Int, to buffer: inout [UInt8]) {
+    var power: Int64 = 1
+    for _ in 0..<digits { power *= 10 }
+    var scaled = Int64((value * Double(power)).rounded())
+    if scaled < 0 {
+      buffer.append(0x2D)
+      scaled = -scaled
+    }
+    buffer += Array(String(scaled / power).utf8)
+    buffer.append(0x2E)
+    var fraction = scaled % power
+    var digitsOut = [UInt8](repeating: 0x30, count: digits)
+    for k in stride(from: digits - 1, through: 0, by: -1) {
+      digitsOut[k] = UInt8(0x30 + fraction % 10)
+      fraction /= 10
+    }
+    buffer += digitsOut
   }
 
   /// Appends `value` with four decimals, as `-0.0123`.

@@ -94,7 +94,9 @@ public enum BatchCommand {
     case survey
   }
 
-  static let extensions = [".gpx", ".tcx", ".fit", ".csv", ".csv.gz", ".txt", ".txt.gz"]
+  static let extensions = [
+    ".gpx", ".tcx", ".fit", ".csv", ".csv.gz", ".txt", ".txt.gz", ".cwa", ".bin", ".gt3x",
+  ]
 
   /// Candidate files under the folders, in path order; hidden files and
   /// folders are passed over.
@@ -134,6 +136,11 @@ public enum BatchCommand {
   static func kind(of file: StudyFile, options: Options) throws -> (Kind, notRecording: Error?) {
     let lower = file.path.lowercased()
     if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") || lower.hasSuffix(".fit") { return (.track, nil) }
+    // Device files by their first bytes (a .bin or .gt3x that is none is
+    // read as text below, and fails there with the reason).
+    if DeviceFileReader.format(ofFileAt: file.path) != nil {
+      return (.accelerometer, nil)
+    }
     let chunks = try LineChunks(path: file.path)
     let head = try chunks.next(size: 1 << 16) ?? []
     do {

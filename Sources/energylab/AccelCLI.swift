@@ -76,7 +76,7 @@ struct StepOptions: ParsableArguments {
 struct AccelReadOptions: ParsableArguments {
   @Option(
     help:
-      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, geneactiv, empatica-e4, phone or generic (default: detected)."
+      "Input dialect: actigraph-raw, actigraph-counts, axivity, ukbiobank-epoch, geneactiv, empatica-e4, phone, generic, or the device files axivity-cwa, geneactiv-bin, actigraph-gt3x (default: detected from the content)."
   )
   var dialect: AccelFormat?
   @Option(help: "Time column, by name or 1-based position.") var time: String?
@@ -108,6 +108,11 @@ struct AccelReadOptions: ParsableArguments {
       "Epoch the cut-points classify, as 5s or 60s (default: the one they were published for, 60 s for freedson-1998 and 5 s for the others); another applies them there anyway, with a warning.",
     transform: QuantityParser.durationSeconds)
   var intensityEpoch: Double?
+  @Flag(
+    help:
+      "Fill the seconds an ActiGraph (.gt3x) slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
+  )
+  var fillIdleSleep = false
   @OptionGroup var steps: StepOptions
 
   func validate() throws {
@@ -134,6 +139,7 @@ struct AccelReadOptions: ParsableArguments {
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
     o.analysis.intensityEpochSeconds = intensityEpoch
+    o.fillIdleSleep = fillIdleSleep
     steps.apply(to: &o.analysis)
     return o
   }
@@ -170,16 +176,20 @@ struct AccelCLI: ParsableCommand {
     commandName: "accel", abstract: "Accelerometer recordings: summaries, epochs, days and energy.",
     discussion: """
       Reads ActiGraph (raw and counts), Axivity, UK Biobank epoch and phone-app
-      CSV exports, or any CSV through --time/--x/--y/--z, plain or gzipped.
+      CSV exports, or any CSV through --time/--x/--y/--z, plain or gzipped;
+      and the devices' own files: Axivity .cwa, GENEActiv .bin and ActiGraph
+      .gt3x, told apart by their content.
       """,
-    subcommands: [Summary.self, Epochs.self, Days.self, Energy.self, Plot.self, Synth.self])
+    subcommands: [
+      Summary.self, Epochs.self, Days.self, Energy.self, Plot.self, Convert.self, Synth.self,
+    ])
 
   struct Summary: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "Samples, rate, time span, steps, ENMO and intensity minutes of each file.",
       discussion:
         "Unreadable files are reported and skipped; the run then exits 1 (--fail-fast stops at the first).")
-    @Argument(help: "Accelerometer CSV files (.csv or .csv.gz).") var files: [String]
+    @Argument(help: "Accelerometer files (.csv, .csv.gz, .cwa, .bin, .gt3x).") var files: [String]
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var run: FileRunOptions
     @OptionGroup var output: FormatOption
@@ -195,7 +205,7 @@ struct AccelCLI: ParsableCommand {
   struct Epochs: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "The epoch table: samples, coverage, ENMO, MAD, steps, counts and intensity per epoch.")
-    @Argument(help: "Accelerometer CSV file.") var file: String
+    @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @Option(help: "Epoch length, as 60s, 5s or 1min.", transform: QuantityParser.durationSeconds)
     var epoch: Double = 60
     @OptionGroup var read: AccelReadOptions
@@ -213,7 +223,7 @@ struct AccelCLI: ParsableCommand {
   struct Days: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "Daily summaries: recorded hours, steps, ENMO, intensity minutes and energy by model.")
-    @Argument(help: "Accelerometer CSV file.") var file: String
+    @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
     @OptionGroup var output: FormatOption
@@ -229,7 +239,7 @@ struct AccelCLI: ParsableCommand {
       abstract:
         "Energy by model (MET by intensity, per-step, stride, kinetic), its hour-of-day profile and the StepMyHealth calorie balance."
     )
-    @Argument(help: "Accelerometer CSV file.") var file: String
+    @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
     @Option(help: "Energy eaten, kcal: adds the StepMyHealth calorie balance.") var intake: Double?
@@ -283,7 +293,7 @@ extension AccelCLI {
   struct Plot: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "Charts of a recording by local time: acceleration per epoch, steps and energy per hour.")
-    @Argument(help: "Accelerometer CSV file.") var file: String
+    @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
       String?
     @OptionGroup var read: AccelReadOptions
@@ -294,6 +304,22 @@ extension AccelCLI {
         file: file, options: try read.options(), energy: try subject.options(),
         chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         format: output.format, context: context)
+    }
+  }
+}
+
+extension AccelCLI {
+  struct Convert: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write a recording (a device's .cwa, .bin or .gt3x, or any CSV read) as time,x,y,z CSV in g.",
+      discussion:
+        "Times are ISO-8601 UTC to the microsecond; a temperature column (°C) follows where the device records one."
+    )
+    @Argument(help: "Accelerometer file.") var file: String
+    @Option(name: .shortAndLong, help: "Output CSV file.") var output: String
+    @OptionGroup var read: AccelReadOptions
+    func execute(in context: CommandContext) throws {
+      try AccelCommands.convert(file: file, outputPath: output, options: try read.options(), context: context)
     }
   }
 }
