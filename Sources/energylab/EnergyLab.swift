@@ -21,6 +21,7 @@ struct EnergyLabMain {
       Terminal.finish()
     }
     do {
+      try SubcommandSuggestion.check(Array(CommandLine.arguments.dropFirst()))
       var command = try LongArgumentLists.parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
       Terminal.finish()
@@ -212,6 +213,7 @@ enum Terminal {
   /// Parses and runs a notebook command in `context`.
   static func execute(_ arguments: [String], in context: CommandContext) throws {
     let parsed: ParsableCommand
+    try SubcommandSuggestion.check(arguments)
     do {
       parsed = try EnergyLab.parseAsRoot(arguments)
     } catch {
@@ -311,7 +313,8 @@ struct RunCommand: ContextCommand {
 /// the SHA-256 of the binary itself when installed without its sources.
 enum VersionText {
   static func describe() -> String {
-    let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    guard let path = ExecutablePath.current else { return "energylab \(EnergyLabVersion.current)" }
+    let binary = URL(fileURLWithPath: path)
     var folder = binary.deletingLastPathComponent()
     for _ in 0..<4 {
       folder = folder.deletingLastPathComponent()
