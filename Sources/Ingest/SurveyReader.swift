@@ -407,10 +407,22 @@ public struct SurveyReader: Sendable {
       if let idColumn { respondentIDs.append(row.fields[idColumn]) }
     }
     var questions: [SurveyQuestion] = []
+    var notes: [Diagnostic] = []
     for (k, id) in ids.enumerated() {
+      var withControls = 0
       let distinct = cells[k].map { cell -> String in
-        let trimmed = Self.trimmed(cell)
+        let visible = Self.withoutControlCharacters(cell)
+        if visible != cell { withControls += 1 }
+        let trimmed = Self.trimmed(visible)
         return missing.contains(trimmed.lowercased()) ? "" : trimmed
+      }
+      if withControls > 0 {
+        notes.append(
+          Diagnostic(
+            code: "control-characters-removed", severity: .note,
+            message:
+              "\(id): control characters removed from \(withControls) distinct answer\(withControls == 1 ? "" : "s"); answers that differ only by them count as one",
+            location: source))
       }
       // Microsoft Forms writes multi-select answers as "a;b;".
       let autoMulti = format == "microsoft-forms" && distinct.contains { $0.hasSuffix(";") }
@@ -431,7 +443,25 @@ public struct SurveyReader: Sendable {
       name: name, source: source, format: format, questions: questions, respondents: max(0, seen - headerRows)
     )
     if idColumn != nil { survey.respondentIDs = respondentIDs }
+    survey.notes += notes
     return survey
+  }
+
+  /// `cell` with control characters (and invisible format characters
+  /// such as bidirectional overrides and zero-width spaces) taken out; line
+  /// breaks and tabs, which a multi-line answer may hold, stay. Two answers
+  /// that print alike are one answer.
+  static func withoutControlCharacters(_ cell: String) -> String {
+    func invisible(_ s: Unicode.Scalar) -> Bool {
+      switch s.properties.generalCategory {
+      case .control: s != "\n" && s != "\r" && s != "\t"
+      // The zero-width joiner holds emoji sequences together.
+      case .format: s != "\u{200D}"
+      default: false
+      }
+    }
+    guard cell.unicodeScalars.contains(where: invisible) else { return cell }
+    return String(String.UnicodeScalarView(cell.unicodeScalars.filter { !invisible($0) }))
   }
 
   /// SurveyMonkey: row 1 has the question over the first of its columns,

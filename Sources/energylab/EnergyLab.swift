@@ -222,6 +222,9 @@ enum Terminal {
     guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
       throw UsageError(.conflict, "\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
+    if let policy = context.writePolicy {
+      for path in CommandOutputs.paths(of: parsed) { try policy.check(path) }
+    }
     command.applyOutputOptions(to: context)
     defer { context.endCommand() }
     do {
