@@ -36,10 +36,15 @@ public struct Survey: Sendable, Hashable {
     if let exact = questions.first(where: { $0.id == key || $0.text == key }) { return exact }
     let found = questions.filter { $0.text.lowercased().contains(key.lowercased()) }
     guard found.count == 1 else {
+      // A slip of the keyboard gets the nearest id or text.
+      let nearest =
+        found.isEmpty
+        ? NameSuggestion.closest(to: key, among: questions.map(\.id))
+          ?? NameSuggestion.closest(to: key, among: questions.map(\.text)) : nil
       throw ValueError(
         .matches(found.count), "question", value: key,
         expected: found.isEmpty
-          ? "a question id or part of its text in \(source)"
+          ? "a question id or part of its text in \(source)\(nearest.map { "; did you mean \"\($0)\"?" } ?? "")"
           : "more of the text, or the id, of one in \(source)")
     }
     return found[0]

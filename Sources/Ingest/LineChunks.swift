@@ -7,7 +7,9 @@ import Foundation
 /// that each chunk can be parsed on its own thread.
 ///
 /// A line may not be longer than `maximumLineBytes` (4 MiB by default);
-/// a longer one is an `InputError` rather than unbounded memory.
+/// a longer one is an `InputError` rather than unbounded memory. A gzip
+/// stream that ends before its trailer is an `InputError` naming the
+/// compressed byte where it stops.
 public final class LineChunks {
   public static let defaultMaximumLineBytes = 4 << 20
 
@@ -20,6 +22,8 @@ public final class LineChunks {
   private var atEnd = false
   /// Bytes of (uncompressed) text handed out so far.
   public private(set) var bytesRead = 0
+  /// Bytes inflated from a gzip stream so far.
+  private var inflatedBytes = 0
 
   private var memory: [UInt8]?
   private var memoryOffset = 0
@@ -95,11 +99,24 @@ public final class LineChunks {
           SourceLocation(file: path), "broken gzip stream (\(message))",
           expected: "a complete gzip file")
       }
+      // zlib hands out what it inflated and flags, rather than reports, a
+      // stream cut off before its trailer (Z_BUF_ERROR): half a recording
+      // must not read as a whole one.
+      var code: Int32 = 0
+      _ = gzerror(gz, &code)
+      if code == Z_BUF_ERROR {
+        throw InputError(
+          .encoding,
+          SourceLocation(file: path, byteOffset: Int(gzoffset(gz))),
+          "gzip stream cut off before its end (\(inflatedBytes + Int(n)) bytes of text inflated)",
+          expected: "a complete gzip file (ending with its CRC and length trailer)")
+      }
       if n == 0 && gzeof(gz) == 0 {
         throw InputError(
           .encoding,
           SourceLocation(file: path), "gzip stream ends early", expected: "a complete gzip file")
       }
+      inflatedBytes += Int(n)
       return Int(n)
     }
     var n: Int

@@ -20,7 +20,14 @@ public struct SurveyReader: Sendable {
   /// The respondent id column of a plain CSV (name); nil looks for id,
   /// respondent_id, participant_id and the like.
   public var idColumn: String?
+  /// The longest row accepted, in bytes (a row is a line, or several when a
+  /// quoted answer holds line breaks): a longer one is an `InputError`,
+  /// found by a first pass that holds one block of the file at a time, so
+  /// an export with a 2 GB line is refused without reading it into memory.
+  public var maximumRowBytes: Int
 
+  /// 4 MiB, the limit of the accelerometer reader's lines.
+  public static let defaultMaximumRowBytes = LineChunks.defaultMaximumLineBytes
   public static let defaultMissingCodes = ["NA", "N/A", "-99"]
   public static let dialects = [
     "plain", "qualtrics", "google-forms", "microsoft-forms", "surveymonkey", "limesurvey", "aggregate",
@@ -28,8 +35,9 @@ public struct SurveyReader: Sendable {
 
   public init(
     multiSelect: [String] = [], dialect: String? = nil, missingCodes: [String] = defaultMissingCodes,
-    idColumn: String? = nil
+    idColumn: String? = nil, maximumRowBytes: Int = SurveyReader.defaultMaximumRowBytes
   ) {
+    self.maximumRowBytes = maximumRowBytes
     self.multiSelect = multiSelect
     self.dialect = dialect
     self.missingCodes = missingCodes
@@ -57,6 +65,7 @@ public struct SurveyReader: Sendable {
   public static let aggregateHeader = ["question_id", "question", "n", "kind", "answer", "value", "note"]
 
   public func read(path: String) throws -> Survey {
+    try checkRowLengths(path: path)
     let data = try FileInput.read(path, expected: "a survey export (CSV)")
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     // UTF-8 is read from the file's bytes in place: a large export is held
@@ -87,6 +96,8 @@ public struct SurveyReader: Sendable {
   }
 
   func parse(bytes: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
+    var rows = RowLengthCheck(limit: maximumRowBytes, source: source)
+    try rows.feed(bytes)
     let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
     let survey = try detect(text, source: source, name: name)
     // A named dialect must be what the file is.
@@ -97,6 +108,23 @@ public struct SurveyReader: Sendable {
         expected: "a \(dialect) export, or another \(Remedy.slot)", remedy: Remedy(.surveyDialect))
     }
     return survey
+  }
+
+  /// Reads the file once in blocks of 1 MiB, refusing a row over
+  /// `maximumRowBytes` before the file is held whole.
+  func checkRowLengths(path: String) throws {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // A file that cannot be opened is reported by the read that follows.
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var rows = RowLengthCheck(limit: maximumRowBytes, source: path)
+    var block = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = block.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return }
+      try block.withUnsafeBufferPointer { try rows.feed(UnsafeBufferPointer(rebasing: $0[..<n])) }
+    }
   }
 
   func detect(_ text: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
@@ -379,10 +407,22 @@ public struct SurveyReader: Sendable {
       if let idColumn { respondentIDs.append(row.fields[idColumn]) }
     }
     var questions: [SurveyQuestion] = []
+    var notes: [Diagnostic] = []
     for (k, id) in ids.enumerated() {
+      var withControls = 0
       let distinct = cells[k].map { cell -> String in
-        let trimmed = Self.trimmed(cell)
+        let visible = Self.withoutControlCharacters(cell)
+        if visible != cell { withControls += 1 }
+        let trimmed = Self.trimmed(visible)
         return missing.contains(trimmed.lowercased()) ? "" : trimmed
+      }
+      if withControls > 0 {
+        notes.append(
+          Diagnostic(
+            code: "control-characters-removed", severity: .note,
+            message:
+              "\(id): control characters removed from \(withControls) distinct answer\(withControls == 1 ? "" : "s"); answers that differ only by them count as one",
+            location: source))
       }
       // Microsoft Forms writes multi-select answers as "a;b;".
       let autoMulti = format == "microsoft-forms" && distinct.contains { $0.hasSuffix(";") }
@@ -403,7 +443,25 @@ public struct SurveyReader: Sendable {
       name: name, source: source, format: format, questions: questions, respondents: max(0, seen - headerRows)
     )
     if idColumn != nil { survey.respondentIDs = respondentIDs }
+    survey.notes += notes
     return survey
+  }
+
+  /// `cell` with control characters (and invisible format characters
+  /// such as bidirectional overrides and zero-width spaces) taken out; line
+  /// breaks and tabs, which a multi-line answer may hold, stay. Two answers
+  /// that print alike are one answer.
+  static func withoutControlCharacters(_ cell: String) -> String {
+    func invisible(_ s: Unicode.Scalar) -> Bool {
+      switch s.properties.generalCategory {
+      case .control: s != "\n" && s != "\r" && s != "\t"
+      // The zero-width joiner holds emoji sequences together.
+      case .format: s != "\u{200D}"
+      default: false
+      }
+    }
+    guard cell.unicodeScalars.contains(where: invisible) else { return cell }
+    return String(String.UnicodeScalarView(cell.unicodeScalars.filter { !invisible($0) }))
   }
 
   /// SurveyMonkey: row 1 has the question over the first of its columns,
@@ -576,5 +634,45 @@ public struct SurveyReader: Sendable {
     return Survey(
       name: provenance["survey"] ?? name, source: source, format: "aggregate", questions: questions,
       respondents: provenance["n"].flatMap { Int($0) }, provenance: provenance)
+  }
+}
+
+/// Follows CSV rows through a stream of bytes (a line break inside quotes
+/// continues the row) and refuses the first row longer than `limit`,
+/// naming the line it starts on.
+struct RowLengthCheck {
+  let limit: Int
+  let source: String
+  private var inQuotes = false
+  private var rowBytes = 0
+  private var line = 1
+  private var rowLine = 1
+
+  init(limit: Int, source: String) {
+    self.limit = limit
+    self.source = source
+  }
+
+  mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    for byte in bytes {
+      if byte == 0x22 { inQuotes.toggle() }
+      if byte == 0x0A {
+        line += 1
+        if !inQuotes {
+          rowBytes = 0
+          rowLine = line
+          continue
+        }
+      }
+      rowBytes += 1
+      if rowBytes > limit {
+        throw InputError(
+          .malformed,
+          SourceLocation(file: source, line: rowLine), "a row longer than \(limit) bytes",
+          expected:
+            "rows of at most \(limit) bytes (the survey reader's limit; an unclosed quote makes one long row)"
+        )
+      }
+    }
   }
 }

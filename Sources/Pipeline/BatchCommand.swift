@@ -37,6 +37,8 @@ public enum BatchCommand {
     /// Model per transport mode for tracks; modes not named use
     /// `ModeDefaults.modelForMode`.
     public var modelForMode: [TransportMode: String] = [:]
+    /// Follow symbolic links that lead out of the study folders.
+    public var followLinks = false
 
     public init(folders: [String], databasePath: String) {
       self.folders = folders
@@ -98,36 +100,94 @@ public enum BatchCommand {
     ".gpx", ".tcx", ".fit", ".csv", ".csv.gz", ".txt", ".txt.gz", ".cwa", ".bin", ".gt3x",
   ]
 
+  /// What `discover` found: the study's files, and what it passed over
+  /// and why (FIFOs, devices and sockets, never opened; links leading out
+  /// of the study folder; broken links).
+  public struct Discovery: Sendable {
+    public var files: [StudyFile] = []
+    public var skipped: [Diagnostic] = []
+  }
+
   /// Candidate files under the folders, in path order; hidden files and
-  /// folders are passed over.
-  public static func discover(_ folders: [String]) throws -> [StudyFile] {
-    var out: [StudyFile] = []
+  /// folders are passed over. Only regular files are taken: a FIFO, device
+  /// or socket is skipped with a diagnostic without being opened (a FIFO
+  /// would block for ever, /dev/zero never ends). A symbolic link is
+  /// followed when it leads to a place inside the study folder; one leading
+  /// out of it only with `followLinks`.
+  public static func discover(_ folders: [String], followLinks: Bool = false) throws -> Discovery {
+    var discovery = Discovery()
     let fm = FileManager.default
     for folder in folders {
       var isDirectory: ObjCBool = false
       guard fm.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
         throw UsageError(.unsupported, "\(folder): not a folder; batch takes the folders of a study")
       }
-      guard let walker = fm.enumerator(atPath: folder) else { continue }
+      let canonicalRoot = CanonicalPath.resolved(folder)
+      let inside = canonicalRoot == "/" ? "/" : canonicalRoot + "/"
       var found: [String] = []
-      while let relative = walker.nextObject() as? String {
-        let name = (relative as NSString).lastPathComponent
-        if name.hasPrefix(".") {
-          walker.skipDescendants()
-          continue
-        }
-        let lower = name.lowercased()
-        guard extensions.contains(where: { lower.hasSuffix($0) }) else { continue }
-        found.append(relative)
+      // Folders walked, by real path, so a link cannot loop.
+      var visited: Set<String> = [canonicalRoot]
+      func skip(_ relative: String, _ code: String, _ message: String) {
+        let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+        discovery.skipped.append(Diagnostic(code: code, message: message, location: path))
       }
-      let root = (CanonicalPath.resolved(folder) as NSString).lastPathComponent
+      func walk(_ relativeFolder: String) {
+        let here =
+          relativeFolder.isEmpty ? folder : (folder as NSString).appendingPathComponent(relativeFolder)
+        guard let names = try? fm.contentsOfDirectory(atPath: here) else {
+          skip(relativeFolder, "folder-unreadable", "folder cannot be listed; skipped")
+          return
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+          let relative = relativeFolder.isEmpty ? name : relativeFolder + "/" + name
+          let path = (here as NSString).appendingPathComponent(name)
+          var info = stat()
+          guard lstat(path, &info) == 0 else { continue }
+          var type = info.st_mode & S_IFMT
+          if type == S_IFLNK {
+            let target = CanonicalPath.resolved(path)
+            guard stat(path, &info) == 0 else {
+              skip(relative, "broken-link", "symbolic link to nothing; skipped")
+              continue
+            }
+            if !(target == canonicalRoot || target.hasPrefix(inside)) && !followLinks {
+              skip(
+                relative, "link-outside-study",
+                "symbolic link leading out of the study folder (to \(target)); not followed (--follow-links follows it)"
+              )
+              continue
+            }
+            type = info.st_mode & S_IFMT
+          }
+          switch type {
+          case S_IFDIR:
+            guard visited.insert(CanonicalPath.resolved(path)).inserted else { continue }
+            walk(relative)
+          case S_IFREG:
+            let lower = name.lowercased()
+            if extensions.contains(where: { lower.hasSuffix($0) }) { found.append(relative) }
+          default:
+            let what =
+              switch type {
+              case S_IFIFO: "a FIFO (named pipe)"
+              case S_IFCHR: "a character device"
+              case S_IFBLK: "a block device"
+              case S_IFSOCK: "a socket"
+              default: "not a regular file"
+              }
+            skip(relative, "not-a-regular-file", "\(what); skipped without opening it")
+          }
+        }
+      }
+      walk("")
+      let root = (canonicalRoot as NSString).lastPathComponent
       let prefix = root == "/" || root.isEmpty ? "" : root + "/"
       for relative in found.sorted() {
         let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-        out.append(StudyFile(path: path, relativePath: relative, storedPath: prefix + relative))
+        discovery.files.append(StudyFile(path: path, relativePath: relative, storedPath: prefix + relative))
       }
     }
-    return out
+    return discovery
   }
 
   /// What a file is: tracks by extension, CSV by content (an accelerometer
@@ -372,6 +432,9 @@ public enum BatchCommand {
     /// unreadable file with fail-fast), when one did.
     public var stop: (any Error)?
 
+    /// What the walk of the folders passed over, and why.
+    public var skipped: [Diagnostic] = []
+
     public var stored: Int { counts.values.reduce(0, +) }
   }
 
@@ -382,7 +445,8 @@ public enum BatchCommand {
     _ options: Options, progress: (@Sendable (String) -> Void)? = nil,
     record: @escaping @Sendable (RunRecord) throws -> Void
   ) throws -> Outcome {
-    let all = try discover(options.folders)
+    let discovery = try discover(options.folders, followLinks: options.followLinks)
+    let all = discovery.files
     let files =
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
     let factorPath = try ShippedData.factorSetPath(options.factorSet)
@@ -423,6 +487,7 @@ public enum BatchCommand {
     }
     bar.end()
     var result = outcome.withLock { $0 }
+    result.skipped = discovery.skipped
     // By file, each file's own in the order found, however the files were
     // spread over the workers.
     func byFile(_ list: [Diagnostic]) -> [Diagnostic] {
@@ -451,6 +516,7 @@ public enum BatchCommand {
   /// stored files' warnings, and one line of counts (with the warnings and
   /// notes stored, which `db export --table diagnostics` lists).
   static func render(_ result: Outcome, options: Options, context: CommandContext) {
+    for skipped in result.skipped { context.report(skipped) }
     for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
     for diagnostic in result.fallbacks { context.report(diagnostic) }
     for diagnostic in result.diagnostics where diagnostic.severity == .warning { context.report(diagnostic) }
@@ -463,7 +529,7 @@ public enum BatchCommand {
       ? ""
       : "; \(warnings) warnings and \(stored.count - warnings) notes stored (db export --table diagnostics)"
     context.write(
-      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(noticed)\n"
+      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files or links out of the study)")\(noticed)\n"
     )
   }
 }

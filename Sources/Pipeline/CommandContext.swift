@@ -41,6 +41,9 @@ public final class CommandContext {
   public var databasePath: String?
   /// No wall-clock times, stable ordering, fixed number formatting.
   public var reproducible: Bool
+  /// Where commands may write (a notebook's project, report folder and
+  /// allowed paths); nil on the command line.
+  public var writePolicy: WritePolicy?
   public var provenance = Provenance()
   /// Every table emitted, for `data/` CSV files.
   public private(set) var emittedTables: [ResultTable] = []

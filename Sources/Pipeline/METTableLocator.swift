@@ -22,7 +22,8 @@ public enum METTableLocator {
 /// 1. the current folder, so a project's own `Datasets/` wins;
 /// 2. `$ENERGYLAB_DATA` (a folder holding `Datasets/`);
 /// 3. `share/energylab` beside the binary's `bin/` (what `make install
-///    PREFIX=...` writes);
+///    PREFIX=...` writes), the binary found through the system
+///    (`ExecutablePath`), however it was run;
 /// 4. the checkout the binary was built in (`.build/release/energylab`).
 public enum ShippedData {
   /// The factor set used when none is named: the Alter Eco app's UK 2019
@@ -38,8 +39,10 @@ public enum ShippedData {
   public static var roots: [String] {
     var roots = [FileManager.default.currentDirectoryPath]
     if let data = ProcessInfo.processInfo.environment["ENERGYLAB_DATA"], !data.isEmpty { roots.append(data) }
-    let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-    var folder = binary.deletingLastPathComponent()
+    // The binary as the system resolves it (not argv[0], which is only
+    // "energylab" when run by name from PATH).
+    guard let binaryFolder = ExecutablePath.folder else { return roots }
+    var folder = URL(fileURLWithPath: binaryFolder)
     roots.append(folder.deletingLastPathComponent().appendingPathComponent("share/energylab").path)
     for _ in 0..<4 {
       folder = folder.deletingLastPathComponent()

@@ -23,6 +23,9 @@ public struct Notebook: Sendable, Hashable {
   public var path: String
   public var name: String
   public var parts: [Part]
+  /// Paths outside the project the notebook may write, from `allow-write =
+  /// PATH` lines of the parameters blocks before its first command.
+  public var allowedWrites: [String] = []
 
   public static func read(path: String) throws -> Notebook {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -43,6 +46,7 @@ public struct Notebook: Sendable, Hashable {
     var parts: [Part] = []
     var prose: [String] = []
     var parameters: [String: String] = [:]
+    var allowedWrites: [String] = []
     var i = 0
     func flushProse() {
       if !prose.isEmpty {
@@ -85,6 +89,16 @@ public struct Notebook: Sendable, Hashable {
           }
           let key = entry[..<eq].trimmingCharacters(in: .whitespaces)
           let value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+          if key == "allow-write" {
+            // Only the header may widen where the notebook writes.
+            guard !parts.contains(where: { if case .commands = $0 { true } else { false } }) else {
+              throw InputError(
+                .malformed,
+                SourceLocation(file: path, line: number), "allow-write after the first command",
+                expected: "allow-write lines in the notebook's header, before any energylab block")
+            }
+            allowedWrites.append(value)
+          }
           parameters[key] = value
           declared.append(NamedParameter(name: key, value: value, meaning: "notebook parameter"))
         }
@@ -94,7 +108,9 @@ public struct Notebook: Sendable, Hashable {
       }
     }
     flushProse()
-    return Notebook(path: path, name: name, parts: parts)
+    var notebook = Notebook(path: path, name: name, parts: parts)
+    notebook.allowedWrites = allowedWrites
+    return notebook
   }
 
   /// Joins `\` continuations, substitutes `${name}` and splits each command

@@ -117,6 +117,9 @@ public struct NotebookRunner {
     let context = CommandContext(
       defaultFormat: .markdown, figuresDirectory: "\(folder)/figures", figuresLink: "figures/",
       databasePath: "\(folder)/results.sqlite", reproducible: reproducible, sink: { report.text += $0 })
+    context.writePolicy = WritePolicy(
+      projectRoot: FileManager.default.currentDirectoryPath, reportFolder: folder,
+      allowed: notebook.allowedWrites)
     var commandNumber = 0
     var writtenTables = 0
     context.provenance.addInput(try InputFingerprint.of(path: notebook.path))

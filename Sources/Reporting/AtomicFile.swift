@@ -6,6 +6,23 @@ import Foundation
 /// file is removed on failure and on SIGINT or SIGTERM; one left by a killed
 /// process is removed by the next write into the same folder.
 public enum AtomicFile {
+  /// Creates `folder` and any missing parents; a failure is an
+  /// `OutputError` naming the folder and the system's reason ("Not a
+  /// directory" where a parent is a file).
+  public static func createFolder(_ folder: String) throws {
+    var current = folder.hasPrefix("/") ? "/" : ""
+    for component in folder.split(separator: "/") {
+      current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
+      if mkdir(current, 0o755) != 0 && errno != EEXIST {
+        throw OutputError(.file, folder, reason: "cannot create folder: \(String(cString: strerror(errno)))")
+      }
+    }
+    var info = stat()
+    guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+      throw OutputError(.file, folder, reason: "cannot create folder: \(String(cString: strerror(ENOTDIR)))")
+    }
+  }
+
   public static func write(_ text: String, to path: String) throws {
     try write(Data(text.utf8), to: path)
   }

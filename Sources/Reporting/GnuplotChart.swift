@@ -508,12 +508,16 @@ public enum GnuplotRenderer {
   }
 
   /// Writes `NAME.gp` and `NAME.dat` into `folder`, then runs gnuplot on
-  /// the script there.
+  /// the script there. The images are drawn into a private folder beside
+  /// them and renamed into place only when gnuplot succeeded and each image
+  /// is whole (a PNG ends with its IEND chunk, an SVG with `</svg>`): a full
+  /// disk, which gnuplot does not report, is an `OutputError` naming the
+  /// image, and no partial image is left behind.
   public static func render(_ chart: GnuplotChart, into folder: String, stem given: String? = nil) throws
     -> RenderedChart
   {
     let stem = given ?? GnuplotChart.safeFileStem(chart.name)
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try AtomicFile.createFolder(folder)
     try AtomicFile.write(chart.dataText(), to: "\(folder)/\(stem).dat")
     try AtomicFile.write(chart.scriptText(stem: stem), to: "\(folder)/\(stem).gp")
     var files = ["\(stem).gp", "\(stem).dat"]
@@ -522,11 +526,23 @@ public enum GnuplotRenderer {
         files: files, skippedReason: "gnuplot not installed; wrote \(stem).gp and \(stem).dat only",
         pngFile: "\(stem).png")
     }
+    // gnuplot writes its images into `drawing`, reading the script and
+    // data from the folder above through relative paths.
+    let drawing = TemporaryFiles.name(for: "\(folder)/\(stem)", kind: "partial")
+    TemporaryFiles.register(drawing)
+    defer {
+      try? FileManager.default.removeItem(atPath: drawing)
+      TemporaryFiles.unregister(drawing)
+    }
+    try AtomicFile.createFolder(drawing)
+    guard symlink("../\(stem).dat", "\(drawing)/\(stem).dat") == 0 else {
+      throw OutputError(.file, drawing, reason: "cannot link the data: \(String(cString: strerror(errno)))")
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: gnuplot)
     // A path, so no file name is read as an option.
-    process.arguments = ["./\(stem).gp"]
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    process.arguments = ["../\(stem).gp"]
+    process.currentDirectoryURL = URL(fileURLWithPath: drawing)
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -540,7 +556,51 @@ public enum GnuplotRenderer {
         skippedReason: "gnuplot failed on \(stem).gp: \(message.split(separator: "\n").last ?? "")",
         pngFile: "\(stem).png", failed: true)
     }
+    for image in ["\(stem).png", "\(stem).svg"] {
+      let drawn = "\(drawing)/\(image)"
+      if let problem = ImageCheck.problem(atPath: drawn) {
+        throw OutputError(
+          .file, "\(folder)/\(image)",
+          reason: "gnuplot's image is incomplete (\(problem)); is the disk full? nothing written")
+      }
+    }
+    for image in ["\(stem).png", "\(stem).svg"] {
+      guard rename("\(drawing)/\(image)", "\(folder)/\(image)") == 0 else {
+        throw OutputError(
+          .file, "\(folder)/\(image)", reason: "rename failed: \(String(cString: strerror(errno)))")
+      }
+    }
     files += ["\(stem).png", "\(stem).svg"]
     return RenderedChart(files: files, skippedReason: nil, pngFile: "\(stem).png")
+  }
+}
+
+/// Whether an image gnuplot wrote is whole: gnuplot does not check its
+/// writes, so a full disk leaves a truncated file and exit status 0.
+public enum ImageCheck {
+  /// The PNG trailer: the IEND chunk with its CRC.
+  static let pngEnd: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+  static let pngStart: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  /// Why the file at `path` is not a whole PNG or SVG (by extension), or
+  /// nil when it is.
+  public static func problem(atPath path: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: path) else { return "missing" }
+    return problem(Array(data), svg: path.hasSuffix(".svg"))
+  }
+
+  /// Why `bytes` are not a whole image, or nil.
+  public static func problem(_ bytes: [UInt8], svg: Bool) -> String? {
+    if bytes.isEmpty { return "empty" }
+    if svg {
+      var end = bytes.count
+      while end > 0, [0x0A, 0x0D, 0x20, 0x09].contains(bytes[end - 1]) { end -= 1 }
+      let closing = Array("</svg>".utf8)
+      return end >= closing.count && Array(bytes[(end - closing.count)..<end]) == closing
+        ? nil : "\(bytes.count) bytes without the closing </svg>"
+    }
+    guard bytes.starts(with: pngStart) else { return "no PNG signature" }
+    return bytes.count >= pngStart.count + pngEnd.count && Array(bytes.suffix(pngEnd.count)) == pngEnd
+      ? nil : "\(bytes.count) bytes without the PNG end chunk"
   }
 }

@@ -95,14 +95,18 @@ public enum ResultRenderer {
 
   /// RFC 4180 CSV (fields quoted by libcsv where needed); numbers in their
   /// shortest exact form.
+  /// CSV text: formulas neutralised, and control characters other than
+  /// line breaks and tabs made spaces (as on a terminal), so a data file
+  /// holds no escape sequence or invisible character from the data.
   public static func csv(_ table: ResultTable) -> String {
     let columns = table.columns
-    var out = columns.map { csvField(neutralised($0)) }.joined(separator: ",") + "\n"
+    var out =
+      columns.map { csvField(neutralised(PrintableText.cleanLines($0))) }.joined(separator: ",") + "\n"
     for row in table.rows {
       out +=
         columns.map { c -> String in
           let value = row[c] ?? .null
-          let cell = text(value, fixed: false)
+          let cell = PrintableText.cleanLines(text(value, fixed: false))
           if case .string = value { return csvField(neutralised(cell)) }
           return csvField(cell)
         }.joined(separator: ",") + "\n"

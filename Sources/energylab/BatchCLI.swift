@@ -68,6 +68,11 @@ struct BatchCLI: ContextCommand {
     help: "Model of a mode for tracks, as walk=pandolf-1977 (repeatable).", transform: ArgumentValue.modeModel
   )
   var modelFor: [(mode: TransportMode, model: String)] = []
+  @Flag(
+    help:
+      "Follow symbolic links that lead out of the study folders (default: skipped with a warning; links inside are followed)."
+  )
+  var followLinks = false
   @OptionGroup(title: "Steps in accelerometer recordings") var steps: StepOptions
 
   func validate() throws {
@@ -80,6 +85,7 @@ struct BatchCLI: ContextCommand {
     options.jobs = run.jobs
     options.shard = shard
     options.failFast = run.failFast
+    options.followLinks = followLinks
     if let tz {
       let zone = try TimeZoneLookup.zone(named: tz)
       options.timeZone = tz

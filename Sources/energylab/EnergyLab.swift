@@ -21,6 +21,7 @@ struct EnergyLabMain {
       Terminal.finish()
     }
     do {
+      try SubcommandSuggestion.check(Array(CommandLine.arguments.dropFirst()))
       var command = try LongArgumentLists.parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
       Terminal.finish()
@@ -212,6 +213,7 @@ enum Terminal {
   /// Parses and runs a notebook command in `context`.
   static func execute(_ arguments: [String], in context: CommandContext) throws {
     let parsed: ParsableCommand
+    try SubcommandSuggestion.check(arguments)
     do {
       parsed = try EnergyLab.parseAsRoot(arguments)
     } catch {
@@ -219,6 +221,9 @@ enum Terminal {
     }
     guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
       throw UsageError(.conflict, "\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
+    }
+    if let policy = context.writePolicy {
+      for path in CommandOutputs.paths(of: parsed) { try policy.check(path) }
     }
     command.applyOutputOptions(to: context)
     defer { context.endCommand() }
@@ -311,7 +316,8 @@ struct RunCommand: ContextCommand {
 /// the SHA-256 of the binary itself when installed without its sources.
 enum VersionText {
   static func describe() -> String {
-    let binary = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    guard let path = ExecutablePath.current else { return "energylab \(EnergyLabVersion.current)" }
+    let binary = URL(fileURLWithPath: path)
     var folder = binary.deletingLastPathComponent()
     for _ in 0..<4 {
       folder = folder.deletingLastPathComponent()

@@ -228,7 +228,9 @@ struct HostileOutputTests {
         "| =1+1 \\`id\\` &lt;b&gt;bold&lt;/b&gt; \\| \\*x\\* | =1+1 \\`id\\` &lt;b&gt;bold&lt;/b&gt; \\| \\*x\\* | 4 |"
       ))
     #expect(markdown.stdout.contains("| +44 &lt;script&gt; | 1 | 25.0 | 4 |"))
-    #expect(markdown.stdout.contains("| Ölberg \"q\" 's' \\[31m  | Ölberg  \\[2J | 1 | 25.0 | 4 |"))
+    // The reader takes the escape out of the answer itself (what remains
+    // prints); the question's text is cleaned where it is printed.
+    #expect(markdown.stdout.contains("| Ölberg \"q\" 's' \\[31m  | Ölberg \\[2J | 1 | 25.0 | 4 |"))
     #expect(!markdown.stdout.contains("<script>") && !markdown.stdout.contains("<b>"))
   }
 
