@@ -159,7 +159,9 @@ public enum AccelEnergy {
   /// classify for `met-intensity` (as the daily intensity minutes), the
   /// shortest for the step models.
   static func epochs(_ analysis: AccelAnalysis, model: String) -> [AccelEpoch] {
-    model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []
+    // Epochs not worn add nothing to any model.
+    (model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []).filter(
+      \.worn)
   }
 
   /// Each model's energy per epoch of its table.

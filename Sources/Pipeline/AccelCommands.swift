@@ -21,8 +21,19 @@ public struct AccelOptions: Sendable {
   /// keep those default lengths that are whole multiples of their own
   /// epoch, else their own.
   public var epochsGiven = false
+  /// Auto-calibrate raw acceleration against gravity before anything is
+  /// computed (`AutoCalibration`); nil: off (the default, so that results
+  /// never change without being asked).
+  public var calibration: AutoCalibrationParameters?
+  /// Detect non-wear in raw acceleration and leave it out
+  /// (`NonWearDetector`); nil: off (the default).
+  public var nonWear: NonWearParameters?
 
   public init() {}
+
+  /// Whether the file is read twice: once for the still points and the
+  /// non-wear windows, once for the analysis.
+  var needsFirstPass: Bool { calibration != nil || nonWear != nil }
 
   /// The parameters, with the epoch lengths the results were cut into
   /// (a file of epochs keeps only the lengths that fit its own).
@@ -74,6 +85,12 @@ public struct AccelOptions: Sendable {
             ? "epoch the cut-points classify, the one they were published for"
             : "epoch the cut-points classify, as asked instead of the one they were published for"))
     }
+    if let calibration {
+      out.append(NamedParameter(name: "calibrate", value: "on", meaning: "auto-calibration against gravity"))
+      out += calibration.named
+    }
+    if let nonWear { out += nonWear.named }
+    out += analysis.dayRules.named
     return out + map.described
   }
 }
@@ -105,8 +122,17 @@ public struct AccelResult: Sendable {
   public var file: String
   public var info: AccelFileInfo
   public var analysis: AccelAnalysis
+  /// The auto-calibration fitted (nil unless asked for, or for a file that
+  /// is not raw acceleration).
+  public var calibration: CalibrationFit?
+  /// The spans found not worn (nil unless asked for).
+  public var nonWear: NonWearResult?
+  /// Notes of the first pass (calibration, non-wear).
+  public var firstPassDiagnostics: [Diagnostic] = []
 
-  public var diagnostics: [Diagnostic] { info.diagnostics + analysis.diagnostics }
+  public var diagnostics: [Diagnostic] {
+    info.diagnostics + firstPassDiagnostics + (calibration?.diagnostics ?? []) + analysis.diagnostics
+  }
 }
 
 /// Reading and analysis of accelerometer recordings as library calls.
@@ -119,6 +145,9 @@ public enum AccelPipeline {
     var parameters = options.analysis
     var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
     reader.fillIdleSleep = options.fillIdleSleep
+    let first = options.needsFirstPass ? try firstPass(file, reader: reader, options: options) : nil
+    parameters.nonWear = first?.nonWear
+    let calibration = first?.calibration
     var analyzer: AccelAnalyzer?
     let info = try reader.read(
       path: file, progress: progress,
@@ -167,8 +196,62 @@ public enum AccelPipeline {
         analyzer = AccelAnalyzer(
           kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
       },
-      onBlock: { block in analyzer!.add(time: block.time, values: block.values) })
-    return AccelResult(file: file, info: info, analysis: analyzer!.finish())
+      onBlock: { block in
+        if let calibration, calibration.applied {
+          var values = block.values
+          calibration.apply(to: &values, temperature: block.temperatureCelsius)
+          analyzer!.add(time: block.time, values: values)
+        } else {
+          analyzer!.add(time: block.time, values: block.values)
+        }
+      })
+    return AccelResult(
+      file: file, info: info, analysis: analyzer!.finish(), calibration: calibration, nonWear: first?.nonWear,
+      firstPassDiagnostics: first?.diagnostics ?? [])
+  }
+
+  /// What the first pass over a raw recording found.
+  struct FirstPass {
+    var calibration: CalibrationFit?
+    var nonWear: NonWearResult?
+    var diagnostics: [Diagnostic] = []
+  }
+
+  /// Reads a file once for its still points and non-wear windows, and fits
+  /// the calibration; the non-wear windows are judged on the calibrated
+  /// scale (offsets change neither a standard deviation nor a range).
+  static func firstPass(_ file: String, reader: AccelReader, options: AccelOptions) throws -> FirstPass {
+    var still = options.calibration.map { StillPointCollector(parameters: $0) }
+    var nonWear = options.nonWear.map { NonWearDetector(parameters: $0) }
+    var kind = AccelDataKind.raw
+    _ = try reader.read(
+      path: file,
+      onLayout: { layout in kind = layout.kind },
+      onBlock: { block in
+        guard kind == .raw else { return }
+        still?.add(time: block.time, values: block.values, temperature: block.temperatureCelsius)
+        nonWear?.add(time: block.time, values: block.values)
+      })
+    guard kind == .raw else {
+      return FirstPass(diagnostics: [
+        Diagnostic(
+          code: "not-raw", severity: .note,
+          message:
+            "auto-calibration and non-wear detection need raw acceleration; the file holds \(kind.rawValue) epochs, so neither was done",
+          location: file)
+      ])
+    }
+    var out = FirstPass()
+    if var still, let parameters = options.calibration {
+      still.finish()
+      out.calibration = AutoCalibration.fit(
+        still.points, windows: still.windows, parameters: parameters, source: file)
+    }
+    if var detector = nonWear {
+      if let c = out.calibration, c.applied { detector.axisScale = c.scale }
+      out.nonWear = detector.finish()
+    }
+    return out
   }
 
   /// Analyses many files, `jobs` at a time (default: the number of cores,
@@ -233,7 +316,7 @@ public enum AccelCommands {
     let minutes = a.days.reduce(into: [IntensityClass: Double]()) { sum, day in
       for (k, v) in day.minutes { sum[k, default: 0] += v }
     }
-    return ResultRecord([
+    var record = ResultRecord([
       "file": .string(r.file),
       "format": .string(r.info.layout.format.rawValue),
       "kind": .string(a.kind.rawValue),
@@ -256,6 +339,32 @@ public enum AccelCommands {
       "vigorous_min": .number(minutes[.vigorous], 1),
       "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
     ])
+    for (key, value) in calibrationColumns(r) { record[key] = value }
+    return record
+  }
+
+  /// The calibration and non-wear columns, present only when asked for.
+  static func calibrationColumns(_ r: AccelResult) -> [(String, ResultValue)] {
+    var out: [(String, ResultValue)] = []
+    if let c = r.calibration {
+      out.append(("calibrated", .bool(c.applied)))
+      out.append(("calibration_still_points", .integer(c.stillPoints)))
+      out.append(("calibration_error_before_mg", .number(c.errorBeforeMilliG, 2)))
+      out.append(("calibration_error_after_mg", .number(c.errorAfterMilliG, 2)))
+      for (k, axis) in ["x", "y", "z"].enumerated() {
+        out.append(("calibration_offset_\(axis)_g", .number(c.offsetG[k], 5)))
+        out.append(("calibration_scale_\(axis)", .number(c.scale[k], 5)))
+        if c.usesTemperature {
+          out.append(
+            ("calibration_temperature_\(axis)_g_per_c", .number(c.temperatureCoefficientGPerCelsius[k], 6)))
+        }
+      }
+    }
+    if r.nonWear != nil {
+      out.append(("non_wear_h", .number(r.analysis.nonWearSeconds / 3600, 2)))
+      out.append(("steps_left_out", .integer(r.analysis.stepsLeftOut)))
+    }
+    return out
   }
 
   /// Every file read and analysed as a summary needs it (no epoch tables
@@ -361,10 +470,14 @@ public enum AccelCommands {
     context: CommandContext
   ) throws {
     let r = try analysed(file, options: options, energy: energy, context: context)
-    let rows = try days(r, options: options, energy: energy).map { d, energy -> ResultRecord in
+    let rules = options.analysis.dayRules
+    let perDay = try days(r, options: options, energy: energy)
+    let rows = perDay.map { d, energy -> ResultRecord in
       var record = ResultRecord([
         "date": .string(d.date),
         "recorded_h": .number(d.recordedHours, 2),
+        "wear_h": .number(d.wearHours, 2),
+        "valid": .bool(rules.isValid(d)),
         "steps": d.steps.map { .integer($0) } ?? .null,
         "enmo_mean_mg": .number(d.enmoMeanMilliG, 2),
         "cut_points": .string(r.analysis.cutPoints.id),
@@ -373,6 +486,7 @@ public enum AccelCommands {
         "light_min": .number(d.minutes[.light], 1),
         "moderate_min": .number(d.minutes[.moderate], 1),
         "vigorous_min": .number(d.minutes[.vigorous], 1),
+        "mvpa_bout_min": .number(d.mvpaBoutMinutes, 1),
       ])
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
@@ -381,9 +495,49 @@ public enum AccelCommands {
       ResultTable(
         name: "accel-days", rows: rows,
         keyColumns: [
-          "date", "cut_points", "intensity_epoch_s", "sedentary_min", "light_min", "moderate_min",
-          "vigorous_min",
+          "date", "wear_h", "valid", "cut_points", "intensity_epoch_s", "sedentary_min", "light_min",
+          "moderate_min", "vigorous_min", "mvpa_bout_min",
         ]), format: format)
+    let summary = ValidDays(perDay.map(\.day), rules: rules)
+    context.emit(
+      ResultTable(name: "accel-valid-days", rows: [summary.record(r)]), format: format)
+  }
+
+  /// Day-level means over the valid days only.
+  public struct ValidDays: Sendable {
+    public var rules: DayRules
+    public var days: Int
+    public var valid: [AccelDay]
+
+    public init(_ days: [AccelDay], rules: DayRules) {
+      self.rules = rules
+      self.days = days.count
+      valid = days.filter { rules.isValid($0) }
+    }
+
+    /// The mean of a day's value over the valid days that have it.
+    public func mean(_ value: (AccelDay) -> Double?) -> Double? {
+      let values = valid.compactMap(value)
+      return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    func record(_ r: AccelResult) -> ResultRecord {
+      ResultRecord([
+        "rule": .string(
+          "valid: at least \(Fixed.shortest(rules.minimumWearHours)) h of wear; MVPA bouts of \(Fixed.shortest(rules.boutMinutes)) min at \(Fixed.shortest(rules.boutShare * 100)) %"
+        ),
+        "days": .integer(days),
+        "valid_days": .integer(valid.count),
+        "wear_h_mean": .number(mean { $0.wearHours }, 2),
+        "enmo_mean_mg": .number(mean(\.enmoMeanMilliG), 2),
+        "steps_mean": .number(mean { $0.steps.map(Double.init) }, 0),
+        "sedentary_min_mean": .number(mean { $0.minutes[.sedentary] }, 1),
+        "light_min_mean": .number(mean { $0.minutes[.light] }, 1),
+        "moderate_min_mean": .number(mean { $0.minutes[.moderate] }, 1),
+        "vigorous_min_mean": .number(mean { $0.minutes[.vigorous] }, 1),
+        "mvpa_bout_min_mean": .number(mean(\.mvpaBoutMinutes), 1),
+      ])
+    }
   }
 
   /// A recording's energy: each model's total, the hour-of-day profile

@@ -27,6 +27,10 @@ public struct AccelEpoch: Sendable, Hashable {
   public var countsY: Double?
   public var countsZ: Double?
   public var intensity: IntensityClass?
+  /// False when non-wear detection marked the epoch as not worn: it keeps
+  /// its ENMO and MAD, but has no class and adds nothing to the summaries,
+  /// steps or energy.
+  public var worn = true
 }
 
 /// One local calendar day.
@@ -34,6 +38,8 @@ public struct AccelDay: Sendable, Hashable {
   /// `YYYY-MM-DD` in the analysis time zone.
   public var date: String
   public var recordedHours: Double
+  /// Recorded hours marked not worn (0 without non-wear detection).
+  public var nonWearHours: Double = 0
   public var steps: Int?
   public var enmoMeanMilliG: Double?
   /// Minutes per intensity class, from the epochs the cut-points classify
@@ -41,6 +47,48 @@ public struct AccelDay: Sendable, Hashable {
   /// day has a class (no cut-points apply), every class present (0 when
   /// unseen) otherwise.
   public var minutes: [IntensityClass: Double]
+  /// Minutes of moderate or vigorous epochs in bouts
+  /// (`DayRules.boutMinutes` at `DayRules.boutShare`); nil when no epoch
+  /// of the day has a class.
+  public var mvpaBoutMinutes: Double? = nil
+
+  /// Recorded hours less those not worn.
+  public var wearHours: Double { max(0, recordedHours - nonWearHours) }
+}
+
+/// The rules of valid days and of MVPA bouts.
+///
+/// A day is valid with at least `minimumWearHours` of wear (16 h by
+/// default, as in GGIR's default `includedaycrit`; van Hees et al. 2013,
+/// PLoS One 8:e61691). An MVPA bout: every window of `boutMinutes` of
+/// consecutive worn intensity epochs of which at least `boutShare` are
+/// moderate or vigorous puts its moderate and vigorous epochs in a bout;
+/// the day's bout minutes are the minutes of those epochs (10 minutes at
+/// 80 % by default, the bout definition of GGIR's `boutcriter.mvpa`).
+public struct DayRules: Sendable, Hashable {
+  /// Wear a valid day needs, h.
+  public var minimumWearHours = 16.0
+  /// Length of an MVPA bout, min.
+  public var boutMinutes = 10.0
+  /// Share of a bout's epochs that must be moderate or vigorous.
+  public var boutShare = 0.8
+
+  public init() {}
+
+  public func isValid(_ day: AccelDay) -> Bool { day.wearHours >= minimumWearHours - 1e-9 }
+
+  /// The rules as they are printed and stored with a run.
+  public var named: [NamedParameter] {
+    [
+      NamedParameter(
+        name: "valid_day_min_wear_h", value: Fixed.shortest(minimumWearHours),
+        meaning: "a day is valid with at least this many hours of wear"),
+      NamedParameter(
+        name: "mvpa_bout",
+        value: "\(Fixed.shortest(boutMinutes)) min at \(Fixed.shortest(boutShare * 100)) %",
+        meaning: "windows of this length with at least this share of MVPA epochs count as bouts"),
+    ]
+  }
 }
 
 /// The named, reported parameters of an accelerometer analysis.
@@ -76,6 +124,12 @@ public struct AccelAnalysisParameters: Sendable {
   /// analysis (summaries, days) runs in memory that does not grow with the
   /// recording.
   public var keepEpochs = true
+  /// Spans not worn (from `NonWearDetector`); epochs starting in them are
+  /// left out of ENMO, MAD, intensity minutes, steps and energy. Nil: no
+  /// non-wear detection.
+  public var nonWear: NonWearResult?
+  /// Valid days and MVPA bouts.
+  public var dayRules = DayRules()
 
   public init() {}
 
@@ -118,6 +172,10 @@ public struct AccelAnalysis: Sendable {
   public var epochs: [(seconds: Double, epochs: [AccelEpoch])]
   public var days: [AccelDay]
   public var diagnostics: [Diagnostic]
+  /// Recorded seconds left out as not worn (0 without non-wear detection).
+  public var nonWearSeconds: Double = 0
+  /// Steps detected while not worn, left out.
+  public var stepsLeftOut: Int = 0
 
   /// From the first sample to the last; a file of epochs runs to the end
   /// of its last epoch (three 60 s epochs last 180 s, not 120 s).
@@ -174,6 +232,7 @@ public struct AccelAnalyzer {
   private var stepCount = 0
   private var days: DayBuilder
   private var madSum = 0.0
+  private var nonWearSeconds = 0.0
   private var madCount = 0
   private var magnitudeSum = 0.0
   private var magnitudeCount = 0
@@ -223,11 +282,26 @@ public struct AccelAnalyzer {
   /// the cut-points classify.
   private mutating func drain() {
     for a in accumulators.indices {
-      let closed = accumulators[a].drain()
+      var closed = accumulators[a].drain()
+      if let nonWear = parameters.nonWear {
+        for c in closed.indices where nonWear.isNotWorn(closed[c].epoch.start) {
+          closed[c].epoch.worn = false
+          closed[c].epoch.intensity = nil
+        }
+      }
       if a == intensityIndex { for c in closed { days.addIntensity(c.epoch) } }
       if a == 0 {
         for c in closed {
           days.add(c.epoch)
+          guard c.epoch.worn else {
+            // Left out of the recording's ENMO (a sum over samples).
+            enmoSum -= (c.epoch.enmoMilliG ?? 0) * Double(c.epoch.samples)
+            enmoCount -= c.epoch.samples
+            nonWearSeconds += c.epoch.seconds * min(1, c.epoch.coverage)
+            magnitudeSum += c.meanMagnitude
+            magnitudeCount += 1
+            continue
+          }
           if let m = c.epoch.madMilliG {
             madSum += m
             madCount += 1
@@ -406,9 +480,14 @@ public struct AccelAnalyzer {
     // anything, and a step count would be silently wrong.
     let meanMagnitude = magnitudeCount > 0 ? magnitudeSum / Double(magnitudeCount) : 1
     let gravityMissing = kind == .raw && enmoCount > 0 && (meanMagnitude < 0.5 || meanMagnitude > 1.5)
+    var stepsLeftOut = 0
     if let steps = stepStage?.finish(), !gravityMissing {
       stepTimes = steps.times
-      stepCount = steps.times.count
+      if let nonWear = parameters.nonWear {
+        stepTimes = steps.times.filter { !nonWear.isNotWorn($0) }
+        stepsLeftOut = steps.times.count - stepTimes.count
+      }
+      stepCount = stepTimes.count
       if let waist = waistComparisonThreshold,
         let d = Self.waistDiagnostic(steps.times.count, steps.detector.comparisonStepCount, waist, where_)
       {
@@ -457,7 +536,11 @@ public struct AccelAnalyzer {
         partial = PartialEpochs()
         for e in tables[k].epochs.indices {
           var epoch = tables[k].epochs[e].epoch
-          if let y = epoch.countsY, Double(tables[k].epochs[e].countSeconds) >= epoch.seconds - 1e-9 {
+          if !epoch.worn {
+            partial.close(leftOutSeconds: nil)
+          } else if let y = epoch.countsY,
+            Double(tables[k].epochs[e].countSeconds) >= epoch.seconds - 1e-9
+          {
             epoch.intensity = cut.classify(counts: y, epochSeconds: epoch.seconds)
             partial.close(leftOutSeconds: nil)
           } else {
@@ -554,6 +637,16 @@ public struct AccelAnalyzer {
       ? stepCount : (stepsColumnSeen ? Int(stepsFromColumn.rounded()) : nil)
     let cut = parameters.cutPoints(for: kind)
     diagnostics += intensityDiagnostics(cut, partial: partial, where_)
+    if let nonWear = parameters.nonWear {
+      let recorded = days.days.reduce(0) { $0 + $1.recordedHours }
+      diagnostics.append(
+        Diagnostic(
+          code: "non-wear", severity: .note,
+          message:
+            "\(Fixed.format(nonWearSeconds / 3600, digits: 2)) h of \(Fixed.format(recorded, digits: 2)) h recorded not worn (\(nonWear.nonWearWindows) of \(nonWear.windows) windows); left out of ENMO, MAD, intensity minutes, steps (\(stepsLeftOut) left out) and energy",
+          location: where_))
+    }
+    days.finishBouts(rules: parameters.dayRules)
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
       sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
@@ -563,7 +656,7 @@ public struct AccelAnalyzer {
       epochSeconds: accumulators.map(\.seconds),
       epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
       days: days.days,
-      diagnostics: diagnostics)
+      diagnostics: diagnostics, nonWearSeconds: nonWearSeconds, stepsLeftOut: stepsLeftOut)
   }
 
   /// What the intensity classes rest on, where it is not what was asked or
@@ -834,6 +927,10 @@ struct DayBuilder {
     let d = day(e.start)
     let recorded = e.seconds * min(1, e.coverage)
     days[d].recordedHours += recorded / 3600
+    guard e.worn else {
+      days[d].nonWearHours += recorded / 3600
+      return
+    }
     if let s = e.steps { days[d].steps = (days[d].steps ?? 0) + s }
     if let m = e.enmoMilliG {
       enmoSums[d] += m * Double(e.samples)
@@ -844,8 +941,63 @@ struct DayBuilder {
 
   /// The minutes of a classified epoch (the recorded part of it).
   mutating func addIntensity(_ e: AccelEpoch) {
-    guard let c = e.intensity else { return }
-    addMinutes(e.seconds * min(1, e.coverage) / 60, of: c, to: day(e.start))
+    guard let c = e.intensity, e.worn else { return }
+    let d = day(e.start)
+    addMinutes(e.seconds * min(1, e.coverage) / 60, of: c, to: d)
+    classified.append(
+      ClassifiedEpoch(
+        start: e.start, seconds: e.seconds, recordedSeconds: e.seconds * min(1, e.coverage), day: d,
+        mvpa: c == .moderate || c == .vigorous))
+  }
+
+  /// An epoch with a class, for the MVPA bouts.
+  struct ClassifiedEpoch {
+    var start: Double
+    var seconds: Double
+    var recordedSeconds: Double
+    var day: Int
+    var mvpa: Bool
+  }
+  private var classified: [ClassifiedEpoch] = []
+
+  /// Minutes of MVPA in bouts per day (`DayRules`): every window of
+  /// `boutMinutes` of consecutive classified epochs (each starting where the
+  /// one before ended) with at least `boutShare` of them moderate or
+  /// vigorous marks its moderate and vigorous epochs as in a bout.
+  mutating func finishBouts(rules: DayRules) {
+    for d in days.indices where !days[d].minutes.isEmpty { days[d].mvpaBoutMinutes = 0 }
+    guard let first = classified.first else { return }
+    let length = max(1, Int((rules.boutMinutes * 60 / first.seconds).rounded()))
+    var inBout = [Bool](repeating: false, count: classified.count)
+    // Runs of consecutive epochs.
+    var runStart = 0
+    for i in 0...classified.count {
+      let breaks =
+        i == classified.count
+        || (i > runStart
+          && abs(classified[i].start - (classified[i - 1].start + classified[i - 1].seconds)) > 1e-6)
+      guard breaks else { continue }
+      let run = runStart..<i
+      if run.count >= length {
+        var count = 0
+        for j in run.lowerBound..<(run.lowerBound + length) where classified[j].mvpa { count += 1 }
+        var low = run.lowerBound
+        while true {
+          if Double(count) >= rules.boutShare * Double(length) - 1e-9 {
+            for j in low..<(low + length) where classified[j].mvpa { inBout[j] = true }
+          }
+          let next = low + length
+          guard next < run.upperBound else { break }
+          if classified[low].mvpa { count -= 1 }
+          if classified[next].mvpa { count += 1 }
+          low += 1
+        }
+      }
+      runStart = i
+    }
+    for (e, bout) in zip(classified, inBout) where bout {
+      days[e.day].mvpaBoutMinutes = (days[e.day].mvpaBoutMinutes ?? 0) + e.recordedSeconds / 60
+    }
   }
 
   /// Minutes of a class; the day's first classified minutes give every

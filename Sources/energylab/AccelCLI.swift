@@ -113,6 +113,27 @@ struct AccelReadOptions: ParsableArguments {
       "Fill the seconds an ActiGraph (.gt3x) slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
   )
   var fillIdleSleep = false
+  @Flag(
+    help:
+      "Auto-calibrate raw acceleration against gravity first (van Hees et al. 2014; default off: the file's values are used as read). Reads the file twice."
+  )
+  var calibrate = false
+  @Option(help: "A 10 s window is still for calibration when every axis's SD is below this, mg (default 13).")
+  var calibrationStillSd: Double?
+  @Flag(
+    help:
+      "Detect non-wear (van Hees et al. 2011/2013) and leave it out of ENMO, MAD, intensity minutes, steps and energy (default off). Reads the file twice."
+  )
+  var nonWear = false
+  @Option(help: "Non-wear: an axis is still below this SD over the window, mg (default 13).")
+  var nonWearSd: Double?
+  @Option(help: "Non-wear: ...and below this range, mg (default 50).") var nonWearRange: Double?
+  @Option(help: "Non-wear: window length, min, a whole multiple of 15 (default 60).") var nonWearWindow:
+    Double?
+  @Option(help: "A day is valid with at least this many hours of wear (default 16).") var validDayHours:
+    Double?
+  @Option(help: "Length of an MVPA bout, min (default 10).") var mvpaBout: Double?
+  @Option(help: "Share of a bout's epochs that must be MVPA, 0-1 (default 0.8).") var mvpaBoutShare: Double?
   @OptionGroup var steps: StepOptions
 
   func validate() throws {
@@ -120,6 +141,24 @@ struct AccelReadOptions: ParsableArguments {
     if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
     if let intensityEpoch, !(intensityEpoch > 0) {
       throw ValidationError("--intensity-epoch must be positive")
+    }
+    if let calibrationStillSd, !(calibrationStillSd > 0) {
+      throw ValidationError("--calibration-still-sd must be positive")
+    }
+    if let nonWearSd, !(nonWearSd > 0) { throw ValidationError("--non-wear-sd must be positive") }
+    if let nonWearRange, !(nonWearRange > 0) { throw ValidationError("--non-wear-range must be positive") }
+    if let nonWearWindow {
+      let steps = nonWearWindow / 15
+      guard nonWearWindow > 0, abs(steps - steps.rounded()) < 1e-9 else {
+        throw ValidationError("--non-wear-window must be a positive whole multiple of 15 minutes")
+      }
+    }
+    if let validDayHours, !(0...24).contains(validDayHours) {
+      throw ValidationError("--valid-day-hours must be between 0 and 24")
+    }
+    if let mvpaBout, !(mvpaBout > 0) { throw ValidationError("--mvpa-bout must be positive") }
+    if let mvpaBoutShare, !(mvpaBoutShare > 0 && mvpaBoutShare <= 1) {
+      throw ValidationError("--mvpa-bout-share must be above 0 and at most 1")
     }
     try steps.validate()
   }
@@ -140,6 +179,21 @@ struct AccelReadOptions: ParsableArguments {
     if let cutPoints { o.analysis.cutPoints = cutPoints }
     o.analysis.intensityEpochSeconds = intensityEpoch
     o.fillIdleSleep = fillIdleSleep
+    if calibrate || calibrationStillSd != nil {
+      var c = AutoCalibrationParameters()
+      if let calibrationStillSd { c.stillSDMilliG = calibrationStillSd }
+      o.calibration = c
+    }
+    if nonWear || nonWearSd != nil || nonWearRange != nil || nonWearWindow != nil {
+      var n = NonWearParameters()
+      if let nonWearSd { n.sdMilliG = nonWearSd }
+      if let nonWearRange { n.rangeMilliG = nonWearRange }
+      if let nonWearWindow { n.windowMinutes = nonWearWindow }
+      o.nonWear = n
+    }
+    if let validDayHours { o.analysis.dayRules.minimumWearHours = validDayHours }
+    if let mvpaBout { o.analysis.dayRules.boutMinutes = mvpaBout }
+    if let mvpaBoutShare { o.analysis.dayRules.boutShare = mvpaBoutShare }
     steps.apply(to: &o.analysis)
     return o
   }
