@@ -671,6 +671,7 @@ extension AccelCommands {
             return GnuplotChart.Point(hours(e.start), v)
           })
       ])
+    acceleration.yFromZero = true
     acceleration.horizontalLines = [
       .init(y: cut.light, title: "light (\(cut.id), \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs)"),
       .init(y: cut.moderate, title: "moderate"),
@@ -679,15 +680,16 @@ extension AccelCommands {
     let byHour = try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone)
     charts.append(acceleration)
     if r.analysis.steps != nil {
-      charts.append(
-        GnuplotChart(
-          name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour (h)",
-          yLabel: "steps (per hour)",
-          series: [
-            .init(
-              title: "steps", style: .boxes,
-              points: byHour.map { .init(Double($0.hour) + 0.5, Double($0.steps)) })
-          ]))
+      var steps = GnuplotChart(
+        name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour (h)",
+        yLabel: "steps (per hour)",
+        series: [
+          .init(
+            title: "steps", style: .boxes,
+            points: byHour.map { .init(Double($0.hour) + 0.5, Double($0.steps)) })
+        ])
+      steps.yFromZero = true
+      charts.append(steps)
     }
     if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
       var chart = GnuplotChart(

@@ -390,10 +390,12 @@ public enum EvaluateCommand {
               .init($0.rowKey, $0.predicted / longest)
             }))
       }
-      let rate = GnuplotChart(
+      var rate = GnuplotChart(
         name: "\(table.name)-rate-by-mass", title: "Energy rate by body mass",
         xLabel: axisLabel(table.rowVariable), yLabel: "energy rate (kcal/min)",
         series: series)
+      // From zero: cut at the lowest rate, a 1.6-fold range looks tenfold.
+      rate.yFromZero = true
       try context.draw(rate, folder: options.chartsDirectory, format: options.format)
     }
 

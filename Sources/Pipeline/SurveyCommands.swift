@@ -268,6 +268,7 @@ public enum SurveyCommands {
                   ?? (k < s.percentages.count ? s.percentages[k].percent : nil), 1),
               "n": s.n.map { .integer($0) } ?? .null,
             ]))
+          annotate(&rows, note(s.question, labels: [c.label]))
         }
         for (label, percent) in s.percentages where !s.counts.contains(where: { $0.label == label }) {
           rows.append(
@@ -276,6 +277,7 @@ public enum SurveyCommands {
               "percent": .number(percent, 1),
               "n": s.n.map { .integer($0) } ?? .null,
             ]))
+          annotate(&rows, note(s.question, labels: [label]))
         }
         for p in s.partial {
           rows.append(
@@ -286,6 +288,7 @@ public enum SurveyCommands {
               "percent": .number(s.n.map { $0 > 0 ? 100 * p.count / Double($0) : .nan }, 1),
               "n": s.n.map { .integer($0) } ?? .null,
             ]))
+          annotate(&rows, p.note)
         }
         for label in s.unpublished {
           rows.append(
@@ -437,23 +440,56 @@ public enum SurveyCommands {
     {
       var categories = s.counts.map(\.label)
       var values = s.counts.map { [$0.count] }
+      var marked = s.counts.map { isApproximate(s.question, labels: [$0.label]) }
       var unit = "respondents"
       if s.counts.isEmpty && s.partial.isEmpty {
         categories = s.percentages.map(\.label)
         values = s.percentages.map { [$0.percent] }
+        marked = s.percentages.map { isApproximate(s.question, labels: [$0.label]) }
         unit = "percent"
       }
       for p in s.partial {
         categories.append(p.labels.joined(separator: " or ") + " (partial)")
         values.append([p.count])
+        marked.append(true)
       }
+      // A single published figure that is not an exact count (a share, an
+      // approximate or partial number) stays in the answers table with its
+      // note: one bar would draw it as exact.
+      if categories.count == 1 && (marked[0] || unit == "percent") { continue }
       var chart = GnuplotChart(
-        name: "\(survey.name)-\(s.question.id)", title: String(s.question.text.prefix(80)), xLabel: "answer",
+        name: "\(survey.name)-\(s.question.id)", title: s.question.text, xLabel: "answer",
         yLabel: unit + (s.n.map { " (n = \($0))" } ?? ""), series: [])
       chart.stackedBars = GnuplotChart.StackedBars(
-        categories: categories, seriesTitles: [unit], values: values, clustered: true)
+        categories: categories, seriesTitles: [marked.contains(true) ? "exact \(unit)" : unit],
+        values: values,
+        clustered: true,
+        yMaximum: unit == "percent" ? 100 : s.n.map(Double.init), marked: marked,
+        markedTitle: "partial or approximate \(unit) (see table)")
       try context.draw(chart, folder: folder, format: format)
     }
+  }
+
+  /// Adds the source's note to the last row, where there is one: how the
+  /// source states the figure (approximate, partial, its line).
+  static func annotate(_ rows: inout [ResultRecord], _ note: String) {
+    guard !note.isEmpty, !rows.isEmpty else { return }
+    rows[rows.count - 1]["note"] = .string(note)
+  }
+
+  /// Whether the source states a published figure as approximate ("around
+  /// 90 %"), from the note of its aggregate entry.
+  static func isApproximate(_ question: SurveyQuestion, labels: [String]) -> Bool {
+    question.aggregate.contains { entry in
+      entry.labels.joined(separator: " or ") == labels.joined(separator: " or ")
+        && ["approximate", "around", "about", "roughly"].contains { entry.note.lowercased().contains($0) }
+    }
+  }
+
+  /// The source's note on a published figure (how it is stated, where).
+  static func note(_ question: SurveyQuestion, labels: [String]) -> String {
+    question.aggregate.first { $0.labels.joined(separator: " or ") == labels.joined(separator: " or ") }?.note
+      ?? ""
   }
 
   /// SUS scores: each respondent's score (nil without all ten items) and

@@ -341,11 +341,12 @@ public enum TrackCommands {
       }
       if !points.isEmpty { speedSeries.append(.init(title: mode.rawValue, style: .points, points: points)) }
     }
-    charts.append(
-      GnuplotChart(
-        name: "\(stem)-speed", title: "Speed by mode: \(trackName)", xLabel: "time since start (min)",
-        yLabel: "speed (m/s)",
-        series: speedSeries))
+    var speed = GnuplotChart(
+      name: "\(stem)-speed", title: "Speed by mode: \(trackName)", xLabel: "time since start (min)",
+      yLabel: "speed (m/s)",
+      series: speedSeries)
+    speed.yFromZero = true
+    charts.append(speed)
     // Elevation over distance.
     var distance = 0.0
     var elevation: [GnuplotChart.Point] = []

@@ -167,6 +167,10 @@ public struct GnuplotChart: Sendable, Hashable {
     }
   }
 
+  /// The y axis starts at zero: for rates and counts, where an axis cut
+  /// above zero makes small differences look large.
+  public var yFromZero = false
+
   /// x values are seconds since 1970 of local clock time (a time zone's
   /// offset already added), drawn as dates and times.
   public var xIsLocalTime = false
@@ -179,12 +183,39 @@ public struct GnuplotChart: Sendable, Hashable {
     public var values: [[Double]]
     /// Side by side instead of stacked.
     public var clustered: Bool
-    public init(categories: [String], seriesTitles: [String], values: [[Double]], clustered: Bool = false) {
+    /// Top of the y axis when the values are shares of a known whole (the
+    /// respondents n, 100 %), so the axis covers every possible answer.
+    public var yMaximum: Double?
+    /// Per category, whether its value is not an exact figure (a partial
+    /// count over several options, an approximate share); with one series,
+    /// such bars are hatched and named in the key.
+    public var marked: [Bool]
+    /// Key entry of the hatched bars.
+    public var markedTitle: String
+    public init(
+      categories: [String], seriesTitles: [String], values: [[Double]], clustered: Bool = false,
+      yMaximum: Double? = nil, marked: [Bool]? = nil,
+      markedTitle: String = "partial or approximate (see table)"
+    ) {
       self.categories = categories
       self.seriesTitles = seriesTitles
       self.values = values
       self.clustered = clustered
+      self.yMaximum = yMaximum
+      self.marked = marked ?? categories.map { _ in false }
+      self.markedTitle = markedTitle
     }
+
+    /// Whether some bar is drawn hatched (one series only).
+    var hasMarks: Bool { seriesTitles.count == 1 && marked.contains(true) }
+
+    /// Characters per line of a category label: the plot width (about 760
+    /// pixels, over one slot per category plus one) at about 7 pixels per
+    /// character.
+    var labelWidth: Int { max(6, min(30, 760 / (categories.count + 1) / 7 - 1)) }
+
+    /// Category labels broken into lines at word boundaries.
+    var labelLines: [[String]] { categories.map { GnuplotChart.lines(of: $0, width: labelWidth) } }
   }
 
   /// Values over a grid, drawn as coloured cells with a diverging palette
@@ -225,10 +256,11 @@ public struct GnuplotChart: Sendable, Hashable {
     }
     if let bars = stackedBars {
       out += "# category " + bars.seriesTitles.map(sanitizedComment).joined(separator: " ") + "\n"
-      for (i, category) in bars.categories.enumerated() {
-        out +=
-          Self.dataString(category) + " " + bars.values[i].map { Fixed.shortest($0) }.joined(separator: " ")
-          + "\n"
+      if bars.hasMarks { out += "# exact values in column 2, partial or approximate ones in column 3\n" }
+      for (i, lines) in bars.labelLines.enumerated() {
+        var values = bars.values[i].map { Fixed.shortest($0) }
+        if bars.hasMarks { values = bars.marked[i] ? ["0"] + values : values + ["0"] }
+        out += Self.dataString(lines.joined(separator: "\\n")) + " " + values.joined(separator: " ") + "\n"
       }
       return out
     }
@@ -316,21 +348,35 @@ public struct GnuplotChart: Sendable, Hashable {
       plots = barPlots
     }
     if let bars = stackedBars {
+      // Category labels are wrapped, not rotated; gnuplot sizes neither the
+      // margin nor the x title's place for labels of several lines, so both
+      // are set here: label lines, the x title, and the key's rows below.
+      let tickLines = bars.labelLines.map(\.count).max() ?? 1
+      let keyShown = bars.seriesTitles.count > 1 || !horizontalLines.isEmpty || bars.hasMarks
+      let keyEntries = (bars.hasMarks ? 2 : bars.seriesTitles.count) + horizontalLines.count
+      let keyRows = keyShown ? min(2, keyEntries) + 1 : 0
+      let top = bars.yMaximum.map { Fixed.shortest($0) } ?? "*"
+      // A tick at the top, so the picture shows the axis reaching n.
+      let nTick = bars.yMaximum.map { "set ytics add (\(Fixed.shortest($0)))\n" } ?? ""
       heat = """
         set style data histograms
-        set style histogram \(bars.clustered ? "clustered gap 1" : "rowstacked")
+        set style histogram \(bars.clustered && !bars.hasMarks ? "clustered gap 1" : "rowstacked")
         set style fill solid 0.8 border -1
         set boxwidth 0.75
-        set xtics rotate by -45 noenhanced
-        set yrange [0:*]
-        set bmargin 9
-        \(bars.seriesTitles.count == 1 && horizontalLines.isEmpty ? "unset key\n" : "")
+        set xtics noenhanced
+        set xlabel offset 0,\(-(tickLines - 1))
+        set yrange [0:\(top)]
+        \(nTick)set bmargin \(tickLines + 3 + keyRows)
+        \(keyShown ? "" : "unset key\n")
         """
       var barPlots: [String] = []
       for (k, title) in bars.seriesTitles.enumerated() {
         let source = k == 0 ? "'\(stem).dat'" : "''"
         let xtic = k == 0 ? ":xtic(1)" : ""
         barPlots.append("\(source) using \(k + 2)\(xtic) ls \(k + 1) title \(Self.quote(title))")
+      }
+      if bars.hasMarks {
+        barPlots.append("'' using 3 ls 1 fill pattern 4 border -1 title \(Self.quote(bars.markedTitle))")
       }
       for (k, line) in horizontalLines.enumerated() {
         barPlots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
@@ -345,7 +391,7 @@ public struct GnuplotChart: Sendable, Hashable {
         set xtics (\(xtics)) noenhanced
         set yrange [\(dots.questions.count).6:0.4]
         set xrange [-0.3:\(Fixed.shortest(Double(dots.labels.count) - 0.7))]
-        set lmargin 40
+        set lmargin 50
         unset key
 
         """
@@ -373,7 +419,7 @@ public struct GnuplotChart: Sendable, Hashable {
       # EnergyLab chart: \(sanitizedComment(title))
       # Edit and run with: gnuplot \(stem).gp
       set encoding utf8
-      set title \(Self.quote(title)) noenhanced
+      set title \(Self.wrapped(title, width: 80)) noenhanced
       set xlabel \(Self.quote(xLabel)) noenhanced
       set ylabel \(Self.quote(yLabel)) noenhanced
       set key below box noenhanced maxrows 2
@@ -416,6 +462,9 @@ public struct GnuplotChart: Sendable, Hashable {
         "NaN with boxes fs transparent solid 0.12 noborder lc rgb '\(colour)' title \(Self.quote(range.title))"
       )
     }
+    if yFromZero && heatMap == nil && divergingBars == nil && stackedBars == nil && dotPlot == nil {
+      out += "set yrange [0:*]\n"
+    }
     if xIsLocalTime {
       out += "set xdata time\nset timefmt '%s'\nset format x \"%d %b\\n%H:%M\"\n"
     }
@@ -430,6 +479,12 @@ public struct GnuplotChart: Sendable, Hashable {
   /// string expression (single-quoted parts joined by line breaks), so a
   /// long question is shown whole rather than cut.
   public static func wrapped(_ text: String, width: Int = 45) -> String {
+    lines(of: text, width: width).map(quote).joined(separator: ".\"\\n\".")
+  }
+
+  /// Text broken into lines of at most `width` characters at spaces (a
+  /// longer word keeps a line of its own).
+  static func lines(of text: String, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in PrintableText.clean(text).split(separator: " ") {
@@ -440,7 +495,7 @@ public struct GnuplotChart: Sendable, Hashable {
       line += (line.isEmpty ? "" : " ") + word
     }
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
-    return lines.map(quote).joined(separator: ".\"\\n\".")
+    return lines
   }
 
   /// A string in a gnuplot data file: double-quoted, with quotes and line

@@ -247,8 +247,9 @@ struct HostileOutputTests {
         out.stderr.contains("energylab: wrote charts/\(stem).png (and .svg, .gp, .dat)"), "\(out.stderr)")
     }
     let script = try String(contentsOfFile: "\(folder)/charts/ubung-olberg-q-s-31m.gp", encoding: .utf8)
-    // The title quoted for gnuplot: single quotes doubled, ESC and BEL spaces.
-    #expect(script.contains("set title 'Ölberg \"q\" ''s'' [31m ' noenhanced"))
+    // The title quoted for gnuplot: single quotes doubled, ESC and BEL
+    // spaces (dropped at the end of a wrapped line).
+    #expect(script.contains("set title 'Ölberg \"q\" ''s'' [31m' noenhanced"))
     #expect(!hasStrayControl(script))
     let formula = try String(contentsOfFile: "\(folder)/charts/ubung-1-1-id-b-bold-b-x.gp", encoding: .utf8)
     #expect(formula.contains("set title '=1+1 `id` <b>bold</b> | *x*' noenhanced"))

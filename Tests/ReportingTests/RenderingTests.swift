@@ -104,6 +104,45 @@ struct GnuplotChartTests {
     try assertSnapshot(script, named: "chart.gp")
   }
 
+  /// A long title is wrapped at spaces into lines of at most 80
+  /// characters, never cut: the StepMyHealth demo question Q8 (128
+  /// characters) breaks after "provide you" (77 characters; adding " with"
+  /// makes 82).
+  @Test func longTitlesWrapWhole() {
+    let chart = GnuplotChart(
+      name: "q8",
+      title:
+        "Which of the following features from the demo would you say would provide you with motivation to reach your daily calorie target?",
+      xLabel: "answer", yLabel: "percent", series: [])
+    #expect(
+      chart.scriptText().contains(
+        #"set title 'Which of the following features from the demo would you say would provide you'."\n".'with motivation to reach your daily calorie target?' noenhanced"#
+      ))
+  }
+
+  /// Bars of partial or approximate figures are drawn apart (hatched, their
+  /// own key entry), long category labels wrap onto lines, and the y axis
+  /// reaches the n given.
+  @Test func markedBarsAreDrawnApartAndTheAxisCoversN() {
+    var chart = GnuplotChart(
+      name: "b", title: "B", xLabel: "answer", yLabel: "respondents (n = 8)", series: [])
+    chart.stackedBars = GnuplotChart.StackedBars(
+      categories: ["Yes", "Somewhat likely or Extremely likely (partial)"],
+      seriesTitles: ["exact respondents"],
+      values: [[1], [7]], clustered: true, yMaximum: 8, marked: [false, true], markedTitle: "partial")
+    let data = chart.dataText()
+    // Two categories share 760 px in three slots: 35 characters a line,
+    // capped at 30.
+    #expect(data.contains("\"Yes\" 1 0\n"))
+    #expect(data.contains("\"Somewhat likely or Extremely\\nlikely (partial)\" 0 7\n"))
+    let script = chart.scriptText()
+    #expect(script.contains("set yrange [0:8]\n"))
+    #expect(script.contains("set style histogram rowstacked\n"))
+    #expect(script.contains("'' using 3 ls 1 fill pattern 4 border -1 title 'partial'"))
+    #expect(script.contains("set xlabel offset 0,-1\n"))
+    #expect(!script.contains("unset key"))
+  }
+
   @Test(arguments: [("a'b", "'a''b'"), ("x\ny", "'x y'"), ("`id`", "'`id`'")])
   func quoting(text: String, quoted: String) {
     #expect(GnuplotChart.quote(text) == quoted)

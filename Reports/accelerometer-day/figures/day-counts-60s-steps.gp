@@ -20,6 +20,7 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set yrange [0:*]
 unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'day-counts-60s-steps.png'

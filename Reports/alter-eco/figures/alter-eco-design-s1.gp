@@ -24,9 +24,11 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.75
-set xtics rotate by -45 noenhanced
-set yrange [0:*]
-set bmargin 9
+set xtics noenhanced
+set xlabel offset 0,0
+set yrange [0:54]
+set ytics add (54)
+set bmargin 4
 unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-design-s1.png'

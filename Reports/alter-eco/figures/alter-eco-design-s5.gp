@@ -21,16 +21,18 @@ set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style data histograms
-set style histogram clustered gap 1
+set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.75
-set xtics rotate by -45 noenhanced
-set yrange [0:*]
+set xtics noenhanced
+set xlabel offset 0,-2
+set yrange [0:44]
+set ytics add (44)
 set bmargin 9
-unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-design-s5.png'
-plot 'alter-eco-design-s5.dat' using 2:xtic(1) ls 1 title 'respondents'
+plot 'alter-eco-design-s5.dat' using 2:xtic(1) ls 1 title 'exact respondents', \
+     '' using 3 ls 1 fill pattern 4 border -1 title 'partial or approximate respondents (see table)'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'alter-eco-design-s5.svg'
 replot

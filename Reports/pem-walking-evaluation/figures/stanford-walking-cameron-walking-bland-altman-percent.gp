@@ -1,7 +1,7 @@
 # EnergyLab chart: Bland-Altman, percentage form: cameron-walking against stanford-walking (slope -0.453, p < 0.001)
 # Edit and run with: gnuplot stanford-walking-cameron-walking-bland-altman-percent.gp
 set encoding utf8
-set title 'Bland-Altman, percentage form: cameron-walking against stanford-walking (slope -0.453, p < 0.001)' noenhanced
+set title 'Bland-Altman, percentage form: cameron-walking against stanford-walking (slope'."\n".'-0.453, p < 0.001)' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel '(predicted - reference) / mean (%)' noenhanced
 set key below box noenhanced maxrows 2

@@ -24,7 +24,7 @@ set ytics ('Visibility of system status' 1, 'Match between system and real world
 set xtics ('0' 0, '1' 1, '2' 2, '3' 3, '4' 4) noenhanced
 set yrange [10.6:0.4]
 set xrange [-0.3:4.3]
-set lmargin 40
+set lmargin 50
 unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stepmyhealth-heuristic-severity-dots.png'

@@ -1,7 +1,7 @@
-# EnergyLab chart: Which of the following features would make you more inclined to use a mobile cal
+# EnergyLab chart: Which of the following features would make you more inclined to use a mobile calorie tracking mobile application?
 # Edit and run with: gnuplot stepmyhealth-requirements-q4.gp
 set encoding utf8
-set title 'Which of the following features would make you more inclined to use a mobile cal' noenhanced
+set title 'Which of the following features would make you more inclined to use a mobile'."\n".'calorie tracking mobile application?' noenhanced
 set xlabel 'answer' noenhanced
 set ylabel 'respondents (n = 112)' noenhanced
 set key below box noenhanced maxrows 2
@@ -24,9 +24,11 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.75
-set xtics rotate by -45 noenhanced
-set yrange [0:*]
-set bmargin 9
+set xtics noenhanced
+set xlabel offset 0,-1
+set yrange [0:112]
+set ytics add (112)
+set bmargin 5
 unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stepmyhealth-requirements-q4.png'

@@ -24,9 +24,10 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.75
-set xtics rotate by -45 noenhanced
+set xtics noenhanced
+set xlabel offset 0,0
 set yrange [0:*]
-set bmargin 9
+set bmargin 7
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.png'
 plot 'profile-co2-by-day-alter-eco-2020.dat' using 2:xtic(1) ls 1 title 'walk', \

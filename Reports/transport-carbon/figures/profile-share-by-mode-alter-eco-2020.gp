@@ -24,9 +24,10 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.75
-set xtics rotate by -45 noenhanced
+set xtics noenhanced
+set xlabel offset 0,0
 set yrange [0:*]
-set bmargin 9
+set bmargin 7
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-share-by-mode-alter-eco-2020.png'
 plot 'profile-share-by-mode-alter-eco-2020.dat' using 2:xtic(1) ls 1 title 'distance', \
