@@ -16,6 +16,13 @@ import Foundation
 /// byte offset unless `ignoreCRC` is set, which reads on and says so in a
 /// diagnostic.
 ///
+/// A file that ends before the data its header declares (a download or a
+/// recording cut short) is an error naming the byte where it ends, unless
+/// `readTruncated` is set: the messages up to the last whole one are read
+/// and a diagnostic (`fit-truncated`) says where the file ends, how many
+/// bytes are missing against the header's data size and how many records
+/// were read.
+///
 /// Each `record` with a position becomes a `.track` fix (time, elevation,
 /// heart rate, cadence, power, temperature, reported speed); one with a time
 /// but no position a `.timeOnly` fix, as TCX trackpoints without a position.
@@ -40,11 +47,15 @@ public struct FITReader: Sendable {
   /// Reads on past a header or file CRC that does not match, with a
   /// diagnostic, instead of refusing the file.
   public var ignoreCRC: Bool
+  /// Reads a file that ends early up to its last whole message, with a
+  /// diagnostic, instead of refusing it. Its file CRC cannot be checked.
+  public var readTruncated: Bool
   /// Size of the chunks read from a file, bytes.
   public var chunkSizeBytes: Int
 
-  public init(ignoreCRC: Bool = false, chunkSizeBytes: Int = 1 << 16) {
+  public init(ignoreCRC: Bool = false, readTruncated: Bool = false, chunkSizeBytes: Int = 1 << 16) {
     self.ignoreCRC = ignoreCRC
+    self.readTruncated = readTruncated
     self.chunkSizeBytes = max(16, chunkSizeBytes)
   }
 
@@ -85,7 +96,8 @@ public struct FITReader: Sendable {
       defer { next = end }
       return [UInt8](data[next..<end])
     }
-    var decoder = FITDecoder(source: source, ignoreCRC: ignoreCRC, bytes: bytes, onPoint: onPoint)
+    var decoder = FITDecoder(
+      source: source, ignoreCRC: ignoreCRC, readTruncated: readTruncated, bytes: bytes, onPoint: onPoint)
     return try decoder.run()
   }
 
@@ -116,7 +128,8 @@ public struct FITReader: Sendable {
           expected: "a readable FIT file")
       }
     }
-    var decoder = FITDecoder(source: path, ignoreCRC: ignoreCRC, bytes: bytes, onPoint: onPoint)
+    var decoder = FITDecoder(
+      source: path, ignoreCRC: ignoreCRC, readTruncated: readTruncated, bytes: bytes, onPoint: onPoint)
     return try decoder.run()
   }
 }
@@ -160,10 +173,7 @@ struct FITByteReader {
   {
     guard try has(count) else {
       let left = buffer.count - position
-      throw InputError(
-        .malformed, SourceLocation(file: source, byteOffset: offset + left),
-        "the file ends inside \(what()) (\(left) of its \(count) bytes are there)",
-        expected: "the rest of the message; the file may have been cut short")
+      throw FITEndOfData(endOffset: offset + left, what: what(), present: left, needed: count)
     }
     let start = position
     position += count
@@ -180,6 +190,24 @@ struct FITByteReader {
 
   mutating func byte(_ what: @autoclosure () -> String) throws -> UInt8 {
     try take(1, what()) { $0[0] }
+  }
+}
+
+/// The stream ended inside something being read: the file ends early.
+struct FITEndOfData: Error {
+  /// Offset just past the last byte of the stream.
+  var endOffset: Int
+  var what: String
+  /// Bytes of it that are there, and bytes it needs.
+  var present: Int
+  var needed: Int
+
+  func inputError(source: String) -> InputError {
+    InputError(
+      .malformed, SourceLocation(file: source, byteOffset: endOffset),
+      "the file ends inside \(what) (\(present) of its \(needed) bytes are there)",
+      expected: "the rest of the message; the file may have been cut short (\(Remedy.slot) reads it up to here)",
+      remedy: Remedy(.readTruncated))
   }
 }
 
@@ -225,6 +253,7 @@ struct FITMessage {
 struct FITDecoder {
   let source: String
   let ignoreCRC: Bool
+  let readTruncated: Bool
   var bytes: FITByteReader
   let onPoint: (TrackPoint) throws -> Void
 
@@ -249,11 +278,20 @@ struct FITDecoder {
   var deviceTimes = 0
   var compressedWithoutReference = 0
   var crcMismatches: [String] = []
+  /// Where the file being read declares its CRC ends; nil while its
+  /// header is read.
+  var declaredEndOffset: Int?
+  /// End of the last whole message or header read.
+  var lastWholeEndOffset = 0
+  var truncation: FITTruncation?
 
-  init(source: String, ignoreCRC: Bool, bytes: FITByteReader, onPoint: @escaping (TrackPoint) throws -> Void)
-  {
+  init(
+    source: String, ignoreCRC: Bool, readTruncated: Bool, bytes: FITByteReader,
+    onPoint: @escaping (TrackPoint) throws -> Void
+  ) {
     self.source = source
     self.ignoreCRC = ignoreCRC
+    self.readTruncated = readTruncated
     self.bytes = bytes
     self.onPoint = onPoint
   }
@@ -264,9 +302,18 @@ struct FITDecoder {
     guard try bytes.has(1) else {
       throw InputError(.empty, location(0), "empty file", expected: "a FIT file header")
     }
-    repeat {
-      try readFile()
-    } while try bytes.has(1)
+    do {
+      repeat {
+        try readFile()
+      } while try bytes.has(1)
+    } catch let end as FITEndOfData {
+      // Nothing to read without one whole file header.
+      guard readTruncated, !summary.files.isEmpty else { throw end.inputError(source: source) }
+      truncation = FITTruncation(
+        endOffset: end.endOffset, what: end.what, declaredEndOffset: declaredEndOffset,
+        lastWholeEndOffset: lastWholeEndOffset)
+      summary.truncation = truncation
+    }
     return finish()
   }
 
@@ -274,14 +321,18 @@ struct FITDecoder {
   mutating func readFile() throws {
     let headerOffset = bytes.offset
     bytes.resetCRC()
+    declaredEndOffset = nil
     let header = try readHeader()
     summary.files.append(header)
+    lastWholeEndOffset = bytes.offset
     definitions = Array(repeating: nil, count: 16)
     lastTimestamp = nil
     if segment >= 0 { boundaryPending = true }
     let dataEnd = headerOffset + header.headerSizeBytes + header.dataSizeBytes
+    declaredEndOffset = dataEnd + 2
     while bytes.offset < dataEnd {
       try readMessage(dataEnd: dataEnd)
+      lastWholeEndOffset = bytes.offset
     }
     let computed = bytes.crc.value
     let crcOffset = bytes.offset
@@ -647,11 +698,26 @@ struct FITDecoder {
     return header
   }
 
+  func truncationText(_ t: FITTruncation) -> String {
+    let records = "\(summary.recordCount) record\(summary.recordCount == 1 ? "" : "s") read"
+    let dropped = t.endOffset - t.lastWholeEndOffset
+    let partial = dropped > 0 ? " (the \(dropped) bytes after it are left out)" : ""
+    guard let declared = t.declaredEndOffset, let file = summary.files.last else {
+      return
+        "the file ends at byte \(t.endOffset), inside the header of chained file \(summary.files.count + 1); read the \(summary.files.count) whole files before it, up to byte \(t.lastWholeEndOffset)\(partial): \(records)"
+    }
+    let missing = t.missingBytes ?? 0
+    let percent = Fixed.format(100 * Double(missing) / Double(max(1, file.dataSizeBytes + 2)), digits: 1)
+    return
+      "the file ends at byte \(t.endOffset), inside \(t.what), \(missing) bytes (\(percent) %) before the end its header declares (\(file.dataSizeBytes) bytes of data from byte \(file.offsetBytes + file.headerSizeBytes), then the 2-byte CRC, to byte \(declared)); read up to the last whole message, which ends at byte \(t.lastWholeEndOffset)\(partial): \(records); the file CRC is not checked"
+  }
+
   func diagnostics() -> [Diagnostic] {
     var out: [Diagnostic] = []
     func note(_ code: String, _ message: String, severity: Diagnostic.Severity = .note) {
       out.append(Diagnostic(code: code, severity: severity, message: message, location: source))
     }
+    if let t = truncation { note("fit-truncated", truncationText(t), severity: .warning) }
     for mismatch in crcMismatches {
       note("fit-crc-mismatch", "\(mismatch); read all the same (ignoreCRC)", severity: .warning)
     }

@@ -352,7 +352,59 @@ struct FITReaderTests {
       #expect(e.kind == .malformed)
       #expect(e.description.contains("ends inside"))
       #expect(e.location.byteOffset == end)
+      #expect(e.remedy == Remedy(.readTruncated))
     }
+  }
+
+  @Test func fileEndingEarlyIsReadUpToItsEndOnRequest() throws {
+    // activity-unexpected-eof.fit: header 12 bytes, data 757 declared, CRC
+    // 2: the whole file would end at byte 771; it ends at 768, at a message
+    // boundary. fitdecode reads 14 records before its end-of-file error.
+    let eof = fitFixtures + "/activity-unexpected-eof.fit"
+    let header = try FITReader(readTruncated: true).stream(path: eof) { _ in }
+    let t = try #require(header.fit?.truncation)
+    #expect(t.endOffset == 768 && t.declaredEndOffset == 771 && t.missingBytes == 3)
+    #expect(t.lastWholeEndOffset == 751)
+    #expect(header.fit?.recordCount == 14)
+    let note = try #require(header.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note.severity == .warning)
+    #expect(note.message.contains("ends at byte 768"))
+    #expect(note.message.contains("3 bytes (0.4 %) before the end its header declares"))
+    #expect(note.message.contains("14 records read"))
+    // activity-settings-nodata.fit: a second header at byte 771 (14 bytes)
+    // declares 68 bytes of data, of which 1 is there: 785 + 68 + 2 = 855.
+    let nodata = try FITReader(readTruncated: true).read(path: fitFixtures + "/activity-settings-nodata.fit")
+    #expect(nodata.points.count == 14)
+    let note2 = try #require(nodata.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note2.message.contains("ends at byte 786"))
+    #expect(note2.message.contains("69 bytes"))
+    #expect(note2.message.contains("which ends at byte 785 (the 1 bytes after it are left out)"))
+  }
+
+  /// A file cut anywhere after its header reads as the fixes of the whole
+  /// file up to the last message that is whole, never an error.
+  @Test func fileCutAnywhereReadsAPrefixOfItsFixes() throws {
+    let whole = try Data(contentsOf: URL(fileURLWithPath: fitFixtures + "/garmin-fenix-5-run.fit"))
+    var all: [TrackPoint] = []
+    try FITReader().stream(data: whole, source: "whole.fit") { all.append($0) }
+    var previous = 0
+    for end in stride(from: 14, to: whole.count - 1, by: 7) {
+      var fixes: [TrackPoint] = []
+      let header = try FITReader(readTruncated: true, chunkSizeBytes: 64).stream(
+        data: whole.prefix(end), source: "cut.fit"
+      ) { fixes.append($0) }
+      #expect(fixes.map(\.sourceLine) == all.prefix(fixes.count).map(\.sourceLine))
+      #expect(fixes.map(\.timeSecondsSince1970) == all.prefix(fixes.count).map(\.timeSecondsSince1970))
+      #expect(fixes.count >= previous)
+      previous = fixes.count
+      let t = try #require(header.fit?.truncation)
+      #expect(t.endOffset == end && t.missingBytes == whole.count - end)
+      #expect(t.lastWholeEndOffset <= end)
+    }
+    #expect(previous == all.count)
+    // Without a whole file header there is nothing to read.
+    let short = inputError { try FITReader(readTruncated: true).read(data: whole.prefix(13), source: "cut.fit") }
+    #expect(short?.location.byteOffset == 13)
   }
 
   @Test func corruptHeaderOfAChainedFileIsAnError() throws {
