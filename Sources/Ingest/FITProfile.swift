@@ -64,6 +64,14 @@ enum FITProfile {
     static let enhancedSpeed: UInt8 = 73
     /// `enhanced_altitude`, uint32, scale 5, offset 500, m.
     static let enhancedAltitude: UInt8 = 78
+
+    /// Whether the reader uses a field, by number: only these are decoded.
+    static let used: [Bool] = (0..<256).map { number in
+      [
+        positionLatitude, positionLongitude, altitude, heartRate, cadence, distance, speed, power,
+        compressedSpeedDistance, temperature, enhancedSpeed, enhancedAltitude,
+      ].contains(UInt8(number))
+    }
   }
 
   /// `session` fields (`lap` shares numbers 2 and 7-9).

@@ -150,6 +150,9 @@ struct FITByteReader {
     self.nextChunk = nextChunk
   }
 
+  /// Bytes read from the file and not yet taken.
+  var available: Int { buffer.count - position }
+
   /// Whether `count` more bytes can be taken.
   mutating func has(_ count: Int) throws -> Bool {
     while buffer.count - position < count {
@@ -201,6 +204,9 @@ struct FITEndOfData: Error {
   /// Bytes of it that are there, and bytes it needs.
   var present: Int
   var needed: Int
+  /// Where the message being read would end, when it runs past the data
+  /// its file header declares.
+  var overrunEndOffset: Int?
 
   func inputError(source: String) -> InputError {
     InputError(
@@ -217,35 +223,134 @@ struct FITFieldDefinition: Sendable {
   var sizeBytes: Int
   /// Nil for a base type the protocol does not define: its bytes are skipped.
   var baseType: FITBaseType?
+  /// Offset of the field in a data message, header byte excluded.
+  var offsetBytes = 0
 }
 
-/// A definition message: the layout of the data messages of one local type.
+/// A definition message: the layout of the data messages of one local type,
+/// reduced once to what the reader reads of each of them.
 struct FITDefinition: Sendable {
   var globalNumber: UInt16
   var bigEndian: Bool
+  /// Whether the reader uses the message's fields (`FITDecoder.decoded`).
+  var decoded: Bool
+  /// The fields read, in message order: the timestamp and, for decoded
+  /// messages, the fields the reader uses (of `record`, only those a fix
+  /// holds). Each has a known base type and a size that is a multiple of
+  /// it.
   var fields: [FITFieldDefinition]
   var developerFieldCount: Int
+  /// Fields of each data message whose size is not a multiple of their
+  /// base type's, and fields of a base type the protocol does not define.
+  var misalignedFields: Int
+  var unknownBaseTypes: Int
   /// Size of one data message of this layout, header byte excluded.
   var sizeBytes: Int
+
+  /// The layout of `fields`, all of them as the definition lists them.
+  init(
+    globalNumber: UInt16, bigEndian: Bool, decoded: Bool, used: ((UInt8) -> Bool)?,
+    fields all: [FITFieldDefinition], developerFieldCount: Int, developerBytes: Int
+  ) {
+    self.globalNumber = globalNumber
+    self.bigEndian = bigEndian
+    self.decoded = decoded
+    self.developerFieldCount = developerFieldCount
+    var fields: [FITFieldDefinition] = []
+    var misaligned = 0
+    var unknown = 0
+    var at = 0
+    for var field in all {
+      field.offsetBytes = at
+      at += field.sizeBytes
+      guard let type = field.baseType else {
+        unknown += 1
+        continue
+      }
+      guard field.sizeBytes > 0, field.sizeBytes % type.sizeBytes == 0 else {
+        misaligned += 1
+        continue
+      }
+      let isTimestamp = field.number == FITProfile.timestampField && field.sizeBytes == 4 && type.sizeBytes == 4
+      if isTimestamp || (decoded && used?(field.number) ?? true) { fields.append(field) }
+    }
+    self.fields = fields
+    misalignedFields = misaligned
+    unknownBaseTypes = unknown
+    sizeBytes = at + developerBytes
+  }
 }
 
 /// The values of one data message the reader uses: numbers by field number
 /// (arrays by their elements, strings apart); invalid values are absent.
+/// One is kept for the whole stream and cleared for each message, so
+/// reading a message allocates nothing.
 struct FITMessage {
-  var numbers: [(field: UInt8, value: Double)] = []
+  /// Numbers by field number; NaN where the message holds no valid value
+  /// (`FITBaseType.number` never gives NaN).
+  private var values: [Double]
+  /// The field numbers set in `values`, to clear.
+  private var setFields: [UInt8] = []
   var strings: [(field: UInt8, value: String)] = []
   /// Fields of base type `byte` holding more than one byte, unless all are
   /// 0xFF (invalid).
   var byteArrays: [(field: UInt8, value: [UInt8])] = []
   var timestamp: UInt32?
 
-  func number(_ field: UInt8) -> Double? { numbers.first { $0.field == field }?.value }
+  init() { values = Array(repeating: .nan, count: 256) }
+
+  private init(unallocated: Void) { values = [] }
+
+  /// A message without storage, to swap with the one in use.
+  static var placeholder: FITMessage { FITMessage(unallocated: ()) }
+
+  func number(_ field: UInt8) -> Double? {
+    let v = values[Int(field)]
+    return v.isNaN ? nil : v
+  }
   func string(_ field: UInt8) -> String? { strings.first { $0.field == field }?.value }
   func byteArray(_ field: UInt8) -> [UInt8]? { byteArrays.first { $0.field == field }?.value }
 
   /// `raw / scale - offset`: the Profile's conversion to the field's unit.
   func scaled(_ field: UInt8, scale: Double, offset: Double = 0) -> Double? {
     number(field).map { $0 / scale - offset }
+  }
+
+  /// Sets a field's number unless the message already has one (the first
+  /// of a field listed twice counts).
+  mutating func set(_ field: UInt8, _ value: Double) {
+    guard values[Int(field)].isNaN else { return }
+    values[Int(field)] = value
+    setFields.append(field)
+  }
+
+  mutating func clear() {
+    for f in setFields { values[Int(f)] = .nan }
+    setFields.removeAll(keepingCapacity: true)
+    if !strings.isEmpty { strings.removeAll() }
+    if !byteArrays.isEmpty { byteArrays.removeAll() }
+    timestamp = nil
+  }
+
+  /// Reads the fields of `definition` from the bytes of one data message.
+  mutating func decode(_ raw: UnsafeRawBufferPointer, _ definition: FITDefinition) {
+    let bigEndian = definition.bigEndian
+    for field in definition.fields {
+      // Fields hold a known type and a multiple of its size.
+      let type = field.baseType.unsafelyUnwrapped
+      let at = field.offsetBytes
+      if field.number == FITProfile.timestampField, field.sizeBytes == 4, type.sizeBytes == 4 {
+        if let v = type.number(raw, at: at, bigEndian: bigEndian) { timestamp = UInt32(v) }
+      } else if type == .string {
+        let text = raw[at..<(at + field.sizeBytes)].prefix { $0 != 0 }
+        if !text.isEmpty { strings.append((field.number, String(decoding: text, as: UTF8.self))) }
+      } else if field.sizeBytes == type.sizeBytes {
+        if let v = type.number(raw, at: at, bigEndian: bigEndian) { set(field.number, v) }
+      } else if type == .byte {
+        let value = [UInt8](raw[at..<(at + field.sizeBytes)])
+        if value.contains(where: { $0 != 0xFF }) { byteArrays.append((field.number, value)) }
+      }
+    }
   }
 }
 
@@ -260,6 +365,8 @@ struct FITDecoder {
   var summary = FITSummary()
   var structure = TrackStructure()
   var definitions: [FITDefinition?] = Array(repeating: nil, count: 16)
+  /// The message being read, kept for the whole stream.
+  var message = FITMessage()
   /// The last full timestamp, the reference of compressed timestamps.
   var lastTimestamp: UInt32?
   /// The segment of the fixes being handed over; -1 before the first.
@@ -311,7 +418,7 @@ struct FITDecoder {
       guard readTruncated, !summary.files.isEmpty else { throw end.inputError(source: source) }
       truncation = FITTruncation(
         endOffset: end.endOffset, what: end.what, declaredEndOffset: declaredEndOffset,
-        lastWholeEndOffset: lastWholeEndOffset)
+        lastWholeEndOffset: lastWholeEndOffset, overrunEndOffset: end.overrunEndOffset)
       summary.truncation = truncation
     }
     return finish()
@@ -417,19 +524,37 @@ struct FITDecoder {
     }
   }
 
-  func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: String) throws {
-    if bytes.offset + size > dataEnd {
+  /// Refuses a message that runs past the data its file header declares.
+  /// When the stream also ends inside it, the recording was cut short
+  /// there (and its header counts the bytes written): that is a file
+  /// ending early.
+  mutating func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: @autoclosure () -> String) throws {
+    guard bytes.offset + size > dataEnd else { return }
+    let what = what()
+    let messageEnd = bytes.offset + size
+    let problem =
+      "\(what) runs \(messageEnd - dataEnd) bytes past the end of the data (byte \(dataEnd)) that the file header declares"
+    guard try !bytes.has(size) else {
       throw InputError(
-        .malformed, location(offset),
-        "\(what) runs \(bytes.offset + size - dataEnd) bytes past the end of the data (byte \(dataEnd)) that the file header declares",
+        .malformed, location(offset), problem,
         expected: "messages that end with the data; the file is damaged or its header's data size is wrong")
     }
+    if readTruncated {
+      throw FITEndOfData(
+        endOffset: bytes.offset + bytes.available, what: what, present: bytes.available, needed: size,
+        overrunEndOffset: messageEnd)
+    }
+    throw InputError(
+      .malformed, location(offset), problem + ", and the file ends inside it, at byte \(bytes.offset + bytes.available)",
+      expected:
+        "messages that end with the data; the file was cut short (\(Remedy.slot) reads it up to the last whole message)",
+      remedy: Remedy(.readTruncated))
   }
 
   mutating func readDefinition(local: Int, developer: Bool, offset: Int, dataEnd: Int) throws {
-    let what = "the definition message for local type \(local) at byte \(offset)"
-    try checkWithinData(offset, size: 5, dataEnd: dataEnd, what: what)
-    let (architecture, global, count) = try bytes.take(5, what) { raw in
+    func what() -> String { "the definition message for local type \(local) at byte \(offset)" }
+    try checkWithinData(offset, size: 5, dataEnd: dataEnd, what: what())
+    let (architecture, global, count) = try bytes.take(5, what()) { raw in
       (raw[1], UInt16(raw[2]) | UInt16(raw[3]) << 8, Int(raw[4]))
     }
     guard architecture <= 1 else {
@@ -439,9 +564,9 @@ struct FITDecoder {
     }
     let bigEndian = architecture == 1
     let globalNumber = bigEndian ? global.byteSwapped : global
-    try checkWithinData(offset, size: 3 * count, dataEnd: dataEnd, what: what)
+    try checkWithinData(offset, size: 3 * count, dataEnd: dataEnd, what: what())
     var fields: [FITFieldDefinition] = []
-    try bytes.take(3 * count, what) { raw in
+    try bytes.take(3 * count, what()) { raw in
       for k in 0..<count {
         fields.append(
           FITFieldDefinition(
@@ -451,16 +576,17 @@ struct FITDecoder {
     var developerCount = 0
     var developerBytes = 0
     if developer {
-      try checkWithinData(offset, size: 1, dataEnd: dataEnd, what: what)
-      developerCount = Int(try bytes.byte(what))
-      try checkWithinData(offset, size: 3 * developerCount, dataEnd: dataEnd, what: what)
-      try bytes.take(3 * developerCount, what) { raw in
+      try checkWithinData(offset, size: 1, dataEnd: dataEnd, what: what())
+      developerCount = Int(try bytes.byte(what()))
+      try checkWithinData(offset, size: 3 * developerCount, dataEnd: dataEnd, what: what())
+      try bytes.take(3 * developerCount, what()) { raw in
         for k in 0..<developerCount { developerBytes += Int(raw[3 * k + 1]) }
       }
     }
     definitions[local] = FITDefinition(
-      globalNumber: globalNumber, bigEndian: bigEndian, fields: fields, developerFieldCount: developerCount,
-      sizeBytes: fields.reduce(0) { $0 + $1.sizeBytes } + developerBytes)
+      globalNumber: globalNumber, bigEndian: bigEndian, decoded: Self.decoded.contains(globalNumber),
+      used: globalNumber == FITProfile.Message.record ? { FITProfile.Record.used[Int($0)] } : nil,
+      fields: fields, developerFieldCount: developerCount, developerBytes: developerBytes)
   }
 
   /// The messages whose fields the reader uses; of the others only the
@@ -478,56 +604,26 @@ struct FITDecoder {
         "a data message of local type \(local) comes before any definition of that type",
         expected: "a definition message for local type \(local) first")
     }
-    let what =
+    func what() -> String {
       "the data message for local type \(local) (global \(definition.globalNumber)) at byte \(offset)"
-    try checkWithinData(offset, size: definition.sizeBytes, dataEnd: dataEnd, what: what)
-    let full = Self.decoded.contains(definition.globalNumber)
-    var misaligned = 0
-    var unknown = 0
-    var message = try bytes.take(definition.sizeBytes, what) { raw -> FITMessage in
-      var message = FITMessage()
-      var at = 0
-      for field in definition.fields {
-        defer { at += field.sizeBytes }
-        guard let type = field.baseType else {
-          unknown += 1
-          continue
-        }
-        guard field.sizeBytes > 0, field.sizeBytes % type.sizeBytes == 0 else {
-          misaligned += 1
-          continue
-        }
-        if field.number == FITProfile.timestampField, field.sizeBytes == 4, type.sizeBytes == 4 {
-          if let v = type.number(raw, at: at, bigEndian: definition.bigEndian) {
-            message.timestamp = UInt32(v)
-          }
-          continue
-        }
-        guard full else { continue }
-        if type == .string {
-          let text = raw[at..<(at + field.sizeBytes)].prefix { $0 != 0 }
-          if !text.isEmpty { message.strings.append((field.number, String(decoding: text, as: UTF8.self))) }
-        } else if field.sizeBytes == type.sizeBytes {
-          if let v = type.number(raw, at: at, bigEndian: definition.bigEndian) {
-            message.numbers.append((field.number, v))
-          }
-        } else if type == .byte {
-          let value = [UInt8](raw[at..<(at + field.sizeBytes)])
-          if value.contains(where: { $0 != 0xFF }) { message.byteArrays.append((field.number, value)) }
-        }
-      }
-      return message
     }
-    misalignedFields += misaligned
-    unknownBaseTypes += unknown
+    try checkWithinData(offset, size: definition.sizeBytes, dataEnd: dataEnd, what: what())
+    // The message storage is moved out while the bytes are read into it.
+    var m = FITMessage.placeholder
+    swap(&m, &message)
+    defer { swap(&m, &message) }
+    m.clear()
+    try bytes.take(definition.sizeBytes, what()) { raw in m.decode(raw, definition) }
+    misalignedFields += definition.misalignedFields
+    unknownBaseTypes += definition.unknownBaseTypes
     summary.developerFieldCount += definition.developerFieldCount
-    if let t = message.timestamp {
+    if let t = m.timestamp {
       lastTimestamp = t
     } else if let compressedTimestamp {
-      message.timestamp = compressedTimestamp
+      m.timestamp = compressedTimestamp
     }
-    guard full else { return }
-    try handle(message, global: definition.globalNumber)
+    guard definition.decoded else { return }
+    try handle(m, global: definition.globalNumber)
   }
 
   func seconds(_ fitSeconds: UInt32?) -> Double? { fitSeconds.map(FITTime.secondsSince1970) }
@@ -708,8 +804,14 @@ struct FITDecoder {
     }
     let missing = t.missingBytes ?? 0
     let percent = Fixed.format(100 * Double(missing) / Double(max(1, file.dataSizeBytes + 2)), digits: 1)
+    let tail =
+      "read up to the last whole message, which ends at byte \(t.lastWholeEndOffset)\(partial): \(records); the file CRC is not checked"
+    if let overrun = t.overrunEndOffset {
+      return
+        "the file ends at byte \(t.endOffset), inside \(t.what), which runs \(overrun - (declared - 2)) bytes past the end of the data its header declares (byte \(declared - 2)): the recording was cut short inside that message, \(missing) bytes (\(percent) %) before the message and the 2-byte CRC would end; \(tail)"
+    }
     return
-      "the file ends at byte \(t.endOffset), inside \(t.what), \(missing) bytes (\(percent) %) before the end its header declares (\(file.dataSizeBytes) bytes of data from byte \(file.offsetBytes + file.headerSizeBytes), then the 2-byte CRC, to byte \(declared)); read up to the last whole message, which ends at byte \(t.lastWholeEndOffset)\(partial): \(records); the file CRC is not checked"
+      "the file ends at byte \(t.endOffset), inside \(t.what), \(missing) bytes (\(percent) %) before the end its header declares (\(file.dataSizeBytes) bytes of data from byte \(file.offsetBytes + file.headerSizeBytes), then the 2-byte CRC, to byte \(declared)); \(tail)"
   }
 
   func diagnostics() -> [Diagnostic] {

@@ -12,10 +12,18 @@ public struct FITTruncation: Sendable, Hashable {
   /// End of the last whole message or header read: what follows is left
   /// out.
   public var lastWholeEndOffset: Int
+  /// Where the message being read would end, when it runs past the data
+  /// the header declares (a header that counts the bytes written before
+  /// the recording stopped); nil otherwise.
+  public var overrunEndOffset: Int?
 
-  /// Bytes missing against the header's data size (and CRC); nil when
-  /// the stream ends inside a header.
-  public var missingBytes: Int? { declaredEndOffset.map { $0 - endOffset } }
+  /// Bytes missing against the header's data size and the 2-byte CRC
+  /// after it (or, for a message running past the declared data, against
+  /// that message's end and a CRC after it); nil when the stream ends
+  /// inside a header.
+  public var missingBytes: Int? {
+    declaredEndOffset.map { max($0, (overrunEndOffset ?? 0) + 2) - endOffset }
+  }
 }
 
 /// What a FIT activity file says of itself apart from its records: its

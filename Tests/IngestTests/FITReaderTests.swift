@@ -371,14 +371,45 @@ struct FITReaderTests {
     #expect(note.message.contains("ends at byte 768"))
     #expect(note.message.contains("3 bytes (0.4 %) before the end its header declares"))
     #expect(note.message.contains("14 records read"))
-    // activity-settings-nodata.fit: a second header at byte 771 (14 bytes)
-    // declares 68 bytes of data, of which 1 is there: 785 + 68 + 2 = 855.
+    // activity-settings-nodata.fit: a second, 12-byte header at byte 771
+    // declares 68 bytes of data, of which 3 are there: 783 + 68 + 2 = 853.
     let nodata = try FITReader(readTruncated: true).read(path: fitFixtures + "/activity-settings-nodata.fit")
     #expect(nodata.points.count == 14)
     let note2 = try #require(nodata.diagnostics.first { $0.code == "fit-truncated" })
     #expect(note2.message.contains("ends at byte 786"))
-    #expect(note2.message.contains("69 bytes"))
-    #expect(note2.message.contains("which ends at byte 785 (the 1 bytes after it are left out)"))
+    #expect(note2.message.contains("67 bytes (95.7 %)"))
+    #expect(note2.message.contains("which ends at byte 783 (the 3 bytes after it are left out)"))
+  }
+
+  /// A recording that stopped inside a message, with a header counting the
+  /// bytes written (python-fitparse's nick.fit: its last record runs 11
+  /// bytes past the declared data, and the file ends 2 bytes after that).
+  @Test func messageRunningPastTheDeclaredDataIntoTheEndOfTheFile() throws {
+    var file = FITFileBuilder()
+    file.definition(local: 0, global: 20, bigEndian: false, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+    for k in 0..<3 { file.data(local: 0, bigEndian: false, [.u32(1_000_000_000 + UInt32(k)), .s32(0), .s32(0)]) }
+    var bytes = [UInt8](file.bytes())
+    // 14 header bytes, a 15-byte definition, three 13-byte records (the
+    // last at bytes 55-67), CRC. Cut 5 bytes before the data's end (byte
+    // 63) and declare the data to end 2 bytes before the cut (byte 61).
+    #expect(bytes.count == 14 + 15 + 39 + 2)
+    bytes = Array(bytes.prefix(14 + 15 + 39 - 5))
+    let dataSize = UInt32(bytes.count - 2 - 14)
+    for k in 0..<4 { bytes[4 + k] = UInt8(dataSize >> (8 * k) & 0xFF) }
+    bytes[12] = 0
+    bytes[13] = 0  // header CRC not computed
+    let e = try #require(inputError { try FITReader().read(data: Data(bytes), source: "cut.fit") })
+    #expect(e.location.byteOffset == 55)
+    #expect(e.description.contains("runs 7 bytes past the end of the data (byte 61)"))
+    #expect(e.description.contains("the file ends inside it, at byte 63"))
+    #expect(e.remedy == Remedy(.readTruncated))
+    let header = try FITReader(readTruncated: true).stream(data: Data(bytes), source: "cut.fit") { _ in }
+    #expect(header.fit?.recordCount == 2)
+    let t = try #require(header.fit?.truncation)
+    #expect(t.endOffset == 63 && t.lastWholeEndOffset == 55 && t.overrunEndOffset == 68)
+    #expect(t.missingBytes == 7)
+    let note = try #require(header.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note.message.contains("runs 7 bytes past the end of the data its header declares (byte 61)"))
   }
 
   /// A file cut anywhere after its header reads as the fixes of the whole
