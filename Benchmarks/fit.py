@@ -143,11 +143,11 @@ def main():
     if os.environ.get("FITDECODE_FULL") == "1":
         theirs, theirs_rss, counted = measure([py, script, big], repeats=1)
         records = int(counted.split()[1])
-        rows.append((f"chained 1 GB: {chained_files} whole files", size, records, ours, ours_rss, theirs,
+        rows.append((f"chained {size / 1e3:.1f} GB: {chained_files} whole files", size, records, ours, ours_rss, theirs,
                      theirs_rss, theirs / ours, False))
     else:
         theirs = prefix_rate * size
-        rows.append((f"chained 1 GB: {chained_files} whole files", size, round(prefix_records_per_mb * size),
+        rows.append((f"chained {size / 1e3:.1f} GB: {chained_files} whole files", size, round(prefix_records_per_mb * size),
                      ours, ours_rss, theirs, rows[-1][6], theirs / ours, True))
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
@@ -159,7 +159,7 @@ def main():
     fitdecode_version = subprocess.run([py, "-c", "import fitdecode; print(fitdecode.__version__)"],
                                        capture_output=True, text=True).stdout.strip()
     python_version = subprocess.run([py, "--version"], capture_output=True, text=True).stdout.strip()
-    version = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[0]
+    version = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.strip().split(" (")[0]
     out = [f"| data | MB | records | energylab track summary (s) | peak RSS (MB) | fitdecode, every message (s) "
            f"| peak RSS (MB) | fitdecode / EnergyLab |",
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]

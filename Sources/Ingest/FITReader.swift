@@ -212,7 +212,8 @@ struct FITEndOfData: Error {
     InputError(
       .malformed, SourceLocation(file: source, byteOffset: endOffset),
       "the file ends inside \(what) (\(present) of its \(needed) bytes are there)",
-      expected: "the rest of the message; the file may have been cut short (\(Remedy.slot) reads it up to here)",
+      expected:
+        "the rest of the message; the file may have been cut short (\(Remedy.slot) reads it up to here)",
       remedy: Remedy(.readTruncated))
   }
 }
@@ -271,7 +272,8 @@ struct FITDefinition: Sendable {
         misaligned += 1
         continue
       }
-      let isTimestamp = field.number == FITProfile.timestampField && field.sizeBytes == 4 && type.sizeBytes == 4
+      let isTimestamp =
+        field.number == FITProfile.timestampField && field.sizeBytes == 4 && type.sizeBytes == 4
       if isTimestamp || (decoded && used?(field.number) ?? true) { fields.append(field) }
     }
     self.fields = fields
@@ -528,7 +530,9 @@ struct FITDecoder {
   /// When the stream also ends inside it, the recording was cut short
   /// there (and its header counts the bytes written): that is a file
   /// ending early.
-  mutating func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: @autoclosure () -> String) throws {
+  mutating func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: @autoclosure () -> String)
+    throws
+  {
     guard bytes.offset + size > dataEnd else { return }
     let what = what()
     let messageEnd = bytes.offset + size
@@ -545,7 +549,8 @@ struct FITDecoder {
         overrunEndOffset: messageEnd)
     }
     throw InputError(
-      .malformed, location(offset), problem + ", and the file ends inside it, at byte \(bytes.offset + bytes.available)",
+      .malformed, location(offset),
+      problem + ", and the file ends inside it, at byte \(bytes.offset + bytes.available)",
       expected:
         "messages that end with the data; the file was cut short (\(Remedy.slot) reads it up to the last whole message)",
       remedy: Remedy(.readTruncated))
@@ -803,7 +808,8 @@ struct FITDecoder {
         "the file ends at byte \(t.endOffset), inside the header of chained file \(summary.files.count + 1); read the \(summary.files.count) whole files before it, up to byte \(t.lastWholeEndOffset)\(partial): \(records)"
     }
     let missing = t.missingBytes ?? 0
-    let percent = Fixed.format(100 * Double(missing) / Double(max(1, file.dataSizeBytes + 2)), digits: 1)
+    let share = 100 * Double(missing) / Double(max(1, file.dataSizeBytes + 2))
+    let percent = share < 0.05 ? "under 0.1" : Fixed.format(share, digits: 1)
     let tail =
       "read up to the last whole message, which ends at byte \(t.lastWholeEndOffset)\(partial): \(records); the file CRC is not checked"
     if let overrun = t.overrunEndOffset {

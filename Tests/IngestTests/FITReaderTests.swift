@@ -386,8 +386,11 @@ struct FITReaderTests {
   /// bytes past the declared data, and the file ends 2 bytes after that).
   @Test func messageRunningPastTheDeclaredDataIntoTheEndOfTheFile() throws {
     var file = FITFileBuilder()
-    file.definition(local: 0, global: 20, bigEndian: false, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
-    for k in 0..<3 { file.data(local: 0, bigEndian: false, [.u32(1_000_000_000 + UInt32(k)), .s32(0), .s32(0)]) }
+    file.definition(
+      local: 0, global: 20, bigEndian: false, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+    for k in 0..<3 {
+      file.data(local: 0, bigEndian: false, [.u32(1_000_000_000 + UInt32(k)), .s32(0), .s32(0)])
+    }
     var bytes = [UInt8](file.bytes())
     // 14 header bytes, a 15-byte definition, three 13-byte records (the
     // last at bytes 55-67), CRC. Cut 5 bytes before the data's end (byte
@@ -434,7 +437,9 @@ struct FITReaderTests {
     }
     #expect(previous == all.count)
     // Without a whole file header there is nothing to read.
-    let short = inputError { try FITReader(readTruncated: true).read(data: whole.prefix(13), source: "cut.fit") }
+    let short = inputError {
+      try FITReader(readTruncated: true).read(data: whole.prefix(13), source: "cut.fit")
+    }
     #expect(short?.location.byteOffset == 13)
   }
 
