@@ -1,3 +1,5 @@
+import EnergyLabCore
+
 /// The parts of the FIT Profile the reader decodes: global message numbers,
 /// field numbers, scales, offsets and units, and the enumerations it names.
 ///
@@ -201,7 +203,7 @@ enum FITProfile {
   /// The name of an enum value, or its number as text when the table does
   /// not hold it.
   static func name(_ value: Double, in table: [Int: String]) -> String {
-    let n = Int(value)
+    guard let n = FITTime.integer(value) else { return Fixed.shortest(value) }
     return table[n] ?? String(n)
   }
 }

@@ -216,4 +216,17 @@ enum FITTime {
   static func secondsSince1970(_ fitSeconds: UInt32) -> Double {
     Double(fitSeconds) + epochSecondsSince1970
   }
+
+  /// A field's number as a `date_time`: nil unless it is a whole number
+  /// of seconds a uint32 holds (a damaged file may declare a time field
+  /// as a signed or floating-point type).
+  static func dateTime(_ value: Double) -> UInt32? {
+    value >= 0 && value <= Double(UInt32.max) && value == value.rounded(.towardZero) ? UInt32(value) : nil
+  }
+
+  /// A field's number as an integer (an enumeration, a product or serial
+  /// number): nil unless it is whole and within ±2^53.
+  static func integer(_ value: Double) -> Int? {
+    abs(value) <= 9_007_199_254_740_992 && value == value.rounded(.towardZero) ? Int(value) : nil
+  }
 }

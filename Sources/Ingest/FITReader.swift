@@ -342,7 +342,7 @@ struct FITMessage {
       let type = field.baseType.unsafelyUnwrapped
       let at = field.offsetBytes
       if field.number == FITProfile.timestampField, field.sizeBytes == 4, type.sizeBytes == 4 {
-        if let v = type.number(raw, at: at, bigEndian: bigEndian) { timestamp = UInt32(v) }
+        if let v = type.number(raw, at: at, bigEndian: bigEndian) { timestamp = FITTime.dateTime(v) }
       } else if type == .string {
         let text = raw[at..<(at + field.sizeBytes)].prefix { $0 != 0 }
         if !text.isEmpty { strings.append((field.number, String(decoding: text, as: UTF8.self))) }
@@ -642,18 +642,17 @@ struct FITDecoder {
     case FITProfile.Message.fileID:
       guard summary.files.count == 1 else { return }
       typealias F = FITProfile.FileID
-      summary.fileType = m.number(F.type).map { Int($0) }
+      summary.fileType = m.number(F.type).flatMap(FITTime.integer)
       var device = FITDevice()
       device.manufacturer = m.number(F.manufacturer).map {
         FITProfile.name($0, in: FITProfile.manufacturerNames)
       }
-      device.product = m.number(F.product).map { Int($0) }
-      device.serialNumber = m.number(F.serialNumber).map { Int($0) }
+      device.product = m.number(F.product).flatMap(FITTime.integer)
+      device.serialNumber = m.number(F.serialNumber).flatMap(FITTime.integer)
       device.productName = m.string(F.productName)
       summary.creator = device
-      summary.timeCreatedSecondsSince1970 = m.number(F.timeCreated).map {
-        FITTime.secondsSince1970(UInt32($0))
-      }
+      summary.timeCreatedSecondsSince1970 = m.number(F.timeCreated).flatMap(FITTime.dateTime).map(
+        FITTime.secondsSince1970)
     case FITProfile.Message.userProfile:
       guard summary.userProfile == nil else { return }
       typealias F = FITProfile.UserProfile
@@ -668,12 +667,12 @@ struct FITDecoder {
     case FITProfile.Message.deviceInfo:
       typealias F = FITProfile.DeviceInfo
       var device = FITDevice()
-      device.deviceIndex = m.number(F.deviceIndex).map { Int($0) }
+      device.deviceIndex = m.number(F.deviceIndex).flatMap(FITTime.integer)
       device.manufacturer = m.number(F.manufacturer).map {
         FITProfile.name($0, in: FITProfile.manufacturerNames)
       }
-      device.product = m.number(F.product).map { Int($0) }
-      device.serialNumber = m.number(F.serialNumber).map { Int($0) }
+      device.product = m.number(F.product).flatMap(FITTime.integer)
+      device.serialNumber = m.number(F.serialNumber).flatMap(FITTime.integer)
       device.softwareVersion = m.scaled(F.softwareVersion, scale: 100)
       device.productName = m.string(F.productName)
       if device.manufacturer != nil || device.product != nil || device.productName != nil {
@@ -760,7 +759,7 @@ struct FITDecoder {
     var s = FITSession()
     s.sport = m.number(F.sport).map { FITProfile.name($0, in: FITProfile.sportNames) }
     s.subSport = m.number(F.subSport).map { FITProfile.name($0, in: FITProfile.subSportNames) }
-    s.startSecondsSince1970 = m.number(F.startTime).map { FITTime.secondsSince1970(UInt32($0)) }
+    s.startSecondsSince1970 = m.number(F.startTime).flatMap(FITTime.dateTime).map(FITTime.secondsSince1970)
     s.endSecondsSince1970 = seconds(m.timestamp)
     s.totalElapsedSeconds = m.scaled(F.totalElapsedTime, scale: 1000)
     s.totalTimerSeconds = m.scaled(F.totalTimerTime, scale: 1000)

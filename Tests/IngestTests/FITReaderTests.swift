@@ -464,6 +464,29 @@ struct FITReaderTests {
     #expect(short?.location.byteOffset == 2)
   }
 
+  /// Time fields declared with a signed or floating-point base type (a
+  /// damaged file, found by fuzzing): a value no uint32 holds is no time,
+  /// never a crash.
+  @Test func timesOfTheWrongBaseTypeAreUnknown() throws {
+    var file = FITFileBuilder()
+    // session: timestamp as float32 (0x88), start_time as sint32 (0x85).
+    file.definition(local: 0, global: 18, bigEndian: false, fields: [(253, 4, 0x88), (2, 4, 0x85)])
+    file.data(local: 0, bigEndian: false, [.u32(Float(-1.5).bitPattern), .s32(-7)])
+    // file_id: time_created as float32, product as float64 (0x89), 1e300.
+    file.definition(local: 1, global: 0, bigEndian: false, fields: [(4, 4, 0x88), (2, 8, 0x89)])
+    file.data(
+      local: 1, bigEndian: false,
+      [
+        .u32(Float(5e9).bitPattern),
+        .raw((0..<8).map { UInt8(truncatingIfNeeded: (1e300).bitPattern >> (8 * $0)) }),
+      ])
+    let header = try FITReader().stream(data: file.bytes(), source: "types.fit") { _ in }
+    let session = try #require(header.fit?.sessions.first)
+    #expect(session.startSecondsSince1970 == nil && session.endSecondsSince1970 == nil)
+    #expect(header.fit?.timeCreatedSecondsSince1970 == nil)
+    #expect(header.fit?.creator?.product == nil)
+  }
+
   // MARK: Synthetic files with answers known by construction
 
   @Test func bigEndianCompressedTimestampsInvalidValuesAndDeveloperFields() throws {
