@@ -20,6 +20,9 @@ let package = Package(
       name: "FuzzAccelerometer",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
     .executableTarget(
+      name: "FuzzFIT",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
+    .executableTarget(
       name: "FuzzReferenceTables",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
   ]

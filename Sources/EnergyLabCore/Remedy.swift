@@ -23,6 +23,7 @@ public struct Remedy: Sendable, Hashable, Codable {
     case columns
     case wearLocation
     case intensityEpoch
+    case readTruncated
 
     /// The setting in words, for programs that install no naming.
     public var prose: String {
@@ -44,6 +45,7 @@ public struct Remedy: Sendable, Hashable, Codable {
       case .columns: "a column list"
       case .wearLocation: "the wear location"
       case .intensityEpoch: "the epoch the cut-points classify"
+      case .readTruncated: "the readTruncated option"
       }
     }
   }

@@ -1,3 +1,5 @@
+import EnergyLabCore
+
 /// The parts of the FIT Profile the reader decodes: global message numbers,
 /// field numbers, scales, offsets and units, and the enumerations it names.
 ///
@@ -64,6 +66,14 @@ enum FITProfile {
     static let enhancedSpeed: UInt8 = 73
     /// `enhanced_altitude`, uint32, scale 5, offset 500, m.
     static let enhancedAltitude: UInt8 = 78
+
+    /// Whether the reader uses a field, by number: only these are decoded.
+    static let used: [Bool] = (0..<256).map { number in
+      [
+        positionLatitude, positionLongitude, altitude, heartRate, cadence, distance, speed, power,
+        compressedSpeedDistance, temperature, enhancedSpeed, enhancedAltitude,
+      ].contains(UInt8(number))
+    }
   }
 
   /// `session` fields (`lap` shares numbers 2 and 7-9).
@@ -193,7 +203,7 @@ enum FITProfile {
   /// The name of an enum value, or its number as text when the table does
   /// not hold it.
   static func name(_ value: Double, in table: [Int: String]) -> String {
-    let n = Int(value)
+    guard let n = FITTime.integer(value) else { return Fixed.shortest(value) }
     return table[n] ?? String(n)
   }
 }

@@ -2,14 +2,17 @@ import EnergyLabCore
 import Foundation
 
 /// The 16-bit cyclic redundancy check of the FIT protocol: CRC-16/ARC
-/// (reflected polynomial 0xA001, initial value 0, no final XOR), computed
-/// four bits at a time.
+/// (reflected polynomial 0xA001, initial value 0, no final XOR).
 ///
 /// ```
-/// for each byte b, low nibble first, then high nibble n:
-///   crc = (crc >> 4) XOR T[(crc XOR n) AND 0xF]
-/// T[i] = i shifted right four times through the polynomial 0xA001
+/// for each byte b:
+///   crc = (crc >> 8) XOR T[(crc XOR b) AND 0xFF]
+/// T[i] = i shifted right eight times through the polynomial 0xA001
 /// ```
+///
+/// The protocol document gives the same CRC four bits at a time (a
+/// 16-entry table, low nibble then high nibble); a byte at a time takes
+/// half the steps.
 ///
 /// A FIT file carries it twice: over the 12 bytes of a 14-byte header
 /// (bytes 12-13; 0 means not computed) and over header and data (the two
@@ -25,17 +28,23 @@ public struct FITCRC: Sendable, Hashable {
 
   public init() {}
 
-  /// The CRC of each of the 16 nibble values, by the polynomial.
-  static let nibbleTable: [UInt16] = (0..<16).map { nibble in
-    var crc = UInt16(nibble)
-    for _ in 0..<4 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
+  /// The CRC of each of the 256 byte values, by the polynomial.
+  static let byteTable: [UInt16] = (0..<256).map { byte in
+    var crc = UInt16(byte)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
     return crc
   }
 
   public mutating func add(_ byte: UInt8) {
-    let table = Self.nibbleTable
-    value = (value >> 4) ^ table[Int((value ^ UInt16(byte)) & 0xF)]
-    value = (value >> 4) ^ table[Int((value ^ UInt16(byte >> 4)) & 0xF)]
+    value = (value >> 8) ^ Self.byteTable[Int(UInt8(truncatingIfNeeded: value) ^ byte)]
+  }
+
+  public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+    var crc = value
+    Self.byteTable.withUnsafeBufferPointer { table in
+      for b in bytes { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ b)] }
+    }
+    value = crc
   }
 
   public mutating func add<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
@@ -134,13 +143,17 @@ enum FITBaseType: UInt8, Sendable {
   /// it is the type's invalid value. Strings and bytes are read elsewhere.
   func number(_ bytes: UnsafeRawBufferPointer, at i: Int, bigEndian: Bool) -> Double? {
     func unsigned(_ n: Int) -> UInt64 {
-      var v: UInt64 = 0
-      if bigEndian {
-        for k in 0..<n { v = v << 8 | UInt64(bytes[i + k]) }
-      } else {
-        for k in stride(from: n - 1, through: 0, by: -1) { v = v << 8 | UInt64(bytes[i + k]) }
+      switch n {
+      case 2:
+        let v = bytes.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+        return UInt64(bigEndian ? UInt16(bigEndian: v) : UInt16(littleEndian: v))
+      case 4:
+        let v = bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+        return UInt64(bigEndian ? UInt32(bigEndian: v) : UInt32(littleEndian: v))
+      default:
+        let v = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        return bigEndian ? UInt64(bigEndian: v) : UInt64(littleEndian: v)
       }
-      return v
     }
     switch self {
     case .enumeration, .uint8, .byte:
@@ -202,5 +215,18 @@ enum FITTime {
 
   static func secondsSince1970(_ fitSeconds: UInt32) -> Double {
     Double(fitSeconds) + epochSecondsSince1970
+  }
+
+  /// A field's number as a `date_time`: nil unless it is a whole number
+  /// of seconds a uint32 holds (a damaged file may declare a time field
+  /// as a signed or floating-point type).
+  static func dateTime(_ value: Double) -> UInt32? {
+    value >= 0 && value <= Double(UInt32.max) && value == value.rounded(.towardZero) ? UInt32(value) : nil
+  }
+
+  /// A field's number as an integer (an enumeration, a product or serial
+  /// number): nil unless it is whole and within ±2^53.
+  static func integer(_ value: Double) -> Int? {
+    abs(value) <= 9_007_199_254_740_992 && value == value.rounded(.towardZero) ? Int(value) : nil
   }
 }

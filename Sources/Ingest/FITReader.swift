@@ -16,6 +16,13 @@ import Foundation
 /// byte offset unless `ignoreCRC` is set, which reads on and says so in a
 /// diagnostic.
 ///
+/// A file that ends before the data its header declares (a download or a
+/// recording cut short) is an error naming the byte where it ends, unless
+/// `readTruncated` is set: the messages up to the last whole one are read
+/// and a diagnostic (`fit-truncated`) says where the file ends, how many
+/// bytes are missing against the header's data size and how many records
+/// were read.
+///
 /// Each `record` with a position becomes a `.track` fix (time, elevation,
 /// heart rate, cadence, power, temperature, reported speed); one with a time
 /// but no position a `.timeOnly` fix, as TCX trackpoints without a position.
@@ -40,11 +47,15 @@ public struct FITReader: Sendable {
   /// Reads on past a header or file CRC that does not match, with a
   /// diagnostic, instead of refusing the file.
   public var ignoreCRC: Bool
+  /// Reads a file that ends early up to its last whole message, with a
+  /// diagnostic, instead of refusing it. Its file CRC cannot be checked.
+  public var readTruncated: Bool
   /// Size of the chunks read from a file, bytes.
   public var chunkSizeBytes: Int
 
-  public init(ignoreCRC: Bool = false, chunkSizeBytes: Int = 1 << 16) {
+  public init(ignoreCRC: Bool = false, readTruncated: Bool = false, chunkSizeBytes: Int = 1 << 16) {
     self.ignoreCRC = ignoreCRC
+    self.readTruncated = readTruncated
     self.chunkSizeBytes = max(16, chunkSizeBytes)
   }
 
@@ -85,7 +96,8 @@ public struct FITReader: Sendable {
       defer { next = end }
       return [UInt8](data[next..<end])
     }
-    var decoder = FITDecoder(source: source, ignoreCRC: ignoreCRC, bytes: bytes, onPoint: onPoint)
+    var decoder = FITDecoder(
+      source: source, ignoreCRC: ignoreCRC, readTruncated: readTruncated, bytes: bytes, onPoint: onPoint)
     return try decoder.run()
   }
 
@@ -116,7 +128,8 @@ public struct FITReader: Sendable {
           expected: "a readable FIT file")
       }
     }
-    var decoder = FITDecoder(source: path, ignoreCRC: ignoreCRC, bytes: bytes, onPoint: onPoint)
+    var decoder = FITDecoder(
+      source: path, ignoreCRC: ignoreCRC, readTruncated: readTruncated, bytes: bytes, onPoint: onPoint)
     return try decoder.run()
   }
 }
@@ -136,6 +149,9 @@ struct FITByteReader {
     self.source = source
     self.nextChunk = nextChunk
   }
+
+  /// Bytes read from the file and not yet taken.
+  var available: Int { buffer.count - position }
 
   /// Whether `count` more bytes can be taken.
   mutating func has(_ count: Int) throws -> Bool {
@@ -160,10 +176,7 @@ struct FITByteReader {
   {
     guard try has(count) else {
       let left = buffer.count - position
-      throw InputError(
-        .malformed, SourceLocation(file: source, byteOffset: offset + left),
-        "the file ends inside \(what()) (\(left) of its \(count) bytes are there)",
-        expected: "the rest of the message; the file may have been cut short")
+      throw FITEndOfData(endOffset: offset + left, what: what(), present: left, needed: count)
     }
     let start = position
     position += count
@@ -183,35 +196,120 @@ struct FITByteReader {
   }
 }
 
+/// The stream ended inside something being read: the file ends early.
+struct FITEndOfData: Error {
+  /// Offset just past the last byte of the stream.
+  var endOffset: Int
+  var what: String
+  /// Bytes of it that are there, and bytes it needs.
+  var present: Int
+  var needed: Int
+  /// Where the message being read would end, when it runs past the data
+  /// its file header declares.
+  var overrunEndOffset: Int?
+
+  func inputError(source: String) -> InputError {
+    InputError(
+      .malformed, SourceLocation(file: source, byteOffset: endOffset),
+      "the file ends inside \(what) (\(present) of its \(needed) bytes are there)",
+      expected:
+        "the rest of the message; the file may have been cut short (\(Remedy.slot) reads it up to here)",
+      remedy: Remedy(.readTruncated))
+  }
+}
+
 /// A field of a definition message.
 struct FITFieldDefinition: Sendable {
   var number: UInt8
   var sizeBytes: Int
   /// Nil for a base type the protocol does not define: its bytes are skipped.
   var baseType: FITBaseType?
+  /// Offset of the field in a data message, header byte excluded.
+  var offsetBytes = 0
 }
 
-/// A definition message: the layout of the data messages of one local type.
+/// A definition message: the layout of the data messages of one local type,
+/// reduced once to what the reader reads of each of them.
 struct FITDefinition: Sendable {
   var globalNumber: UInt16
   var bigEndian: Bool
+  /// Whether the reader uses the message's fields (`FITDecoder.decoded`).
+  var decoded: Bool
+  /// The fields read, in message order: the timestamp and, for decoded
+  /// messages, the fields the reader uses (of `record`, only those a fix
+  /// holds). Each has a known base type and a size that is a multiple of
+  /// it.
   var fields: [FITFieldDefinition]
   var developerFieldCount: Int
+  /// Fields of each data message whose size is not a multiple of their
+  /// base type's, and fields of a base type the protocol does not define.
+  var misalignedFields: Int
+  var unknownBaseTypes: Int
   /// Size of one data message of this layout, header byte excluded.
   var sizeBytes: Int
+
+  /// The layout of `fields`, all of them as the definition lists them.
+  init(
+    globalNumber: UInt16, bigEndian: Bool, decoded: Bool, used: ((UInt8) -> Bool)?,
+    fields all: [FITFieldDefinition], developerFieldCount: Int, developerBytes: Int
+  ) {
+    self.globalNumber = globalNumber
+    self.bigEndian = bigEndian
+    self.decoded = decoded
+    self.developerFieldCount = developerFieldCount
+    var fields: [FITFieldDefinition] = []
+    var misaligned = 0
+    var unknown = 0
+    var at = 0
+    for var field in all {
+      field.offsetBytes = at
+      at += field.sizeBytes
+      guard let type = field.baseType else {
+        unknown += 1
+        continue
+      }
+      guard field.sizeBytes > 0, field.sizeBytes % type.sizeBytes == 0 else {
+        misaligned += 1
+        continue
+      }
+      let isTimestamp =
+        field.number == FITProfile.timestampField && field.sizeBytes == 4 && type.sizeBytes == 4
+      if isTimestamp || (decoded && used?(field.number) ?? true) { fields.append(field) }
+    }
+    self.fields = fields
+    misalignedFields = misaligned
+    unknownBaseTypes = unknown
+    sizeBytes = at + developerBytes
+  }
 }
 
 /// The values of one data message the reader uses: numbers by field number
 /// (arrays by their elements, strings apart); invalid values are absent.
+/// One is kept for the whole stream and cleared for each message, so
+/// reading a message allocates nothing.
 struct FITMessage {
-  var numbers: [(field: UInt8, value: Double)] = []
+  /// Numbers by field number; NaN where the message holds no valid value
+  /// (`FITBaseType.number` never gives NaN).
+  private var values: [Double]
+  /// The field numbers set in `values`, to clear.
+  private var setFields: [UInt8] = []
   var strings: [(field: UInt8, value: String)] = []
   /// Fields of base type `byte` holding more than one byte, unless all are
   /// 0xFF (invalid).
   var byteArrays: [(field: UInt8, value: [UInt8])] = []
   var timestamp: UInt32?
 
-  func number(_ field: UInt8) -> Double? { numbers.first { $0.field == field }?.value }
+  init() { values = Array(repeating: .nan, count: 256) }
+
+  private init(unallocated: Void) { values = [] }
+
+  /// A message without storage, to swap with the one in use.
+  static var placeholder: FITMessage { FITMessage(unallocated: ()) }
+
+  func number(_ field: UInt8) -> Double? {
+    let v = values[Int(field)]
+    return v.isNaN ? nil : v
+  }
   func string(_ field: UInt8) -> String? { strings.first { $0.field == field }?.value }
   func byteArray(_ field: UInt8) -> [UInt8]? { byteArrays.first { $0.field == field }?.value }
 
@@ -219,18 +317,58 @@ struct FITMessage {
   func scaled(_ field: UInt8, scale: Double, offset: Double = 0) -> Double? {
     number(field).map { $0 / scale - offset }
   }
+
+  /// Sets a field's number unless the message already has one (the first
+  /// of a field listed twice counts).
+  mutating func set(_ field: UInt8, _ value: Double) {
+    guard values[Int(field)].isNaN else { return }
+    values[Int(field)] = value
+    setFields.append(field)
+  }
+
+  mutating func clear() {
+    for f in setFields { values[Int(f)] = .nan }
+    setFields.removeAll(keepingCapacity: true)
+    if !strings.isEmpty { strings.removeAll() }
+    if !byteArrays.isEmpty { byteArrays.removeAll() }
+    timestamp = nil
+  }
+
+  /// Reads the fields of `definition` from the bytes of one data message.
+  mutating func decode(_ raw: UnsafeRawBufferPointer, _ definition: FITDefinition) {
+    let bigEndian = definition.bigEndian
+    for field in definition.fields {
+      // Fields hold a known type and a multiple of its size.
+      let type = field.baseType.unsafelyUnwrapped
+      let at = field.offsetBytes
+      if field.number == FITProfile.timestampField, field.sizeBytes == 4, type.sizeBytes == 4 {
+        if let v = type.number(raw, at: at, bigEndian: bigEndian) { timestamp = FITTime.dateTime(v) }
+      } else if type == .string {
+        let text = raw[at..<(at + field.sizeBytes)].prefix { $0 != 0 }
+        if !text.isEmpty { strings.append((field.number, String(decoding: text, as: UTF8.self))) }
+      } else if field.sizeBytes == type.sizeBytes {
+        if let v = type.number(raw, at: at, bigEndian: bigEndian) { set(field.number, v) }
+      } else if type == .byte {
+        let value = [UInt8](raw[at..<(at + field.sizeBytes)])
+        if value.contains(where: { $0 != 0xFF }) { byteArrays.append((field.number, value)) }
+      }
+    }
+  }
 }
 
 /// Turns the messages of a FIT stream into fixes and a `TrackHeader`.
 struct FITDecoder {
   let source: String
   let ignoreCRC: Bool
+  let readTruncated: Bool
   var bytes: FITByteReader
   let onPoint: (TrackPoint) throws -> Void
 
   var summary = FITSummary()
   var structure = TrackStructure()
   var definitions: [FITDefinition?] = Array(repeating: nil, count: 16)
+  /// The message being read, kept for the whole stream.
+  var message = FITMessage()
   /// The last full timestamp, the reference of compressed timestamps.
   var lastTimestamp: UInt32?
   /// The segment of the fixes being handed over; -1 before the first.
@@ -249,11 +387,20 @@ struct FITDecoder {
   var deviceTimes = 0
   var compressedWithoutReference = 0
   var crcMismatches: [String] = []
+  /// Where the file being read declares its CRC ends; nil while its
+  /// header is read.
+  var declaredEndOffset: Int?
+  /// End of the last whole message or header read.
+  var lastWholeEndOffset = 0
+  var truncation: FITTruncation?
 
-  init(source: String, ignoreCRC: Bool, bytes: FITByteReader, onPoint: @escaping (TrackPoint) throws -> Void)
-  {
+  init(
+    source: String, ignoreCRC: Bool, readTruncated: Bool, bytes: FITByteReader,
+    onPoint: @escaping (TrackPoint) throws -> Void
+  ) {
     self.source = source
     self.ignoreCRC = ignoreCRC
+    self.readTruncated = readTruncated
     self.bytes = bytes
     self.onPoint = onPoint
   }
@@ -264,9 +411,18 @@ struct FITDecoder {
     guard try bytes.has(1) else {
       throw InputError(.empty, location(0), "empty file", expected: "a FIT file header")
     }
-    repeat {
-      try readFile()
-    } while try bytes.has(1)
+    do {
+      repeat {
+        try readFile()
+      } while try bytes.has(1)
+    } catch let end as FITEndOfData {
+      // Nothing to read without one whole file header.
+      guard readTruncated, !summary.files.isEmpty else { throw end.inputError(source: source) }
+      truncation = FITTruncation(
+        endOffset: end.endOffset, what: end.what, declaredEndOffset: declaredEndOffset,
+        lastWholeEndOffset: lastWholeEndOffset, overrunEndOffset: end.overrunEndOffset)
+      summary.truncation = truncation
+    }
     return finish()
   }
 
@@ -274,14 +430,18 @@ struct FITDecoder {
   mutating func readFile() throws {
     let headerOffset = bytes.offset
     bytes.resetCRC()
+    declaredEndOffset = nil
     let header = try readHeader()
     summary.files.append(header)
+    lastWholeEndOffset = bytes.offset
     definitions = Array(repeating: nil, count: 16)
     lastTimestamp = nil
     if segment >= 0 { boundaryPending = true }
     let dataEnd = headerOffset + header.headerSizeBytes + header.dataSizeBytes
+    declaredEndOffset = dataEnd + 2
     while bytes.offset < dataEnd {
       try readMessage(dataEnd: dataEnd)
+      lastWholeEndOffset = bytes.offset
     }
     let computed = bytes.crc.value
     let crcOffset = bytes.offset
@@ -366,19 +526,40 @@ struct FITDecoder {
     }
   }
 
-  func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: String) throws {
-    if bytes.offset + size > dataEnd {
+  /// Refuses a message that runs past the data its file header declares.
+  /// When the stream also ends inside it, the recording was cut short
+  /// there (and its header counts the bytes written): that is a file
+  /// ending early.
+  mutating func checkWithinData(_ offset: Int, size: Int, dataEnd: Int, what: @autoclosure () -> String)
+    throws
+  {
+    guard bytes.offset + size > dataEnd else { return }
+    let what = what()
+    let messageEnd = bytes.offset + size
+    let problem =
+      "\(what) runs \(messageEnd - dataEnd) bytes past the end of the data (byte \(dataEnd)) that the file header declares"
+    guard try !bytes.has(size) else {
       throw InputError(
-        .malformed, location(offset),
-        "\(what) runs \(bytes.offset + size - dataEnd) bytes past the end of the data (byte \(dataEnd)) that the file header declares",
+        .malformed, location(offset), problem,
         expected: "messages that end with the data; the file is damaged or its header's data size is wrong")
     }
+    if readTruncated {
+      throw FITEndOfData(
+        endOffset: bytes.offset + bytes.available, what: what, present: bytes.available, needed: size,
+        overrunEndOffset: messageEnd)
+    }
+    throw InputError(
+      .malformed, location(offset),
+      problem + ", and the file ends inside it, at byte \(bytes.offset + bytes.available)",
+      expected:
+        "messages that end with the data; the file was cut short (\(Remedy.slot) reads it up to the last whole message)",
+      remedy: Remedy(.readTruncated))
   }
 
   mutating func readDefinition(local: Int, developer: Bool, offset: Int, dataEnd: Int) throws {
-    let what = "the definition message for local type \(local) at byte \(offset)"
-    try checkWithinData(offset, size: 5, dataEnd: dataEnd, what: what)
-    let (architecture, global, count) = try bytes.take(5, what) { raw in
+    func what() -> String { "the definition message for local type \(local) at byte \(offset)" }
+    try checkWithinData(offset, size: 5, dataEnd: dataEnd, what: what())
+    let (architecture, global, count) = try bytes.take(5, what()) { raw in
       (raw[1], UInt16(raw[2]) | UInt16(raw[3]) << 8, Int(raw[4]))
     }
     guard architecture <= 1 else {
@@ -388,9 +569,9 @@ struct FITDecoder {
     }
     let bigEndian = architecture == 1
     let globalNumber = bigEndian ? global.byteSwapped : global
-    try checkWithinData(offset, size: 3 * count, dataEnd: dataEnd, what: what)
+    try checkWithinData(offset, size: 3 * count, dataEnd: dataEnd, what: what())
     var fields: [FITFieldDefinition] = []
-    try bytes.take(3 * count, what) { raw in
+    try bytes.take(3 * count, what()) { raw in
       for k in 0..<count {
         fields.append(
           FITFieldDefinition(
@@ -400,16 +581,17 @@ struct FITDecoder {
     var developerCount = 0
     var developerBytes = 0
     if developer {
-      try checkWithinData(offset, size: 1, dataEnd: dataEnd, what: what)
-      developerCount = Int(try bytes.byte(what))
-      try checkWithinData(offset, size: 3 * developerCount, dataEnd: dataEnd, what: what)
-      try bytes.take(3 * developerCount, what) { raw in
+      try checkWithinData(offset, size: 1, dataEnd: dataEnd, what: what())
+      developerCount = Int(try bytes.byte(what()))
+      try checkWithinData(offset, size: 3 * developerCount, dataEnd: dataEnd, what: what())
+      try bytes.take(3 * developerCount, what()) { raw in
         for k in 0..<developerCount { developerBytes += Int(raw[3 * k + 1]) }
       }
     }
     definitions[local] = FITDefinition(
-      globalNumber: globalNumber, bigEndian: bigEndian, fields: fields, developerFieldCount: developerCount,
-      sizeBytes: fields.reduce(0) { $0 + $1.sizeBytes } + developerBytes)
+      globalNumber: globalNumber, bigEndian: bigEndian, decoded: Self.decoded.contains(globalNumber),
+      used: globalNumber == FITProfile.Message.record ? { FITProfile.Record.used[Int($0)] } : nil,
+      fields: fields, developerFieldCount: developerCount, developerBytes: developerBytes)
   }
 
   /// The messages whose fields the reader uses; of the others only the
@@ -427,56 +609,26 @@ struct FITDecoder {
         "a data message of local type \(local) comes before any definition of that type",
         expected: "a definition message for local type \(local) first")
     }
-    let what =
+    func what() -> String {
       "the data message for local type \(local) (global \(definition.globalNumber)) at byte \(offset)"
-    try checkWithinData(offset, size: definition.sizeBytes, dataEnd: dataEnd, what: what)
-    let full = Self.decoded.contains(definition.globalNumber)
-    var misaligned = 0
-    var unknown = 0
-    var message = try bytes.take(definition.sizeBytes, what) { raw -> FITMessage in
-      var message = FITMessage()
-      var at = 0
-      for field in definition.fields {
-        defer { at += field.sizeBytes }
-        guard let type = field.baseType else {
-          unknown += 1
-          continue
-        }
-        guard field.sizeBytes > 0, field.sizeBytes % type.sizeBytes == 0 else {
-          misaligned += 1
-          continue
-        }
-        if field.number == FITProfile.timestampField, field.sizeBytes == 4, type.sizeBytes == 4 {
-          if let v = type.number(raw, at: at, bigEndian: definition.bigEndian) {
-            message.timestamp = UInt32(v)
-          }
-          continue
-        }
-        guard full else { continue }
-        if type == .string {
-          let text = raw[at..<(at + field.sizeBytes)].prefix { $0 != 0 }
-          if !text.isEmpty { message.strings.append((field.number, String(decoding: text, as: UTF8.self))) }
-        } else if field.sizeBytes == type.sizeBytes {
-          if let v = type.number(raw, at: at, bigEndian: definition.bigEndian) {
-            message.numbers.append((field.number, v))
-          }
-        } else if type == .byte {
-          let value = [UInt8](raw[at..<(at + field.sizeBytes)])
-          if value.contains(where: { $0 != 0xFF }) { message.byteArrays.append((field.number, value)) }
-        }
-      }
-      return message
     }
-    misalignedFields += misaligned
-    unknownBaseTypes += unknown
+    try checkWithinData(offset, size: definition.sizeBytes, dataEnd: dataEnd, what: what())
+    // The message storage is moved out while the bytes are read into it.
+    var m = FITMessage.placeholder
+    swap(&m, &message)
+    defer { swap(&m, &message) }
+    m.clear()
+    try bytes.take(definition.sizeBytes, what()) { raw in m.decode(raw, definition) }
+    misalignedFields += definition.misalignedFields
+    unknownBaseTypes += definition.unknownBaseTypes
     summary.developerFieldCount += definition.developerFieldCount
-    if let t = message.timestamp {
+    if let t = m.timestamp {
       lastTimestamp = t
     } else if let compressedTimestamp {
-      message.timestamp = compressedTimestamp
+      m.timestamp = compressedTimestamp
     }
-    guard full else { return }
-    try handle(message, global: definition.globalNumber)
+    guard definition.decoded else { return }
+    try handle(m, global: definition.globalNumber)
   }
 
   func seconds(_ fitSeconds: UInt32?) -> Double? { fitSeconds.map(FITTime.secondsSince1970) }
@@ -490,18 +642,17 @@ struct FITDecoder {
     case FITProfile.Message.fileID:
       guard summary.files.count == 1 else { return }
       typealias F = FITProfile.FileID
-      summary.fileType = m.number(F.type).map { Int($0) }
+      summary.fileType = m.number(F.type).flatMap(FITTime.integer)
       var device = FITDevice()
       device.manufacturer = m.number(F.manufacturer).map {
         FITProfile.name($0, in: FITProfile.manufacturerNames)
       }
-      device.product = m.number(F.product).map { Int($0) }
-      device.serialNumber = m.number(F.serialNumber).map { Int($0) }
+      device.product = m.number(F.product).flatMap(FITTime.integer)
+      device.serialNumber = m.number(F.serialNumber).flatMap(FITTime.integer)
       device.productName = m.string(F.productName)
       summary.creator = device
-      summary.timeCreatedSecondsSince1970 = m.number(F.timeCreated).map {
-        FITTime.secondsSince1970(UInt32($0))
-      }
+      summary.timeCreatedSecondsSince1970 = m.number(F.timeCreated).flatMap(FITTime.dateTime).map(
+        FITTime.secondsSince1970)
     case FITProfile.Message.userProfile:
       guard summary.userProfile == nil else { return }
       typealias F = FITProfile.UserProfile
@@ -516,12 +667,12 @@ struct FITDecoder {
     case FITProfile.Message.deviceInfo:
       typealias F = FITProfile.DeviceInfo
       var device = FITDevice()
-      device.deviceIndex = m.number(F.deviceIndex).map { Int($0) }
+      device.deviceIndex = m.number(F.deviceIndex).flatMap(FITTime.integer)
       device.manufacturer = m.number(F.manufacturer).map {
         FITProfile.name($0, in: FITProfile.manufacturerNames)
       }
-      device.product = m.number(F.product).map { Int($0) }
-      device.serialNumber = m.number(F.serialNumber).map { Int($0) }
+      device.product = m.number(F.product).flatMap(FITTime.integer)
+      device.serialNumber = m.number(F.serialNumber).flatMap(FITTime.integer)
       device.softwareVersion = m.scaled(F.softwareVersion, scale: 100)
       device.productName = m.string(F.productName)
       if device.manufacturer != nil || device.product != nil || device.productName != nil {
@@ -608,7 +759,7 @@ struct FITDecoder {
     var s = FITSession()
     s.sport = m.number(F.sport).map { FITProfile.name($0, in: FITProfile.sportNames) }
     s.subSport = m.number(F.subSport).map { FITProfile.name($0, in: FITProfile.subSportNames) }
-    s.startSecondsSince1970 = m.number(F.startTime).map { FITTime.secondsSince1970(UInt32($0)) }
+    s.startSecondsSince1970 = m.number(F.startTime).flatMap(FITTime.dateTime).map(FITTime.secondsSince1970)
     s.endSecondsSince1970 = seconds(m.timestamp)
     s.totalElapsedSeconds = m.scaled(F.totalElapsedTime, scale: 1000)
     s.totalTimerSeconds = m.scaled(F.totalTimerTime, scale: 1000)
@@ -647,11 +798,33 @@ struct FITDecoder {
     return header
   }
 
+  func truncationText(_ t: FITTruncation) -> String {
+    let records = "\(summary.recordCount) record\(summary.recordCount == 1 ? "" : "s") read"
+    let dropped = t.endOffset - t.lastWholeEndOffset
+    let partial = dropped > 0 ? " (the \(dropped) bytes after it are left out)" : ""
+    guard let declared = t.declaredEndOffset, let file = summary.files.last else {
+      return
+        "the file ends at byte \(t.endOffset), inside the header of chained file \(summary.files.count + 1); read the \(summary.files.count) whole files before it, up to byte \(t.lastWholeEndOffset)\(partial): \(records)"
+    }
+    let missing = t.missingBytes ?? 0
+    let share = 100 * Double(missing) / Double(max(1, file.dataSizeBytes + 2))
+    let percent = share < 0.05 ? "under 0.1" : Fixed.format(share, digits: 1)
+    let tail =
+      "read up to the last whole message, which ends at byte \(t.lastWholeEndOffset)\(partial): \(records); the file CRC is not checked"
+    if let overrun = t.overrunEndOffset {
+      return
+        "the file ends at byte \(t.endOffset), inside \(t.what), which runs \(overrun - (declared - 2)) bytes past the end of the data its header declares (byte \(declared - 2)): the recording was cut short inside that message, \(missing) bytes (\(percent) %) before the message and the 2-byte CRC would end; \(tail)"
+    }
+    return
+      "the file ends at byte \(t.endOffset), inside \(t.what), \(missing) bytes (\(percent) %) before the end its header declares (\(file.dataSizeBytes) bytes of data from byte \(file.offsetBytes + file.headerSizeBytes), then the 2-byte CRC, to byte \(declared)); \(tail)"
+  }
+
   func diagnostics() -> [Diagnostic] {
     var out: [Diagnostic] = []
     func note(_ code: String, _ message: String, severity: Diagnostic.Severity = .note) {
       out.append(Diagnostic(code: code, severity: severity, message: message, location: source))
     }
+    if let t = truncation { note("fit-truncated", truncationText(t), severity: .warning) }
     for mismatch in crcMismatches {
       note("fit-crc-mismatch", "\(mismatch); read all the same (ignoreCRC)", severity: .warning)
     }

@@ -1,5 +1,31 @@
 import EnergyLabCore
 
+/// Where a FIT stream ends before the end its last header declares.
+public struct FITTruncation: Sendable, Hashable {
+  /// Offset just past the last byte there is.
+  public var endOffset: Int
+  /// What was being read when the bytes ran out (`a record header`).
+  public var what: String
+  /// Where the header of the file being read says its CRC ends (header,
+  /// data, 2-byte CRC); nil when the stream ends inside that header.
+  public var declaredEndOffset: Int?
+  /// End of the last whole message or header read: what follows is left
+  /// out.
+  public var lastWholeEndOffset: Int
+  /// Where the message being read would end, when it runs past the data
+  /// the header declares (a header that counts the bytes written before
+  /// the recording stopped); nil otherwise.
+  public var overrunEndOffset: Int?
+
+  /// Bytes missing against the header's data size and the 2-byte CRC
+  /// after it (or, for a message running past the declared data, against
+  /// that message's end and a CRC after it); nil when the stream ends
+  /// inside a header.
+  public var missingBytes: Int? {
+    declaredEndOffset.map { max($0, (overrunEndOffset ?? 0) + 2) - endOffset }
+  }
+}
+
 /// What a FIT activity file says of itself apart from its records: its
 /// sessions and their totals, laps, the wearer's profile, the devices, and
 /// how the file was built.
@@ -34,6 +60,9 @@ public struct FITSummary: Sendable, Hashable {
   public var developerFieldCount = 0
   /// Messages whose time came from a compressed timestamp header.
   public var compressedTimestampCount = 0
+  /// Where the stream ends early, for a file read with
+  /// `FITReader.readTruncated`; nil when it ends where its headers say.
+  public var truncation: FITTruncation?
 
   public init() {}
 

@@ -101,7 +101,9 @@ enum TrackPipelines {
       var batch: [TrackPoint] = []
       batch.reserveCapacity(4096)
       do {
-        let h = try TrackCommands.streamTrackFile(file, defaultTimeZone: defaultTimeZone) { p in
+        let h = try TrackCommands.streamTrackFile(
+          file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+        ) { p in
           batch.append(p)
           if batch.count == 4096 {
             channel.put(batch)
@@ -133,7 +135,9 @@ enum TrackPipelines {
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone?
   ) throws -> (TrackSummary, TrackHeader) {
     var summary = CleanedSummary(file: file, parameters: parameters)
-    let h = try TrackCommands.streamTrackFile(file, defaultTimeZone: defaultTimeZone) { summary.add($0) }
+    let h = try TrackCommands.streamTrackFile(
+      file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+    ) { summary.add($0) }
     return (summary.finish(header: h), h)
   }
 }

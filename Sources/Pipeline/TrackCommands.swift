@@ -40,7 +40,9 @@ public enum TrackCommands {
   ) throws -> (track: Track, header: TrackHeader) {
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
-    let header = try streamTrackFile(path, defaultTimeZone: defaultTimeZone) { p in
+    let header = try streamTrackFile(
+      path, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+    ) { p in
       cleaner.add(p) { assembler.add($0) }
     }
     cleaner.finish { assembler.add($0) }
@@ -56,14 +58,17 @@ public enum TrackCommands {
 
   /// Streams the fixes of any track file in file order: FIT (told by its
   /// content), GPX and TCX, or a COSMED K5 export (a position, speed and
-  /// heart rate per breath).
+  /// heart rate per breath). `readTruncated` reads a FIT file that ends
+  /// early up to its last whole message.
   public static func streamTrackFile(
-    _ path: String, defaultTimeZone: TimeZone?, onPoint: @escaping (TrackPoint) throws -> Void
+    _ path: String, defaultTimeZone: TimeZone?, readTruncated: Bool = false,
+    onPoint: @escaping (TrackPoint) throws -> Void
   ) throws -> TrackHeader {
     guard isMeasuredExport(path) else {
       // FIT by its content, else GPX or TCX.
-      return try TrackFileReader(gpx: GPXReader(defaultTimeZone: defaultTimeZone)).stream(
-        path: path, onPoint: onPoint)
+      return try TrackFileReader(
+        gpx: GPXReader(defaultTimeZone: defaultTimeZone), fit: FITReader(readTruncated: readTruncated)
+      ).stream(path: path, onPoint: onPoint)
     }
     let track = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path).track()
     let fixes = (track.points + track.timeOnlyPoints).sorted { $0.sourceLine < $1.sourceLine }

@@ -358,8 +358,30 @@ struct PathAccumulator: Sendable {
     }
     let length = parameters.gradeWindowMeters
     while let start = windowStart, start.distance + length <= to + 1e-9 {
-      let edge = start.distance + length
       let span = to - last.distance
+      // Windows wholly inside one step share its grade. A step of
+      // thousands of kilometres (a damaged position) spans hundreds of
+      // thousands of them: all but the last are summed at once.
+      let inside =
+        span > 0 && start.distance >= last.distance
+        ? ((to + 1e-9 - start.distance) / length).rounded(.down) : 0
+      if inside > 1000 {
+        if let p = pending { record(p.start, p.end) }
+        let grade = (z - last.elevation) / span
+        let bulk = inside - 2
+        gradeRun += bulk * length
+        gradeRise += grade * bulk * length
+        gradeMin = min(gradeMin ?? grade, grade)
+        gradeMax = max(gradeMax ?? grade, grade)
+        func elevation(at d: Double) -> Double {
+          last.elevation + (z - last.elevation) * (d - last.distance) / span
+        }
+        let from = start.distance + bulk * length
+        pending = ((from, elevation(at: from)), (from + length, elevation(at: from + length)))
+        windowStart = (from + length, elevation(at: from + length))
+        continue
+      }
+      let edge = start.distance + length
       let zEdge = span > 0 ? last.elevation + (z - last.elevation) * (edge - last.distance) / span : z
       closeWindow(start: start, end: (edge, zEdge))
       windowStart = (edge, zEdge)

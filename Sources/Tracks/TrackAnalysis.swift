@@ -37,6 +37,10 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// time, seconds, is named in a diagnostic. Defaults 100 m and 300 s.
   public var gapNoteMeters = 100.0
   public var gapNoteSeconds = 300.0
+  /// Read a file that ends early (a FIT file cut short) up to its last
+  /// whole message, with a diagnostic saying what is missing, instead of
+  /// refusing it. Default off.
+  public var readTruncatedFiles = false
 
   public init() {}
 
@@ -57,7 +61,13 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
         meaning: joinSegments
           ? "segments and tracks joined into one path; steps cross the gaps"
           : "each segment a path of its own; gaps between segments are not travelled"),
-    ] + cleaning.described
+    ]
+      + (readTruncatedFiles
+        ? [
+          NamedParameter(
+            name: "read_truncated", value: "on",
+            meaning: "files that end early are read up to their last whole message")
+        ] : []) + cleaning.described
   }
 }
 

@@ -262,6 +262,7 @@ enum CommandLineErrors {
     case .columns: "--columns"
     case .wearLocation: "--wear-location"
     case .intensityEpoch: "--intensity-epoch"
+    case .readTruncated: "--read-truncated"
     }
   }
 }

@@ -159,6 +159,11 @@ struct TrackOptions: ParsableArguments {
     help:
       "Keep impossible fixes: those at latitude 0, longitude 0 and single fixes needing impossible speeds.")
   var keepImpossibleFixes = false
+  @Flag(
+    help:
+      "Read a FIT file that ends early up to its last whole message, with a diagnostic saying how many bytes are missing (default: refuse it)."
+  )
+  var readTruncated = false
 
   var parameters: TrackAnalysisParameters {
     var p = TrackAnalysisParameters()
@@ -172,6 +177,7 @@ struct TrackOptions: ParsableArguments {
     p.cleaning.maximumAltitudeMeters = maxAltitude
     p.cleaning.maximumSpeedMetersPerSecond = maxSpeed
     p.joinSegments = joinSegments
+    p.readTruncatedFiles = readTruncated
     if keepImpossibleFixes {
       p.cleaning.dropNullIsland = false
       p.cleaning.impossibleSpeedMetersPerSecond = nil

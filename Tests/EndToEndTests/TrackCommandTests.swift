@@ -161,4 +161,36 @@ struct ParallelSummaryTests {
     #expect(one.stdout == two.stdout)
     #expect(one.stdout.split(separator: "\n").count == 7)
   }
+
+  /// Each damaged FIT file of the fixtures is an error naming the file and
+  /// the byte, exit 1, never a crash; a file that ends early reads up to
+  /// its end with --read-truncated, and says what is missing.
+  @Test(arguments: [
+    ("activity-filecrc.fit", "at byte 769: file CRC"),
+    ("activity-activity-filecrc.fit", "at byte 1540: file CRC"),
+    ("activity-settings-corruptheader.fit", "at byte 779: bytes 8-11 of the file header read \".GIT\""),
+    ("activity-settings-nodata.fit", "at byte 786: the file ends inside"),
+    ("activity-unexpected-eof.fit", "at byte 768: the file ends inside"),
+    ("strava-android-app-201.10-b1218918.fit", "at byte 7471: a data message of local type 11 comes before"),
+  ])
+  func damagedFITFilesAreErrorsNamingTheByte(_ name: String, _ error: String) throws {
+    let folder = try scratchFolder()
+    let path = "\(packageRoot)/Tests/IngestTests/Fixtures/fit/\(name)"
+    let out = try energylab(["track", "summary", path, "--format", "csv"], in: folder)
+    #expect(out.status == 1)
+    #expect(out.stderr.contains("energylab: \(path) \(error)"), "\(out.stderr)")
+  }
+
+  @Test func readTruncatedReadsAFITFileUpToItsEnd() throws {
+    let folder = try scratchFolder()
+    let path = "\(packageRoot)/Tests/IngestTests/Fixtures/fit/activity-unexpected-eof.fit"
+    let refused = try energylab(["track", "summary", path, "--format", "csv"], in: folder)
+    #expect(refused.stderr.contains("(--read-truncated reads it up to here)"), "\(refused.stderr)")
+    let out = try energylab(["track", "summary", path, "--read-truncated", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.first?["points"] as? Int == 14)
+    let notes = rows.first?["diagnostics"] as? [String] ?? []
+    #expect(notes.contains { $0.contains("3 bytes (0.4 %) before the end its header declares") })
+  }
 }

@@ -352,7 +352,95 @@ struct FITReaderTests {
       #expect(e.kind == .malformed)
       #expect(e.description.contains("ends inside"))
       #expect(e.location.byteOffset == end)
+      #expect(e.remedy == Remedy(.readTruncated))
     }
+  }
+
+  @Test func fileEndingEarlyIsReadUpToItsEndOnRequest() throws {
+    // activity-unexpected-eof.fit: header 12 bytes, data 757 declared, CRC
+    // 2: the whole file would end at byte 771; it ends at 768, at a message
+    // boundary. fitdecode reads 14 records before its end-of-file error.
+    let eof = fitFixtures + "/activity-unexpected-eof.fit"
+    let header = try FITReader(readTruncated: true).stream(path: eof) { _ in }
+    let t = try #require(header.fit?.truncation)
+    #expect(t.endOffset == 768 && t.declaredEndOffset == 771 && t.missingBytes == 3)
+    #expect(t.lastWholeEndOffset == 751)
+    #expect(header.fit?.recordCount == 14)
+    let note = try #require(header.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note.severity == .warning)
+    #expect(note.message.contains("ends at byte 768"))
+    #expect(note.message.contains("3 bytes (0.4 %) before the end its header declares"))
+    #expect(note.message.contains("14 records read"))
+    // activity-settings-nodata.fit: a second, 12-byte header at byte 771
+    // declares 68 bytes of data, of which 3 are there: 783 + 68 + 2 = 853.
+    let nodata = try FITReader(readTruncated: true).read(path: fitFixtures + "/activity-settings-nodata.fit")
+    #expect(nodata.points.count == 14)
+    let note2 = try #require(nodata.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note2.message.contains("ends at byte 786"))
+    #expect(note2.message.contains("67 bytes (95.7 %)"))
+    #expect(note2.message.contains("which ends at byte 783 (the 3 bytes after it are left out)"))
+  }
+
+  /// A recording that stopped inside a message, with a header counting the
+  /// bytes written (python-fitparse's nick.fit: its last record runs 11
+  /// bytes past the declared data, and the file ends 2 bytes after that).
+  @Test func messageRunningPastTheDeclaredDataIntoTheEndOfTheFile() throws {
+    var file = FITFileBuilder()
+    file.definition(
+      local: 0, global: 20, bigEndian: false, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+    for k in 0..<3 {
+      file.data(local: 0, bigEndian: false, [.u32(1_000_000_000 + UInt32(k)), .s32(0), .s32(0)])
+    }
+    var bytes = [UInt8](file.bytes())
+    // 14 header bytes, a 15-byte definition, three 13-byte records (the
+    // last at bytes 55-67), CRC. Cut 5 bytes before the data's end (byte
+    // 63) and declare the data to end 2 bytes before the cut (byte 61).
+    #expect(bytes.count == 14 + 15 + 39 + 2)
+    bytes = Array(bytes.prefix(14 + 15 + 39 - 5))
+    let dataSize = UInt32(bytes.count - 2 - 14)
+    for k in 0..<4 { bytes[4 + k] = UInt8(dataSize >> (8 * k) & 0xFF) }
+    bytes[12] = 0
+    bytes[13] = 0  // header CRC not computed
+    let e = try #require(inputError { try FITReader().read(data: Data(bytes), source: "cut.fit") })
+    #expect(e.location.byteOffset == 55)
+    #expect(e.description.contains("runs 7 bytes past the end of the data (byte 61)"))
+    #expect(e.description.contains("the file ends inside it, at byte 63"))
+    #expect(e.remedy == Remedy(.readTruncated))
+    let header = try FITReader(readTruncated: true).stream(data: Data(bytes), source: "cut.fit") { _ in }
+    #expect(header.fit?.recordCount == 2)
+    let t = try #require(header.fit?.truncation)
+    #expect(t.endOffset == 63 && t.lastWholeEndOffset == 55 && t.overrunEndOffset == 68)
+    #expect(t.missingBytes == 7)
+    let note = try #require(header.diagnostics.first { $0.code == "fit-truncated" })
+    #expect(note.message.contains("runs 7 bytes past the end of the data its header declares (byte 61)"))
+  }
+
+  /// A file cut anywhere after its header reads as the fixes of the whole
+  /// file up to the last message that is whole, never an error.
+  @Test func fileCutAnywhereReadsAPrefixOfItsFixes() throws {
+    let whole = try Data(contentsOf: URL(fileURLWithPath: fitFixtures + "/garmin-fenix-5-run.fit"))
+    var all: [TrackPoint] = []
+    try FITReader().stream(data: whole, source: "whole.fit") { all.append($0) }
+    var previous = 0
+    for end in stride(from: 14, to: whole.count - 1, by: 7) {
+      var fixes: [TrackPoint] = []
+      let header = try FITReader(readTruncated: true, chunkSizeBytes: 64).stream(
+        data: whole.prefix(end), source: "cut.fit"
+      ) { fixes.append($0) }
+      #expect(fixes.map(\.sourceLine) == all.prefix(fixes.count).map(\.sourceLine))
+      #expect(fixes.map(\.timeSecondsSince1970) == all.prefix(fixes.count).map(\.timeSecondsSince1970))
+      #expect(fixes.count >= previous)
+      previous = fixes.count
+      let t = try #require(header.fit?.truncation)
+      #expect(t.endOffset == end && t.missingBytes == whole.count - end)
+      #expect(t.lastWholeEndOffset <= end)
+    }
+    #expect(previous == all.count)
+    // Without a whole file header there is nothing to read.
+    let short = inputError {
+      try FITReader(readTruncated: true).read(data: whole.prefix(13), source: "cut.fit")
+    }
+    #expect(short?.location.byteOffset == 13)
   }
 
   @Test func corruptHeaderOfAChainedFileIsAnError() throws {
@@ -374,6 +462,29 @@ struct FITReaderTests {
     #expect(inputError { try FITReader().read(data: Data(), source: "empty.fit") }?.kind == .empty)
     let short = inputError { try FITReader().read(data: Data([14, 0x10]), source: "short.fit") }
     #expect(short?.location.byteOffset == 2)
+  }
+
+  /// Time fields declared with a signed or floating-point base type (a
+  /// damaged file, found by fuzzing): a value no uint32 holds is no time,
+  /// never a crash.
+  @Test func timesOfTheWrongBaseTypeAreUnknown() throws {
+    var file = FITFileBuilder()
+    // session: timestamp as float32 (0x88), start_time as sint32 (0x85).
+    file.definition(local: 0, global: 18, bigEndian: false, fields: [(253, 4, 0x88), (2, 4, 0x85)])
+    file.data(local: 0, bigEndian: false, [.u32(Float(-1.5).bitPattern), .s32(-7)])
+    // file_id: time_created as float32, product as float64 (0x89), 1e300.
+    file.definition(local: 1, global: 0, bigEndian: false, fields: [(4, 4, 0x88), (2, 8, 0x89)])
+    file.data(
+      local: 1, bigEndian: false,
+      [
+        .u32(Float(5e9).bitPattern),
+        .raw((0..<8).map { UInt8(truncatingIfNeeded: (1e300).bitPattern >> (8 * $0)) }),
+      ])
+    let header = try FITReader().stream(data: file.bytes(), source: "types.fit") { _ in }
+    let session = try #require(header.fit?.sessions.first)
+    #expect(session.startSecondsSince1970 == nil && session.endSecondsSince1970 == nil)
+    #expect(header.fit?.timeCreatedSecondsSince1970 == nil)
+    #expect(header.fit?.creator?.product == nil)
   }
 
   // MARK: Synthetic files with answers known by construction

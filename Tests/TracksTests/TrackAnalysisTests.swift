@@ -34,6 +34,31 @@ struct TrackAnalysisTests {
     #expect(summary.heartRateMeanBeatsPerMinute == nil)
   }
 
+  /// A step of 5,000 km (a damaged position) holds 250,000 grade windows,
+  /// all of the step's grade: summed at once, with the same answer as a
+  /// window at a time (the 2 % walk, then a 5,000 km step rising 1 %).
+  @Test func aVeryLongStepHasTheGradeOfItsWindows() throws {
+    var track = Self.walk()
+    let last = try #require(track.points.last)
+    let run = 5_000_000.0
+    // Due south along a meridian; WGS-84 meridian arc, about 111.2 km per
+    // degree here: the distance is the geodesic's, the grade 1 % of it.
+    var far = last
+    far.latitudeDegrees = last.latitudeDegrees - run / 111_200
+    far.timeSecondsSince1970 = last.timeSecondsSince1970.map { $0 + 1 }
+    let summary0 = TrackAnalysis().summary(of: track)
+    track.points.append(far)
+    let step = TrackAnalysis().summary(of: track).distance2DMeters - summary0.distance2DMeters
+    track.points[track.points.count - 1].elevationMeters = (last.elevationMeters ?? 0) + 0.01 * step
+    let summary = TrackAnalysis().summary(of: track)
+    expectClose(try #require(summary.gradeMaxFraction), 0.02, tolerance: 1e-9)
+    expectClose(try #require(summary.gradeMinFraction), 0.01, tolerance: 1e-9)
+    // Mean over the run: 777.85 m at 2 % and the step at 1 %.
+    let walk = 2.9 * 1609.344 / 3600 * 600
+    expectClose(
+      try #require(summary.gradeMeanFraction), (0.02 * walk + 0.01 * step) / (walk + step), tolerance: 1e-6)
+  }
+
   @Test func gpxRoundTripKeepsTheAnswers() throws {
     let text = GPXWriter.gpx(Self.walk(), creator: "test")
     let track = try GPXReader().read(data: Data(text.utf8), source: "walk.gpx")
