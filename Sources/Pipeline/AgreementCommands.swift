@@ -248,7 +248,7 @@ public enum AgreementCommands {
           let options = measured ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
         else {
           throw UsageError(
-            .missing, "\(file) is not a measured export: name the measurement of the tracks (--measured FILE)"
+            .missing, "\(file) is not a measured export: name the measured-expenditure file of the tracks"
           )
         }
         let m = AlignedMeasurement(

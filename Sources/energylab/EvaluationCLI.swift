@@ -145,6 +145,11 @@ struct AgreementCLI: ContextCommand {
           ? "agreement needs at least two --models (or one with --against measured)"
           : "agreement needs a model")
     }
+    if against == "measured" && measured.measured == nil,
+      let track = files.first(where: { !TrackCommands.isMeasuredExport($0) })
+    {
+      throw ValidationError("\(track) is not a measured export: give its measurement with --measured FILE")
+    }
     if measured.measured != nil && against != "measured" {
       throw ValidationError("--measured is compared with --against measured")
     }
