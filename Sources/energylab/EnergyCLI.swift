@@ -24,7 +24,7 @@ struct EnergyCLI: ContextCommand {
       step, over both.
       """)
 
-  @Argument(help: "GPX files.") var files: [String]
+  @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
   @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
   var model = "acsm-walking"
   @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false

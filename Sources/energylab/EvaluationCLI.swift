@@ -113,7 +113,8 @@ struct AgreementCLI: ContextCommand {
       """
   )
 
-  @Argument(help: "GPX files (with heart rate for heart-rate models).") var files: [String]
+  @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV (with heart rate for heart-rate models).")
+  var files: [String]
   @Option(help: "Comma-separated model identifiers (at least two).", transform: ArgumentValue.list)
   var models: [String]
   @Option(

@@ -23,7 +23,7 @@ struct ProfileCLI: ContextCommand {
       --mass 70kg; both are named in the output.
       """)
 
-  @Argument(help: "GPX files.") var files: [String]
+  @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
   @Option(help: "Bins: hour, hour-of-day, day, week, month, year, activity or session.") var by:
     ProfileBinning = .day
   @Option(

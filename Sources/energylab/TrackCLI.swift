@@ -17,7 +17,7 @@ struct TrackCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Charts of a track: speed by mode over time, elevation and grade over distance, activities by mode.")
-    @Argument(help: "GPX or TCX file.") var file: String
+    @Argument(help: "Track file: GPX, TCX, FIT, or COSMED K5 CSV.") var file: String
     @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
       String?
     @OptionGroup var track: TrackOptions
@@ -123,7 +123,7 @@ struct TrackCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Activities of a track by transport mode: mode, start, end, distance, duration."
     )
-    @Argument(help: "GPX or TCX file.") var file: String
+    @Argument(help: "Track file: GPX, TCX, FIT, or COSMED K5 CSV.") var file: String
     @Option(
       help:
         "Classifier: speed-bands (walk, run, cycle, bus, car, train, plane) or alter-eco (the Alter Eco thesis's rules)."
