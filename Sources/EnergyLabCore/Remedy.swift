@@ -24,6 +24,7 @@ public struct Remedy: Sendable, Hashable, Codable {
     case wearLocation
     case intensityEpoch
     case readTruncated
+    case ignoreCRC
 
     /// The setting in words, for programs that install no naming.
     public var prose: String {
@@ -46,6 +47,7 @@ public struct Remedy: Sendable, Hashable, Codable {
       case .wearLocation: "the wear location"
       case .intensityEpoch: "the epoch the cut-points classify"
       case .readTruncated: "the readTruncated option"
+      case .ignoreCRC: "the ignoreCRC option"
       }
     }
   }

@@ -490,7 +490,8 @@ struct FITDecoder {
     guard ignoreCRC else {
       throw InputError(
         .malformed, location(offset), problem,
-        expected: "matching CRCs (the file is damaged; the reader's ignoreCRC option reads it all the same)")
+        expected: "matching CRCs (the file is damaged; \(Remedy.slot) reads it all the same, and says so)",
+        remedy: Remedy(.ignoreCRC))
     }
     crcMismatches.append("byte \(offset): \(problem)")
   }

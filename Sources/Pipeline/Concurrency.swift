@@ -102,7 +102,8 @@ enum TrackPipelines {
       batch.reserveCapacity(4096)
       do {
         let h = try TrackCommands.streamTrackFile(
-          file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+          file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles,
+          ignoreCRC: parameters.ignoreFileCRC
         ) { p in
           batch.append(p)
           if batch.count == 4096 {
@@ -136,7 +137,8 @@ enum TrackPipelines {
   ) throws -> (TrackSummary, TrackHeader) {
     var summary = CleanedSummary(file: file, parameters: parameters)
     let h = try TrackCommands.streamTrackFile(
-      file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+      file, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles,
+      ignoreCRC: parameters.ignoreFileCRC
     ) { summary.add($0) }
     return (summary.finish(header: h), h)
   }

@@ -41,7 +41,8 @@ public enum TrackCommands {
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
     let header = try streamTrackFile(
-      path, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles
+      path, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles,
+      ignoreCRC: parameters.ignoreFileCRC
     ) { p in
       cleaner.add(p) { assembler.add($0) }
     }
@@ -61,13 +62,14 @@ public enum TrackCommands {
   /// heart rate per breath). `readTruncated` reads a FIT file that ends
   /// early up to its last whole message.
   public static func streamTrackFile(
-    _ path: String, defaultTimeZone: TimeZone?, readTruncated: Bool = false,
+    _ path: String, defaultTimeZone: TimeZone?, readTruncated: Bool = false, ignoreCRC: Bool = false,
     onPoint: @escaping (TrackPoint) throws -> Void
   ) throws -> TrackHeader {
     guard isMeasuredExport(path) else {
       // FIT by its content, else GPX or TCX.
       return try TrackFileReader(
-        gpx: GPXReader(defaultTimeZone: defaultTimeZone), fit: FITReader(readTruncated: readTruncated)
+        gpx: GPXReader(defaultTimeZone: defaultTimeZone),
+        fit: FITReader(ignoreCRC: ignoreCRC, readTruncated: readTruncated)
       ).stream(path: path, onPoint: onPoint)
     }
     let track = try MeasuredExpenditureReader(timeZone: defaultTimeZone).readCOSMED(path: path).track()

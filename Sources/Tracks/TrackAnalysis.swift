@@ -41,6 +41,9 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// whole message, with a diagnostic saying what is missing, instead of
   /// refusing it. Default off.
   public var readTruncatedFiles = false
+  /// Read a FIT file whose header or file CRC does not match, with a
+  /// warning naming the byte, instead of refusing it. Default off.
+  public var ignoreFileCRC = false
 
   public init() {}
 
@@ -67,7 +70,13 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
           NamedParameter(
             name: "read_truncated", value: "on",
             meaning: "files that end early are read up to their last whole message")
-        ] : []) + cleaning.described
+        ] : [])
+      + (ignoreFileCRC
+        ? [
+          NamedParameter(
+            name: "ignore_crc", value: "on", meaning: "FIT files with a wrong CRC are read all the same")
+        ]
+        : []) + cleaning.described
   }
 }
 

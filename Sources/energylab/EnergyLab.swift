@@ -263,6 +263,7 @@ enum CommandLineErrors {
     case .wearLocation: "--wear-location"
     case .intensityEpoch: "--intensity-epoch"
     case .readTruncated: "--read-truncated"
+    case .ignoreCRC: "--ignore-crc"
     }
   }
 }

@@ -164,6 +164,11 @@ struct TrackOptions: ParsableArguments {
       "Read a FIT file that ends early up to its last whole message, with a diagnostic saying how many bytes are missing (default: refuse it)."
   )
   var readTruncated = false
+  @Flag(
+    help:
+      "Read a FIT file whose header or file CRC does not match, with a warning naming the byte (default: refuse it)."
+  )
+  var ignoreCRC = false
 
   var parameters: TrackAnalysisParameters {
     var p = TrackAnalysisParameters()
@@ -178,6 +183,7 @@ struct TrackOptions: ParsableArguments {
     p.cleaning.maximumSpeedMetersPerSecond = maxSpeed
     p.joinSegments = joinSegments
     p.readTruncatedFiles = readTruncated
+    p.ignoreFileCRC = ignoreCRC
     if keepImpossibleFixes {
       p.cleaning.dropNullIsland = false
       p.cleaning.impossibleSpeedMetersPerSecond = nil

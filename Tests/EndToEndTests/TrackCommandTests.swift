@@ -181,6 +181,22 @@ struct ParallelSummaryTests {
     #expect(out.stderr.contains("energylab: \(path) \(error)"), "\(out.stderr)")
   }
 
+  /// fitdecode reads activity-filecrc.fit's 14 records when told to skip
+  /// its CRC check; --ignore-crc reads them too, with a warning naming the
+  /// byte of the mismatch.
+  @Test func ignoreCRCReadsADamagedFITFileAndSaysSo() throws {
+    let folder = try scratchFolder()
+    let path = "\(packageRoot)/Tests/IngestTests/Fixtures/fit/activity-filecrc.fit"
+    let refused = try energylab(["track", "summary", path, "--format", "csv"], in: folder)
+    #expect(refused.stderr.contains("--ignore-crc reads it all the same"), "\(refused.stderr)")
+    let out = try energylab(["track", "summary", path, "--ignore-crc", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.first?["points"] as? Int == 14)
+    let notes = rows.first?["diagnostics"] as? [String] ?? []
+    #expect(notes.contains { $0.contains("byte 769") }, "\(notes)")
+  }
+
   @Test func readTruncatedReadsAFITFileUpToItsEnd() throws {
     let folder = try scratchFolder()
     let path = "\(packageRoot)/Tests/IngestTests/Fixtures/fit/activity-unexpected-eof.fit"
