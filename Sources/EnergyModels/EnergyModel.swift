@@ -7,6 +7,9 @@ public struct ModelInput: Sendable, Hashable {
   public var gradeFraction: Double?
   public var bodyMassKilograms: Double?
   public var heartRateBeatsPerMinute: Double?
+  /// Resting heart rate of the subject, bpm: recorded with the run; no
+  /// shipped model uses it yet.
+  public var restingHeartRateBeatsPerMinute: Double?
   public var ageYears: Double?
   public var sex: Sex?
   public var vo2MaxMillilitersPerKilogramPerMinute: Double?
@@ -230,6 +233,7 @@ extension ModelInput {
       ("age_years", ageYears, "subject age"),
       ("vo2max_ml_kg_min", vo2MaxMillilitersPerKilogramPerMinute, "subject VO2max"),
       ("heart_rate_bpm", heartRateBeatsPerMinute, "heart rate given for the subject"),
+      ("resting_heart_rate_bpm", restingHeartRateBeatsPerMinute, "subject resting heart rate"),
       ("height_m", heightMeters, "subject height"),
       ("load_kg", loadKilograms, "load carried"),
       ("terrain_factor", terrainFactor, "terrain factor (Pandolf eta)"),

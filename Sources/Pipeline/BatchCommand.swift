@@ -238,6 +238,7 @@ public enum BatchCommand {
     input.sex = subject?.sex
     input.heightMeters = subject?.heightMeters
     input.vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
+    input.restingHeartRateBeatsPerMinute = subject?.restingHeartRateBeatsPerMinute
     var diagnostics: [Diagnostic] = []
     if input.bodyMassKilograms == nil {
       input.bodyMassKilograms = options.energy.bodyMassKilograms

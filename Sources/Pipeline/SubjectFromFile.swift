@@ -28,6 +28,10 @@ enum SubjectFromFile {
       out.heightMeters = height
       taken.append("height \(Fixed.shortest(height)) m")
     }
+    if out.restingHeartRateBeatsPerMinute == nil, let rest = profile.restingHeartRateBeatsPerMinute {
+      out.restingHeartRateBeatsPerMinute = rest
+      taken.append("resting heart rate \(Fixed.shortest(rest)) bpm")
+    }
     guard !taken.isEmpty else { return (out, []) }
     return (
       out,

@@ -137,6 +137,7 @@ public enum TrackCommands {
       let calories = fit.sessions.compactMap(\.totalEnergyKilocalories)
       record["device_work_kj"] = .number(works.isEmpty ? nil : works.reduce(0, +) / 1000, 1)
       record["device_calories_kcal"] = .number(calories.isEmpty ? nil : calories.reduce(0, +), 0)
+      record["laps"] = .integer(fit.lapCount)
     }
     record["diagnostics"] = .array(s.diagnostics.map { .string($0.description) })
     return record

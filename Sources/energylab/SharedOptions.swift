@@ -24,6 +24,10 @@ struct SubjectOptions: ParsableArguments {
     parsing: .unconditional, help: "Heart rate, as 150bpm (or 150: bpm is the only unit).",
     transform: QuantityParser.heartRateBeatsPerMinute)
   var heartRate: Double?
+  @Option(
+    parsing: .unconditional, help: "Resting heart rate, as 55bpm (recorded with the run).",
+    transform: QuantityParser.heartRateBeatsPerMinute)
+  var restingHr: Double?
   @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
   @Option(
     parsing: .unconditional, help: "Carried load, as 10kg or 22lb.",
@@ -81,12 +85,14 @@ struct SubjectOptions: ParsableArguments {
       input.sex = row.sex
       input.heightMeters = row.heightMeters
       input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
+      input.restingHeartRateBeatsPerMinute = row.restingHeartRateBeatsPerMinute
     }
     if let mass { input.bodyMassKilograms = mass }
     if let age { input.ageYears = age }
     if let sex { input.sex = sex }
     if let height { input.heightMeters = height }
     if let heartRate { input.heartRateBeatsPerMinute = heartRate }
+    if let restingHr { input.restingHeartRateBeatsPerMinute = restingHr }
     if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
     if let load { input.loadKilograms = load }
     if let terrain { input.terrainFactor = terrain }

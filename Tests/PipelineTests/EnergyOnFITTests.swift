@@ -97,6 +97,8 @@ struct PowerOnFITTests {
     #expect(record["device_work_kj"] == .number(1296.229, digits: 1))
     #expect(record.keys.contains("work_kj") && record.keys.contains("mean_power_w"))
     #expect(record.keys.contains("device_calories_kcal"))
+    // fitdecode counts 8 lap messages in the ride.
+    #expect(record["laps"] == .integer(8))
   }
 
   /// `agreement --against power`: the model's predicted watts against the
@@ -119,7 +121,7 @@ struct PowerOnFITTests {
 /// gives nothing; the command line wins.
 struct SubjectFromFITTests {
   /// fitdecode: garmin-fenix-5-run.fit's user_profile is male, 68 kg,
-  /// 1.75 m.
+  /// 1.75 m, resting heart rate 47 bpm.
   @Test func theUserProfileFillsWhatIsNotGiven() throws {
     let path = "\(EnergyOnFITTests.folder)/garmin-fenix-5-run.fit"
     let fromFile = try EnergyCommand.energy(
@@ -127,7 +129,7 @@ struct SubjectFromFITTests {
     #expect(fromFile.parts.first?.energy.bodyMassKilograms == 68)
     let note = try #require(fromFile.diagnostics.first { $0.code == "subject-from-file" })
     #expect(note.message.contains("body mass 68 kg") && note.message.contains("sex male"))
-    #expect(note.message.contains("height 1.75 m"))
+    #expect(note.message.contains("height 1.75 m") && note.message.contains("resting heart rate 47 bpm"))
     let given = try EnergyCommand.energy(
       EnergyCommand.Options(
         files: [path], modelID: "acsm-running", subject: ModelInput(bodyMassKilograms: 70)))
