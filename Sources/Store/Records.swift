@@ -123,13 +123,16 @@ extension ErrorSummaryRow: RunChildRecord {
   public static let databaseTableName = "error_summaries"
   public init(row: Row) throws {
     self.init(
-      model: row["model"], reference: row["reference"], statistic: row["statistic"], value: row["value"])
+      model: row["model"], reference: row["reference"], statistic: row["statistic"], value: row["value"],
+      // A database opened read-only before its migration has no unit column.
+      unit: row.hasColumn("unit") ? row["unit"] : "")
   }
   func encode(to container: inout PersistenceContainer) {
     container["model"] = model
     container["reference"] = reference
     container["statistic"] = statistic
     container["value"] = finite(value)
+    container["unit"] = unit
   }
 }
 

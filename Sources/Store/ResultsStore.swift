@@ -80,17 +80,23 @@ public struct PredictionRow: Sendable, Hashable {
   }
 }
 
-/// One statistic of a model against a reference.
+/// One statistic of a model against a reference: the statistic's name
+/// without a unit (`bias`, `rmse`, `pearson_r`), the unit in its own field
+/// (`kcal`, `kcal/min`, `W`, `%`; empty for a pure number). Runs stored
+/// before units had their column keep the unit in the name
+/// (`bias_kcal_per_min`) and an empty unit.
 public struct ErrorSummaryRow: Sendable, Hashable {
   public var model: String
   public var reference: String
   public var statistic: String
   public var value: Double?
-  public init(model: String, reference: String, statistic: String, value: Double?) {
+  public var unit: String
+  public init(model: String, reference: String, statistic: String, value: Double?, unit: String = "") {
     self.model = model
     self.reference = reference
     self.statistic = statistic
     self.value = value
+    self.unit = unit
   }
 }
 
@@ -392,7 +398,10 @@ public final class ResultsStore: Sendable {
         return try body()
       } catch let error as DatabaseError {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-        let raced = error.resultCode == .SQLITE_ERROR && (error.message ?? "").contains("already exists")
+        // A table created, or a column added, by a concurrent migration.
+        let raced =
+          error.resultCode == .SQLITE_ERROR
+          && ["already exists", "duplicate column name"].contains { (error.message ?? "").contains($0) }
         if (busy || raced) && attempt < attempts {
           usleep(UInt32(min(2.0, 0.05 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5) * 1e6))
           continue
@@ -501,6 +510,11 @@ public final class ResultsStore: Sendable {
           );
           CREATE INDEX diagnostics_run ON diagnostics(run_id);
           """)
+    }
+    // Error statistics name the statistic alone; the unit has its column.
+    // Older rows keep their names (unit in the name) and an empty unit.
+    migrator.registerMigration("v4-error-summary-units") { db in
+      try db.execute(sql: "ALTER TABLE error_summaries ADD COLUMN unit TEXT NOT NULL DEFAULT ''")
     }
     return migrator
   }

@@ -58,6 +58,7 @@ struct ResultsStoreTests {
     #expect(
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
+        "v4-error-summary-units",
       ])
     #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
     // Diagnostics come back as stored, with their run.
@@ -190,6 +191,7 @@ struct StoreAccessTests {
     #expect(
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
+        "v4-error-summary-units",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
