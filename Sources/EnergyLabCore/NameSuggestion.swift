@@ -54,3 +54,23 @@ public enum TimeZoneLookup {
       .unknown(known: known), "time zone", value: name, expected: "an IANA name such as Europe/London or UTC")
   }
 }
+
+/// A time zone and the name it was chosen by: reports and stored runs show
+/// the name as given (Foundation calls the zone of "UTC" "GMT"), the
+/// libraries use the zone.
+public struct NamedTimeZone: Sendable, Hashable {
+  public var name: String
+  public var zone: TimeZone
+
+  public init(name: String, zone: TimeZone) {
+    self.name = name
+    self.zone = zone
+  }
+
+  /// The zone of an IANA name (any case), or an error naming the known ones.
+  public init(named name: String) throws {
+    self.init(name: name, zone: try TimeZoneLookup.zone(named: name))
+  }
+
+  public static let utc = NamedTimeZone(name: "UTC", zone: TimeZone(identifier: "UTC")!)
+}

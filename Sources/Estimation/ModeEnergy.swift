@@ -122,3 +122,72 @@ extension ModeDefaults {
     return out
   }
 }
+
+/// Energy of a track by transport mode, the one loop `energy --by-mode`,
+/// `profile` and `batch` share: the steps split into activities of one
+/// mode each (`ModeClassifier`), each activity run through its mode's
+/// model with the subject that model takes (`ModeDefaults.subject`:
+/// cycling under `met` at `cyclingMET` unless a MET was given).
+public struct ModeEnergyEstimator: Sendable {
+  public var classifier: ModeClassifier
+  /// The model of every mode.
+  public var models: [TransportMode: any EnergyModel]
+  /// MET of cycling under the `met` model when no MET is given.
+  public var cyclingMET: Double
+
+  /// Looks the models up: `modelForMode` where it names one, else
+  /// `ModeDefaults.modelForMode`. Throws for an unknown model id.
+  public init(
+    modelForMode: [TransportMode: String] = [:], speedBands: SpeedBandParameters = SpeedBandParameters(),
+    givenMode: TransportMode? = nil, cyclingMET: Double = ModeDefaults.cyclingMET
+  ) throws {
+    classifier = ModeClassifier(speedBands: speedBands, givenMode: givenMode)
+    var models: [TransportMode: any EnergyModel] = [:]
+    for mode in TransportMode.allCases {
+      models[mode] = try ModelRegistry.model(id: modelForMode[mode] ?? ModeDefaults.modelForMode[mode]!)
+    }
+    self.models = models
+    self.cyclingMET = cyclingMET
+  }
+
+  /// An activity and its energy under its mode's model.
+  public struct Part: Sendable {
+    public var activity: ModeActivity
+    public var model: any EnergyModel
+    public var energy: TrackEnergy
+  }
+
+  public struct Result: Sendable {
+    public var parts: [Part]
+    /// The classifier's diagnostics when there is no part to carry them
+    /// (a track without steps); otherwise the first part's energy holds
+    /// them.
+    public var unattachedDiagnostics: [Diagnostic]
+  }
+
+  /// The activities of `steps` with their energy. `inherited` diagnostics
+  /// (the track's, the reader's) and then the classifier's go with the
+  /// first part's energy; `perStep` sees every step's model output and
+  /// energy, kcal.
+  public func estimate(
+    steps: [TrackStep], declaredSportBySegment: [Int32: String], source: String, subject: ModelInput,
+    inherited: [Diagnostic] = [],
+    perStep: ((ModeActivity, any EnergyModel, TrackStep, ModelOutput, Double) -> Void)? = nil
+  ) throws -> Result {
+    let classified = classifier.activities(
+      of: steps, declaredSportBySegment: declaredSportBySegment, source: source)
+    var parts: [Part] = []
+    for (index, activity) in classified.activities.enumerated() {
+      let model = models[activity.activity.mode]!
+      let energy = try TrackEnergy(
+        source: source, steps: steps[activity.activity.stepRange], model: model,
+        subject: ModeDefaults.subject(
+          subject, mode: activity.activity.mode, model: model, cyclingMET: cyclingMET),
+        diagnostics: index == 0 ? inherited + classified.diagnostics : [],
+        perStep: perStep.map { see in { step, output, kcal in see(activity, model, step, output, kcal) } })
+      parts.append(Part(activity: activity, model: model, energy: energy))
+    }
+    return Result(
+      parts: parts, unattachedDiagnostics: parts.isEmpty ? inherited + classified.diagnostics : [])
+  }
+}

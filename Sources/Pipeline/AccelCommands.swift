@@ -5,6 +5,7 @@ import Foundation
 import Ingest
 import Reporting
 import Signals
+import Store
 
 /// What an accelerometer command reads and how it analyses it.
 public struct AccelOptions: Sendable {
@@ -285,22 +286,44 @@ public enum AccelCommands {
     options.timeZone ?? layout.timeZone ?? TimeZone(identifier: "UTC")!
   }
 
-  /// Analyses one file and records its input, diagnostics and parameters.
-  static func analysed(
-    _ file: String, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
-  ) throws -> AccelResult {
-    let r = try AccelPipeline.analyse(file, options: options)
-    _ = try context.recordInput(file)
-    record(r, options: options, energy: energy, context: context)
-    return r
+  /// A recording's run: its file, the parameters it was read with (and
+  /// the energy options), its diagnostics, and `rows` stored from it.
+  static func outcome(
+    _ r: AccelResult, command: String, options: AccelOptions, energy: AccelEnergyOptions? = nil,
+    extra: [NamedParameter] = [], fill: @escaping (inout RunRecord) -> Void,
+    render: @escaping (CommandContext) throws -> Void
+  ) -> ComputedOutcome {
+    let parameters = options.described([r]) + (energy?.described ?? []) + extra
+    return ComputedOutcome(
+      inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics,
+      run: { inputs, recordedAt in
+        var run = RunRecord(
+          command: "\(command) \(r.file)", recordedAt: recordedAt, inputs: inputs, parameters: parameters)
+        fill(&run)
+        run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
+        return run
+      }, render: render)
   }
 
-  /// Records a recording's diagnostics and the parameters it was read with.
-  static func record(
-    _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions? = nil, context: CommandContext
-  ) {
-    context.record(r.diagnostics)
-    context.provenance.addParameters(options.described([r]) + (energy?.described ?? []))
+  /// A recording's epochs as stored rows (ENMO, MAD, steps, axis-1
+  /// counts), when its times are instants.
+  public static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult, source: String) -> [EpochRow] {
+    guard r.info.layout.absoluteTime else { return [] }
+    var rows: [EpochRow] = []
+    for e in epochs {
+      let start = ISO8601.formatUTC(e.start)
+      for (metric, value, unit) in [
+        ("enmo", e.enmoMilliG, "mg"), ("mad", e.madMilliG, "mg"),
+        ("steps", e.steps.map(Double.init), "steps"),
+        ("counts_axis1", e.countsAxis1, "counts"),
+      ] where value != nil {
+        rows.append(
+          EpochRow(
+            source: source, epochStart: start, epochSeconds: e.seconds, metric: metric, value: value,
+            unit: unit))
+      }
+    }
+    return rows
   }
 
   /// An instant as ISO-8601 UTC, with milliseconds when it has a fraction
@@ -341,6 +364,48 @@ public enum AccelCommands {
     ])
     for (key, value) in calibrationColumns(r) { record[key] = value }
     return record
+  }
+
+  /// A recording's summary numbers as stored rows under `subject`, each
+  /// with its unit in its own column, from the analysis itself (never from
+  /// printed columns). Metric names are the summary's keys.
+  public static func storedRows(_ r: AccelResult, subject: String) -> [ResultRow] {
+    let a = r.analysis
+    let minutes = a.days.reduce(into: [IntensityClass: Double]()) { sum, day in
+      for (k, v) in day.minutes { sum[k, default: 0] += v }
+    }
+    var rows: [(String, Double?, String)] = [
+      ("samples", Double(a.samples), "count"), ("sample_rate_hz", a.sampleRateHz, "Hz"),
+      ("duration_s", a.durationSeconds, "s"), ("gaps", Double(a.gaps), "count"),
+      ("steps", a.steps.map(Double.init), "steps"), ("enmo_mean_mg", a.enmoMeanMilliG, "mg"),
+      ("mad_mean_mg", a.madMeanMilliG, "mg"), ("intensity_epoch_s", a.intensityEpochSeconds, "s"),
+      ("sedentary_min", minutes[.sedentary], "min"), ("light_min", minutes[.light], "min"),
+      ("moderate_min", minutes[.moderate], "min"), ("vigorous_min", minutes[.vigorous], "min"),
+    ]
+    if let c = r.calibration {
+      rows += [
+        ("calibration_still_points", Double(c.stillPoints), "count"),
+        ("calibration_error_before_mg", c.errorBeforeMilliG, "mg"),
+        ("calibration_error_after_mg", c.errorAfterMilliG, "mg"),
+      ]
+      for (k, axis) in ["x", "y", "z"].enumerated() {
+        rows += [
+          ("calibration_offset_\(axis)_g", c.offsetG[k], "g"), ("calibration_scale_\(axis)", c.scale[k], ""),
+        ]
+        if c.usesTemperature {
+          rows.append(
+            ("calibration_temperature_\(axis)_g_per_c", c.temperatureCoefficientGPerCelsius[k], "g/C"))
+        }
+      }
+    }
+    if r.nonWear != nil {
+      rows += [
+        ("non_wear_h", a.nonWearSeconds / 3600, "h"), ("steps_left_out", Double(a.stepsLeftOut), "steps"),
+      ]
+    }
+    return rows.compactMap { name, value, unit in
+      value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
+    }
   }
 
   /// The calibration and non-wear columns, present only when asked for.
@@ -384,22 +449,38 @@ public enum AccelCommands {
   /// One summary per file; unreadable files are reported and skipped and
   /// the command then fails (`failFast` stops at the first).
   public static func summary(
-    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false, format: OutputFormat?,
-    context: CommandContext
+    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
+    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
     let results = summaries(files: files, options: options, jobs: jobs, progress: context.progressSink)
     let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
       (summaryRecord($0), $0.diagnostics)
     }
-    context.provenance.addParameters(options.described(summaries.values))
-    context.emit(
-      ResultTable(
-        name: "accel-summary", rows: summaries.rows,
-        keyColumns: [
-          "file", "duration_s", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s", "moderate_min",
-          "vigorous_min",
-        ]),
-      format: format)
+    let values = summaries.values
+    let parameters = options.described(values)
+    let diagnostics = summaries.diagnostics
+    let rows = summaries.rows
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics,
+        diagnosticsListedInOutput: true,
+        run: { inputs, recordedAt in
+          var run = RunRecord(
+            command: "accel summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+            results: values.flatMap { storedRows($0, subject: $0.file) })
+          run.diagnostics = diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in
+          context.emit(
+            ResultTable(
+              name: "accel-summary", rows: rows,
+              keyColumns: [
+                "file", "duration_s", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s",
+                "moderate_min", "vigorous_min",
+              ]),
+            format: format)
+        }), context: context, database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -431,16 +512,22 @@ public enum AccelCommands {
 
   /// The epoch table of one file at one epoch length.
   public static func epochs(
-    file: String, epochSeconds: Double, options: AccelOptions, format: OutputFormat?, context: CommandContext
+    file: String, epochSeconds: Double, options: AccelOptions, databasePath: String? = nil,
+    format: OutputFormat?, context: CommandContext
   ) throws {
     let r = try epochs(file: file, epochSeconds: epochSeconds, options: options)
-    _ = try context.recordInput(file)
-    record(r, options: options, context: context)
-    let rows = (r.analysis.epochs(seconds: epochSeconds) ?? []).map { epochRecord($0, r) }
-    context.emit(
-      ResultTable(
-        name: "accel-epochs", rows: rows, keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
-      format: format)
+    let epochs = r.analysis.epochs(seconds: epochSeconds) ?? []
+    try Driver.finish(
+      outcome(
+        r, command: "accel epochs", options: options,
+        fill: { $0.epochs = storedEpochs(epochs, r, source: r.file) },
+        render: { context in
+          context.emit(
+            ResultTable(
+              name: "accel-epochs", rows: epochs.map { epochRecord($0, r) },
+              keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
+            format: format)
+        }), context: context, database: databasePath)
   }
 
   /// Days, local hours and times of day need times that are instants; a
@@ -466,12 +553,41 @@ public enum AccelCommands {
 
   /// Daily summaries with energy by model.
   public static func days(
-    file: String, options: AccelOptions, energy: AccelEnergyOptions, format: OutputFormat?,
-    context: CommandContext
+    file: String, options: AccelOptions, energy: AccelEnergyOptions, databasePath: String? = nil,
+    format: OutputFormat?, context: CommandContext
   ) throws {
-    let r = try analysed(file, options: options, energy: energy, context: context)
-    let rules = options.analysis.dayRules
+    let r = try AccelPipeline.analyse(file, options: options)
     let perDay = try days(r, options: options, energy: energy)
+    try Driver.finish(
+      outcome(
+        r, command: "accel days", options: options, energy: energy,
+        fill: { run in
+          let rules = options.analysis.dayRules
+          for (d, energy) in perDay {
+            let subject = "\(r.file) \(d.date)"
+            var values: [(String, Double?, String)] = [
+              ("recorded_h", d.recordedHours, "h"), ("wear_h", d.wearHours, "h"),
+              ("valid", rules.isValid(d) ? 1 : 0, "boolean"), ("steps", d.steps.map(Double.init), "steps"),
+              ("enmo_mean_mg", d.enmoMeanMilliG, "mg"), ("sedentary_min", d.minutes[.sedentary], "min"),
+              ("light_min", d.minutes[.light], "min"), ("moderate_min", d.minutes[.moderate], "min"),
+              ("vigorous_min", d.minutes[.vigorous], "min"), ("mvpa_bout_min", d.mvpaBoutMinutes, "min"),
+            ]
+            values += energy.map { ("energy_\($0.model)", $0.kilocalories, "kcal") }
+            run.results += values.compactMap { name, value, unit in
+              value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
+            }
+          }
+        },
+        render: { context in
+          try renderDays(r, perDay: perDay, options: options, format: format, context: context)
+        }), context: context, database: databasePath)
+  }
+
+  static func renderDays(
+    _ r: AccelResult, perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])],
+    options: AccelOptions, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let rules = options.analysis.dayRules
     let rows = perDay.map { d, energy -> ResultRecord in
       var record = ResultRecord([
         "date": .string(d.date),
@@ -581,9 +697,10 @@ public enum AccelCommands {
   /// `accel energy`: analyse, compute, record, print.
   public static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
-    allowanceKilocalories: Double?, hourly: Bool = false, format: OutputFormat?, context: CommandContext
+    allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
+    context: CommandContext
   ) throws {
-    let r = try analysed(file, options: options, energy: energy, context: context)
+    let r = try AccelPipeline.analyse(file, options: options)
     let result = try recordingEnergy(
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
@@ -593,19 +710,27 @@ public enum AccelCommands {
         "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"
       )
     }
-    context.emit(
-      ResultTable(
-        name: "accel-energy",
-        rows: result.totals.map {
-          ResultRecord([
-            "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
-          ])
-        }), format: format)
-    if let hours = result.hourly { context.emit(hourlyTable(hours), format: format) }
-    if let board = result.balance {
-      context.provenance.addParameters(board.parameters)
-      context.emit(BalanceCommand.table(board), format: format)
-    }
+    try Driver.finish(
+      outcome(
+        r, command: "accel energy", options: options, energy: energy,
+        extra: result.balance?.parameters ?? [],
+        fill: { run in
+          run.results = result.totals.map {
+            ResultRow(subject: r.file, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal")
+          }
+        },
+        render: { context in
+          context.emit(
+            ResultTable(
+              name: "accel-energy",
+              rows: result.totals.map {
+                ResultRecord([
+                  "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
+                ])
+              }), format: format)
+          if let hours = result.hourly { context.emit(hourlyTable(hours), format: format) }
+          if let board = result.balance { context.emit(BalanceCommand.table(board), format: format) }
+        }), context: context, database: databasePath)
   }
 }
 
@@ -633,10 +758,16 @@ extension AccelCommands {
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
     format: OutputFormat?, context: CommandContext
   ) throws {
-    let r = try analysed(file, options: options, energy: energy, context: context)
+    let r = try AccelPipeline.analyse(file, options: options)
     let plot = try plot(r, options: options, energy: energy)
-    context.emit(plot.hourly, format: format)
-    for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
+    let parameters = options.described([r]) + energy.described
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics,
+        render: { context in
+          context.emit(plot.hourly, format: format)
+          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
+        }), context: context, database: nil)
   }
 
   public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
@@ -810,12 +941,15 @@ extension AccelCommands {
     throws
   {
     let result = try convert(file: file, outputPath: outputPath, options: options)
-    context.provenance.addParameters(options.map.described)
-    for d in result.info.diagnostics { context.report(d) }
-    let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
-    context.write(
-      "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
-    )
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: [file], parameters: options.map.described, diagnostics: result.info.diagnostics,
+        render: { context in
+          let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
+          context.write(
+            "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
+          )
+        }), context: context, database: nil)
   }
 
   /// Appends `value` with `digits` decimals, as `-0.012300`.

@@ -50,16 +50,39 @@ public enum AgreementCommands {
     return row
   }
 
-  /// A record's numbers as stored error summaries of `a` against `b`.
-  static func summaryRows(_ record: ResultRecord, model: String, reference: String) -> [ErrorSummaryRow] {
-    record.fields.compactMap { field in
-      switch field.value {
-      case .number(let value, _):
-        return ErrorSummaryRow(model: model, reference: reference, statistic: field.key, value: value)
-      case .integer(let value):
-        return ErrorSummaryRow(model: model, reference: reference, statistic: field.key, value: Double(value))
-      default: return nil
-      }
+  /// Error statistics of `model` against `reference` as stored rows, in
+  /// the one vocabulary `evaluate`, `agreement` and `batch` share: the
+  /// statistic's name without a unit, the unit in its own column. `unit`
+  /// is the unit of the compared values (`kcal`, `kcal/min`, `W`);
+  /// differences are model minus reference.
+  public static func errorSummaries(
+    _ s: ErrorStatistics, proportional: ProportionalBias?, model: String, reference: String, unit: String
+  ) -> [ErrorSummaryRow] {
+    let limits = proportional?.limitsOfAgreement
+    let regression = limits?.regression
+    let rows: [(String, Double?, String)] = [
+      ("n", Double(s.count), "count"),
+      ("mean_predicted", s.meanPredicted, unit), ("mean_reference", s.meanReference, unit),
+      ("bias", s.bias, unit), ("sd_diff", s.sdDifference, unit),
+      ("mae", s.meanAbsoluteError, unit), ("rmse", s.rootMeanSquareError, unit),
+      ("max_abs_error", s.maximumAbsoluteError, unit),
+      ("mape", s.meanAbsolutePercentageError, "%"),
+      ("pearson_r", s.pearsonR, ""), ("ccc", s.concordanceCorrelation, ""),
+      ("loa_lower", s.limitsOfAgreementLower, unit), ("loa_upper", s.limitsOfAgreementUpper, unit),
+      ("loa_lower_ci95_lower", s.lowerLimitConfidenceInterval.lower, unit),
+      ("loa_lower_ci95_upper", s.lowerLimitConfidenceInterval.upper, unit),
+      ("loa_upper_ci95_lower", s.upperLimitConfidenceInterval.lower, unit),
+      ("loa_upper_ci95_upper", s.upperLimitConfidenceInterval.upper, unit),
+      ("within_\(Fixed.shortest(100 * s.relativeTolerance))pct_share", s.withinToleranceShare, "fraction"),
+      ("slope", proportional?.slope, ""), ("slope_p", proportional?.pValue, ""),
+      ("pct_bias", limits?.percentage?.bias, "%"),
+      ("pct_loa_lower", limits?.percentage?.limits.lower, "%"),
+      ("pct_loa_upper", limits?.percentage?.limits.upper, "%"),
+      ("reg_bias_intercept", regression?.b0, unit), ("reg_bias_slope", regression?.b1, ""),
+      ("reg_abs_residual_intercept", regression?.c0, unit), ("reg_abs_residual_slope", regression?.c1, ""),
+    ]
+    return rows.map {
+      ErrorSummaryRow(model: model, reference: reference, statistic: $0.0, value: $0.1, unit: $0.2)
     }
   }
 
@@ -155,30 +178,65 @@ public enum AgreementCommands {
       proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1)))
   }
 
+  /// The agreement of two columns with how it is printed and stored.
+  public struct ColumnOutcome: CommandOutcome {
+    public var result: ColumnAgreement
+    /// The unit of both columns (`kcal`, `kcal_per_min`), when given.
+    public var unit: String?
+    public var chartsDirectory: String?
+    public var format: OutputFormat?
+    public var inputs: [String] { [result.path] }
+    public var parameters: [NamedParameter] {
+      [
+        NamedParameter(name: "a", value: result.a, meaning: "column compared (differences are a minus b)"),
+        NamedParameter(name: "b", value: result.b, meaning: "column compared with"),
+        NamedParameter(name: "unit", value: unit ?? "", meaning: "unit of both columns (empty: not given)"),
+      ]
+    }
+    public var diagnostics: [Diagnostic] {
+      // Rows with NA or an empty cell in a or b are left out and counted.
+      result.droppedPairs > 0
+        ? [
+          Diagnostic(
+            code: "missing-pairs", severity: .note,
+            message:
+              "\(result.droppedPairs) rows with a missing \(result.a) or \(result.b) (empty, NA, N/A, NaN) left out",
+            location: result.path)
+        ] : []
+    }
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "stats agreement --a \(result.a) --b \(result.b)", recordedAt: recordedAt, inputs: inputs,
+        parameters: parameters,
+        errorSummaries: errorSummaries(
+          result.statistics, proportional: result.proportional, model: result.a, reference: result.b,
+          unit: (unit ?? "").replacingOccurrences(of: "_per_", with: "/")))
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+    public func render(into context: CommandContext) throws {
+      let (a, b, path) = (result.a, result.b, result.path)
+      var row = ResultRecord(["a": .string(a), "b": .string(b)])
+      for field in record(result.statistics, unit: unit, proportional: result.proportional).fields {
+        row[field.key] = field.value
+      }
+      row["dropped_pairs"] = .integer(result.droppedPairs)
+      context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
+      try drawBlandAltman(
+        name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+          + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, statistics: result.statistics,
+        proportional: result.proportional, folder: chartsDirectory, format: format, context: context)
+    }
+  }
+
   public static func statsAgreement(
     path: String, a: String, b: String, unit: String? = nil, chartsDirectory: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
-    let result = try columnAgreement(path: path, a: a, b: b)
-    _ = try context.recordInput(path)
-    var row = ResultRecord(["a": .string(a), "b": .string(b)])
-    for field in record(result.statistics, unit: unit, proportional: result.proportional).fields {
-      row[field.key] = field.value
-    }
-    // Rows with NA or an empty cell in a or b are left out and counted.
-    row["dropped_pairs"] = .integer(result.droppedPairs)
-    if result.droppedPairs > 0 {
-      context.report(
-        Diagnostic(
-          code: "missing-pairs", severity: .note,
-          message: "\(result.droppedPairs) rows with a missing \(a) or \(b) (empty, NA, N/A, NaN) left out",
-          location: path))
-    }
-    context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
-    try drawBlandAltman(
-      name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, statistics: result.statistics,
-      proportional: result.proportional, folder: chartsDirectory, format: format, context: context)
+    try Driver.finish(
+      ColumnOutcome(
+        result: try columnAgreement(path: path, a: a, b: b), unit: unit, chartsDirectory: chartsDirectory,
+        format: format), context: context, database: databasePath)
   }
 
   /// The agreement of one pair of models over the epochs both cover.
@@ -408,66 +466,87 @@ public enum AgreementCommands {
         ] + subject.subjectParameters)
   }
 
-  /// `agreement`: compute, record, store (before anything is printed, so a
-  /// failed output loses no run), print and draw.
+  /// The agreement of models over tracks with how it is printed and stored.
+  public struct ModelsOutcome: CommandOutcome {
+    public var result: ModelAgreement
+    public var modelIDs: [String]
+    public var epochSeconds: Double
+    public var againstPower: Bool
+    public var sources = OptionSources()
+    public var chartsDirectory: String?
+    public var format: OutputFormat?
+    public var inputs: [String] { result.files + sources.files }
+    public var parameters: [NamedParameter] { result.parameters + sources.parameters }
+    // A model outside its valid range (ACSM walking at running speed) is
+    // said, as `energy` says it.
+    public var diagnostics: [Diagnostic] { result.diagnostics }
+    /// The printed unit of energy rates, or with a power meter as the
+    /// reference, of mean power.
+    var unit: String { againstPower ? "w" : "kcal_per_min" }
+
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: recordedAt,
+        inputs: inputs, parameters: parameters)
+      run.epochs = result.epochs
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      run.errorSummaries = result.pairs.flatMap {
+        errorSummaries(
+          $0.statistics, proportional: $0.proportional, model: $0.a, reference: $0.b,
+          unit: againstPower ? "W" : "kcal/min")
+      }
+      return run
+    }
+
+    public func render(into context: CommandContext) throws {
+      let rows = result.pairs.map { pair in
+        var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
+        for field in record(pair.statistics, unit: unit, proportional: pair.proportional).fields {
+          row[field.key] = field.value
+        }
+        // Energy (or work) over the compared epochs: rate x epoch, summed.
+        if againstPower {
+          row["total_a_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 1000, 1)
+          row["total_b_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 1000, 1)
+        } else {
+          row["total_a_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 60, 2)
+          row["total_b_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 60, 2)
+        }
+        return row
+      }
+      context.write(
+        (format ?? context.defaultFormat) == .json
+          ? ""
+          : "\(againstPower ? "mean power in W" : "energy rates in kcal/min") per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
+      )
+      context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+      for pair in result.pairs {
+        try drawBlandAltman(
+          name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b,
+          unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs,
+          statistics: pair.statistics, proportional: pair.proportional,
+          folder: chartsDirectory, format: format, context: context)
+      }
+    }
+  }
+
+  /// `agreement`: compute, then store and print through the driver.
   public static func models(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
     chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
-    againstPower: Bool = false,
+    againstPower: Bool = false, sources: OptionSources = OptionSources(),
     context: CommandContext
   ) throws {
     let result = try modelAgreement(
       files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
       speedSmoothingFixes: speedSmoothingFixes, track: track, measured: measured,
       againstMeasured: againstMeasured, againstPower: againstPower)
-    // Energy rates, or with a power meter as the reference, mean power.
-    let unit = againstPower ? "w" : "kcal_per_min"
-    for file in result.files { _ = try context.recordInput(file) }
-    // A model outside its valid range (ACSM walking at running speed) is
-    // said, as `energy` says it.
-    for d in result.diagnostics { context.report(d) }
-    context.provenance.addParameters(result.parameters)
-    let statistics = result.pairs.map {
-      record($0.statistics, unit: unit, proportional: $0.proportional)
-    }
-    if let path = databasePath ?? context.databasePath {
-      var run = RunRecord(
-        command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: context.timestamp,
-        inputs: try context.hashed(context.provenance.inputs), parameters: context.provenance.parameters)
-      run.epochs = result.epochs
-      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
-      run.errorSummaries = zip(result.pairs, statistics).flatMap {
-        summaryRows($1, model: $0.a, reference: $0.b)
-      }
-      try ResultsStore(path: path).record(run)
-    }
-    let rows = zip(result.pairs, statistics).map { pair, statistics in
-      var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
-      for field in statistics.fields { row[field.key] = field.value }
-      // Energy (or work) over the compared epochs: rate x epoch, summed.
-      if againstPower {
-        row["total_a_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 1000, 1)
-        row["total_b_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 1000, 1)
-      } else {
-        row["total_a_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 60, 2)
-        row["total_b_kcal"] = .number(pair.pairs.reduce(0) { $0 + $1.1 } * epochSeconds / 60, 2)
-      }
-      return row
-    }
-    context.write(
-      (format ?? context.defaultFormat) == .json
-        ? ""
-        : "\(againstPower ? "mean power in W" : "energy rates in kcal/min") per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
-    )
-    context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
-    for pair in result.pairs {
-      try drawBlandAltman(
-        name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b,
-        unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs,
-        statistics: pair.statistics, proportional: pair.proportional,
-        folder: chartsDirectory, format: format, context: context)
-    }
+    try Driver.finish(
+      ModelsOutcome(
+        result: result, modelIDs: modelIDs, epochSeconds: epochSeconds, againstPower: againstPower,
+        sources: sources, chartsDirectory: chartsDirectory, format: format),
+      context: context, database: databasePath)
   }
 }
 

@@ -1,6 +1,7 @@
 import EnergyLabCore
 import EnergyModels
 import Reporting
+import Store
 
 /// `balance`: the StepMyHealth calorie balance, progress colour, points and
 /// leaderboard for one or more users.
@@ -59,11 +60,43 @@ public enum BalanceCommand {
     return ResultTable(name: "balance", rows: rows)
   }
 
+  /// The leaderboard's numbers as stored rows, one set per user.
+  public static func storedRows(_ board: Leaderboard) -> [ResultRow] {
+    board.users.enumerated().flatMap { rank, user in
+      let b = user.balance
+      return [
+        ResultRow(subject: user.name, metric: "rank", value: Double(rank + 1), unit: "rank"),
+        ResultRow(subject: user.name, metric: "burned", value: b.steps * b.kilocaloriesPerStep, unit: "kcal"),
+        ResultRow(subject: user.name, metric: "balance", value: b.balanceKilocalories, unit: "kcal"),
+        ResultRow(subject: user.name, metric: "progress", value: b.progress, unit: "fraction"),
+        ResultRow(subject: user.name, metric: "points", value: b.points, unit: "points"),
+      ]
+    }
+  }
+
+  /// `balance`: compute, then store and print through the driver. The
+  /// users' values are the command's own (its key names them).
   public static func run(
-    users: [User], kilocaloriesPerStep: Double, format: OutputFormat?, context: CommandContext
+    users: [User], kilocaloriesPerStep: Double, databasePath: String? = nil, format: OutputFormat?,
+    context: CommandContext
   ) throws {
     let board = try leaderboard(users: users, kilocaloriesPerStep: kilocaloriesPerStep)
-    context.provenance.addParameters(board.parameters)
-    context.emit(table(board), format: format)
+    let command =
+      "balance "
+      + users.map {
+        let b = $0.balance
+        return
+          "--user \($0.name):\(Fixed.shortest(b.intakeKilocalories)):\(Fixed.shortest(b.steps)):\(Fixed.shortest(b.allowanceKilocalories))"
+      }.joined(separator: " ")
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: [], parameters: board.parameters,
+        run: { inputs, recordedAt in
+          RunRecord(
+            command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
+            results: storedRows(board))
+        },
+        render: { context in context.emit(table(board), format: format) }),
+      context: context, database: databasePath)
   }
 }

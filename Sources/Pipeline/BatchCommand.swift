@@ -28,7 +28,7 @@ public enum BatchCommand {
     public var energy = AccelEnergyOptions()
     public var factorSet = ShippedData.defaultFactorSet
     public var factorFallback: String?
-    public var timeZone = "UTC"
+    public var timeZone = NamedTimeZone.utc
     /// The study's participants (`--subjects`), the file they came from,
     /// and how files are matched to them.
     public var subjects: [Subject] = []
@@ -278,16 +278,13 @@ public enum BatchCommand {
             name: "subject_match", value: options.subjectMatch.rawValue,
             meaning: "how files are matched to participants")
         ])
-    // A private context: the provenance of one file stays with its run.
-    let context = CommandContext.buffered(defaultFormat: .json).0
-    context.fingerprintsInputs = false
     var run: RunRecord
     let fingerprint = try InputFingerprint.of(path: file.path)
     let input = InputFingerprint(
       path: file.storedPath, sizeBytes: fingerprint.sizeBytes, sha256: fingerprint.sha256)
     switch kind {
     case .track:
-      let zone = try ProfileBuilder.timeZone(named: options.timeZone)
+      let zone = options.timeZone.zone
       // Read once: the summary and the activities come from the same fixes.
       let (track, header) = try TrackCommands.readTrackAndHeader(
         file.path, parameters: options.track, defaultTimeZone: zone)
@@ -310,16 +307,14 @@ public enum BatchCommand {
             name: "body_mass_kg", value: Fixed.shortest(subjectInput.bodyMassKilograms ?? .nan),
             meaning: "body mass of the walking and cycling models"),
           NamedParameter(
-            name: "time_zone", value: options.timeZone,
+            name: "time_zone", value: options.timeZone.name,
             meaning: "zone of track times written without an offset"),
         ]
       run = RunRecord(
         command: "batch track \(file.storedPath)", recordedAt: nil,
         inputs: [input, factorInput] + (subjectsInput.map { [$0] } ?? []),
         parameters: parameters + subjectParameters)
-      run.results = resultRows(
-        TrackCommands.summaryRecord(summary, format: header.format, fit: header.fit), subject: file.storedPath
-      )
+      run.results = TrackCommands.storedRows(summary, fit: header.fit, subject: file.storedPath)
       run.tracks = [
         TrackRow(
           path: file.storedPath, points: summary.points,
@@ -341,7 +336,7 @@ public enum BatchCommand {
         command: "batch accelerometer \(file.storedPath)", recordedAt: nil,
         inputs: [input] + (subjectsInput.map { [$0] } ?? []),
         parameters: accel.described([r]) + energy.described + subjectParameters)
-      run.results = resultRows(AccelCommands.summaryRecord(r), subject: file.storedPath)
+      run.results = AccelCommands.storedRows(r, subject: file.storedPath)
       for total in try AccelEnergy.totals(r.analysis, options: energy) {
         run.results.append(
           ResultRow(
@@ -373,10 +368,9 @@ public enum BatchCommand {
         }
       }
     case .survey:
-      let survey: Survey
-      let scales: [String: SurveyScale]
+      let loaded: SurveyCommands.Loaded
       do {
-        (survey, scales) = try SurveyCommands.load(SurveyCommands.Input(path: file.path), context: context)
+        loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path))
       } catch is InputError {
         throw InputError(
           .malformed,
@@ -384,12 +378,13 @@ public enum BatchCommand {
           "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export",
           expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
       }
-      let summaries = try SurveyCommands.summaries(of: survey, scales: scales)
+      let survey = loaded.survey
+      let summaries = try SurveyCommands.summaries(of: survey, scales: loaded.scales)
       run = RunRecord(
         command: "batch survey \(file.storedPath)", recordedAt: nil, inputs: [input],
-        parameters: context.provenance.parameters)
+        parameters: loaded.parameters)
       run.surveyResults = SurveyCommands.storedRows(survey, summaries)
-      diagnostics = context.provenance.diagnostics
+      diagnostics = loaded.notes
     }
     if kind != .survey { diagnostics = subjectDiagnostics + diagnostics }
     run.diagnostics = (diagnostics + fallbacks).map(DiagnosticRow.init)
@@ -397,22 +392,6 @@ public enum BatchCommand {
     // every parameter: the same file re-run replaces its run, a changed file
     // or parameter adds one.
     return (kind, run, fallbacks, diagnostics)
-  }
-
-  /// The numeric fields of a summary as result rows, units from the key's
-  /// suffix (`distance_2d_m` is in m).
-  static func resultRows(_ record: ResultRecord, subject: String) -> [ResultRow] {
-    record.fields.compactMap { field in
-      let value: Double
-      switch field.value {
-      case .number(let v, _): value = v
-      case .integer(let i): value = Double(i)
-      default: return nil
-      }
-      let suffix = field.key.split(separator: "_").last.map(String.init) ?? ""
-      let unit = ["m", "s", "mps", "bpm", "pct", "mg", "hz", "min", "kcal"].contains(suffix) ? suffix : ""
-      return ResultRow(subject: subject, metric: field.key, value: value, unit: unit)
-    }
   }
 
   /// What a batch did: the files it took, what each became, which could

@@ -50,13 +50,16 @@ func parallelMap<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Senda
   return shared.withLock { $0.results.map { $0! } }
 }
 
-/// Per-file results turned into rows: a readable file's input and
-/// diagnostics are recorded and its row kept; an unreadable one is reported
-/// and skipped (`failFast` stops at it). `finish` then fails the command
-/// when any file was skipped.
+/// Per-file results turned into rows: a readable file's path, diagnostics
+/// and row are kept (the driver records them with the run); an unreadable
+/// one is reported and skipped (`failFast` stops at it). `finish` then
+/// fails the command when any file was skipped.
 struct SkipAndLog<Value> {
   var rows: [ResultRecord] = []
   var values: [Value] = []
+  /// The files read, in order.
+  var inputs: [String] = []
+  var diagnostics: [Diagnostic] = []
   var failures = 0
 
   init(
@@ -66,9 +69,9 @@ struct SkipAndLog<Value> {
     for (file, result) in zip(files, results) {
       switch result {
       case .success(let value):
-        _ = try context.recordInput(file)
-        let (record, diagnostics) = row(value)
-        context.record(diagnostics, listedInOutput: true)
+        inputs.append(file)
+        let (record, found) = row(value)
+        diagnostics += found
         rows.append(record)
         values.append(value)
       case .failure(let error as InputError):

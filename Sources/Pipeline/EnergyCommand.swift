@@ -31,6 +31,9 @@ public enum EnergyCommand {
     /// Centred moving average of step speeds over this many fixes before a
     /// model sees them; 1 means none. Kinetic models need it on noisy tracks.
     public var speedSmoothingFixes = 1
+    /// Files the command line read for these options (a subjects file, a
+    /// MET table), and what it took from them.
+    public var sources = OptionSources()
     public var databasePath: String?
     public var format: OutputFormat?
 
@@ -101,15 +104,12 @@ public enum EnergyCommand {
 
   public static func energy(_ options: Options) throws -> Energy {
     let mainModel = try ModelRegistry.model(id: options.modelID)
-    var modeModels: [TransportMode: any EnergyModel] = [:]
-    if options.byMode {
-      for mode in TransportMode.allCases {
-        modeModels[mode] = try ModelRegistry.model(
-          id: options.modelForMode[mode] ?? ModeDefaults.modelForMode[mode]!)
-      }
-    }
+    let estimator =
+      options.byMode
+      ? try ModeEnergyEstimator(
+        modelForMode: options.modelForMode, speedBands: options.modes, givenMode: options.givenMode,
+        cyclingMET: options.cyclingMET) : nil
     let analysis = TrackAnalysis(parameters: options.track)
-    let classifier = ModeClassifier(speedBands: options.modes, givenMode: options.givenMode)
     var parts: [Part] = []
     var fixes: [FixEnergy] = []
     var trackRows: [TrackRow] = []
@@ -164,22 +164,39 @@ public enum EnergyCommand {
           endTime: last.map { ISO8601.formatUTC($0) },
           durationSeconds: first.flatMap { a in last.map { $0 - a } },
           distanceMeters: steps.reduce(0) { $0 + $1.distance2DMeters }))
-      var pieces: [(activity: ModeActivity?, model: any EnergyModel, subject: ModelInput)] = []
-      if options.byMode {
-        let classified = classifier.activities(
-          of: steps, declaredSportBySegment: track.declaredSportBySegment, source: file)
-        inherited += classified.diagnostics
-        for activity in classified.activities {
-          let model = modeModels[activity.activity.mode]!
+      var cumulative = 0.0
+      func perFix(_ mode: TransportMode?, _ modelID: String) -> ((TrackStep, ModelOutput, Double) -> Void)? {
+        guard options.perFix else { return nil }
+        return { step, output, energy in
+          cumulative += energy
+          fixes.append(
+            FixEnergy(
+              file: file, step: step, mode: mode, modelID: modelID, output: output,
+              energyKilocalories: energy, cumulativeKilocalories: cumulative))
+        }
+      }
+      var pieces: [(activity: ModeActivity?, energy: TrackEnergy)] = []
+      if let estimator {
+        let estimated = try estimator.estimate(
+          steps: steps, declaredSportBySegment: track.declaredSportBySegment, source: file, subject: subject,
+          inherited: inherited,
+          perStep: options.perFix
+            ? { activity, model, step, output, energy in
+              perFix(activity.activity.mode, model.info.id)?(step, output, energy)
+            } : nil)
+        pieces = estimated.parts.map { ($0.activity, $0.energy) }
+        if pieces.isEmpty {
+          // No step to classify: one part, whose energy is unknown.
+          let walk = estimator.models[.walk]!
           pieces.append(
             (
-              activity, model,
-              ModeDefaults.subject(
-                subject, mode: activity.activity.mode, model: model, cyclingMET: options.cyclingMET)
+              nil,
+              try TrackEnergy(
+                source: file, steps: steps[...], model: walk, subject: subject,
+                diagnostics: estimated.unattachedDiagnostics, perStep: perFix(nil, walk.info.id))
             ))
         }
       } else {
-        pieces.append((nil, mainModel, subject))
         let declared = Set(
           track.declaredSportBySegment.values.compactMap { TransportMode(declaredSport: $0) })
         if let modelMode = ModeDefaults.modelForMode.first(where: { $0.value == options.modelID })?.key,
@@ -192,26 +209,17 @@ public enum EnergyCommand {
                 "the file declares \(other) activity; \(options.modelID) (a \(modelMode.rawValue) model) was applied to every step as asked (energy by mode follows the declared activity)",
               location: file))
         }
-      }
-      var cumulative = 0.0
-      if pieces.isEmpty {
-        // No step to classify: one part, whose energy is unknown.
-        pieces.append((nil, options.byMode ? modeModels[.walk]! : mainModel, subject))
+        pieces.append(
+          (
+            nil,
+            try TrackEnergy(
+              source: file, steps: steps[...], model: mainModel, subject: subject, diagnostics: inherited,
+              perStep: perFix(nil, mainModel.info.id))
+          ))
       }
       for (index, piece) in pieces.enumerated() {
         let range = piece.activity?.activity.stepRange ?? steps.indices
-        let result = try TrackEnergy(
-          source: file, steps: steps[range], model: piece.model, subject: piece.subject,
-          diagnostics: index == 0 ? inherited : [],
-          perStep: options.perFix
-            ? { step, output, energy in
-              cumulative += energy
-              fixes.append(
-                FixEnergy(
-                  file: file, step: step, mode: piece.activity?.activity.mode, modelID: piece.model.info.id,
-                  output: output,
-                  energyKilocalories: energy, cumulativeKilocalories: cumulative))
-            } : nil)
+        let result = piece.energy
         diagnostics += result.diagnostics
         var part = Part(
           file: file, activity: piece.activity?.activity, modeSource: piece.activity?.source,
@@ -251,7 +259,7 @@ public enum EnergyCommand {
       for mode in TransportMode.allCases {
         parameterList.append(
           NamedParameter(
-            name: "model_\(mode.rawValue)", value: modeModels[mode]!.info.id,
+            name: "model_\(mode.rawValue)", value: estimator!.models[mode]!.info.id,
             meaning: "model for \(mode.rawValue) activities"))
       }
       parameterList.append(
@@ -281,7 +289,8 @@ public enum EnergyCommand {
   /// The run `energy` stores: the tracks, each part's results and, by
   /// mode, its activities.
   public static func runRecord(
-    _ energy: Energy, options: Options, inputs: [InputFingerprint], recordedAt: String?
+    _ energy: Energy, options: Options, inputs: [InputFingerprint], parameters: [NamedParameter]? = nil,
+    recordedAt: String?
   ) -> RunRecord {
     var stored: [ResultRow] = []
     var activityRows: [ActivityRow] = []
@@ -324,7 +333,7 @@ public enum EnergyCommand {
     }
     var run = RunRecord(
       command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
-      recordedAt: recordedAt, inputs: inputs, parameters: energy.parameters, results: stored)
+      recordedAt: recordedAt, inputs: inputs, parameters: parameters ?? energy.parameters, results: stored)
     run.tracks = energy.tracks
     run.activities = activityRows
     run.diagnostics = energy.diagnostics.map(DiagnosticRow.init)
@@ -419,18 +428,29 @@ public enum EnergyCommand {
       keyColumns: ["file", "mode", "energy_kcal", "activity", "model", "distance_m", "duration_s"])
   }
 
-  /// `energy`: compute, record, store (before anything is printed, so a
-  /// failed output loses no run), print.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    let result = try energy(options)
-    let inputs = try result.files.map { try context.recordInput($0) }
-    context.record(result.diagnostics, listedInOutput: true)
-    context.provenance.addParameters(result.parameters)
-    if let path = options.databasePath ?? context.databasePath {
-      try ResultsStore(path: path).record(
-        runRecord(result, options: options, inputs: try context.hashed(inputs), recordedAt: context.timestamp)
-      )
+  /// Energy with the options it was computed with.
+  public struct Outcome: CommandOutcome {
+    public var energy: Energy
+    public var options: Options
+    public var inputs: [String] { energy.files + options.sources.files }
+    public var parameters: [NamedParameter] { energy.parameters + options.sources.parameters }
+    public var diagnostics: [Diagnostic] { energy.diagnostics }
+    public var diagnosticsListedInOutput: Bool { true }
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      EnergyCommand.runRecord(
+        energy, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
     }
-    context.emit(table(result, options: options), format: options.format)
+    public func render(into context: CommandContext) throws {
+      context.emit(table(energy, options: options), format: options.format)
+    }
+  }
+
+  public static func outcome(_ options: Options) throws -> Outcome {
+    Outcome(energy: try energy(options), options: options)
+  }
+
+  /// `energy`: compute, then store and print through the driver.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    try Driver.finish(outcome(options), context: context, database: options.databasePath)
   }
 }

@@ -11,7 +11,12 @@ import Store
 /// `speed=3mph` or `grade=0`.
 public struct Assumption: Sendable, Hashable {
   public var name: String
+  /// The value as given (`3mph`), as reports and the store show it.
   public var text: String
+  /// The value in the model input's unit (m/s, fraction, kg, bpm, years,
+  /// mL/kg/min, MET), read once; nil for `sex`.
+  public var value: Double?
+  public var sex: Sex?
 
   public static let names = [
     "speed", "grade", "mass", "heart-rate", "age", "sex", "vo2max", "load", "terrain", "met",
@@ -27,33 +32,50 @@ public struct Assumption: Sendable, Hashable {
     }
     name = parts[0]
     self.text = parts[1]
-  }
-
-  func apply(to input: inout ModelInput) throws {
+    let text = parts[1]
+    func number() throws -> Double {
+      guard let value = Double(text), value.isFinite else {
+        throw ValueError(.unreadable, "the \(name)", value: text, expected: "a number")
+      }
+      return value
+    }
     switch name {
-    case "speed": input.speedMetersPerSecond = try QuantityParser.speedMetersPerSecond(text)
-    case "grade": input.gradeFraction = try QuantityParser.gradeFraction(text)
-    case "mass": input.bodyMassKilograms = try QuantityParser.massKilograms(text)
-    case "met": input.metabolicEquivalent = try number()
-    case "heart-rate": input.heartRateBeatsPerMinute = try QuantityParser.heartRateBeatsPerMinute(text)
-    case "age": input.ageYears = try number()
-    case "vo2max": input.vo2MaxMillilitersPerKilogramPerMinute = try number()
-    case "load": input.loadKilograms = try QuantityParser.massKilograms(text, positive: false)
-    case "terrain": input.terrainFactor = try number()
+    case "speed": value = try QuantityParser.speedMetersPerSecond(text)
+    case "grade": value = try QuantityParser.gradeFraction(text)
+    case "mass": value = try QuantityParser.massKilograms(text)
+    case "heart-rate": value = try QuantityParser.heartRateBeatsPerMinute(text)
+    case "load": value = try QuantityParser.massKilograms(text, positive: false)
     case "sex":
       guard let sex = Sex(rawValue: text) else {
         throw ValueError(.unreadable, "a sex", value: text, expected: "male or female")
       }
-      input.sex = sex
-    default: break
+      self.sex = sex
+    default: value = try number()
     }
   }
 
-  private func number() throws -> Double {
-    guard let value = Double(text), value.isFinite else {
-      throw ValueError(.unreadable, "the \(name)", value: text, expected: "a number")
+  /// An assumption of a value already in the model input's unit; `text`
+  /// is how it is shown.
+  public init(name: String, value: Double, text: String) {
+    self.name = name
+    self.value = value
+    self.text = text
+  }
+
+  func apply(to input: inout ModelInput) {
+    switch name {
+    case "speed": input.speedMetersPerSecond = value
+    case "grade": input.gradeFraction = value
+    case "mass": input.bodyMassKilograms = value
+    case "met": input.metabolicEquivalent = value
+    case "heart-rate": input.heartRateBeatsPerMinute = value
+    case "age": input.ageYears = value
+    case "vo2max": input.vo2MaxMillilitersPerKilogramPerMinute = value
+    case "load": input.loadKilograms = value
+    case "terrain": input.terrainFactor = value
+    case "sex": input.sex = sex
+    default: break
     }
-    return value
   }
 }
 
@@ -108,7 +130,7 @@ public enum EvaluateCommand {
     -> [ReferenceComparison]
   {
     var base = ModelInput()
-    for a in assumptions { try a.apply(to: &base) }
+    for a in assumptions { a.apply(to: &base) }
     return try modelIDs.map { id in
       let model = try ModelRegistry.model(id: id)
       return try ReferenceComparison(modelID: id, table: table) { rowKey, columnKey in
@@ -248,8 +270,9 @@ public enum EvaluateCommand {
             model: c.modelID, reference: table.name, caseKey: caseKey(cell.rowKey, cell.columnKey),
             predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
       }
-      summaries += AgreementCommands.summaryRows(
-        statisticsRecord(c, unit: unit), model: c.modelID, reference: table.name)
+      summaries += AgreementCommands.errorSummaries(
+        c.accumulator.statistics(), proportional: c.proportionalBias, model: c.modelID,
+        reference: table.name, unit: unit.replacingOccurrences(of: "_per_", with: "/"))
     }
     var run = RunRecord(
       command:
@@ -265,17 +288,26 @@ public enum EvaluateCommand {
     return run
   }
 
-  /// `evaluate`: compute, record, store (before anything is printed, so a
-  /// failed output loses no run), then print and draw.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    let evaluation = try evaluation(options)
-    let fingerprint = try context.recordInput(evaluation.path)
-    context.provenance.addParameters(evaluation.parameters)
-    if let dbPath = options.databasePath ?? context.databasePath {
-      try ResultsStore(path: dbPath).record(
-        runRecord(evaluation, inputs: try context.hashed([fingerprint]), recordedAt: context.timestamp))
+  /// An evaluation with the options it was made with.
+  public struct Outcome: CommandOutcome {
+    public var evaluation: Evaluation
+    public var options: Options
+    public var inputs: [String] { [evaluation.path] }
+    public var parameters: [NamedParameter] { evaluation.parameters }
+    public var diagnostics: [Diagnostic] { [] }
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      EvaluateCommand.runRecord(evaluation, inputs: inputs, recordedAt: recordedAt)
     }
-    try render(evaluation, options: options, context: context)
+    public func render(into context: CommandContext) throws {
+      try EvaluateCommand.render(evaluation, options: options, context: context)
+    }
+  }
+
+  /// `evaluate`: compute, then store and print through the driver.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    try Driver.finish(
+      Outcome(evaluation: try evaluation(options), options: options), context: context,
+      database: options.databasePath)
   }
 
   /// The assumptions, statistics, proportional bias and (when asked) the

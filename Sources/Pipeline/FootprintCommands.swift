@@ -168,9 +168,13 @@ public enum FootprintCommands {
     format: OutputFormat?, context: CommandContext
   ) throws {
     let result = try flights(trips: tripTexts, factorSets: factorSets, published: published)
-    for input in result.inputs { _ = try context.recordInput(input) }
-    context.provenance.addParameters(result.parameters)
-    render(result, publishedSource: publishedSource, format: format, context: context)
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: result.inputs, parameters: result.parameters,
+        render: { context in
+          render(result, publishedSource: publishedSource, format: format, context: context)
+        }
+      ), context: context, database: nil)
   }
 
   /// The annual calculator's result with the Irish average it is set
@@ -223,13 +227,18 @@ public enum FootprintCommands {
     context.emit(ResultTable(name: "annual-footprint", rows: rows), format: format)
   }
 
-  /// `footprint annual`: compute, record the table and the rules, print.
-  public static func annual(_ input: AnnualFootprintInput, format: OutputFormat?, context: CommandContext)
-    throws
-  {
+  /// `footprint annual`: compute, then record the table, the files the
+  /// options were read from (the airports of `--flight`) and the rules,
+  /// and print.
+  public static func annual(
+    _ input: AnnualFootprintInput, sources: OptionSources = OptionSources(), format: OutputFormat?,
+    context: CommandContext
+  ) throws {
     let result = try annual(input)
-    for path in result.inputs { _ = try context.recordInput(path) }
-    context.provenance.addParameters(result.parameters)
-    render(result, format: format, context: context)
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: result.inputs + sources.files, parameters: result.parameters + sources.parameters,
+        render: { context in render(result, format: format, context: context) }),
+      context: context, database: nil)
   }
 }

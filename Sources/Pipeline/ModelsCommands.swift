@@ -170,13 +170,30 @@ public enum ModelsCommands {
     }
   }
 
-  /// `models eval`: evaluate, record the diagnostics, print.
+  /// A model evaluated on given inputs, with the files the inputs came
+  /// from (a subjects file, the MET table).
+  public struct EvalOutcome: CommandOutcome {
+    public var evaluation: Evaluation
+    public var sources: OptionSources
+    public var publishedSource: String?
+    public var format: OutputFormat?
+    public var inputs: [String] { sources.files }
+    public var parameters: [NamedParameter] { sources.parameters }
+    public var diagnostics: [Diagnostic] { evaluation.output.diagnostics }
+    public var diagnosticsListedInOutput: Bool { true }
+    public func render(into context: CommandContext) throws {
+      ModelsCommands.render(evaluation, publishedSource: publishedSource, format: format, context: context)
+    }
+  }
+
+  /// `models eval`: evaluate, then record and print through the driver.
   public static func eval(
     id: String, input: ModelInput, published: [PublishedValue] = [], publishedSource: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    sources: OptionSources = OptionSources(), format: OutputFormat?, context: CommandContext
   ) throws {
-    let evaluation = try evaluate(id: id, input: input, published: published)
-    context.record(evaluation.output.diagnostics, listedInOutput: true)
-    render(evaluation, publishedSource: publishedSource, format: format, context: context)
+    try Driver.finish(
+      EvalOutcome(
+        evaluation: try evaluate(id: id, input: input, published: published), sources: sources,
+        publishedSource: publishedSource, format: format), context: context, database: nil)
   }
 }

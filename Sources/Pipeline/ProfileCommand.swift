@@ -44,7 +44,8 @@ public enum ProfileCommand {
   public struct Options: Sendable {
     public var files: [String]
     public var binning: ProfileBinning
-    public var timeZone: String
+    /// The zone of the bins and of times written without an offset.
+    public var timeZone: NamedTimeZone
     public var factorSet: String?
     public var bodyMassKilograms: Double?
     /// Further subject values for the models (age, sex, heart rate, ...);
@@ -57,11 +58,16 @@ public enum ProfileCommand {
     public var factorFallback: String?
     public var track = TrackAnalysisParameters()
     public var modes = SpeedBandParameters()
+    /// MET of cycling under the `met` model when no MET is given.
+    public var cyclingMET = ModeDefaults.cyclingMET
+    /// Files the command line read for these options, and what it took
+    /// from them.
+    public var sources = OptionSources()
     public var chartsDirectory: String?
     public var databasePath: String?
     public var format: OutputFormat?
 
-    public init(files: [String], binning: ProfileBinning, timeZone: String) {
+    public init(files: [String], binning: ProfileBinning, timeZone: NamedTimeZone) {
       self.files = files
       self.binning = binning
       self.timeZone = timeZone
@@ -95,34 +101,32 @@ public enum ProfileCommand {
       throw factors.unknownMode(fallback, as: "fallback mode", remedy: nil)
     }
     let analysis = TrackAnalysis(parameters: options.track)
-    let classifier = ModeClassifier(speedBands: modes)
+    let estimator = try ModeEnergyEstimator(
+      modelForMode: options.modelForMode, speedBands: modes, cyclingMET: options.cyclingMET)
     var out: [ProfileActivity] = []
     var diagnosticsFound: [Diagnostic] = []
     var fallbacks: [String: [String: (count: Int, meters: Double)]] = [:]
+    var base = options.subject
+    base.bodyMassKilograms = mass
+    let zone = options.timeZone.zone
     for file in options.files {
       let track =
         try read?(file)
-        ?? TrackCommands.readTrack(
-          file, parameters: options.track,
-          defaultTimeZone: try ProfileBuilder.timeZone(named: options.timeZone))
+        ?? TrackCommands.readTrack(file, parameters: options.track, defaultTimeZone: zone)
       let (steps, diagnostics) = analysis.steps(of: track)
       diagnosticsFound += track.diagnostics + diagnostics
-      let classified = classifier.activities(
-        of: steps, declaredSportBySegment: track.declaredSportBySegment, source: file)
-      diagnosticsFound += classified.diagnostics
-      for activity in classified.activities.map(\.activity) {
+      let estimated = try estimator.estimate(
+        steps: steps, declaredSportBySegment: track.declaredSportBySegment, source: file, subject: base)
+      diagnosticsFound += estimated.unattachedDiagnostics
+      for part in estimated.parts {
+        let activity = part.activity.activity
+        let energy = part.energy
+        let model = part.model
         guard let start = activity.startSecondsSince1970, let end = activity.endSecondsSince1970 else {
           throw InputError(
             .malformed,
             SourceLocation(file: file), "fixes without times", expected: "<time> on every fix for profiles")
         }
-        let model = try ModelRegistry.model(
-          id: options.modelForMode[activity.mode] ?? ModeDefaults.modelForMode[activity.mode]!)
-        var base = options.subject
-        base.bodyMassKilograms = mass
-        let subject = ModeDefaults.subject(base, mode: activity.mode, model: model)
-        let energy = try TrackEnergy(
-          source: file, steps: steps[activity.stepRange], model: model, subject: subject)
         diagnosticsFound += energy.diagnostics
         let mode = activity.mode.rawValue
         var factorMode = mode
@@ -163,7 +167,7 @@ public enum ProfileCommand {
       diagnostics: diagnosticsFound, fallbacks: fallbackDiagnostics,
       parameters: options.track.described + modes.described + [
         NamedParameter(
-          name: "cycling_met", value: Fixed.shortest(ModeDefaults.cyclingMET),
+          name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)")
       ]
         + options.modelForMode.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map {
@@ -201,7 +205,7 @@ public enum ProfileCommand {
   }
 
   public static func profile(_ options: Options) throws -> Profile {
-    let zone = try ProfileBuilder.timeZone(named: options.timeZone)
+    let zone = options.timeZone.zone
     let setName = options.factorSet ?? ShippedData.defaultFactorSet
     let factorPath = try ShippedData.factorSetPath(setName)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
@@ -221,7 +225,7 @@ public enum ProfileCommand {
           meaning: options.bodyMassKilograms == nil ? "default (no body mass given)" : "subject body mass"),
         NamedParameter(name: "time_zone", value: zone.identifier, meaning: "bins in local time of this zone"),
         NamedParameter(name: "binning", value: options.binning.rawValue, meaning: "profile bins"),
-      ])
+      ] + options.subject.subjectParameters.filter { $0.name != "body_mass_kg" })
   }
 
   /// The run a profile stores: distance, energy and CO2 per bin and mode,
@@ -242,30 +246,40 @@ public enum ProfileCommand {
     }
     var run = RunRecord(
       command:
-        "profile --by \(options.binning.rawValue) --tz \(options.timeZone) --factors \(profile.factors.name)",
+        "profile --by \(options.binning.rawValue) --tz \(options.timeZone.name) --factors \(profile.factors.name)",
       recordedAt: recordedAt, inputs: inputs, parameters: parameters, results: stored)
     run.activities = activityRows(profile.activities) { $0.session }
     run.diagnostics = (profile.found.diagnostics + profile.found.fallbacks).map(DiagnosticRow.init)
     return run
   }
 
-  /// `profile`: compute, record, store (before anything is printed, so a
-  /// failed output loses no run), print and draw.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    let profile = try profile(options)
-    _ = try context.recordInput(profile.factorPath)
-    for file in profile.found.files { _ = try context.recordInput(file) }
-    context.record(profile.found.diagnostics)
-    for diagnostic in profile.found.fallbacks { context.report(diagnostic) }
-    context.provenance.addParameters(profile.found.parameters)
-    context.provenance.addParameters(profile.parameters)
-    if let path = options.databasePath ?? context.databasePath {
-      try ResultsStore(path: path).record(
-        runRecord(
-          profile, options: options, inputs: try context.hashed(context.provenance.inputs),
-          parameters: context.provenance.parameters, recordedAt: context.timestamp))
+  /// A profile with the options it was made with: its inputs (the factor
+  /// set, the tracks, the files the options came from), its parameters
+  /// and diagnostics, its run and its output.
+  public struct Outcome: CommandOutcome {
+    public var profile: Profile
+    public var options: Options
+    public var inputs: [String] { [profile.factorPath] + profile.found.files + options.sources.files }
+    public var parameters: [NamedParameter] {
+      profile.found.parameters + profile.parameters + options.sources.parameters
     }
-    try render(profile, options: options, context: context)
+    public var diagnostics: [Diagnostic] { profile.found.diagnostics + profile.found.fallbacks }
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      ProfileCommand.runRecord(
+        profile, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
+    }
+    public func render(into context: CommandContext) throws {
+      try ProfileCommand.render(profile, options: options, context: context)
+    }
+  }
+
+  public static func outcome(_ options: Options) throws -> Outcome {
+    Outcome(profile: try profile(options), options: options)
+  }
+
+  /// `profile`: compute, then store and print through the driver.
+  public static func run(_ options: Options, context: CommandContext) throws {
+    try Driver.finish(outcome(options), context: context, database: options.databasePath)
   }
 
   /// The factor set and total (prose formats), the profile table, the charts.
@@ -301,7 +315,7 @@ public enum ProfileCommand {
         format == .markdown ? Markdown.escapeInline(factors.name) : PrintableText.clean(factors.name)
       context.write(
         "factor set: \(setName) (\(source)); body mass \(Fixed.shortest(mass)) kg"
-          + (options.bodyMassKilograms == nil ? " (default)" : "") + "; time zone \(options.timeZone)\n")
+          + (options.bodyMassKilograms == nil ? " (default)" : "") + "; time zone \(options.timeZone.name)\n")
       context.write(
         "total \(Fixed.format(totalCO2, digits: 2)) kg CO2 over \(days) day(s)"
           + (comparison(for: factors.name).map { "; comparison: \($0.text)" } ?? "") + "\n\n")
@@ -325,7 +339,8 @@ public enum ProfileCommand {
     var stacked = GnuplotChart(
       name: "profile-co2-by-\(binning.rawValue)-\(factors.name)",
       title: "CO2 by mode per \(binning.rawValue) (\(factors.name))",
-      xLabel: "\(binning.rawValue.replacingOccurrences(of: "-", with: " ")) (local, \(options.timeZone))",
+      xLabel:
+        "\(binning.rawValue.replacingOccurrences(of: "-", with: " ")) (local, \(options.timeZone.name))",
       yLabel: "CO2 (kg)", series: [])
     stacked.stackedBars = GnuplotChart.StackedBars(
       categories: short, seriesTitles: modes,
@@ -340,7 +355,7 @@ public enum ProfileCommand {
     // Cumulative energy and CO2 over the activities, on the local clock of
     // the profile's time zone.
     if let first = activities.first?.startSecondsSince1970 {
-      let zone = try ProfileBuilder.timeZone(named: options.timeZone)
+      let zone = options.timeZone.zone
       func local(_ t: Double) -> Double {
         t + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
       }
@@ -357,7 +372,7 @@ public enum ProfileCommand {
         }
         var chart = GnuplotChart(
           name: "profile-cumulative-\(name)-\(factors.name)", title: title,
-          xLabel: "local time (\(options.timeZone))", yLabel: quantity,
+          xLabel: "local time (\(options.timeZone.name))", yLabel: quantity,
           series: [.init(title: name == "co2" ? "CO2" : name, style: .lines, points: points)])
         chart.xIsLocalTime = true
         try context.draw(chart, folder: options.chartsDirectory, format: options.format)

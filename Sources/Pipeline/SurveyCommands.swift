@@ -121,19 +121,24 @@ public enum SurveyCommands {
       survey: survey, scales: assigned, inputs: inputs, notes: survey.notes, parameters: parameters)
   }
 
-  /// Records a loaded survey's inputs, notes and parameters in `context`.
-  static func record(_ loaded: Loaded, in context: CommandContext) throws {
-    _ = try context.recordInput(loaded.inputs[0])
-    for note in loaded.notes { context.report(note) }
-    context.provenance.addParameters(loaded.parameters)
-    for file in loaded.inputs.dropFirst() { _ = try context.recordInput(file) }
-  }
-
-  /// Reads and records a survey (the commands without a value of their own yet).
-  static func load(_ input: Input, context: CommandContext) throws -> (Survey, [String: SurveyScale]) {
-    let result = try loaded(input)
-    try record(result, in: context)
-    return (result.survey, result.scales)
+  /// A survey command's outcome: the export and scale file read, the
+  /// reader's notes, the loading parameters and the command's own, the run
+  /// `fill` completes, and the rendering.
+  static func outcome(
+    _ loaded: Loaded, command: String, parameters: [NamedParameter] = [],
+    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
+  ) -> ComputedOutcome {
+    let all = loaded.parameters + parameters
+    return ComputedOutcome(
+      inputs: loaded.inputs, parameters: all, diagnostics: loaded.notes,
+      run: { inputs, recordedAt in
+        var run = RunRecord(
+          command: "\(command) \(loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
+          parameters: all)
+        fill(&run)
+        run.diagnostics = loaded.notes.map(DiagnosticRow.init)
+        return run
+      }, render: render)
   }
 
   static func record(_ s: QuestionSummary) -> ResultRecord {
@@ -213,29 +218,47 @@ public enum SurveyCommands {
     return Summary(loaded: loaded, summaries: summaries, codebook: codebook, codebookPath: codebookPath)
   }
 
-  /// `survey summary`: compute, record, store (before anything is
-  /// printed, so a failed output loses no run), print and draw.
+  /// A survey summary with how it is printed and stored.
+  public struct SummaryOutcome: CommandOutcome {
+    public var result: Summary
+    public var chartsDirectory: String?
+    public var format: OutputFormat?
+    public var inputs: [String] { result.loaded.inputs + (result.codebookPath.map { [$0] } ?? []) }
+    public var parameters: [NamedParameter] { result.loaded.parameters + result.parameters }
+    public var diagnostics: [Diagnostic] { result.loaded.notes }
+    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "survey summary \(result.loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
+        parameters: parameters)
+      run.surveyResults = storedRows(result.loaded.survey, result.summaries)
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+    public func render(into context: CommandContext) throws {
+      try renderSummary(result, chartsDirectory: chartsDirectory, format: format, context: context)
+    }
+  }
+
+  /// `survey summary`: compute, then store and print through the driver.
   public static func summary(
     _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
     format: OutputFormat?,
     context: CommandContext
   ) throws {
-    let result = try summary(input, codebookPath: codebookPath)
-    try record(result.loaded, in: context)
-    if let codebookPath { _ = try context.recordInput(codebookPath) }
-    context.provenance.addParameters(result.parameters)
+    try Driver.finish(
+      SummaryOutcome(
+        result: try summary(input, codebookPath: codebookPath), chartsDirectory: chartsDirectory,
+        format: format), context: context, database: databasePath)
+  }
+
+  /// The questions, answers, ordinal statistics and open answers, then the
+  /// charts.
+  static func renderSummary(
+    _ result: Summary, chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+  ) throws {
     let survey = result.loaded.survey
     let summaries = result.summaries
     let codebook = result.codebook
-    if let path = databasePath ?? context.databasePath {
-      var run = RunRecord(
-        command: "survey summary \(survey.name)", recordedAt: context.timestamp,
-        inputs: try context.hashed(context.provenance.inputs),
-        parameters: context.provenance.parameters)
-      run.surveyResults = storedRows(survey, summaries)
-      run.diagnostics = result.loaded.notes.map(DiagnosticRow.init)
-      try ResultsStore(path: path).record(run)
-    }
     let fmt = format ?? context.defaultFormat
     var records = summaries.map(record)
     if let codebook {
@@ -556,10 +579,40 @@ public enum SurveyCommands {
   }
 
   public static func sus(
-    _ input: Input, items: [String], chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+    _ input: Input, items: [String], chartsDirectory: String?, databasePath: String? = nil,
+    format: OutputFormat?, context: CommandContext
   ) throws {
-    let (survey, _) = try load(input, context: context)
-    let result = try sus(survey, items: items)
+    let loaded = try loaded(input)
+    let result = try sus(loaded.survey, items: items)
+    let s = result.summary
+    try Driver.finish(
+      outcome(
+        loaded, command: "survey sus", parameters: result.parameters,
+        fill: { run in
+          let name = loaded.survey.name
+          run.results =
+            [
+              ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
+              ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
+              ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
+              ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
+              ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
+            ]
+            + result.respondents.map {
+              ResultRow(
+                subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
+            }
+        },
+        render: { context in
+          try renderSUS(
+            result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, context: context)
+        }), context: context, database: databasePath)
+  }
+
+  static func renderSUS(
+    _ result: SUSResult, survey: Survey, chartsDirectory: String?, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
     let questions = result.items
     let scores = result.scores
     let skipped = result.skipped
@@ -570,7 +623,6 @@ public enum SurveyCommands {
         "note": .string(r.score == nil ? "\(10 - r.itemsUsed) of 10 items missing: no score" : ""),
       ])
     }
-    context.provenance.addParameters(result.parameters)
     let record = ResultRecord([
       "n": .integer(s.n), "mean": .number(s.mean, 1), "sd": .number(s.sd, 1),
       "ci95_lower": .number(s.lower, 1),
@@ -652,18 +704,42 @@ public enum SurveyCommands {
   }
 
   public static func asq(
-    _ input: Input, tasks: [(name: String, items: [String])], format: OutputFormat?, context: CommandContext
+    _ input: Input, tasks: [(name: String, items: [String])], databasePath: String? = nil,
+    format: OutputFormat?, context: CommandContext
   )
     throws
   {
-    let (survey, _) = try load(input, context: context)
-    let rows = try asq(survey, tasks: tasks).map { task, s in
-      ResultRecord([
-        "task": .string(task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
-        "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
-      ])
+    let loaded = try loaded(input)
+    let scores = try asq(loaded.survey, tasks: tasks)
+    let parameters = tasks.map {
+      NamedParameter(
+        name: "asq_task_\($0.name)", value: $0.items.joined(separator: ","), meaning: "the task's three items"
+      )
     }
-    context.emit(ResultTable(name: "asq", rows: rows), format: format)
+    try Driver.finish(
+      outcome(
+        loaded, command: "survey asq", parameters: parameters,
+        fill: { run in
+          for (task, s) in scores {
+            let subject = "\(loaded.survey.name) \(task)"
+            run.results += [
+              ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
+              ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
+              ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
+              ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
+              ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
+            ]
+          }
+        },
+        render: { context in
+          let rows = scores.map { task, s in
+            ResultRecord([
+              "task": .string(task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+              "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+            ])
+          }
+          context.emit(ResultTable(name: "asq", rows: rows), format: format)
+        }), context: context, database: databasePath)
   }
 
   /// A contingency table of two single-choice questions, answers in their
@@ -693,11 +769,46 @@ public enum SurveyCommands {
   }
 
   public static func crosstab(
-    _ input: Input, rows: String, columns: String, format: OutputFormat?, context: CommandContext
+    _ input: Input, rows: String, columns: String, databasePath: String? = nil, format: OutputFormat?,
+    context: CommandContext
   ) throws {
     let loaded = try loaded(input)
-    try record(loaded, in: context)
     let (rq, cq, t) = try crosstab(loaded, rows: rows, columns: columns)
+    try Driver.finish(
+      outcome(
+        loaded, command: "survey crosstab",
+        parameters: [
+          NamedParameter(name: "crosstab_rows", value: rq.id, meaning: "question of the rows"),
+          NamedParameter(name: "crosstab_columns", value: cq.id, meaning: "question of the columns"),
+        ],
+        fill: { run in
+          let question = "\(rq.text) x \(cq.text)"
+          for (r, label) in t.rowLabels.enumerated() {
+            for (c, column) in t.columnLabels.enumerated() {
+              run.surveyResults.append(
+                SurveyResultRow(
+                  survey: loaded.survey.name, question: question, answer: "\(label) | \(column)",
+                  count: t.counts[r][c], percentage: nil, note: "crosstab cell"))
+            }
+          }
+          let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
+          run.results = [
+            ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
+            ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+            ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
+            ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
+            ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
+          ]
+        },
+        render: { context in
+          renderCrosstab(rq, cq, t, format: format, context: context)
+        }), context: context, database: databasePath)
+  }
+
+  static func renderCrosstab(
+    _ rq: SurveyQuestion, _ cq: SurveyQuestion, _ t: SurveyStatistics.Crosstab, format: OutputFormat?,
+    context: CommandContext
+  ) {
     var table: [ResultValue] = []
     for (r, label) in t.rowLabels.enumerated() {
       var row = ResultRecord(["row": .string(label)])
@@ -775,11 +886,54 @@ public enum SurveyCommands {
   }
 
   public static func compare(
-    _ input: Input, question: String, by group: String, format: OutputFormat?, context: CommandContext
+    _ input: Input, question: String, by group: String, databasePath: String? = nil, format: OutputFormat?,
+    context: CommandContext
   ) throws {
     let loaded = try loaded(input)
-    try record(loaded, in: context)
     let result = try comparison(loaded, question: question, by: group)
+    try Driver.finish(
+      outcome(
+        loaded, command: "survey compare",
+        parameters: [
+          NamedParameter(
+            name: "compare_question", value: result.question.id, meaning: "ordinal question compared"),
+          NamedParameter(
+            name: "compare_by", value: result.by.id, meaning: "question whose answers are the groups"),
+        ],
+        fill: { run in
+          let base = "\(loaded.survey.name) \(result.question.id) by \(result.by.id)"
+          for g in result.groups {
+            run.results += [
+              ResultRow(
+                subject: "\(base) \(g.name)", metric: "n", value: Double(g.values.count), unit: "count"),
+              ResultRow(
+                subject: "\(base) \(g.name)", metric: "median",
+                value: Quantiles.quantile(g.values.sorted(), 0.5),
+                unit: "scale value"),
+            ]
+          }
+          switch result.test {
+          case .mannWhitney(let t):
+            run.results += [
+              ResultRow(subject: base, metric: "mann_whitney_u", value: t.u, unit: ""),
+              ResultRow(subject: base, metric: "z", value: t.z, unit: ""),
+              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+              ResultRow(subject: base, metric: "effect_size_r", value: t.effectSizeR, unit: ""),
+            ]
+          case .kruskalWallis(let t):
+            run.results += [
+              ResultRow(subject: base, metric: "kruskal_wallis_h", value: t.h, unit: ""),
+              ResultRow(subject: base, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+              ResultRow(subject: base, metric: "epsilon_squared", value: t.epsilonSquared, unit: ""),
+            ]
+          }
+        },
+        render: { context in renderComparison(result, format: format, context: context) }),
+      context: context, database: databasePath)
+  }
+
+  static func renderComparison(_ result: GroupComparison, format: OutputFormat?, context: CommandContext) {
     let q = result.question
     let g = result.by
     let byGroup = result.groups.map { ($0.name, $0.values) }

@@ -10,20 +10,62 @@ import Reporting
 /// at which the model matches the table on average (bias = 0), with whether
 /// that value lies inside the model's valid range.
 public enum SweepCommand {
+  /// The input a sweep varies.
+  public enum Input: String, Sendable, Hashable, CaseIterable {
+    case speed, grade, mass
+
+    /// The unit the sweep is shown in: mph, % or kg.
+    public var unit: String {
+      switch self {
+      case .speed: "mph"
+      case .grade: "%"
+      case .mass: "kg"
+      }
+    }
+
+    /// A value in the model input's unit (m/s, fraction, kg) in the
+    /// sweep's unit.
+    public func display(_ value: Double) -> Double {
+      switch self {
+      case .speed: Units.milesPerHour(fromMetersPerSecond: value)
+      case .grade: value * 100
+      case .mass: value
+      }
+    }
+
+    /// The assumption of a value in the sweep's unit.
+    func assumption(displayed value: Double) -> Assumption {
+      let text = "\(Fixed.shortest(value))\(unit)"
+      switch self {
+      case .speed:
+        return Assumption(name: rawValue, value: Units.metersPerSecond(fromMilesPerHour: value), text: text)
+      case .grade: return Assumption(name: rawValue, value: value / 100, text: text)
+      case .mass: return Assumption(name: rawValue, value: value, text: text)
+      }
+    }
+
+    /// A value in the model input's unit as text in the sweep's unit, to
+    /// nine decimals (`0.1mph`, not the binary neighbour of 0.1).
+    public func text(_ value: Double) -> String {
+      "\(Fixed.shortest((display(value) * 1e9).rounded() / 1e9))\(unit)"
+    }
+  }
+
   public struct Options: Sendable {
     public var modelIDs: [String]
     public var reference: String
-    /// speed, grade or mass.
-    public var parameter: String
-    public var from: String
-    public var to: String
-    public var step: String
+    public var parameter: Input
+    /// First and last value and step, in the model input's unit (m/s,
+    /// fraction, kg).
+    public var from: Double
+    public var to: Double
+    public var step: Double
     public var assumptions: [Assumption]
     public var chartsDirectory: String?
     public var format: OutputFormat?
 
     public init(
-      modelIDs: [String], reference: String, parameter: String, from: String, to: String, step: String,
+      modelIDs: [String], reference: String, parameter: Input, from: Double, to: Double, step: Double,
       assumptions: [Assumption] = [], chartsDirectory: String? = nil, format: OutputFormat? = nil
     ) {
       self.modelIDs = modelIDs
@@ -57,32 +99,13 @@ public enum SweepCommand {
     public var diagnostics: [Diagnostic]
   }
 
-  /// The swept parameter's display unit and its conversion from text.
-  static func unit(of parameter: String) throws -> (unit: String, display: (String) throws -> Double) {
-    switch parameter {
-    case "speed":
-      return ("mph", { Units.milesPerHour(fromMetersPerSecond: try QuantityParser.speedMetersPerSecond($0)) })
-    case "grade": return ("%", { try QuantityParser.gradeFraction($0) * 100 })
-    case "mass": return ("kg", { try QuantityParser.massKilograms($0) })
-    default: throw ValueError.unknown("swept input", parameter, among: ["speed", "grade", "mass"])
-    }
-  }
-
-  static func assumption(_ parameter: String, value: Double) throws -> Assumption {
-    switch parameter {
-    case "speed": return try Assumption(parsing: "speed=\(Fixed.shortest(value))mph")
-    case "grade": return try Assumption(parsing: "grade=\(Fixed.shortest(value))%")
-    default: return try Assumption(parsing: "mass=\(Fixed.shortest(value))kg")
-    }
-  }
-
   public static func points(table: ReferenceTable, options: Options) throws -> (
     points: [Point], breakEvens: [BreakEven]
   ) {
-    let (unit, display) = try unit(of: options.parameter)
-    let from = try display(options.from)
-    let to = try display(options.to)
-    let step = try display(options.step)
+    let parameter = options.parameter
+    let from = parameter.display(options.from)
+    let to = parameter.display(options.to)
+    let step = parameter.display(options.step)
     guard step > 0, to >= from else {
       throw UsageError(.outOfRange, "a sweep needs its start at most its end and a positive step")
     }
@@ -91,16 +114,15 @@ public enum SweepCommand {
       throw UsageError(.outOfRange, "a sweep of \(count) values is too long; use a larger step (limit 10000)")
     }
     let fixedNames = options.assumptions.map(\.name)
-    guard !fixedNames.contains(options.parameter) else {
-      throw UsageError(.conflict, "\(options.parameter) is swept; it cannot also be assumed")
+    guard !fixedNames.contains(parameter.rawValue) else {
+      throw UsageError(.conflict, "\(parameter.rawValue) is swept; it cannot also be assumed")
     }
-    _ = unit
     var points: [Point] = []
     for k in 0..<count {
       let value = from + Double(k) * step
       let comparisons = try EvaluateCommand.comparisons(
         table: table, modelIDs: options.modelIDs,
-        assumptions: options.assumptions + [try assumption(options.parameter, value: value)])
+        assumptions: options.assumptions + [parameter.assumption(displayed: value)])
       for c in comparisons {
         let relatives = c.cells.compactMap(\.relativeDifference)
         points.append(
@@ -142,9 +164,7 @@ public enum SweepCommand {
   /// assumptions held, 70 kg when no mass is given).
   static func rangeDiagnostics(model id: String, value: Double, options: Options) throws -> [Diagnostic] {
     var input = ModelInput()
-    for a in options.assumptions + [try assumption(options.parameter, value: value)] {
-      try a.apply(to: &input)
-    }
+    for a in options.assumptions + [options.parameter.assumption(displayed: value)] { a.apply(to: &input) }
     if input.bodyMassKilograms == nil { input.bodyMassKilograms = 70 }
     return try ModelRegistry.model(id: id).evaluate(input).diagnostics.filter {
       $0.code.contains("valid-range") || $0.code.contains("between")
@@ -194,9 +214,11 @@ public enum SweepCommand {
     return Sweep(
       table: table, points: points, breakEvens: breakEvens, validRanges: ranges, inputs: [path],
       parameters: [
-        NamedParameter(name: "sweep_parameter", value: options.parameter, meaning: "input varied"),
+        NamedParameter(name: "sweep_parameter", value: options.parameter.rawValue, meaning: "input varied"),
         NamedParameter(
-          name: "sweep_range", value: "\(options.from)..\(options.to) by \(options.step)",
+          name: "sweep_range",
+          value:
+            "\(options.parameter.text(options.from))..\(options.parameter.text(options.to)) by \(options.parameter.text(options.step))",
           meaning: "values swept"),
       ]
         + options.assumptions.map {
@@ -204,11 +226,14 @@ public enum SweepCommand {
         })
   }
 
+  /// `sweep`: compute, then record and print through the driver.
   public static func run(_ options: Options, context: CommandContext) throws {
     let result = try sweep(options)
-    for input in result.inputs { _ = try context.recordInput(input) }
-    context.provenance.addParameters(result.parameters)
-    try render(result, options: options, context: context)
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: result.inputs, parameters: result.parameters,
+        render: { context in try render(result, options: options, context: context) }),
+      context: context, database: nil)
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.
@@ -216,9 +241,9 @@ public enum SweepCommand {
     let table = result.table
     let points = result.points
     let breakEvens = result.breakEvens
-    let (unit, _) = try unit(of: options.parameter)
+    let unit = options.parameter.unit
     let valueUnit = table.valueVariable.replacingOccurrences(of: "energy_", with: "")
-    let key = "\(options.parameter)_\(unit == "%" ? "pct" : unit)"
+    let key = "\(options.parameter.rawValue)_\(unit == "%" ? "pct" : unit)"
     let order = Dictionary(uniqueKeysWithValues: options.modelIDs.enumerated().map { ($1, $0) })
     let sorted = points.sorted { (order[$0.modelID] ?? 0, $0.value) < (order[$1.modelID] ?? 0, $1.value) }
     let rows = sorted.map { p in
@@ -236,7 +261,7 @@ public enum SweepCommand {
         "inside_valid_range": b.insideValidRange.map { .bool($0) } ?? .null,
         "note": .string(
           b.value == nil
-            ? "bias keeps one sign from \(options.from) to \(options.to)"
+            ? "bias keeps one sign from \(options.parameter.text(options.from)) to \(options.parameter.text(options.to))"
             : (b.diagnostics.first?.text
               ?? (b.insideValidRange == nil
                 ? "the model states no valid range" : "inside the model's stated range"))
@@ -250,7 +275,7 @@ public enum SweepCommand {
           name: "sweep",
           rows: [
             ResultRecord([
-              "reference": .string(table.name), "parameter": .string(options.parameter),
+              "reference": .string(table.name), "parameter": .string(options.parameter.rawValue),
               "points": .array(rows.map { .record($0) }),
               "break_even": .array(breakEvenRows.map { .record($0) }),
             ])
@@ -261,9 +286,9 @@ public enum SweepCommand {
       context.emit(ResultTable(name: "sweep", rows: rows), format: format)
     }
     let chart = GnuplotChart(
-      name: "\(table.name)-sweep-\(options.parameter)",
-      title: "Mean relative error against \(table.name) by assumed \(options.parameter)",
-      xLabel: "assumed \(options.parameter) (\(unit))",
+      name: "\(table.name)-sweep-\(options.parameter.rawValue)",
+      title: "Mean relative error against \(table.name) by assumed \(options.parameter.rawValue)",
+      xLabel: "assumed \(options.parameter.rawValue) (\(unit))",
       yLabel: "mean (predicted - reference) / reference (%)",
       series: options.modelIDs.map { id in
         GnuplotChart.Series(

@@ -2,28 +2,37 @@ import EnergyLabCore
 import Foundation
 import Ingest
 import Reporting
+import Store
 import Tracks
 
 /// `track synth` and `track summary` as library calls.
 public enum TrackCommands {
   /// Writes a synthetic track as GPX to `outputPath` (atomically) and prints
-  /// what it holds by construction.
-  public static func synth(_ spec: SyntheticTrackSpec, outputPath: String, context: CommandContext) throws {
+  /// what it holds by construction. `inputs` are the files the spec was
+  /// read from (a route).
+  public static func synth(
+    _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], context: CommandContext
+  ) throws {
     let track = TrackSynthesizer.track(spec)
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
-    if spec.route.count >= 2 {
-      context.write(
-        "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
-      )
-      return
-    }
-    let legs = spec.effectiveLegs.map {
-      "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
-    }
-    context.write(
-      "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
-    )
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: inputs,
+        render: { context in
+          if spec.route.count >= 2 {
+            context.write(
+              "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
+            )
+            return
+          }
+          let legs = spec.effectiveLegs.map {
+            "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
+          }
+          context.write(
+            "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
+          )
+        }), context: context, database: nil)
   }
 
   /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
@@ -143,6 +152,52 @@ public enum TrackCommands {
     return record
   }
 
+  /// A summary's numbers as stored rows under `subject`, each with its
+  /// unit in its own column, from the summary itself (never from printed
+  /// columns). Metric names are the summary's keys.
+  public static func storedRows(_ s: TrackSummary, fit: FITSummary? = nil, subject: String) -> [ResultRow] {
+    var rows: [(String, Double?, String)] = [
+      ("tracks", Double(s.structure.tracks), "count"), ("segments", Double(s.structure.segments), "count"),
+      ("routes", Double(s.structure.routes), "count"), ("waypoints", Double(s.structure.waypoints), "count"),
+      ("points", Double(s.structure.trackPoints), "count"),
+      ("route_points", Double(s.structure.routePoints), "count"),
+      ("duration_s", s.durationSeconds, "s"), ("moving_time_s", s.movingTimeSeconds, "s"),
+      ("distance_2d_m", s.distance2DMeters, "m"), ("distance_3d_m", s.distance3DMeters, "m"),
+      ("gap_count", Double(s.gapCount), "count"), ("gap_distance_m", s.gapDistanceMeters, "m"),
+      ("gap_duration_s", s.gapDurationSeconds, "s"), ("device_distance_m", s.deviceDistanceMeters, "m"),
+      ("elevation_gain_m", s.elevationGainMeters, "m"), ("elevation_loss_m", s.elevationLossMeters, "m"),
+      ("elevation_gain_smoothed_m", s.elevationGainSmoothedMeters, "m"),
+      ("elevation_loss_smoothed_m", s.elevationLossSmoothedMeters, "m"),
+      ("elevation_gain_hysteresis_m", s.elevationGainHysteresisMeters, "m"),
+      ("elevation_loss_hysteresis_m", s.elevationLossHysteresisMeters, "m"),
+      ("average_speed_mps", s.averageSpeedMetersPerSecond, "m/s"),
+      ("max_speed_mps", s.maxSpeedMetersPerSecond, "m/s"),
+      ("max_speed_robust_mps", s.robustMaxSpeedMetersPerSecond, "m/s"),
+      ("grade_mean_pct", s.gradeMeanFraction.map { $0 * 100 }, "%"),
+      ("grade_min_pct", s.gradeMinFraction.map { $0 * 100 }, "%"),
+      ("grade_max_pct", s.gradeMaxFraction.map { $0 * 100 }, "%"),
+      ("heart_rate_mean_bpm", s.heartRateMeanBeatsPerMinute, "bpm"),
+      ("heart_rate_max_bpm", s.heartRateMaxBeatsPerMinute, "bpm"),
+    ]
+    if let work = s.workJoules {
+      rows += [("work_kj", work / 1000, "kJ"), ("mean_power_w", s.meanPowerWatts, "W")]
+    }
+    if let fit, !fit.sessions.isEmpty {
+      let works = fit.sessions.compactMap(\.totalWorkJoules)
+      let calories = fit.sessions.compactMap(\.totalEnergyKilocalories)
+      rows += [
+        ("device_work_kj", works.isEmpty ? nil : works.reduce(0, +) / 1000, "kJ"),
+        ("device_calories_kcal", calories.isEmpty ? nil : calories.reduce(0, +), "kcal"),
+        ("laps", Double(fit.lapCount), "count"),
+      ]
+    }
+    // A value the summary does not have is not stored (as before: a
+    // missing number is no row, never 0).
+    return rows.compactMap { name, value, unit in
+      value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
+    }
+  }
+
   /// Each file's summary and what the file says of itself, or why it could
   /// not be read, in the order the files were given.
   public struct Summaries: Sendable {
@@ -185,7 +240,7 @@ public enum TrackCommands {
   public static func summary(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false,
-    jobs: Int? = nil, format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
     let found = summaries(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, jobs: jobs,
@@ -196,12 +251,34 @@ public enum TrackCommands {
     ) {
       (summaryRecord($0.0, format: $0.1.format, fit: $0.1.fit), $0.0.diagnostics)
     }
-    context.provenance.addParameters(found.parameters)
-    context.emit(
-      ResultTable(
-        name: "track-summary", rows: summaries.rows,
-        keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
-      format: format)
+    let values = summaries.values
+    let diagnostics = summaries.diagnostics
+    let rows = summaries.rows
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
+        diagnosticsListedInOutput: true,
+        run: { inputs, recordedAt in
+          var run = RunRecord(
+            command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
+            results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
+          run.tracks = values.map { s, _ in
+            TrackRow(
+              path: s.source, points: s.points,
+              startTime: s.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+              endTime: s.endSecondsSince1970.map { ISO8601.formatUTC($0) },
+              durationSeconds: s.durationSeconds, distanceMeters: s.distance2DMeters)
+          }
+          run.diagnostics = diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in
+          context.emit(
+            ResultTable(
+              name: "track-summary", rows: rows,
+              keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
+            format: format)
+        }), context: context, database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -282,20 +359,54 @@ public enum TrackCommands {
       keyColumns: ["file", "activity", "mode", "distance_m", "duration_s"])
   }
 
-  /// `track segments`: segment, record inputs and parameters, print.
+  /// The activities as stored rows (no model, so no energy or CO2).
+  public static func activityRows(_ segmentation: Segmentation) -> [ActivityRow] {
+    let file = segmentation.file
+    switch segmentation.activities {
+    case .alterEco(let activities):
+      return activities.enumerated().map { k, a in
+        ActivityRow(
+          trackPath: file, index: k + 1, mode: a.mode, startTime: ISO8601.formatUTC(a.startSecondsSince1970),
+          endTime: ISO8601.formatUTC(a.endSecondsSince1970), distanceMeters: a.distanceMeters,
+          durationSeconds: a.endSecondsSince1970 - a.startSecondsSince1970, model: "",
+          energyKilocalories: nil, co2Kilograms: nil)
+      }
+    case .speedBands(let activities):
+      return activities.enumerated().map { k, a in
+        ActivityRow(
+          trackPath: file, index: k + 1, mode: a.mode.rawValue,
+          startTime: a.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+          endTime: a.endSecondsSince1970.map { ISO8601.formatUTC($0) }, distanceMeters: a.distanceMeters,
+          durationSeconds: a.durationSeconds, model: "", energyKilocalories: nil, co2Kilograms: nil)
+      }
+    }
+  }
+
+  /// `track segments`: segment, then store and print through the driver.
   public static func segments(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
-    regionsPath: String? = nil,
+    regionsPath: String? = nil, databasePath: String? = nil,
     format: OutputFormat?, context: CommandContext
   ) throws {
     let segmentation = try segmentation(
       file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes, alterEco: alterEco,
       regionsPath: regionsPath)
-    for input in segmentation.inputs { _ = try context.recordInput(input) }
-    context.provenance.addParameters(segmentation.parameters)
-    context.record(segmentation.diagnostics)
-    context.emit(table(segmentation), format: format)
+    let classifier = alterEco == nil ? "speed-bands" : "alter-eco"
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: segmentation.inputs, parameters: segmentation.parameters,
+        diagnostics: segmentation.diagnostics,
+        run: { inputs, recordedAt in
+          var run = RunRecord(
+            command: "track segments --classifier \(classifier)", recordedAt: recordedAt, inputs: inputs,
+            parameters: segmentation.parameters)
+          run.activities = activityRows(segmentation)
+          run.diagnostics = segmentation.diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in context.emit(table(segmentation), format: format) }),
+      context: context, database: databasePath)
   }
 
   /// A track's charts and its activities, ready to draw and print.
@@ -314,11 +425,13 @@ public enum TrackCommands {
     context: CommandContext
   ) throws {
     let plot = try plot(file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes)
-    _ = try context.recordInput(file)
-    context.record(plot.diagnostics)
-    context.provenance.addParameters(plot.parameters)
-    for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
-    context.emit(plot.activities, format: format)
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics,
+        render: { context in
+          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
+          context.emit(plot.activities, format: format)
+        }), context: context, database: nil)
   }
 
   public static func plot(

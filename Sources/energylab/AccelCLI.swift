@@ -246,13 +246,13 @@ struct AccelCLI: ParsableCommand {
     @Argument(help: "Accelerometer files (.csv, .csv.gz, .cwa, .bin, .gt3x).") var files: [String]
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var run: FileRunOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       run.apply(to: context)
       try AccelCommands.summary(
         files: files, options: try read.options(), jobs: run.jobs, failFast: run.failFast,
-        format: output.format,
-        context: context)
+        databasePath: store.path, format: output.format, context: context)
     }
   }
 
@@ -263,14 +263,15 @@ struct AccelCLI: ParsableCommand {
     @Option(help: "Epoch length, as 60s, 5s or 1min.", transform: QuantityParser.durationSeconds)
     var epoch: Double = 60
     @OptionGroup var read: AccelReadOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func validate() throws {
       guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
     }
     func execute(in context: CommandContext) throws {
       try AccelCommands.epochs(
-        file: file, epochSeconds: epoch, options: try read.options(), format: output.format,
-        context: context)
+        file: file, epochSeconds: epoch, options: try read.options(), databasePath: store.path,
+        format: output.format, context: context)
     }
   }
 
@@ -280,11 +281,12 @@ struct AccelCLI: ParsableCommand {
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try AccelCommands.days(
-        file: file, options: try read.options(), energy: try subject.options(), format: output.format,
-        context: context)
+        file: file, options: try read.options(), energy: try subject.options(), databasePath: store.path,
+        format: output.format, context: context)
     }
   }
 
@@ -299,11 +301,13 @@ struct AccelCLI: ParsableCommand {
     @Option(help: "Energy eaten, kcal: adds the StepMyHealth calorie balance.") var intake: Double?
     @Option(help: "Daily allowance of the calorie balance, kcal (default 2000).") var allowance: Double?
     @Flag(help: "Also print energy and steps per local hour of the day.") var hourly = false
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try AccelCommands.energy(
         file: file, options: try read.options(), energy: try subject.options(), intakeKilocalories: intake,
-        allowanceKilocalories: allowance, hourly: hourly, format: output.format, context: context)
+        allowanceKilocalories: allowance, hourly: hourly, databasePath: store.path, format: output.format,
+        context: context)
     }
   }
 }

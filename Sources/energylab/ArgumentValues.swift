@@ -42,9 +42,7 @@ enum Classifier: String, CaseIterable, ExpressibleByArgument {
 }
 
 /// What `sweep` varies.
-enum SweptInput: String, CaseIterable, ExpressibleByArgument {
-  case speed, grade, mass
-}
+extension SweepCommand.Input: ExpressibleByArgument {}
 
 /// Parsers of the values that are more than one word.
 enum ArgumentValue {

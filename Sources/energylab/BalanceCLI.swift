@@ -19,6 +19,7 @@ struct BalanceCLI: ContextCommand {
     transform: ArgumentValue.balanceUser)
   var user: [(name: String, intake: Double, steps: Double, allowance: Double)] = []
   @Option(help: "kcal per step (the thesis uses 0.4).") var kcalPerStep: Double = 0.4
+  @OptionGroup var store: StoreOptions
   @OptionGroup var output: FormatOption
   func validate() throws {
     guard !user.isEmpty else { throw ValidationError("balance needs at least one --user") }
@@ -34,6 +35,6 @@ struct BalanceCLI: ContextCommand {
     }
     try BalanceCommand.run(
       users: users,
-      kilocaloriesPerStep: kcalPerStep, format: output.format, context: context)
+      kilocaloriesPerStep: kcalPerStep, databasePath: store.path, format: output.format, context: context)
   }
 }

@@ -87,9 +87,8 @@ struct BatchCLI: ContextCommand {
     options.failFast = run.failFast
     options.followLinks = followLinks
     if let tz {
-      let zone = try TimeZoneLookup.zone(named: tz)
-      options.timeZone = tz
-      options.accel.timeZone = zone
+      options.timeZone = try NamedTimeZone(named: tz)
+      options.accel.timeZone = options.timeZone.zone
     }
     steps.apply(to: &options.accel.analysis)
     if let mass { options.energy.bodyMassKilograms = mass }

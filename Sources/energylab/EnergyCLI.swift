@@ -60,6 +60,7 @@ struct EnergyCLI: ContextCommand {
     options.measured = measured.options()
     options.perFix = perFix
     options.speedSmoothingFixes = speedSmoothing
+    options.sources = try subject.sources()
     options.databasePath = db
     options.format = output.format
     for entry in modelFor { options.modelForMode[entry.mode] = entry.model }

@@ -57,7 +57,7 @@ struct SweepCLI: ContextCommand {
   @Option(
     help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
   var reference: String
-  @Option(help: "Input to vary: speed, grade or mass.") var vary: SweptInput
+  @Option(help: "Input to vary: speed, grade or mass.") var vary: SweepCommand.Input
   @Option(help: "First value, with unit (2mph, 0%, 50kg).") var from: String
   @Option(help: "Last value, with unit.") var to: String
   @Option(help: "Step, with unit.") var step: String
@@ -66,7 +66,8 @@ struct SweepCLI: ContextCommand {
   @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var output: FormatOption
 
-  func validate() throws {
+  /// --from, --to and --step in the swept input's unit (m/s, fraction, kg).
+  func range() throws -> (first: Double, last: Double, increment: Double) {
     func value(_ text: String, _ option: String) throws -> Double {
       do {
         switch vary {
@@ -76,9 +77,11 @@ struct SweepCLI: ContextCommand {
         }
       } catch { throw ValidationError("\(option) \"\(text)\": \(error)") }
     }
-    let first = try value(from, "--from")
-    let last = try value(to, "--to")
-    let increment = try value(step, "--step")
+    return (try value(from, "--from"), try value(to, "--to"), try value(step, "--step"))
+  }
+
+  func validate() throws {
+    let (first, last, increment) = try range()
     guard increment > 0, last >= first else {
       throw ValidationError("sweep needs --from <= --to and a positive --step")
     }
@@ -91,9 +94,10 @@ struct SweepCLI: ContextCommand {
   }
 
   func execute(in context: CommandContext) throws {
+    let (first, last, increment) = try range()
     try SweepCommand.run(
       .init(
-        modelIDs: models, reference: reference, parameter: vary.rawValue, from: from, to: to, step: step,
+        modelIDs: models, reference: reference, parameter: vary, from: first, to: last, step: increment,
         assumptions: assume, chartsDirectory: charts, format: output.format
       ),
       context: context)
@@ -164,7 +168,7 @@ struct AgreementCLI: ContextCommand {
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
       measured: measured.options(), againstMeasured: against == "measured", againstPower: against == "power",
-      context: context)
+      sources: try subject.sources(), context: context)
   }
 }
 
@@ -186,6 +190,7 @@ struct StatsCLI: ParsableCommand {
     )
     var unit: String?
     @Option(help: "Folder for the Bland-Altman chart.") var charts: String?
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
 
     func validate() throws {
@@ -198,7 +203,8 @@ struct StatsCLI: ParsableCommand {
 
     func execute(in context: CommandContext) throws {
       try AgreementCommands.statsAgreement(
-        path: file, a: a, b: b, unit: unit, chartsDirectory: charts, format: output.format, context: context)
+        path: file, a: a, b: b, unit: unit, chartsDirectory: charts, databasePath: store.path,
+        format: output.format, context: context)
     }
   }
 }

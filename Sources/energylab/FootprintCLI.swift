@@ -84,7 +84,10 @@ struct FootprintCLI: ParsableCommand {
       input.foodWasteKilogramsPerWeek = foodWaste
       input.goodsEurosPerMonth = totals(spend)
       input.mobileDataGigabytesPerMonth = mobileData
-      try FootprintCommands.annual(input, format: output.format, context: context)
+      try FootprintCommands.annual(
+        input,
+        sources: OptionSources(files: flight.isEmpty ? [] : [FootprintCommands.airportsPath]),
+        format: output.format, context: context)
     }
   }
 }

@@ -68,7 +68,8 @@ struct ModelsCLI: ParsableCommand {
       input.distanceMeters = distance
       try ModelsCommands.eval(
         id: id, input: input, published: published,
-        publishedSource: publishedSource, format: output.format, context: context)
+        publishedSource: publishedSource, sources: try subject.sources(), format: output.format,
+        context: context)
     }
   }
 }

@@ -48,7 +48,8 @@ struct ProfileCLI: ContextCommand {
   func execute(in context: CommandContext) throws {
     // --tz (from the track options) sets both the bins' zone and the zone of
     // times written without an offset.
-    var options = ProfileCommand.Options(files: files, binning: by, timeZone: track.tz ?? "UTC")
+    var options = ProfileCommand.Options(
+      files: files, binning: by, timeZone: try track.namedTimeZone() ?? .utc)
     options.factorSet = factors
     options.factorFallback = factorFallback?.rawValue
     options.bodyMassKilograms = mass

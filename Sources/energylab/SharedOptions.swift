@@ -72,6 +72,24 @@ struct SubjectOptions: ParsableArguments {
     if subject != nil && subjects == nil { throw ValidationError("--subject needs --subjects FILE") }
   }
 
+  /// The files the subject's values were read from (a subjects file, the
+  /// MET table) as inputs of the run, and the choices made in them (the
+  /// subject id, the activity code) as its parameters.
+  func sources() throws -> OptionSources {
+    var sources = OptionSources()
+    if let subjects, let subject {
+      sources.files.append(subjects)
+      sources.parameters.append(
+        NamedParameter(name: "subject", value: subject, meaning: "subject id in the subjects file"))
+    }
+    if let activity {
+      sources.files.append(try ShippedData.locate(METTableLocator.defaultPath, what: "MET table"))
+      sources.parameters.append(
+        NamedParameter(name: "met_activity", value: activity, meaning: "activity code of the MET table"))
+    }
+    return sources
+  }
+
   /// The model input from the subject's file row, then the flags (flags win).
   func modelInput() throws -> ModelInput {
     var input = ModelInput()
@@ -200,11 +218,10 @@ struct TrackOptions: ParsableArguments {
     return p
   }
 
-  func timeZone() throws -> TimeZone? {
-    guard let tz else { return nil }
-    let zone = try TimeZoneLookup.zone(named: tz)
-    return zone
-  }
+  func timeZone() throws -> TimeZone? { try namedTimeZone()?.zone }
+
+  /// `--tz` as a zone with the name it was given by.
+  func namedTimeZone() throws -> NamedTimeZone? { try tz.map { try NamedTimeZone(named: $0) } }
 
   func validate() throws {
     guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }

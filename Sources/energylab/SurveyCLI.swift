@@ -68,12 +68,14 @@ struct SurveyCLI: ParsableCommand {
       help: "A task as NAME=ITEM1,ITEM2,ITEM3 (ease, time, support); repeatable.",
       transform: ArgumentValue.task)
     var task: [(name: String, items: [String])] = []
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func validate() throws {
       guard !task.isEmpty else { throw ValidationError("survey asq needs at least one --task") }
     }
     func execute(in context: CommandContext) throws {
-      try SurveyCommands.asq(survey.input, tasks: task, format: output.format, context: context)
+      try SurveyCommands.asq(
+        survey.input, tasks: task, databasePath: store.path, format: output.format, context: context)
     }
   }
 
@@ -104,11 +106,12 @@ struct SurveyCLI: ParsableCommand {
     @Option(help: "The ten SUS items in order, comma-separated (default: the ten questions answered 1-5).")
     var items: String?
     @Option(help: "Write the score distribution chart into this folder.") var charts: String?
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try SurveyCommands.sus(
         survey.input, items: items?.split(separator: ",").map(String.init) ?? [], chartsDirectory: charts,
-        format: output.format, context: context)
+        databasePath: store.path, format: output.format, context: context)
     }
   }
 
@@ -118,10 +121,12 @@ struct SurveyCLI: ParsableCommand {
     @OptionGroup var survey: SurveyInputOptions
     @Option(help: "Question for rows (id, text or part of it).") var rows: String
     @Option(help: "Question for columns.") var cols: String
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try SurveyCommands.crosstab(
-        survey.input, rows: rows, columns: cols, format: output.format, context: context)
+        survey.input, rows: rows, columns: cols, databasePath: store.path, format: output.format,
+        context: context)
     }
   }
 
@@ -133,10 +138,12 @@ struct SurveyCLI: ParsableCommand {
     @OptionGroup var survey: SurveyInputOptions
     @Option(help: "Ordinal question to compare.") var question: String
     @Option(help: "Question whose answers form the groups.") var by: String
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try SurveyCommands.compare(
-        survey.input, question: question, by: by, format: output.format, context: context)
+        survey.input, question: question, by: by, databasePath: store.path, format: output.format,
+        context: context)
     }
   }
 }

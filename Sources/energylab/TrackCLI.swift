@@ -96,7 +96,8 @@ struct TrackCLI: ParsableCommand {
       spec.heartRateBeatsPerMinute = heartRate
       if let route { spec.route = try TrackCommands.readTrack(route).points }
       spec.legs = leg
-      try TrackCommands.synth(spec, outputPath: output, context: context)
+      try TrackCommands.synth(
+        spec, outputPath: output, inputs: route.map { [$0] } ?? [], context: context)
     }
   }
 
@@ -109,12 +110,13 @@ struct TrackCLI: ParsableCommand {
     @Argument(help: "GPX or TCX files.") var files: [String]
     @OptionGroup var track: TrackOptions
     @OptionGroup var run: FileRunOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       run.apply(to: context)
       try TrackCommands.summary(
         files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
-        failFast: run.failFast, jobs: run.jobs,
+        failFast: run.failFast, jobs: run.jobs, databasePath: store.path,
         format: output.format, context: context)
     }
   }
@@ -137,6 +139,7 @@ struct TrackCLI: ParsableCommand {
       transform: QuantityParser.speedMetersPerSecond)
     var cyclingSpeed: Double?
     @OptionGroup var track: TrackOptions
+    @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       var alterEco: AlterEcoParameters?
@@ -149,7 +152,7 @@ struct TrackCLI: ParsableCommand {
       }
       try TrackCommands.segments(
         file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(), alterEco: alterEco,
-        regionsPath: regions, format: output.format, context: context)
+        regionsPath: regions, databasePath: store.path, format: output.format, context: context)
     }
   }
 }

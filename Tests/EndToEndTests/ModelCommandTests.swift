@@ -241,7 +241,7 @@ struct EvaluationCommandLineTests {
     let bias = try #require(
       summaries.first {
         $0["model"] as? String == "acsm-walking" && $0["reference"] as? String == "resting"
-          && $0["statistic"] as? String == "bias_kcal_per_min"
+          && $0["statistic"] as? String == "bias" && $0["unit"] as? String == "kcal/min"
       })
     expectClose(bias["value"] as? Double, 2.73, tolerance: 0.01, "value")
   }

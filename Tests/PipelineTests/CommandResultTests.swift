@@ -248,9 +248,10 @@ struct SweepCommandResultTests {
     let mph = metersPerMinute / 26.8224
     let sweep = try SweepCommand.sweep(
       .init(
-        modelIDs: ["acsm-walking"], reference: "stanford-walking", parameter: "speed", from: "2mph",
-        to: "7mph",
-        step: "0.5mph", assumptions: [try Assumption(parsing: "grade=0")]))
+        modelIDs: ["acsm-walking"], reference: "stanford-walking", parameter: .speed,
+        from: Units.metersPerSecond(fromMilesPerHour: 2), to: Units.metersPerSecond(fromMilesPerHour: 7),
+        step: Units.metersPerSecond(fromMilesPerHour: 0.5), assumptions: [try Assumption(parsing: "grade=0")])
+    )
     #expect(sweep.points.count == 11)
     let breakEven = try #require(sweep.breakEvens.first)
     expectClose(try #require(breakEven.value), mph, tolerance: 1e-9)
@@ -308,7 +309,7 @@ struct EvaluateCommandResultTests {
         == "evaluate --models acsm-walking --reference stanford-walking --assume speed=3mph --assume grade=0")
     #expect(
       run.errorSummaries.contains {
-        $0.statistic == "bias_kcal" && $0.value.map { abs($0 - bias) < 0.01 } == true
+        $0.statistic == "bias" && $0.unit == "kcal" && $0.value.map { abs($0 - bias) < 0.01 } == true
       })
   }
 }
@@ -368,7 +369,7 @@ struct ProfileCommandResultTests {
   @Test func profileIsAValue() throws {
     let file = try TrackCommandResultTests.twoLegTrack()
     defer { try? FileManager.default.removeItem(atPath: file) }
-    var options = ProfileCommand.Options(files: [file], binning: .session, timeZone: "UTC")
+    var options = ProfileCommand.Options(files: [file], binning: .session, timeZone: .utc)
     options.factorFallback = "car"
     let profile = try ProfileCommand.profile(options)
     #expect(profile.activities.map(\.mode) == ["walk", "bus"])

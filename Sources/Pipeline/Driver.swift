@@ -1,0 +1,110 @@
+import EnergyLabCore
+import Foundation
+import Reporting
+import Store
+
+/// What a command computed, carrying its own provenance: the files it
+/// read (and only those), the parameters that change it (every subject
+/// value, subject id and option) and what was noticed on the way. A
+/// command builds it without a context; `Driver.finish` takes it through
+/// fingerprint, store and render, the same on the command line, in a
+/// notebook and in `batch`.
+public protocol CommandOutcome {
+  /// The files read, as given (the driver fingerprints them).
+  var inputs: [String] { get }
+  var parameters: [NamedParameter] { get }
+  var diagnostics: [Diagnostic] { get }
+  /// Whether the printed output lists the diagnostics itself (a
+  /// `diagnostics` column), so the command line need not repeat them.
+  var diagnosticsListedInOutput: Bool { get }
+  /// The run to store, built from the typed value; nil for a command
+  /// that stores nothing.
+  func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord?
+  /// Prints the tables and prose, and draws the charts.
+  func render(into context: CommandContext) throws
+}
+
+extension CommandOutcome {
+  public var diagnosticsListedInOutput: Bool { false }
+  public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? { nil }
+}
+
+/// Fingerprint, store, render: the one path from a command's value to the
+/// database and the screen.
+public enum Driver {
+  /// Stores the outcome's run in `database` (or the context's database)
+  /// before anything is printed, so a failed output loses no run; adds the
+  /// outcome's inputs, parameters and diagnostics to the context's report
+  /// provenance (a notebook's report lists every command's); then renders.
+  /// The run is built from the outcome alone: the same command stores the
+  /// same run key typed alone, in a notebook after other commands, or
+  /// run by `batch`. Returns the run stored, if any.
+  @discardableResult
+  public static func finish(_ outcome: some CommandOutcome, context: CommandContext, database: String?)
+    throws -> RunRecord?
+  {
+    let fingerprints = try outcome.inputs.map { try context.recordInput($0) }
+    var stored: RunRecord?
+    if let path = database ?? context.databasePath,
+      let run = outcome.runRecord(inputs: try context.hashed(fingerprints), recordedAt: context.timestamp)
+    {
+      try ResultsStore(path: path).record(run)
+      stored = run
+    }
+    context.record(outcome.diagnostics, listedInOutput: outcome.diagnosticsListedInOutput)
+    context.provenance.addParameters(outcome.parameters)
+    try outcome.render(into: context)
+    return stored
+  }
+}
+
+/// What the command line read to build a command's options, beyond the
+/// command's own files: a subjects file (and the subject chosen from it),
+/// a MET table (and the activity code looked up). Each file is an input of
+/// the run, each choice a parameter.
+public struct OptionSources: Sendable, Hashable {
+  public var files: [String] = []
+  public var parameters: [NamedParameter] = []
+  public init(files: [String] = [], parameters: [NamedParameter] = []) {
+    self.files = files
+    self.parameters = parameters
+  }
+
+  public static func + (a: OptionSources, b: OptionSources) -> OptionSources {
+    OptionSources(
+      files: a.files + b.files.filter { !a.files.contains($0) },
+      parameters: a.parameters + b.parameters.filter { !a.parameters.contains($0) })
+  }
+}
+
+/// An outcome assembled from its parts, for the commands whose value is
+/// printed by one function: what was read, the parameters, the
+/// diagnostics, the run (when the command stores one) and the rendering.
+public struct ComputedOutcome: CommandOutcome {
+  public var inputs: [String]
+  public var parameters: [NamedParameter]
+  public var diagnostics: [Diagnostic]
+  public var diagnosticsListedInOutput: Bool
+  var run: (([InputFingerprint], String?) -> RunRecord?)?
+  var draw: (CommandContext) throws -> Void
+
+  public init(
+    inputs: [String], parameters: [NamedParameter] = [], diagnostics: [Diagnostic] = [],
+    diagnosticsListedInOutput: Bool = false,
+    run: ((_ inputs: [InputFingerprint], _ recordedAt: String?) -> RunRecord?)? = nil,
+    render: @escaping (CommandContext) throws -> Void
+  ) {
+    self.inputs = inputs
+    self.parameters = parameters
+    self.diagnostics = diagnostics
+    self.diagnosticsListedInOutput = diagnosticsListedInOutput
+    self.run = run
+    self.draw = render
+  }
+
+  public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    run?(inputs, recordedAt)
+  }
+
+  public func render(into context: CommandContext) throws { try draw(context) }
+}
