@@ -305,6 +305,12 @@ public enum AccelCommands {
       }, render: render)
   }
 
+  /// Each model's energy over a recording as stored rows (`energy_MODEL`,
+  /// kcal).
+  public static func storedEnergy(_ totals: [AccelEnergy.Total], subject: String) -> [ResultRow] {
+    totals.map { ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal") }
+  }
+
   /// A recording's epochs as stored rows (ENMO, MAD, steps, axis-1
   /// counts), when its times are instants.
   public static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult, source: String) -> [EpochRow] {
@@ -714,11 +720,7 @@ public enum AccelCommands {
       outcome(
         r, command: "accel energy", options: options, energy: energy,
         extra: result.balance?.parameters ?? [],
-        fill: { run in
-          run.results = result.totals.map {
-            ResultRow(subject: r.file, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal")
-          }
-        },
+        fill: { $0.results = storedEnergy(result.totals, subject: r.file) },
         render: { context in
           context.emit(
             ResultTable(

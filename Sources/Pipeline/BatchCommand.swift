@@ -27,7 +27,7 @@ public enum BatchCommand {
     public var accel = AccelOptions()
     public var energy = AccelEnergyOptions()
     public var factorSet = ShippedData.defaultFactorSet
-    public var factorFallback: String?
+    public var factorFallback: TransportMode?
     public var timeZone = NamedTimeZone.utc
     /// The study's participants (`--subjects`), the file they came from,
     /// and how files are matched to them.
@@ -301,7 +301,7 @@ public enum BatchCommand {
         found.parameters + [
           NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
           NamedParameter(
-            name: "factor_fallback", value: options.factorFallback ?? "none",
+            name: "factor_fallback", value: options.factorFallback?.rawValue ?? "none",
             meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
           NamedParameter(
             name: "body_mass_kg", value: Fixed.shortest(subjectInput.bodyMassKilograms ?? .nan),
@@ -336,12 +336,10 @@ public enum BatchCommand {
         command: "batch accelerometer \(file.storedPath)", recordedAt: nil,
         inputs: [input] + (subjectsInput.map { [$0] } ?? []),
         parameters: accel.described([r]) + energy.described + subjectParameters)
-      run.results = AccelCommands.storedRows(r, subject: file.storedPath)
-      for total in try AccelEnergy.totals(r.analysis, options: energy) {
-        run.results.append(
-          ResultRow(
-            subject: file.storedPath, metric: "energy_\(total.model)", value: total.kcal, unit: "kcal"))
-      }
+      run.results =
+        AccelCommands.storedRows(r, subject: file.storedPath)
+        + AccelCommands.storedEnergy(
+          try AccelEnergy.totals(r.analysis, options: energy), subject: file.storedPath)
       diagnostics = r.diagnostics
       if !r.info.layout.absoluteTime {
         // Times counted from the first sample would be stored as 1970.
@@ -352,20 +350,7 @@ public enum BatchCommand {
               "epochs not stored: times count from the first sample, not from a date",
             location: file.path))
       } else if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
-        for e in minutes {
-          let start = ISO8601.formatUTC(e.start)
-          for (metric, value, unit) in [
-            ("enmo", e.enmoMilliG, "mg"), ("mad", e.madMilliG, "mg"),
-            ("steps", e.steps.map(Double.init), "steps"),
-            ("counts_axis1", e.countsAxis1, "counts"),
-          ] where value != nil {
-            run.epochs.append(
-              EpochRow(
-                source: file.storedPath, epochStart: start, epochSeconds: e.seconds, metric: metric,
-                value: value,
-                unit: unit))
-          }
-        }
+        run.epochs = AccelCommands.storedEpochs(minutes, r, source: file.storedPath)
       }
     case .survey:
       let loaded: SurveyCommands.Loaded

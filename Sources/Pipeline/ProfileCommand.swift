@@ -55,7 +55,7 @@ public enum ProfileCommand {
     public var modelForMode: [TransportMode: String] = [:]
     /// The mode whose factor is used for an activity of a mode the factor
     /// set lacks (with a warning); nil makes that an error.
-    public var factorFallback: String?
+    public var factorFallback: TransportMode?
     public var track = TrackAnalysisParameters()
     public var modes = SpeedBandParameters()
     /// MET of cycling under the `met` model when no MET is given.
@@ -97,7 +97,7 @@ public enum ProfileCommand {
     // stays a bus leg, and a set without a bus factor is an error (or the
     // stated fallback), never a car.
     let modes = options.modes
-    if let fallback = options.factorFallback, !factors.modes.contains(fallback) {
+    if let fallback = options.factorFallback?.rawValue, !factors.modes.contains(fallback) {
       throw factors.unknownMode(fallback, as: "fallback mode", remedy: nil)
     }
     let analysis = TrackAnalysis(parameters: options.track)
@@ -131,7 +131,7 @@ public enum ProfileCommand {
         let mode = activity.mode.rawValue
         var factorMode = mode
         if !factors.modes.contains(mode) {
-          guard let fallback = options.factorFallback else {
+          guard let fallback = options.factorFallback?.rawValue else {
             throw InputError(
               .value,
               SourceLocation(file: file),
@@ -158,7 +158,7 @@ public enum ProfileCommand {
           Diagnostic(
             code: "factor-fallback",
             message:
-              "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback ?? "") factor: factor set \(factors.name) has no \(mode) factor",
+              "\(total.count) \(mode) activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.factorFallback?.rawValue ?? "") factor: factor set \(factors.name) has no \(mode) factor",
             location: file))
       }
     }
@@ -218,7 +218,7 @@ public enum ProfileCommand {
       parameters: [
         NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
         NamedParameter(
-          name: "factor_fallback", value: options.factorFallback ?? "none",
+          name: "factor_fallback", value: options.factorFallback?.rawValue ?? "none",
           meaning: "mode whose factor a mode missing from the set takes (none: an error)"),
         NamedParameter(
           name: "body_mass_kg", value: Fixed.shortest(mass),

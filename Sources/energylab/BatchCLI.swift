@@ -93,7 +93,7 @@ struct BatchCLI: ContextCommand {
     steps.apply(to: &options.accel.analysis)
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
-    options.factorFallback = factorFallback?.rawValue
+    options.factorFallback = factorFallback
     if let subjects {
       options.subjects = try SubjectsReader.read(path: subjects)
       options.subjectsPath = subjects

@@ -51,7 +51,7 @@ struct ProfileCLI: ContextCommand {
     var options = ProfileCommand.Options(
       files: files, binning: by, timeZone: try track.namedTimeZone() ?? .utc)
     options.factorSet = factors
-    options.factorFallback = factorFallback?.rawValue
+    options.factorFallback = factorFallback
     options.bodyMassKilograms = mass
     options.track = track.parameters
     options.chartsDirectory = charts

@@ -370,7 +370,7 @@ struct ProfileCommandResultTests {
     let file = try TrackCommandResultTests.twoLegTrack()
     defer { try? FileManager.default.removeItem(atPath: file) }
     var options = ProfileCommand.Options(files: [file], binning: .session, timeZone: .utc)
-    options.factorFallback = "car"
+    options.factorFallback = .car
     let profile = try ProfileCommand.profile(options)
     #expect(profile.activities.map(\.mode) == ["walk", "bus"])
     expectClose(profile.activities[1].co2Kilograms, 1.05, tolerance: 1.05 * 0.01)

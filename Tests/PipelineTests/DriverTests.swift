@@ -25,7 +25,7 @@ struct DriverTests {
 
   static func profileOptions(_ track: String) -> ProfileCommand.Options {
     var options = ProfileCommand.Options(files: [track], binning: .day, timeZone: .utc)
-    options.factorFallback = "car"
+    options.factorFallback = .car
     options.bodyMassKilograms = 70
     return options
   }
