@@ -206,6 +206,33 @@ struct StoreAccessTests {
     #expect(try journalMode(path) == "wal")
   }
 
+  /// An error summary stored before units had their own column keeps its
+  /// name (unit in it) and reads with an empty unit, from a reader that
+  /// does not migrate and after a writer has migrated the file; new rows
+  /// keep their unit.
+  @Test func errorSummariesStoredBeforeTheUnitColumnStayReadable() throws {
+    let path = folder() + "/v1-errors.sqlite"
+    try versionOneDatabase(at: path)
+    try DatabaseQueue(path: path).write {
+      try $0.execute(
+        sql: "INSERT INTO error_summaries VALUES (1, 'acsm-walking', 'stanford', 'bias_kcal', -3.2)")
+    }
+    let old = ErrorSummaryRow(
+      model: "acsm-walking", reference: "stanford", statistic: "bias_kcal", value: -3.2, unit: "")
+    #expect(try ResultsStore.reading(path).allRuns().first?.errorSummaries == [old])
+    let store = try ResultsStore(path: path)
+    var run = ResultsStoreTests().run(45.76)
+    run.errorSummaries = [
+      ErrorSummaryRow(
+        model: "acsm-walking", reference: "stanford", statistic: "bias", value: -3.2, unit: "kcal")
+    ]
+    try store.record(run)
+    let runs = try store.allRuns()
+    #expect(runs.first?.errorSummaries == [old])
+    #expect(runs.last?.errorSummaries == run.errorSummaries)
+    #expect(try store.rows(of: "error_summaries").columns.last == "unit")
+  }
+
   @Test func readingRefusesWhatIsNotAnEnergyLabStoreAndChangesNothing() throws {
     let dir = folder()
     let other = dir + "/other.sqlite"
