@@ -711,6 +711,8 @@ public enum AccelCommands {
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
     guard !result.totals.isEmpty else {
+      // The error points at the warnings: they are said before it.
+      context.record(r.diagnostics)
       throw UsageError(
         .unsupported,
         "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"

@@ -44,7 +44,10 @@ public final class CommandContext {
   /// Where commands may write (a notebook's project, report folder and
   /// allowed paths); nil on the command line.
   public var writePolicy: WritePolicy?
-  public var provenance = Provenance()
+  /// What the commands run in this context used, for the report (a
+  /// notebook's lists every command's). A command's stored run never comes
+  /// from here: `Driver.finish` builds it from the command's own outcome.
+  public internal(set) var provenance = Provenance()
   /// Every table emitted, for `data/` CSV files.
   public private(set) var emittedTables: [ResultTable] = []
   private let sink: (String) -> Void
