@@ -4,6 +4,7 @@ import Evaluation
 import Foundation
 import Ingest
 import Reporting
+import Store
 
 /// `sweep`: how a model's error against a reference table changes with an
 /// input the table does not state (speed, grade, body mass), and the value
@@ -46,8 +47,11 @@ public enum SweepCommand {
 
     /// A value in the model input's unit as text in the sweep's unit, to
     /// nine decimals (`0.1mph`, not the binary neighbour of 0.1).
-    public func text(_ value: Double) -> String {
-      "\(Fixed.shortest((display(value) * 1e9).rounded() / 1e9))\(unit)"
+    public func text(_ value: Double) -> String { text(displayed: display(value)) }
+
+    /// A value in the sweep's unit as text, to nine decimals.
+    public func text(displayed value: Double) -> String {
+      "\(Fixed.shortest((value * 1e9).rounded() / 1e9))\(unit)"
     }
   }
 
@@ -227,13 +231,41 @@ public enum SweepCommand {
   }
 
   /// `sweep`: compute, then record and print through the driver.
-  public static func run(_ options: Options, context: CommandContext) throws {
+  public static func run(_ options: Options, context: CommandContext, databasePath: String? = nil) throws {
     let result = try sweep(options)
     try Driver.finish(
       ComputedOutcome(
         inputs: result.inputs, parameters: result.parameters,
+        run: { inputs, recordedAt in
+          RunRecord(
+            command:
+              "sweep --models \(options.modelIDs.joined(separator: ",")) --reference \(result.table.name) --vary \(options.parameter.rawValue)",
+            recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+            errorSummaries: storedStatistics(result, options: options))
+        },
         render: { context in try render(result, options: options, context: context) }),
-      context: context, database: nil)
+      context: context, database: databasePath)
+  }
+
+  /// Each model's statistics at each swept value as stored error
+  /// summaries, the value in the reference's name (`stanford-walking at
+  /// speed=2.1mph`); the break-even values as `break_even` in the swept
+  /// unit.
+  static func storedStatistics(_ result: Sweep, options: Options) -> [ErrorSummaryRow] {
+    let unit = result.table.valueVariable.replacingOccurrences(of: "energy_", with: "")
+      .replacingOccurrences(of: "_per_", with: "/")
+    let parameter = options.parameter
+    return result.points.flatMap { p in
+      AgreementCommands.errorSummaries(
+        p.statistics, proportional: nil, model: p.modelID,
+        reference: "\(result.table.name) at \(parameter.rawValue)=\(parameter.text(displayed: p.value))",
+        unit: unit)
+    }
+      + result.breakEvens.map {
+        ErrorSummaryRow(
+          model: $0.modelID, reference: result.table.name, statistic: "break_even_\(parameter.rawValue)",
+          value: $0.value, unit: parameter.unit)
+      }
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.

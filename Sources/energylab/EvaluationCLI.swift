@@ -64,6 +64,7 @@ struct SweepCLI: ContextCommand {
   @Option(parsing: .upToNextOption, help: "Other assumed inputs, as grade=0.", transform: Assumption.init)
   var assume: [Assumption] = []
   @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @OptionGroup var store: StoreOptions
   @OptionGroup var output: FormatOption
 
   /// --from, --to and --step in the swept input's unit (m/s, fraction, kg).
@@ -100,7 +101,7 @@ struct SweepCLI: ContextCommand {
         modelIDs: models, reference: reference, parameter: vary, from: first, to: last, step: increment,
         assumptions: assume, chartsDirectory: charts, format: output.format
       ),
-      context: context)
+      context: context, databasePath: store.path)
   }
 }
 

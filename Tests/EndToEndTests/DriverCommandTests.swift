@@ -63,6 +63,32 @@ struct DriverCommandTests {
       "\(parameters)")
   }
 
+  /// `sweep --db` stores each model's statistics at each swept value in the
+  /// error-summary vocabulary, and the break-even. ACSM walking on the
+  /// Stanford table at 2, 2.5 and 3 mph: three values, each with its bias
+  /// in the table's unit (kcal), the value in the reference's name.
+  @Test func sweepStoresItsStatistics() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let out = try energylab(
+      [
+        "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from",
+        "2mph", "--to", "3mph", "--step", "0.5mph", "--assume", "grade=0", "--db", "\(folder)/w.sqlite",
+      ], in: packageRoot)
+    #expect(out.status == 0, "\(out.stderr)")
+    let rows = try table("error_summaries", db: "w.sqlite", in: folder)
+    let biases = rows.filter { $0["statistic"] as? String == "bias" }
+    #expect(
+      biases.compactMap { $0["reference"] as? String }
+        == [
+          "stanford-walking at speed=2mph", "stanford-walking at speed=2.5mph",
+          "stanford-walking at speed=3mph",
+        ])
+    #expect(biases.allSatisfy { $0["unit"] as? String == "kcal" })
+    #expect(
+      rows.contains { $0["statistic"] as? String == "break_even_speed" && $0["unit"] as? String == "mph" })
+  }
+
   /// `accel summary --db` stores the summary's numbers with their units.
   /// The three minutes of counts (see AccelCommandTests): 50 counts/min is
   /// sedentary (below 100), 3000 moderate (1952-5724), 6000 vigorous (5725
