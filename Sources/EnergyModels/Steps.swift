@@ -8,8 +8,12 @@ import EnergyLabCore
 /// The StepMyHealth thesis uses 0.4 kcal per step (L553-554), about eight
 /// times the 0.0507 kcal per step measured by indirect calorimetry in 38
 /// adults walking at their own pace (507 kcal per 10,000 steps; Birdsley,
-/// M.S. thesis, Oregon State University, 2005); `steps-fixed` takes any
-/// value with `--kcal-per-step`.
+/// M.S. thesis, Oregon State University, 2005, an outside source the thesis
+/// does not cite); `steps-fixed` takes any value with `--kcal-per-step`.
+/// The thesis credits its calculation to Yusof et al. 2018 (L549,
+/// a conference paper in its reference list) without quoting a value from
+/// it; 0.4 is the number in the thesis's code, and EnergyLab has not
+/// checked the paper.
 public struct PerStep: EnergyModel {
   public let id: String
   public let defaultKilocaloriesPerStep: Double?
@@ -32,7 +36,9 @@ public struct PerStep: EnergyModel {
         id: id, name: "StepMyHealth per-step rule",
         equation: "kcal = steps * \(Fixed.shortest(value))", inputs: ["steps"],
         validRange: "walking; the value is about eight times the measured 0.05 kcal/step",
-        citation: "StepMyHealth thesis (QMUL 2020) L553-554")
+        citation:
+          "StepMyHealth thesis (QMUL 2020) L553-554, the value in its code; the thesis credits the calculation to Yusof et al. 2018 (L549), a paper not checked here"
+      )
     }
     if let value = defaultKilocaloriesPerStep {
       return ModelInfo(
