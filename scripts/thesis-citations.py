@@ -13,7 +13,23 @@ the cited range. CitationTests checks both against the
 excerpts in Tests/EndToEndTests/Fixtures/theses/, which hold the cited
 lines (with 3 lines either side) of the thesis texts.
 
-    scripts/thesis-citations.py check      # citations without a row
+Every author-year citation ("Hall et al. 2004", "Bland and Altman 1999",
+"Lewis (1995)") in Notebooks/, Reports/*/report.md, README.md and the model
+documentation (Sources/EnergyModels/, Sources/Estimation/) must name a
+reference of Tests/EndToEndTests/Fixtures/references.tsv:
+
+    name <TAB> year <TAB> authors <TAB> title and where published
+
+with the year printed there, the second author (when one is named) as
+listed, and no "et al." for a single author. A row whose authors are "-"
+is a known wrong attribution (its last field says what to cite instead);
+a row whose year is "*" is a word that stands before a year but names no
+author (a month, a university, a journal abbreviation). CitationTests
+runs the same check.
+
+    scripts/thesis-citations.py check      # citations without a row, and
+                                           # author-year citations that
+                                           # are not in references.tsv
     scripts/thesis-citations.py excerpts   # rewrite the excerpts from
                                            # ../shared/seeds/ (the theses)
 """
@@ -28,6 +44,15 @@ MANIFEST = os.path.join(FIXTURES, "citations.tsv")
 SEEDS = os.path.join(os.path.dirname(ROOT), "shared/seeds")
 CITATION = re.compile(r"\bL(\d{2,4})(?:-L?(\d{2,4}))?\b")
 WINDOW = 3
+REFERENCES = os.path.join(FIXTURES, "references.tsv")
+# An author-year citation: a capitalised name (with its initials, a "van"
+# or "de" before it), an optional second author or "et al.", then the
+# year, in brackets or not. A year followed by ";" and a digit is a
+# journal's volume ("Exerc 2004;36"), not a citation.
+AUTHOR_YEAR = re.compile(
+    r"(?<![\w.])((?:van |de )?[A-Z][A-Za-z\u2019'-]+)(?: [A-Z]{1,3}(?= ))?"
+    r"(?:,? +(?:and|&|&amp;) +((?:van |de )?[A-Z][A-Za-z\u2019'-]+))?( +et al\.?)?,? +\(?((?:19|20)\d\d)(?!\d|;\d)"
+)
 
 
 def citing_files():
@@ -46,16 +71,21 @@ def occurrences():
                 yield os.path.relpath(path, ROOT), i, lines, m.group(0)
 
 
-def manifest():
+def table_rows(path):
+    """The 4-field rows of a tab-separated fixture, comments left out."""
     rows = []
-    for n, line in enumerate(open(MANIFEST, encoding="utf-8").read().split("\n"), 1):
+    for n, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
         if not line or line.startswith("#"):
             continue
         parts = line.split("\t")
         if len(parts) != 4:
-            sys.exit(f"{MANIFEST}:{n}: expected 4 tab-separated fields, got {len(parts)}")
+            sys.exit(f"{path}:{n}: expected 4 tab-separated fields, got {len(parts)}")
         rows.append(parts)
     return rows
+
+
+def manifest():
+    return table_rows(MANIFEST)
 
 
 def cited_range(citation):
@@ -99,6 +129,74 @@ def excerpts():
     return 0
 
 
+def author_year_files():
+    files = sorted(glob.glob(os.path.join(ROOT, "Notebooks/*.md")))
+    files += sorted(glob.glob(os.path.join(ROOT, "Reports/*/report.md")))
+    files += [os.path.join(ROOT, "README.md")]
+    files += sorted(glob.glob(os.path.join(ROOT, "Sources/EnergyModels/*.swift")))
+    files += sorted(glob.glob(os.path.join(ROOT, "Sources/Estimation/*.swift")))
+    return files
+
+
+def references():
+    rows = {}
+    for parts in table_rows(REFERENCES):
+        rows.setdefault(parts[0], []).append(parts)
+    return rows
+
+
+def surnames(authors):
+    """'Bland JM, Altman DG' -> ['Bland', 'Altman'] (initials dropped)."""
+    return [" ".join(a.split()[:-1]) or a for a in authors.split(", ")]
+
+
+def author_year_problem(rows, name, second, et_al, year):
+    """Why a citation does not match references.tsv, or None."""
+    known = rows.get(name, [])
+    if any(r[1] == "*" for r in known):
+        return None
+    cited = f"{name}{' and ' + second if second else ''}{' et al.' if et_al else ''} {year}"
+    if not known:
+        return f"{cited}: no reference {name} in references.tsv (add its authors, year and journal, or correct the name)"
+    same = [r for r in known if r[1] == year]
+    if not same:
+        have = "; ".join(f"{r[1]} ({r[2]})" for r in known)
+        return f"{cited}: references.tsv has {name} only as {have}"
+    row = same[0]
+    if row[2] == "-":
+        return f"{cited}: {row[3]}"
+    authors = surnames(row[2])
+    if second and (len(authors) < 2 or authors[1] != second):
+        return f"{cited}: the second author of {name} {year} is {authors[1] if len(authors) > 1 else 'nobody'} ({row[2]})"
+    if et_al and len(authors) == 1:
+        return f"{cited}: {name} {year} has one author ({row[2]}), so no et al."
+    return None
+
+
+def author_year_problems(paths):
+    rows = references()
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        # Newlines as spaces, so that a citation broken over two lines is
+        # still one; offsets stay those of the file.
+        flat = re.sub(r"\n(\s*(///|//)?\s*)", lambda m: " " * len(m.group(0)), text)
+        for m in AUTHOR_YEAR.finditer(flat):
+            problem = author_year_problem(rows, m.group(1), m.group(2), bool(m.group(3)), m.group(4))
+            if problem:
+                line = text.count("\n", 0, m.start()) + 1
+                yield f"{os.path.relpath(path, ROOT)}:{line}: {problem}"
+
+
+def check_authors(paths=None):
+    problems = list(author_year_problems(paths or author_year_files()))
+    for p in problems:
+        print(p)
+    print(f"{len(problems)} author-year citations not in references.tsv", file=sys.stderr)
+    return 1 if problems else 0
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "check"
-    sys.exit({"check": check, "excerpts": excerpts}[command]())
+    if command == "authors":
+        sys.exit(check_authors(sys.argv[2:]))
+    sys.exit({"check": lambda: check() | check_authors(), "excerpts": excerpts}[command]())

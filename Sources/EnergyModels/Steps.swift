@@ -8,8 +8,12 @@ import EnergyLabCore
 /// The StepMyHealth thesis uses 0.4 kcal per step (L553-554), about eight
 /// times the 0.0507 kcal per step measured by indirect calorimetry in 38
 /// adults walking at their own pace (507 kcal per 10,000 steps; Birdsley,
-/// M.S. thesis, Oregon State University, 2005); `steps-fixed` takes any
-/// value with `--kcal-per-step`.
+/// M.S. thesis, Oregon State University, 2005, an outside source the thesis
+/// does not cite); `steps-fixed` takes any value with `--kcal-per-step`.
+/// The thesis credits its calculation to Yusof et al. 2018 (L549,
+/// a conference paper in its reference list) without quoting a value from
+/// it; 0.4 is the number in the thesis's code, and EnergyLab has not
+/// checked the paper.
 public struct PerStep: EnergyModel {
   public let id: String
   public let defaultKilocaloriesPerStep: Double?
@@ -32,7 +36,9 @@ public struct PerStep: EnergyModel {
         id: id, name: "StepMyHealth per-step rule",
         equation: "kcal = steps * \(Fixed.shortest(value))", inputs: ["steps"],
         validRange: "walking; the value is about eight times the measured 0.05 kcal/step",
-        citation: "StepMyHealth thesis (QMUL 2020) L553-554")
+        citation:
+          "StepMyHealth thesis (QMUL 2020) L553-554, the value in its code; the thesis credits the calculation to Yusof et al. 2018 (L549), a paper not checked here"
+      )
     }
     if let value = defaultKilocaloriesPerStep {
       return ModelInfo(
@@ -122,8 +128,10 @@ public struct StrideWalking: EnergyModel {
 /// the printed form gives less, (v - v0)^2 against (v - v0)(v + v0), e.g.
 /// 65 kg from 1.0 to 1.3 m/s: printed 2.9 J, the change of kinetic energy
 /// 22.4 J. The printed form is not the energy of speeding up, so it is not
-/// computed. The thesis cites Hay, Rassia,
-/// Beresford and Baker, "Movement dynamics in office environments" (not
+/// computed. The thesis's text names Simon Hay first (L745), but its
+/// reference [16] is Rassia, Hay, Beresford and Baker, "Movement dynamics
+/// in office environments", 3rd CIB International Conference on Smart and
+/// Sustainable Built Environments, the 2009 SASBE conference (L1374; not
 /// located; see also S. Hay, A model personal energy meter, Cambridge
 /// UCAM-CL-TR-805, 2011).
 public struct KineticEnergy: EnergyModel {
@@ -146,7 +154,8 @@ public struct KineticEnergy: EnergyModel {
           "body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)", "efficiency (default 1)",
         ],
         validRange: "any; counts only the energy of acceleration",
-        citation: "Hay et al. as cited by the PEM thesis L745-751 (primary text not located)",
+        citation:
+          "Rassia, Hay, Beresford & Baker, Movement dynamics in office environments, the 2009 CIB SASBE conference (the PEM thesis's reference [16], L1374; its text says Hay et al., L745-751); primary text not located",
         notes: "the thesis prints 1/2*m*(dv)^2; this is 1/2*m*(v^2 - v0^2), the same only from rest")
     case .forceTimesDistance:
       return ModelInfo(

@@ -147,9 +147,11 @@ public enum ResultRenderer {
     return JSONText.encode(.array(table.rows.map { .record($0) })) + "\n"
   }
 
-  /// A Markdown pipe table with data-derived text escaped.
+  /// A Markdown pipe table with data-derived text escaped; a table with
+  /// no columns (no rows) is no text, since a pipe table needs a header.
   public static func markdown(_ table: ResultTable) -> String {
     let columns = table.columns
+    guard !columns.isEmpty else { return "" }
     var out = "| " + columns.map(Markdown.escapeTableCell).joined(separator: " | ") + " |\n"
     out += "|" + columns.map { _ in " --- |" }.joined() + "\n"
     for row in table.rows {

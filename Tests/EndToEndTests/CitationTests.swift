@@ -125,9 +125,201 @@ struct CitationTests {
   }
 }
 
+/// Every author-year citation ("Hall et al. 2004", "Bland and Altman
+/// 1999", "Lewis (1995)") in the notebooks, reports, README and model
+/// documentation names a reference of Fixtures/references.tsv with the
+/// year printed there, its second author when one is named, and no "et
+/// al." for a single author; known wrong attributions ("Cameron et al.
+/// 2004") fail with what to cite instead. scripts/thesis-citations.py
+/// check applies the same rule.
+struct AuthorYearCitationTests {
+  struct Citation: Equatable {
+    var name: String
+    var second: String?
+    var etAl: Bool
+    var year: String
+    var line: Int
+  }
+
+  /// A capitalised name (with its initials, a "van" or "de" before it),
+  /// an optional second author or "et al.", then the year, in brackets or
+  /// not; a year followed by ";" and a digit is a journal's volume.
+  static let pattern = try! NSRegularExpression(
+    pattern:
+      #"(?<![\w.])((?:van |de )?[A-Z][A-Za-z\u2019'-]+)(?: [A-Z]{1,3}(?= ))?(?:,? +(?:and|&|&amp;) +((?:van |de )?[A-Z][A-Za-z\u2019'-]+))?( +et al\.?)?,? +\(?((?:19|20)\d\d)(?!\d|;\d)"#
+  )
+
+  /// The citations of a text; a line break (with a comment's slashes) is
+  /// read as a space, so a citation broken over two lines is still one.
+  static func citations(in text: String) -> [Citation] {
+    var units = Array(text.utf16)
+    var newlineOffsets: [Int] = []
+    var i = 0
+    while i < units.count {
+      if units[i] == 10 {
+        newlineOffsets.append(i)
+        units[i] = 32
+        var j = i + 1
+        while j < units.count, units[j] == 32 || units[j] == 9 { j += 1 }
+        while j < units.count, units[j] == 47 {
+          units[j] = 32
+          j += 1
+        }
+        i = j
+      } else {
+        i += 1
+      }
+    }
+    let flat = String(decoding: units, as: UTF16.self) as NSString
+    return pattern.matches(in: flat as String, range: NSRange(location: 0, length: flat.length)).map { m in
+      func group(_ k: Int) -> String? {
+        m.range(at: k).location == NSNotFound ? nil : flat.substring(with: m.range(at: k))
+      }
+      return Citation(
+        name: group(1) ?? "", second: group(2), etAl: group(3) != nil, year: group(4) ?? "",
+        line: newlineOffsets.prefix { $0 < m.range.location }.count + 1)
+    }
+  }
+
+  /// references.tsv rows by name: name, year, authors, title and journal.
+  static func references() throws -> [String: [[String]]] {
+    let text = try String(contentsOfFile: "\(CitationTests.fixtures)/references.tsv", encoding: .utf8)
+    var rows: [String: [[String]]] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      try #require(f.count == 4, "references.tsv: expected 4 tab-separated fields: \(line)")
+      rows[f[0], default: []].append(f)
+    }
+    return rows
+  }
+
+  /// Why a citation does not match the references, or nil.
+  static func problem(_ c: Citation, _ references: [String: [[String]]]) -> String? {
+    let known = references[c.name] ?? []
+    if known.contains(where: { $0[1] == "*" }) { return nil }
+    let cited = "\(c.name)\(c.second.map { " and \($0)" } ?? "")\(c.etAl ? " et al." : "") \(c.year)"
+    guard !known.isEmpty else { return "\(cited): no reference \(c.name) in references.tsv" }
+    guard let row = known.first(where: { $0[1] == c.year }) else {
+      return "\(cited): references.tsv has \(c.name) only in \(known.map { $0[1] }.joined(separator: ", "))"
+    }
+    if row[2] == "-" { return "\(cited): \(row[3])" }
+    let surnames = row[2].components(separatedBy: ", ").map { author in
+      let words = author.split(separator: " ")
+      return words.count > 1 ? words.dropLast().joined(separator: " ") : author
+    }
+    if let second = c.second, surnames.count < 2 || surnames[1] != second {
+      return "\(cited): the authors of \(c.name) \(c.year) are \(row[2])"
+    }
+    if c.etAl && surnames.count == 1 { return "\(cited): \(c.name) \(c.year) has one author, so no et al." }
+    return nil
+  }
+
+  @Test func everyAuthorYearCitationIsAKnownReference() throws {
+    let references = try Self.references()
+    let fm = FileManager.default
+    var files = ["README.md"]
+    for name in try fm.contentsOfDirectory(atPath: "\(packageRoot)/Notebooks") where name.hasSuffix(".md") {
+      files.append("Notebooks/\(name)")
+    }
+    for name in try fm.contentsOfDirectory(atPath: "\(packageRoot)/Reports") where !name.hasPrefix(".") {
+      files.append("Reports/\(name)/report.md")
+    }
+    for folder in ["Sources/EnergyModels", "Sources/Estimation"] {
+      let names = try fm.contentsOfDirectory(atPath: "\(packageRoot)/\(folder)")
+      files += names.filter { $0.hasSuffix(".swift") }.map { "\(folder)/\($0)" }
+    }
+    var count = 0
+    for file in files.sorted() {
+      let text = try String(contentsOfFile: "\(packageRoot)/\(file)", encoding: .utf8)
+      for c in Self.citations(in: text) {
+        count += 1
+        if let problem = Self.problem(c, references) { Issue.record("\(file):\(c.line): \(problem)") }
+      }
+    }
+    // Hall et al. 2004, Keytel et al. 2005, Bland and Altman 1999 and the
+    // rest are found in the shipped text (about 150 citations).
+    #expect(count >= 100)
+  }
+
+  @Test(arguments: [
+    ("the equation of Cameron et al. 2004", "Cameron is the first name"),
+    ("as Hall et al. (2005) found", "references.tsv has Hall only in 2004"),
+    ("limits (Bland and Smith 1999)", "the authors of Bland 1999 are Bland JM, Altman DG"),
+    ("507 kcal (Birdsley et al.\n2005)", "Birdsley 2005 has one author"),
+    ("/// after Smith\n/// 2010, a guess", "no reference Smith"),
+  ])
+  func wrongCitationsAreCaught(text: String, expected: String) throws {
+    let found = Self.citations(in: text)
+    #expect(found.count == 1, "\(found)")
+    let problems = try found.compactMap { Self.problem($0, try Self.references()) }
+    #expect(problems.count == 1 && problems[0].contains(expected), "\(problems)")
+  }
+
+  @Test func rightCitationsPass() throws {
+    let text = """
+      Hall et al. (2004), Bland & Altman 1999, Lewis (1995), Birdsley
+      2005; in July 2020; Med Sci Sports Exerc 2004;36(12):2128-2134
+      """
+    let found = Self.citations(in: text)
+    #expect(found.map(\.name) == ["Hall", "Bland", "Lewis", "Birdsley", "July"])
+    #expect(found.map(\.line) == [1, 1, 1, 1, 2])
+    #expect(try found.compactMap { Self.problem($0, try Self.references()) } == [])
+  }
+}
+
 extension Array where Element: Hashable {
   fileprivate func uniqued() -> [Element] {
     var seen = Set<Element>()
     return filter { seen.insert($0).inserted }
+  }
+}
+
+/// Every notebook that cites a thesis ends with the table of what its
+/// report reproduces: one row per thesis item, naming the item (a line,
+/// figure, table, equation or appendix of the thesis, or saying that it
+/// is not in the thesis), with one of three statuses and a reason.
+struct ReproductionTableTests {
+  static let heading = "## What this report reproduces, and what it cannot"
+  static let statuses: Set = ["reproduced", "reproduced under a stated assumption", "cannot be reproduced"]
+
+  static func thesisNotebooks() throws -> [String] {
+    let pattern = try Regex(#"\bL[0-9]{2,4}(-L?[0-9]{2,4})?\b"#)
+    return try FileManager.default.contentsOfDirectory(atPath: "\(packageRoot)/Notebooks").filter { name in
+      guard name.hasSuffix(".md") else { return false }
+      let text = try String(contentsOfFile: "\(packageRoot)/Notebooks/\(name)", encoding: .utf8)
+      return text.contains(pattern)
+    }.sorted()
+  }
+
+  @Test func everyThesisNotebookEndsWithItsReproductionTable() throws {
+    let notebooks = try Self.thesisNotebooks()
+    // PEM, Alter Eco, nudge, StepMyHealth, carbon gamification, the
+    // accelerometer day and transport carbon cite the theses.
+    #expect(notebooks.count >= 7, "\(notebooks)")
+    let item = try Regex(#"\bL[0-9]{2,4}\b|\b(Fig|Table|Eqs?|Appendix) [0-9A-Z]|not in the thesis"#)
+    for name in notebooks {
+      let text = try String(contentsOfFile: "\(packageRoot)/Notebooks/\(name)", encoding: .utf8)
+      let sections = text.components(separatedBy: "\n## ")
+      let last = "## " + (sections.last ?? "")
+      guard sections.count > 1, last.hasPrefix(Self.heading + "\n") else {
+        Issue.record("\(name): the last section is not \"\(Self.heading)\"")
+        continue
+      }
+      let rows = last.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| ---") }
+      #expect(rows.first == "| thesis item | status | why |", "\(name): \(rows.first ?? "no table")")
+      #expect(rows.count >= 3, "\(name): a header and at least one item")
+      for row in rows.dropFirst() {
+        let cells = row.split(separator: "|", omittingEmptySubsequences: false).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard cells.count == 5 else {
+          Issue.record("\(name): expected 3 cells in \(row)")
+          continue
+        }
+        #expect(cells[1].contains(item), "\(name): the item names no thesis line or figure: \(cells[1])")
+        #expect(Self.statuses.contains(cells[2]), "\(name): status \"\(cells[2])\" in \(row)")
+        #expect(cells[3].count >= 20, "\(name): no reason in \(row)")
+      }
+    }
   }
 }

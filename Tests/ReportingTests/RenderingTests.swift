@@ -64,6 +64,13 @@ struct RenderingTests {
     #expect(lines[3] == "| b.gpx | 0.0 | 120 |")
   }
 
+  /// A table without rows has no columns: in Markdown it is no text, not
+  /// the header-less stub "|  |" and "|" that a survey of open answers
+  /// only once left in the nudge report.
+  @Test func markdownOfAnEmptyTableIsNoText() {
+    #expect(ResultRenderer.markdown(ResultTable(name: "survey-answers", rows: [])) == "")
+  }
+
   @Test func plainTableAlignsNumbersRight() {
     let text = ResultRenderer.render(
       ResultTable(
