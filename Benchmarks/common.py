@@ -1,7 +1,7 @@
 """Pieces the validation scripts share: the EnergyLab binary, throwaway
 virtual environments, source distributions from PyPI, 0.1 s step epochs
 and the results file."""
-import csv, datetime, glob, json, os, subprocess, sys, tarfile
+import csv, datetime, glob, json, os, platform, re, subprocess, sys, tarfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("ENERGYLAB_BIN", os.path.join(ROOT, ".build", "release", "energylab"))
@@ -92,4 +92,49 @@ def write_results(path, lines):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+    print(text)
+
+
+def measure(cmd, repeats):
+    """Best wall time of `repeats` runs of `cmd`, the largest peak resident
+    set (MB, from os.wait4) and the last run's standard output."""
+    best, peak, output = None, 0.0, ""
+    for _ in range(repeats):
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        output = p.stdout.read().decode()
+        _, status, usage = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - t
+        if status != 0:
+            raise SystemExit(f"failed ({status}): {' '.join(cmd)}")
+        best = elapsed if best is None else min(best, elapsed)
+        peak = max(peak, usage.ru_maxrss / 1024)
+    return best, peak, output
+
+
+def machine():
+    """The operating system, architecture, cores and CPU model."""
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
+
+
+def publish(name, text):
+    """Writes Benchmarks/results/<name>.md and the text between the
+    `<!-- begin name.py -->` and `<!-- end name.py -->` markers of
+    BENCHMARKS.md, and prints it."""
+    os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "Benchmarks", "results", f"{name}.md"), "w") as f:
+        f.write(text)
+    bench = os.path.join(ROOT, "BENCHMARKS.md")
+    with open(bench) as f:
+        doc = f.read()
+    pattern = re.compile(rf"(<!-- begin {re.escape(name)}\.py -->\n).*?(<!-- end {re.escape(name)}\.py -->)", re.S)
+    if pattern.search(doc):
+        with open(bench, "w") as f:
+            f.write(pattern.sub(lambda m: m.group(1) + text + m.group(2), doc))
     print(text)

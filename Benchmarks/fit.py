@@ -20,7 +20,10 @@ skips `swift build`; REPEATS=3; installs fitdecode into the throwaway
 Benchmarks/.venv; writes Benchmarks/results/fit.md and the table between
 the fit.py markers of BENCHMARKS.md)
 """
-import json, os, platform, re, subprocess, sys, time
+import json, os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, "Benchmarks", ".venv")
@@ -62,18 +65,7 @@ def sh(cmd, **kw):
 def measure(cmd, repeats=REPEATS):
     """Best wall time of `repeats` runs, the largest peak RSS (MB) and the
     last run's output."""
-    best, peak, output = None, 0.0, ""
-    for _ in range(repeats):
-        t = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        output = p.stdout.read().decode()
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - t
-        if status != 0:
-            raise SystemExit(f"failed: {' '.join(cmd)}")
-        best = elapsed if best is None else min(best, elapsed)
-        peak = max(peak, usage.ru_maxrss / 1024)
-    return best, peak, output
+    return common.measure(cmd, repeats)
 
 
 def chained(path, target_bytes, files):
@@ -149,13 +141,7 @@ def main():
         theirs = prefix_rate * size
         rows.append((f"chained {size / 1e3:.1f} GB: {chained_files} whole files", size, round(prefix_records_per_mb * size),
                      ours, ours_rss, theirs, rows[-1][6], theirs / ours, True))
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
+    machine = common.machine()
     fitdecode_version = subprocess.run([py, "-c", "import fitdecode; print(fitdecode.__version__)"],
                                        capture_output=True, text=True).stdout.strip()
     python_version = subprocess.run([py, "--version"], capture_output=True, text=True).stdout.strip()
@@ -173,17 +159,7 @@ def main():
              f"{machine}. {version}; fitdecode {fitdecode_version} ({python_version}). "
              f"Data: {DATASET}.")
     text = "\n".join(out) + "\n\n" + notes + "\n"
-    os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "Benchmarks", "results", "fit.md"), "w") as f:
-        f.write(text)
-    bench = os.path.join(ROOT, "BENCHMARKS.md")
-    with open(bench) as f:
-        doc = f.read()
-    pattern = re.compile(r"(<!-- begin fit\.py -->\n).*?(<!-- end fit\.py -->)", re.S)
-    if pattern.search(doc):
-        with open(bench, "w") as f:
-            f.write(pattern.sub(lambda m: m.group(1) + text + m.group(2), doc))
-    print(text)
+    common.publish("fit", text)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ release binary, installs gpxpy into Benchmarks/.venv and gpsbabel with
 apt-get when missing, generates the corpus into Benchmarks/work/, writes the
 results table to Benchmarks/results/tracks.md)
 """
-import os, platform, shutil, subprocess, sys, time
+import os, shutil, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "Benchmarks", "work")
@@ -31,17 +34,7 @@ def sh(cmd, **kw):
 
 def measure(cmd):
     """Best wall time of REPEATS runs and the largest peak RSS (MB)."""
-    best, peak = None, 0.0
-    for _ in range(REPEATS):
-        t = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - t
-        if status != 0:
-            raise SystemExit(f"failed: {' '.join(cmd)}")
-        best = elapsed if best is None else min(best, elapsed)
-        peak = max(peak, usage.ru_maxrss / 1024)
-    return best, peak
+    return common.measure(cmd, REPEATS)[:2]
 
 
 def main():
@@ -104,17 +97,7 @@ def main():
                 os.remove(db + suffix)
         seconds, rss = measure(cmd)
         whole.append((tool, seconds, rss))
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    out = ["| corpus | MB | tool | best of %d (s) | peak RSS (MB) | time / EnergyLab |" % REPEATS,
-           "| --- | ---: | --- | ---: | ---: | ---: |"]
-    for corpus, size, tool, seconds, rss, ratio in rows:
-        out.append(f"| {corpus} | {size} | {tool} | {seconds:.2f} | {rss:.0f} | {ratio:.1f}x |")
-    machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
+    machine = common.machine()
     gpxpy_version = subprocess.run([py, "-c", "import gpxpy; print(gpxpy.__version__)"], capture_output=True, text=True).stdout.strip()
     babel = subprocess.run(["gpsbabel", "-V"], capture_output=True, text=True).stdout.strip().splitlines()
     out += ["", "Whole-track commands on the large file (%s fixes):" % f"{400001:,}", "",

@@ -23,6 +23,9 @@ let package = Package(
       name: "FuzzFIT",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
     .executableTarget(
+      name: "FuzzDeviceFiles",
+      dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
+    .executableTarget(
       name: "FuzzReferenceTables",
       dependencies: ["FuzzSupport", .product(name: "EnergyLabReaders", package: "EnergyLab")]),
   ]

@@ -76,7 +76,9 @@ public struct AccelReader: Sendable {
     path: String, progress: ((Int) -> Void)? = nil, onLayout: (AccelLayout) throws -> Void = { _ in },
     onBlock: (AccelBlock) throws -> Void
   ) throws -> AccelFileInfo {
-    if let device = map.format?.deviceFormat ?? DeviceFileReader.format(ofFileAt: path) {
+    if let device = map.format?.deviceFormat ?? DeviceFileReader.format(ofFileAt: path)
+      ?? DeviceFileFormat.claimed(byName: path)
+    {
       return try readDevice(
         path: path, format: device, progress: progress, onLayout: onLayout, onBlock: onBlock)
     }

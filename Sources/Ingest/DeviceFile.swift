@@ -34,6 +34,18 @@ public enum DeviceFileFormat: String, Sendable, Hashable, CaseIterable {
     return nil
   }
 
+  /// The format a file's name claims: `.cwa` and `.gt3x` belong to one
+  /// device each (`.bin` does not: many programs write it). A file so named
+  /// whose first bytes are not its format's is read as that format, so the
+  /// error names the header it lacks rather than calling it "not text".
+  public static func claimed(byName path: String) -> DeviceFileFormat? {
+    switch (path as NSString).pathExtension.lowercased() {
+    case "cwa": return .axivityCWA
+    case "gt3x": return .actigraphGT3X
+    default: return nil
+    }
+  }
+
   /// The dialect name the readers' results carry.
   public var accelFormat: AccelFormat {
     switch self {

@@ -756,8 +756,9 @@ extension AccelCommands {
   }
 
   /// Charts of a recording by local time: acceleration (ENMO, or counts
-  /// per minute) per epoch with the cut-points, steps per hour, and energy
-  /// per hour by model, after the hourly table.
+  /// per minute) per epoch with the cut-points, steps per hour, energy per
+  /// hour by model and, when non-wear was detected, hours worn and not
+  /// worn per day against the valid-day rule, after the hourly table.
   public static func plot(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
     format: OutputFormat?, context: CommandContext
@@ -834,6 +835,20 @@ extension AccelCommands {
       chart.stackedBars = GnuplotChart.StackedBars(
         categories: byHour.map { String($0.hour) }, seriesTitles: models,
         values: byHour.map { $0.kilocalories.map(\.1) }, clustered: true)
+      charts.append(chart)
+    }
+    if r.nonWear != nil, !r.analysis.days.isEmpty {
+      let rules = options.analysis.dayRules
+      var chart = GnuplotChart(
+        name: "\(stem)-wear", title: "Wear per day", xLabel: "local date", yLabel: "hours (h)", series: [])
+      chart.stackedBars = GnuplotChart.StackedBars(
+        categories: r.analysis.days.map(\.date), seriesTitles: ["worn", "not worn"],
+        values: r.analysis.days.map { [$0.wearHours, $0.nonWearHours] })
+      chart.horizontalLines = [
+        .init(
+          y: rules.minimumWearHours, title: "valid day: \(Fixed.shortest(rules.minimumWearHours)) h of wear")
+      ]
+      chart.yFromZero = true
       charts.append(chart)
     }
     return Plot(hourly: hourlyTable(byHour), charts: charts)

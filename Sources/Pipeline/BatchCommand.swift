@@ -196,9 +196,11 @@ public enum BatchCommand {
   static func kind(of file: StudyFile, options: Options) throws -> (Kind, notRecording: Error?) {
     let lower = file.path.lowercased()
     if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") || lower.hasSuffix(".fit") { return (.track, nil) }
-    // Device files by their first bytes (a .bin or .gt3x that is none is
-    // read as text below, and fails there with the reason).
-    if DeviceFileReader.format(ofFileAt: file.path) != nil {
+    // Device files by their first bytes, or by a name only one device
+    // writes (.cwa, .gt3x: read as that device, the error naming the header
+    // it lacks); a .bin that is none is read as text below, and fails there
+    // with the reason.
+    if DeviceFileReader.format(ofFileAt: file.path) ?? DeviceFileFormat.claimed(byName: file.path) != nil {
       return (.accelerometer, nil)
     }
     let chunks = try LineChunks(path: file.path)

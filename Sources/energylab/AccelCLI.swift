@@ -350,7 +350,9 @@ extension AccelCLI {
 extension AccelCLI {
   struct Plot: ContextCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Charts of a recording by local time: acceleration per epoch, steps and energy per hour.")
+      abstract:
+        "Charts of a recording by local time: acceleration per epoch, steps and energy per hour; wear per day with --non-wear."
+    )
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
       String?

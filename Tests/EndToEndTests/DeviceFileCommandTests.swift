@@ -61,4 +61,56 @@ struct DeviceFileCommandTests {
     let diagnostics = try #require(rows.first?["diagnostics"] as? [String])
     #expect(diagnostics.contains { $0.hasSuffix("[corrupt-blocks]") && $0.contains("at byte 1024") })
   }
+
+  /// Broken device files through the command: each skipped with an error
+  /// naming the file, the byte and what was expected, and exit 1. A file
+  /// named .cwa whose first bytes are not "MD" is read as a CWA, so the
+  /// error names the missing header instead of calling it "not text".
+  @Test func brokenFilesNameWhatTheyLack() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var cwa = [UInt8](try Data(contentsOf: URL(fileURLWithPath: devices + "/ax3_testfile.cwa")))
+    cwa[0] = 0x58
+    try Data(cwa).write(to: URL(fileURLWithPath: folder + "/magic.cwa"))
+    let gt3x = [UInt8](try Data(contentsOf: URL(fileURLWithPath: devices + "/actigraph_testfile.gt3x")))
+    try Data(gt3x.prefix(40_000)).write(to: URL(fileURLWithPath: folder + "/cut.gt3x"))
+    let cases = [
+      ("magic.cwa", "magic.cwa at byte 0: no CWA header; expected an Axivity .cwa file starting \"MD\""),
+      ("cut.gt3x", "cut.gt3x at byte 40000: no end of central directory"),
+    ]
+    for (name, message) in cases {
+      let out = try energylab(["accel", "summary", name], in: folder)
+      #expect(out.status == 1, "\(name)")
+      #expect(out.stderr.contains(message), "\(out.stderr)")
+    }
+  }
+}
+
+/// Wear per day on the shipped three days whose wear is known by
+/// construction (Datasets/accelerometer/README.md, scripts/make-wear-days):
+/// worn 24 h, 12 h (off 07:00-19:00) and 22 h (off 08:00-10:00).
+struct WearPerDayChartTests {
+  @Test func plotWithNonWearChartsWearPerDay() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let out = try energylab(
+      [
+        "accel", "plot", packageRoot + "/Datasets/accelerometer/wear-3-days-10hz.csv.gz", "--start",
+        "2026-03-02T00:00:00Z", "--sample-rate", "10", "--non-wear", "--charts", "charts",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let data = try String(contentsOfFile: folder + "/charts/wear-3-days-10hz-wear.dat", encoding: .utf8)
+    let rows = data.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ") }
+    let expected: [(String, Double, Double)] = [
+      ("\"2026-03-02\"", 24, 0), ("\"2026-03-03\"", 12, 12), ("\"2026-03-04\"", 22, 2),
+    ]
+    #expect(rows.count == expected.count)
+    for (row, (date, worn, notWorn)) in zip(rows, expected) {
+      #expect(String(row[0]) == date)
+      expectClose(Double(row[1]), worn, tolerance: 1e-6, "\(date) worn")
+      expectClose(Double(row[2]), notWorn, tolerance: 1e-6, "\(date) not worn")
+    }
+    let script = try String(contentsOfFile: folder + "/charts/wear-3-days-10hz-wear.gp", encoding: .utf8)
+    #expect(script.contains("16 with lines ls 10 title 'valid day: 16 h of wear'"))
+  }
 }

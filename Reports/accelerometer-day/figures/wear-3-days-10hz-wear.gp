@@ -1,0 +1,39 @@
+# EnergyLab chart: Wear per day
+# Edit and run with: gnuplot wear-3-days-10hz-wear.gp
+set encoding utf8
+set title 'Wear per day' noenhanced
+set xlabel 'local date' noenhanced
+set ylabel 'hours (h)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.75
+set xtics noenhanced
+set xlabel offset 0,0
+set yrange [0:*]
+set bmargin 7
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'wear-3-days-10hz-wear.png'
+plot 'wear-3-days-10hz-wear.dat' using 2:xtic(1) ls 1 title 'worn', \
+     '' using 3 ls 2 title 'not worn', \
+     16 with lines ls 10 title 'valid day: 16 h of wear'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'wear-3-days-10hz-wear.svg'
+replot
+unset output
