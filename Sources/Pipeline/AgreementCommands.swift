@@ -88,9 +88,11 @@ public enum AgreementCommands {
 
   /// The Bland-Altman chart of pairs (a, b) with the limits in the form
   /// the data support: constant lines only where no trend remains
-  /// (absolute), regression-based limit lines where the differences trend,
-  /// none where no limits apply; and the percentage chart when that form
-  /// holds.
+  /// (absolute), regression-based limit lines where the differences trend;
+  /// where they trend and percentage limits hold, the fitted trend of the
+  /// differences and those limits over the observed means (and the
+  /// percentage chart); where no limits apply, the fitted trend and a
+  /// title that says so. No constant line is drawn over a trend.
   static func drawBlandAltman(
     name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
     statistics s: ErrorStatistics,
@@ -131,7 +133,27 @@ public enum AgreementCommands {
         ]
       }
     case .percentage, .none:
-      chart.horizontalLines = [.init(y: s.bias, title: "mean difference \(Fixed.format(s.bias, digits: 2))")]
+      // The differences trend with the mean, so no constant line is drawn:
+      // the fitted trend of difference on mean (Bland and Altman 1999) is,
+      // with the percentage limits over the observed means where they hold.
+      guard let loa = proportional?.limitsOfAgreement else { break }
+      let t = loa.differenceTrend
+      let ends = [loa.meanRange.lowerBound, loa.meanRange.upperBound]
+      chart.series.append(
+        .init(
+          title:
+            "trend of the differences: \(Fixed.format(t.intercept, digits: 2)) \(t.slope < 0 ? "-" : "+") \(Fixed.format(abs(t.slope), digits: 3)) x mean (p \(Fixed.pValue(t.pValue)))",
+          style: .lines, points: ends.map { .init($0, t.intercept + t.slope * $0) }))
+      if form == .none {
+        chart.title += "; no constant limits: the differences trend with the mean"
+      } else if let pct = loa.percentage {
+        let name =
+          "limits \(Fixed.format(pct.limits.lower, digits: 1)) % to \(Fixed.format(pct.limits.upper, digits: 1)) % of the mean"
+        chart.series += [
+          .init(title: name, style: .lines, points: ends.map { .init($0, $0 * pct.limits.lower / 100) }),
+          .init(title: "", style: .lines, points: ends.map { .init($0, $0 * pct.limits.upper / 100) }),
+        ]
+      }
     }
     try context.draw(chart, folder: folder, format: format)
     guard let p = proportional, let pct = p.limitsOfAgreement.percentage else { return }

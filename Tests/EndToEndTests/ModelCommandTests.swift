@@ -175,6 +175,81 @@ struct EvaluationCommandLineTests {
     #expect(bad.status == 64)
   }
 
+  /// The blocks of a chart's data file, by series title: (x, y) rows.
+  static func chartSeries(_ data: String) -> [String: [(Double, Double)]] {
+    var out: [String: [(Double, Double)]] = [:]
+    for block in data.components(separatedBy: "\n\n\n") {
+      let lines = block.split(separator: "\n")
+      guard let head = lines.first(where: { $0.hasPrefix("# series ") }),
+        let colon = head.firstIndex(of: ":")
+      else { continue }
+      let title = head[head.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      out[title] = lines.filter { !$0.hasPrefix("#") }.compactMap { line in
+        let f = line.split(separator: " ").compactMap { Double($0) }
+        return f.count == 2 ? (f[0], f[1]) : nil
+      }
+    }
+    return out
+  }
+
+  /// Where the differences trend with the mean, the Bland-Altman chart
+  /// draws no constant line: with no limits (6 pairs, too few for
+  /// regression-based limits, and the percentages still trend) it draws
+  /// the fitted trend and says that no constant limits apply; where
+  /// percentage limits hold it draws the trend and those limits. Expected
+  /// lines from scipy.stats.linregress 1.17.1 on the same pairs: trend
+  /// -3.90622 + 0.225670 A (p 2.1e-6) over A = 9 to 65.5; percentage
+  /// limits mean(P) -/+ 1.96 SD(P) (ddof 1) = 14.5357 % and 22.3843 % over
+  /// A = 11.25 to 87.6 (trend of P on A p = 0.48).
+  @Test func blandAltmanChartsDrawNoConstantLineOverATrend() throws {
+    let folder = try scratchFolder()
+    try "a,b\n8,10\n21,20\n33,30\n46,40\n58,50\n71,60\n".write(
+      toFile: "\(folder)/none.csv", atomically: true, encoding: .utf8)
+    let none = try energylab(
+      ["stats", "agreement", "none.csv", "--a", "a", "--b", "b", "--charts", "charts", "--format", "json"],
+      in: folder)
+    #expect(none.status == 0, "\(none.stderr)")
+    let noneRow = try #require(
+      JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any], "\(none.stdout)")
+    #expect(noneRow["limits_form"] as? String == "none")
+    let script = try String(contentsOfFile: "\(folder)/charts/none-a-b-bland-altman.gp", encoding: .utf8)
+    #expect(script.contains("no constant limits: the differences trend with the mean"), "\(script)")
+    #expect(!script.contains("mean difference"), "\(script)")
+    #expect(!script.contains("with lines ls 10"), "a constant line: \(script)")
+    let data = Self.chartSeries(
+      try String(contentsOfFile: "\(folder)/charts/none-a-b-bland-altman.dat", encoding: .utf8))
+    let trend = try #require(
+      data.first { $0.key.hasPrefix("trend of the differences") }?.value, "\(data.keys)")
+    #expect(trend.count == 2)
+    expectClose(trend.first?.0, 9, tolerance: 1e-9, "trend start mean")
+    expectClose(trend.first?.1, -3.906224 + 0.2256704 * 9, tolerance: 1e-5, "trend start")
+    expectClose(trend.last?.0, 65.5, tolerance: 1e-9, "trend end mean")
+    expectClose(trend.last?.1, -3.906224 + 0.2256704 * 65.5, tolerance: 1e-5, "trend end")
+
+    try "a,b\n12.5,10\n23.5,20\n36.4,30\n47.2,40\n60.8,50\n71.5,60\n84.9,70\n95.2,80\n".write(
+      toFile: "\(folder)/pct.csv", atomically: true, encoding: .utf8)
+    let pct = try energylab(
+      ["stats", "agreement", "pct.csv", "--a", "a", "--b", "b", "--charts", "charts", "--format", "json"],
+      in: folder)
+    #expect(pct.status == 0, "\(pct.stderr)")
+    let pctRow = try #require(
+      JSONSerialization.jsonObject(with: Data(pct.stdout.utf8)) as? [String: Any], "\(pct.stdout)")
+    #expect(pctRow["limits_form"] as? String == "percentage")
+    let pctScript = try String(contentsOfFile: "\(folder)/charts/pct-a-b-bland-altman.gp", encoding: .utf8)
+    #expect(!pctScript.contains("with lines ls 10"), "a constant line: \(pctScript)")
+    #expect(!pctScript.contains("no constant limits"))
+    let pctData = Self.chartSeries(
+      try String(contentsOfFile: "\(folder)/charts/pct-a-b-bland-altman.dat", encoding: .utf8))
+    let lower = try #require(
+      pctData.first { $0.key.hasPrefix("limits 14.5 % to 22.4 %") }?.value, "\(pctData.keys)")
+    expectClose(lower.first?.1, 11.25 * 0.145357, tolerance: 1e-4, "lower limit at the smallest mean")
+    expectClose(lower.last?.1, 87.6 * 0.145357, tolerance: 1e-4, "lower limit at the largest mean")
+    let upper = try #require(pctData[""], "\(pctData.keys)")
+    expectClose(upper.first?.1, 11.25 * 0.223843, tolerance: 1e-4, "upper limit at the smallest mean")
+    expectClose(upper.last?.1, 87.6 * 0.223843, tolerance: 1e-4, "upper limit at the largest mean")
+    #expect(pctData.keys.contains { $0.hasPrefix("trend of the differences") })
+  }
+
   @Test func statsAgreementNamesTheBadCell() throws {
     let folder = try scratchFolder()
     try "a,b\n1,2\n3,\"4,5\"\n".write(toFile: "\(folder)/x.csv", atomically: true, encoding: .utf8)
