@@ -395,8 +395,10 @@ public enum AccelCommands {
         ("calibration_error_after_mg", c.errorAfterMilliG, "mg"),
       ]
       for (k, axis) in ["x", "y", "z"].enumerated() {
+        // Unknown, and so not stored, where no correction was fitted.
         rows += [
-          ("calibration_offset_\(axis)_g", c.offsetG[k], "g"), ("calibration_scale_\(axis)", c.scale[k], ""),
+          ("calibration_offset_\(axis)_g", c.isFitted ? c.offsetG[k] : nil, "g"),
+          ("calibration_scale_\(axis)", c.isFitted ? c.scale[k] : nil, ""),
         ]
         if c.usesTemperature {
           rows.append(
@@ -423,8 +425,10 @@ public enum AccelCommands {
       out.append(("calibration_error_before_mg", .number(c.errorBeforeMilliG, 2)))
       out.append(("calibration_error_after_mg", .number(c.errorAfterMilliG, 2)))
       for (k, axis) in ["x", "y", "z"].enumerated() {
-        out.append(("calibration_offset_\(axis)_g", .number(c.offsetG[k], 5)))
-        out.append(("calibration_scale_\(axis)", .number(c.scale[k], 5)))
+        // Unknown (empty in CSV, null in JSON) where no correction was
+        // fitted: the identity is not a fitted value.
+        out.append(("calibration_offset_\(axis)_g", .number(c.isFitted ? c.offsetG[k] : nil, 5)))
+        out.append(("calibration_scale_\(axis)", .number(c.isFitted ? c.scale[k] : nil, 5)))
         if c.usesTemperature {
           out.append(
             ("calibration_temperature_\(axis)_g_per_c", .number(c.temperatureCoefficientGPerCelsius[k], 6)))

@@ -168,6 +168,11 @@ public struct CalibrationFit: Sendable, Hashable {
   /// Why it was not applied, or what it rests on.
   public var diagnostics: [Diagnostic]
 
+  /// Whether a correction was fitted at all. Without one (too few still
+  /// points, or points not spread over the sphere) the offsets, scales and
+  /// temperature coefficients are unknown, not the identity they hold.
+  public var isFitted: Bool { iterations > 0 }
+
   /// The identity: no change.
   public static func identity(stillPoints: Int, windows: Int) -> CalibrationFit {
     CalibrationFit(

@@ -335,6 +335,46 @@ struct AccelCommandTests {
       ), "\(epochs.stderr)")
   }
 
+  /// Two minutes lying still on one face give 12 still windows, all on one
+  /// side of the sphere: no correction can be fitted, so the offsets and
+  /// scales are unknown (null in JSON, empty in CSV, not stored), never the
+  /// identity printed as if fitted; the error before stays, `calibrated`
+  /// is false and the diagnostics say why.
+  @Test func anUnfittedCalibrationHasUnknownOffsetsAndScales() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let synth = try energylab(["accel", "synth", "-o", "still.csv", "--leg", "still,2min"], in: folder)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let json = try energylab(
+      ["accel", "summary", "still.csv", "--calibrate", "--db", "c.sqlite", "--format", "json"], in: folder)
+    #expect(json.status == 0, "\(json.stderr)")
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    let row = try #require(rows.first)
+    #expect(row["calibrated"] as? Bool == false)
+    #expect(row["calibration_still_points"] as? Int == 12)
+    #expect(row["calibration_error_before_mg"] is Double, "\(row)")
+    #expect(row["calibration_error_after_mg"] is NSNull, "\(row)")
+    for axis in ["x", "y", "z"] {
+      #expect(row["calibration_offset_\(axis)_g"] is NSNull, "offset \(axis): \(row)")
+      #expect(row["calibration_scale_\(axis)"] is NSNull, "scale \(axis): \(row)")
+    }
+    #expect("\(row["diagnostics"] ?? "")".contains("left uncalibrated"), "\(row)")
+    let csv = try energylab(
+      [
+        "accel", "summary", "still.csv", "--calibrate", "--format", "csv", "--columns",
+        "calibrated,calibration_offset_x_g,calibration_scale_x,calibration_scale_z",
+      ], in: folder)
+    #expect(csv.status == 0, "\(csv.stderr)")
+    #expect(csv.stdout.split(separator: "\n").last == "false,,,", "\(csv.stdout)")
+    let export = try energylab(
+      ["db", "export", "--db", "c.sqlite", "--table", "results", "--format", "json"], in: folder)
+    let stored = try #require(
+      JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+    let metrics = Set(stored.compactMap { $0["metric"] as? String })
+    #expect(metrics.contains("calibration_still_points") && metrics.contains("calibration_error_before_mg"))
+    #expect(!metrics.contains { $0.hasPrefix("calibration_offset") || $0.hasPrefix("calibration_scale") })
+  }
+
   /// The stored run holds the epoch and the cut-points with the minutes.
   @Test func theStoredRunNamesTheEpochAndCutPoints() throws {
     let folder = try scratchFolder()
