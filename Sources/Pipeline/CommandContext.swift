@@ -130,6 +130,7 @@ public final class CommandContext {
     pendingJSON = []
     csvTablePrinted = false
     lastOutput = ""
+    columnsSeen = []
   }
 
   /// Prints the command's JSON as one document: its table, or an object of
@@ -138,7 +139,9 @@ public final class CommandContext {
     defer {
       pendingJSON = []
       commandFormat = nil
+      columnsSeen = []
     }
+    warnOfUnknownColumns()
     guard !pendingJSON.isEmpty else { return }
     if pendingJSON.count == 1 {
       sink(ResultRenderer.render(pendingJSON[0], as: .json))
@@ -158,19 +161,39 @@ public final class CommandContext {
   /// The terminal's width for `table` output; nil prints every column.
   public var terminalWidth: Int?
 
-  /// Prints a table in `format` (or the default), with the chosen columns,
-  /// and keeps it whole for `data/`.
+  /// The tables (with rows) the command has printed so far, with their
+  /// columns, for the warning about `--columns` names none of them has.
+  private var columnsSeen: [(table: String, columns: [String])] = []
+
+  /// Warns once per command of the `--columns` names in none of the
+  /// tables it printed (a command of several tables, such as `accel days`,
+  /// has each name in one of them).
+  private func warnOfUnknownColumns() {
+    guard let columns, !columnsSeen.isEmpty else { return }
+    let known = Set(columnsSeen.flatMap(\.columns))
+    let unknown = columns.filter { !known.contains($0) }
+    guard !unknown.isEmpty else { return }
+    let names = columnsSeen.map(\.table).joined(separator: " or ")
+    let have = columnsSeen.count == 1 ? "it has" : "they have"
+    var listed: [String] = []
+    for t in columnsSeen { listed += t.columns.filter { !listed.contains($0) } }
+    warn(
+      "energylab: warning: no column \(unknown.joined(separator: ", ")) in \(names); \(have) \(listed.joined(separator: ", "))"
+    )
+  }
+
+  /// Prints a table in `format` (or the default), with the chosen columns
+  /// (a table that has none of them is printed whole, since they name
+  /// another table of the command), and keeps it whole for `data/`.
   public func emit(_ table: ResultTable, format: OutputFormat?) {
     emittedTables.append(table)
     var shown = table
     if let columns {
-      let unknown = columns.filter { !table.columns.contains($0) }
-      if !unknown.isEmpty, !table.rows.isEmpty {
-        warn(
-          "energylab: warning: no column \(unknown.joined(separator: ", ")) in \(table.name); it has \(table.columns.joined(separator: ", "))"
-        )
+      let tableColumns = table.columns
+      if !table.rows.isEmpty { columnsSeen.append((table.name, tableColumns)) }
+      if columns.contains(where: tableColumns.contains) || table.rows.isEmpty {
+        shown = table.selecting(columns)
       }
-      shown = table.selecting(columns)
     }
     let chosen = columns != nil
     let effective = format ?? defaultFormat

@@ -375,6 +375,34 @@ struct AccelCommandTests {
     #expect(!metrics.contains { $0.hasPrefix("calibration_offset") || $0.hasPrefix("calibration_scale") })
   }
 
+  /// `accel days` prints two tables: `--columns` picks from each the
+  /// names it has, and warns only of a name neither table has.
+  @Test func daysColumnsApplyToTheTablesThatHaveThem() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let synth = try energylab(
+      ["accel", "synth", "-o", "day.csv", "--leg", "still,2min", "--leg", "walk,1min"], in: folder)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let out = try energylab(
+      ["accel", "days", "day.csv", "--columns", "date,steps,valid_days", "--format", "json"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(!out.stderr.contains("no column"), "\(out.stderr)")
+    let o = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    let days = try #require(o["accel-days"] as? [[String: Any]], "\(o)")
+    #expect(days.first.map { Set($0.keys) } == ["date", "steps"])
+    let valid = try #require(o["accel-valid-days"] as? [[String: Any]], "\(o)")
+    #expect(valid.first.map { Set($0.keys) } == ["valid_days"])
+    let unknown = try energylab(
+      ["accel", "days", "day.csv", "--columns", "date,valid_days,nonsense", "--format", "csv"], in: folder)
+    #expect(unknown.status == 0, "\(unknown.stderr)")
+    let warnings = unknown.stderr.split(separator: "\n").filter { $0.contains("warning: no column") }
+    #expect(warnings.count == 1, "\(unknown.stderr)")
+    #expect(
+      warnings.first?.hasPrefix("energylab: warning: no column nonsense in accel-days or accel-valid-days;")
+        == true,
+      "\(unknown.stderr)")
+  }
+
   /// The stored run holds the epoch and the cut-points with the minutes.
   @Test func theStoredRunNamesTheEpochAndCutPoints() throws {
     let folder = try scratchFolder()
