@@ -9,7 +9,10 @@ Tests/EndToEndTests/Fixtures/citations.tsv:
 
 where `claim` is words of the citing text within 3 lines of the citation
 and `anchor` is words of the thesis, as written there, within 3 lines of
-the cited range. CitationTests checks both against the
+the cited range. The row must be for the thesis the citation refers to:
+Tests/EndToEndTests/Fixtures/theses.tsv names the thesis of each citing
+file, or says that each citation's thesis is the thesis name nearest
+before it (on its line, or up to 3 lines above). CitationTests checks both against the
 excerpts in Tests/EndToEndTests/Fixtures/theses/, which hold the cited
 lines (with 3 lines either side) of the thesis texts.
 
@@ -41,6 +44,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests/EndToEndTests/Fixtures")
 MANIFEST = os.path.join(FIXTURES, "citations.tsv")
+THESES = os.path.join(FIXTURES, "theses.tsv")
 SEEDS = os.path.join(os.path.dirname(ROOT), "shared/seeds")
 CITATION = re.compile(r"\bL(\d{2,4})(?:-L?(\d{2,4}))?\b")
 WINDOW = 3
@@ -68,7 +72,7 @@ def occurrences():
         lines = open(path, encoding="utf-8").read().split("\n")
         for i, line in enumerate(lines):
             for m in CITATION.finditer(line):
-                yield os.path.relpath(path, ROOT), i, lines, m.group(0)
+                yield os.path.relpath(path, ROOT), i, lines, m.group(0), m.start()
 
 
 def table_rows(path):
@@ -88,6 +92,40 @@ def manifest():
     return table_rows(MANIFEST)
 
 
+def theses():
+    """(names, files): thesis by name (lower case, hyphens as spaces) and
+    by citing file ("named" where each citation names its thesis)."""
+    names, files = {}, {}
+    for n, line in enumerate(open(THESES, encoding="utf-8").read().split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0] not in ("name", "file"):
+            sys.exit(f"{THESES}:{n}: expected name|file <TAB> key <TAB> thesis")
+        (names if parts[0] == "name" else files)[normalised(parts[1]) if parts[0] == "name" else parts[1]] = parts[2]
+    return names, files
+
+
+def normalised(text):
+    return text.lower().replace("-", " ")
+
+
+def thesis_of(path, i, lines, start, names, files):
+    """The thesis a citation at column `start` of line `i` refers to, or
+    None (with why) when neither its file nor its neighbourhood names one."""
+    thesis = files.get(path)
+    if thesis is None:
+        return None, f"{path} is not in theses.tsv (add the thesis its citations refer to)"
+    if thesis != "named":
+        return thesis, None
+    texts = [normalised(lines[i][:start])] + [normalised(lines[k]) for k in range(i - 1, max(-1, i - WINDOW - 1), -1)]
+    for text in texts:
+        found = [(text.rfind(name), thesis) for name, thesis in names.items() if name in text]
+        if found:
+            return max(found)[1], None
+    return None, f"no thesis named on the line or up to {WINDOW} lines above"
+
+
 def cited_range(citation):
     m = CITATION.fullmatch(citation)
     start = int(m.group(1))
@@ -97,13 +135,20 @@ def cited_range(citation):
 
 def check():
     rows = manifest()
+    names, files = theses()
     missing = 0
-    for path, i, lines, citation in occurrences():
+    for path, i, lines, citation, start in occurrences():
         near = "\n".join(lines[max(0, i - WINDOW): i + WINDOW + 1])
-        if not any(r[1] == citation and r[2] in near for r in rows):
+        thesis, why = thesis_of(path, i, lines, start, names, files)
+        if why:
             missing += 1
-            print(f"{path}:{i + 1}: {citation}: {lines[i].strip()[:160]}")
-    print(f"{missing} citations without a row", file=sys.stderr)
+            print(f"{path}:{i + 1}: {citation}: {why}: {lines[i].strip()[:160]}")
+        elif not any(r[0] == thesis and r[1] == citation and r[2] in near for r in rows):
+            missing += 1
+            others = sorted({r[0] for r in rows if r[1] == citation and r[2] in near})
+            other = f" (rows of thesis {', '.join(others)} only)" if others else ""
+            print(f"{path}:{i + 1}: {citation}: no row of thesis {thesis}{other}: {lines[i].strip()[:160]}")
+    print(f"{missing} citations without a row of their thesis", file=sys.stderr)
     return 1 if missing else 0
 
 
