@@ -23,7 +23,9 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.png'
 plot 'stanford-walking-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -113.90051940771625 with lines ls 10 title 'mean difference -113.90'
+     'stanford-walking-acsm-walking-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: -0.02 - 0.464 x mean (p < 0.001)', \
+     'stanford-walking-acsm-walking-bland-altman.dat' index 2 using 1:2 with lines ls 3 title 'limits -46.9 % to -45.9 % of the mean', \
+     'stanford-walking-acsm-walking-bland-altman.dat' index 3 using 1:2 with lines ls 4 title ''
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-acsm-walking-bland-altman.svg'
 replot
