@@ -90,12 +90,20 @@ struct InstalledUseTests {
     #expect(out.stderr.contains(hint), "\(out.stderr)")
   }
 
-  @Test func misspeltSurveyQuestionGetsASuggestion() throws {
+  /// Every option naming a question: a slip gets the nearest question, and
+  /// nothing is computed (`--multi` once ignored a name matching none).
+  @Test(arguments: [
+    ["crosstab", "s.csv", "--rows", "comute_mode", "--cols", "age"],
+    ["compare", "s.csv", "--question", "age", "--by", "comute_mode"],
+    ["summary", "s.csv", "--multi", "comute_mode"],
+    ["summary", "s.csv", "--scale", "comute_mode=yesno"],
+    ["summary", "s.csv", "--reverse", "comute_mode"],
+  ])
+  func misspeltSurveyQuestionGetsASuggestion(arguments: [String]) throws {
     let folder = try scratchFolder()
-    try "id,commute_mode,age\n1,car,30\n2,bus,40\n".write(
+    try "id,commute_mode,age\n1,car;bus,30\n2,bus,40\n".write(
       toFile: folder + "/s.csv", atomically: true, encoding: .utf8)
-    let out = try energylab(
-      ["survey", "crosstab", "s.csv", "--rows", "comute_mode", "--cols", "age"], in: folder)
+    let out = try energylab(["survey"] + arguments, in: folder)
     #expect(out.status == 64)
     #expect(out.stderr.contains("did you mean \"commute_mode\"?"), "\(out.stderr)")
   }
