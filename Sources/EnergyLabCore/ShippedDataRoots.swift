@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where EnergyLab's shipped data (`Datasets/reference`, `met`, `factors`,
 /// `airports`: what `make install` copies) can be, and the stable name a
@@ -33,13 +34,24 @@ public enum ShippedDataRoots {
     return roots
   }
 
+  /// `root/Datasets/`, resolved, by root: resolved once per process (a
+  /// batch names thousands of files).
+  private static let resolvedDatasets = Mutex<[String: String]>([:])
+
+  private static func datasetsFolder(_ root: String) -> String {
+    if let known = resolvedDatasets.withLock({ $0[root] }) { return known }
+    var datasets = CanonicalPath.resolved((root as NSString).appendingPathComponent("Datasets"))
+    if !datasets.hasSuffix("/") { datasets += "/" }
+    resolvedDatasets.withLock { $0[root] = datasets }
+    return datasets
+  }
+
   /// `shipped:factors/alter-eco-2020.csv` for a file (its path resolved)
   /// inside `Datasets/<folder>/` of one of the roots, for a shipped
   /// folder; nil for any other file.
   public static func name(ofResolved file: String) -> String? {
     for root in all {
-      var datasets = CanonicalPath.resolved((root as NSString).appendingPathComponent("Datasets"))
-      if !datasets.hasSuffix("/") { datasets += "/" }
+      let datasets = datasetsFolder(root)
       guard file.hasPrefix(datasets) else { continue }
       let relative = String(file.dropFirst(datasets.count))
       guard let folder = relative.split(separator: "/").first, folders.contains(String(folder)),

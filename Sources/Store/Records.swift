@@ -9,15 +9,70 @@ protocol RunChildRecord: FetchableRecord, TableRecord {
   func encode(to container: inout PersistenceContainer)
 }
 
-/// A run's row as inserted: the row's columns and its run's id.
-struct OwnedRow<Row: RunChildRecord>: PersistableRecord {
-  static var databaseTableName: String { Row.databaseTableName }
-  let runId: Int64
+/// A row's columns, for `PreparedRun`.
+private struct ChildColumns<Row: RunChildRecord>: EncodableRecord {
   let row: Row
+  func encode(to container: inout PersistenceContainer) { row.encode(to: &container) }
+}
 
-  func encode(to container: inout PersistenceContainer) {
-    container["run_id"] = runId
-    row.encode(to: &container)
+/// A run's rows as statements and their arguments, made before the write
+/// lock is taken: under it only the statements run (each prepared once per
+/// connection), so the workers of `batch` wait for each other only as long
+/// as SQLite writes.
+struct PreparedRun {
+  var runKey: String
+  /// `run_key`, `command`, `energylab_version`, `recorded_at`.
+  var run: [DatabaseValue]
+  /// Per table with rows, in the order stored: the insert and each row's
+  /// values after `run_id`.
+  var tables: [(sql: String, rows: [[DatabaseValue]])] = []
+
+  init(_ run: RunRecord) throws {
+    runKey = run.runKey
+    self.run = [
+      run.runKey.databaseValue, run.command.databaseValue, run.energyLabVersion.databaseValue,
+      run.recordedAt.databaseValue,
+    ]
+    try add(run.inputs.map(InputRecord.init))
+    try add(run.parameters.map(ParameterRecord.init))
+    try add(run.results)
+    try add(run.predictions)
+    try add(run.tracks)
+    try add(run.activities)
+    try add(run.epochs)
+    try add(run.referenceValues)
+    try add(run.surveyResults)
+    try add(run.errorSummaries)
+    try add(run.diagnostics)
+  }
+
+  private mutating func add<Row: RunChildRecord>(_ rows: [Row]) throws {
+    guard let first = rows.first else { return }
+    let columns = try ChildColumns(row: first).databaseDictionary.keys.sorted()
+    let sql =
+      "INSERT INTO \(Row.databaseTableName) (run_id, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
+    tables.append(
+      (
+        sql,
+        try rows.map { row in
+          let values = try ChildColumns(row: row).databaseDictionary
+          return columns.map { values[$0] ?? .null }
+        }
+      ))
+  }
+
+  /// Replaces the run with the same key by this one; returns its row id.
+  func insert(into db: Database) throws -> Int64 {
+    try db.cachedStatement(sql: "DELETE FROM runs WHERE run_key = ?").execute(arguments: [runKey])
+    try db.cachedStatement(
+      sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)"
+    ).execute(arguments: StatementArguments(run))
+    let id = db.lastInsertedRowID
+    for (sql, rows) in tables {
+      let statement = try db.cachedStatement(sql: sql)
+      for row in rows { try statement.execute(arguments: StatementArguments([id.databaseValue] + row)) }
+    }
+    return id
   }
 }
 

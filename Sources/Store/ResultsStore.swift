@@ -610,9 +610,10 @@ public final class ResultsStore: Sendable {
   /// stored under its one name (`RunRecord.withStoredPaths`).
   @discardableResult
   public func record(_ run: RunRecord) throws -> Int64 {
-    let run = run.withStoredPaths()
+    // Named and laid out as rows before the write lock is taken.
+    let prepared = try PreparedRun(run.withStoredPaths())
     return try Self.retrying(path: path, doing: "store run") {
-      try queue.write { db in try Self.insert(run, into: db) }
+      try queue.write { db in try prepared.insert(into: db) }
     }
   }
 
@@ -621,33 +622,11 @@ public final class ResultsStore: Sendable {
   /// failed merge leaves the store as it was. Returns the runs copied.
   @discardableResult
   public func merge(_ others: [ResultsStore]) throws -> Int {
-    let runs = try others.flatMap { try $0.allRuns() }
+    let runs = try others.flatMap { try $0.allRuns() }.map(PreparedRun.init)
     try Self.retrying(path: path, doing: "merge") {
-      try queue.write { db in for run in runs { _ = try Self.insert(run, into: db) } }
+      try queue.write { db in for run in runs { _ = try run.insert(into: db) } }
     }
     return runs.count
-  }
-
-  static func insert(_ run: RunRecord, into db: Database) throws -> Int64 {
-    try StoredRun.filter(Column("run_key") == run.runKey).deleteAll(db)
-    var stored = StoredRun(run)
-    try stored.insert(db)
-    let id = stored.id!
-    func insert<Row: RunChildRecord>(_ rows: [Row]) throws {
-      for row in rows { try OwnedRow(runId: id, row: row).insert(db) }
-    }
-    try insert(run.inputs.map(InputRecord.init))
-    try insert(run.parameters.map(ParameterRecord.init))
-    try insert(run.results)
-    try insert(run.predictions)
-    try insert(run.tracks)
-    try insert(run.activities)
-    try insert(run.epochs)
-    try insert(run.referenceValues)
-    try insert(run.surveyResults)
-    try insert(run.errorSummaries)
-    try insert(run.diagnostics)
-    return id
   }
 
   /// Every run with all its rows, in the order stored.
