@@ -31,6 +31,22 @@ func runWithEnvironment(
 /// Installed use: the binary finds its shipped data and its digest through
 /// the system, however it was started.
 struct InstalledUseTests {
+  /// A prefix laid out as `make install` writes it: PREFIX/bin/energylab
+  /// (a copy of the built binary) and the shipped `data` folders in
+  /// PREFIX/share/energylab/Datasets.
+  static func installed(data: [String]) throws -> String {
+    let prefix = try scratchFolder()
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
+    try fm.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
+    for folder in data {
+      try fm.copyItem(
+        atPath: packageRoot + "/Datasets/" + folder, toPath: prefix + "/share/energylab/Datasets/" + folder)
+    }
+    return prefix
+  }
+
   /// By name from PATH (argv[0] is then just "energylab"), through a
   /// symbolic link, and by a relative path, from a folder without Datasets/.
   @Test func runByNameLinkOrRelativePathFindsShippedData() throws {
@@ -57,13 +73,7 @@ struct InstalledUseTests {
   /// PREFIX/share/energylab/Datasets (what `make install` writes), run by
   /// name, with no checkout above it.
   @Test func installedLayoutFindsItsShare() throws {
-    let prefix = try scratchFolder()
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
-    try fm.createDirectory(atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
-    try fm.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
-    try fm.copyItem(
-      atPath: packageRoot + "/Datasets/reference", toPath: prefix + "/share/energylab/Datasets/reference")
+    let prefix = try Self.installed(data: ["reference"])
     let work = try scratchFolder()
     let out = try runWithEnvironment(
       [

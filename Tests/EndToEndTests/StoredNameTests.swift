@@ -116,13 +116,7 @@ struct StoredNameTests {
     }
     #expect(try !export("inputs", "checkout.sqlite", in: folder).contains { $0[1].contains("Datasets/") })
 
-    let prefix = try scratchFolder()
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
-    try fm.createDirectory(atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
-    try fm.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
-    try fm.copyItem(
-      atPath: "\(packageRoot)/Datasets/factors", toPath: prefix + "/share/energylab/Datasets/factors")
+    let prefix = try InstalledUseTests.installed(data: ["factors"])
     let installed = try runWithEnvironment(
       ["/usr/bin/env", "energylab", "batch", "study", "--db", "installed.sqlite", "--quiet"], in: folder,
       environment: ["PATH": prefix + "/bin:/usr/bin:/bin"])
