@@ -17,22 +17,19 @@ private struct ChildColumns<Row: RunChildRecord>: EncodableRecord {
 
 /// A run's rows as statements and their arguments, made before the write
 /// lock is taken: under it only the statements run (each prepared once per
-/// connection), so the workers of `batch` wait for each other only as long
-/// as SQLite writes.
+/// connection, each row's arguments bound as they are), so the workers of
+/// `batch` wait for each other only as long as SQLite writes.
 struct PreparedRun {
   var runKey: String
   /// `run_key`, `command`, `energylab_version`, `recorded_at`.
-  var run: [DatabaseValue]
-  /// Per table with rows, in the order stored: the insert and each row's
-  /// values after `run_id`.
-  var tables: [(sql: String, rows: [[DatabaseValue]])] = []
+  var run: StatementArguments
+  /// Per table with rows, in the order stored: the insert, and each row's
+  /// arguments (the run's key, which finds its `run_id`, then the columns).
+  var tables: [(sql: String, rows: [StatementArguments])] = []
 
   init(_ run: RunRecord) throws {
     runKey = run.runKey
-    self.run = [
-      run.runKey.databaseValue, run.command.databaseValue, run.energyLabVersion.databaseValue,
-      run.recordedAt.databaseValue,
-    ]
+    self.run = [run.runKey, run.command, run.energyLabVersion, run.recordedAt]
     try add(run.inputs.map(InputRecord.init))
     try add(run.parameters.map(ParameterRecord.init))
     try add(run.results)
@@ -50,13 +47,14 @@ struct PreparedRun {
     guard let first = rows.first else { return }
     let columns = try ChildColumns(row: first).databaseDictionary.keys.sorted()
     let sql =
-      "INSERT INTO \(Row.databaseTableName) (run_id, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))"
+      "INSERT INTO \(Row.databaseTableName) (run_id, \(columns.joined(separator: ", "))) VALUES ((SELECT id FROM runs WHERE run_key = ?)\(String(repeating: ", ?", count: columns.count)))"
+    let key = runKey.databaseValue
     tables.append(
       (
         sql,
         try rows.map { row in
           let values = try ChildColumns(row: row).databaseDictionary
-          return columns.map { values[$0] ?? .null }
+          return StatementArguments([key] + columns.map { values[$0] ?? .null })
         }
       ))
   }
@@ -66,11 +64,15 @@ struct PreparedRun {
     try db.cachedStatement(sql: "DELETE FROM runs WHERE run_key = ?").execute(arguments: [runKey])
     try db.cachedStatement(
       sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)"
-    ).execute(arguments: StatementArguments(run))
+    ).execute(arguments: run)
     let id = db.lastInsertedRowID
     for (sql, rows) in tables {
       let statement = try db.cachedStatement(sql: sql)
-      for row in rows { try statement.execute(arguments: StatementArguments([id.databaseValue] + row)) }
+      for arguments in rows {
+        // Made to the statement's own count of arguments above.
+        statement.setUncheckedArguments(arguments)
+        try statement.execute()
+      }
     }
     return id
   }
