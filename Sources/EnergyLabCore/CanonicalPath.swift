@@ -6,8 +6,11 @@ import Foundation
   import Darwin
 #endif
 
-/// The one name of a file, however it was typed: `walk.gpx`, `./walk.gpx`
-/// and `/home/me/study/walk.gpx` are the same input to the results store.
+/// The one name of a file, however it was typed and wherever the command
+/// was run from: `walk.gpx`, `./walk.gpx` and `/home/me/study/walk.gpx` are
+/// the same input to the results store, and EnergyLab's shipped data is
+/// named by what it is (`shipped:factors/alter-eco-2020.csv`), never by
+/// where it was found.
 public enum CanonicalPath {
   /// `path` made absolute, with symbolic links, `.` and `..` resolved
   /// (as far as it exists).
@@ -19,18 +22,22 @@ public enum CanonicalPath {
     return URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
-  /// `path` resolved, then relative to `root` (itself resolved) when inside
-  /// it, else absolute.
-  public static func of(_ path: String, relativeTo root: String) -> String {
+  /// The name a file is stored under, in every table of the results store:
+  /// `shipped:<folder>/<file>` for shipped data (see `ShippedDataRoots`),
+  /// else the absolute path with links resolved. A stored name is its own
+  /// stored name, so storing twice changes nothing.
+  ///
+  /// Absolute, so two study folders of the same name in different places
+  /// (two sites) stay apart, and the same study run from any folder is
+  /// stored under the same names.
+  public static func stored(_ path: String) -> String {
+    if path.hasPrefix(ShippedDataRoots.namePrefix) { return path }
     let file = resolved(path)
-    var base = resolved(root)
-    if !base.hasSuffix("/") { base += "/" }
-    return file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
+    return ShippedDataRoots.name(ofResolved: file) ?? file
   }
 
-  /// `path` resolved, relative to the working directory when inside it:
-  /// the name a command's input is stored under.
+  /// The name a command's input is stored under (`stored`).
   public static func of(_ path: String) -> String {
-    of(path, relativeTo: FileManager.default.currentDirectoryPath)
+    stored(path)
   }
 }

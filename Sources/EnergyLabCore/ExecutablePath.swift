@@ -13,8 +13,10 @@ import Foundation
 public enum ExecutablePath {
   /// The binary's real path: `/proc/self/exe` on Linux, else argv[0]
   /// searched on PATH (when it has no `/`) and resolved with `realpath`;
-  /// nil when neither names an existing file.
-  public static var current: String? {
+  /// nil when neither names an existing file. Found once per process.
+  public static let current: String? = find()
+
+  private static func find() -> String? {
     #if os(Linux)
       if let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
         linked.hasPrefix("/"), FileManager.default.fileExists(atPath: linked)

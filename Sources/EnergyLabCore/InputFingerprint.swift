@@ -12,7 +12,17 @@ public struct InputFingerprint: Sendable, Hashable {
   public var sizeBytes: Int
   public var sha256: String
 
+  /// The file at `path` with its size and SHA-256, under `path` as given.
   public static func of(path: String) throws -> InputFingerprint {
     InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: try SHA256.hex(fileAt: path))
+  }
+
+  /// The file at `path` as the results store records it: its size and
+  /// SHA-256 under its stored name (`CanonicalPath.stored`), so it is
+  /// keyed by where it is and by what it holds.
+  public static func stored(path: String) throws -> InputFingerprint {
+    var fingerprint = try of(path: path)
+    fingerprint.path = CanonicalPath.stored(path)
+    return fingerprint
   }
 }

@@ -43,6 +43,10 @@ public struct ModelInput: Sendable, Hashable {
   public var rollingResistanceCoefficient: Double?
   public var airDensityKilogramsPerCubicMeter: Double?
   public var equipmentMassKilograms: Double?
+  /// The participant's id in a subjects file (`--subjects` with
+  /// `--subject`), when the values came from one: recorded and keyed on,
+  /// so two participants with equal values stay two runs.
+  public var subjectID: String?
 
   public init(
     speedMetersPerSecond: Double? = nil, gradeFraction: Double? = nil, bodyMassKilograms: Double? = nil,
@@ -253,6 +257,9 @@ extension ModelInput {
       ("bike_mass_kg", equipmentMassKilograms, "mass of bicycle and gear"),
     ]
     var out: [NamedParameter] = []
+    if let subjectID {
+      out.append(NamedParameter(name: "subject_id", value: subjectID, meaning: "participant"))
+    }
     for (name, value, meaning) in values {
       guard let value else { continue }
       out.append(NamedParameter(name: name, value: Fixed.shortest(value), meaning: meaning))

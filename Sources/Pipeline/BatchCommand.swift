@@ -81,9 +81,11 @@ public enum BatchCommand {
   }
 
   /// A file of the study: its path, its path relative to the folder, and
-  /// the name it is stored under: the folder's own name (symbolic links
-  /// and `.` resolved) and the relative path, so `batch study`,
-  /// `batch ./study` and `batch /abs/study` store the same runs.
+  /// the name it is stored under (`CanonicalPath.stored`: absolute, links
+  /// and `.` resolved), so `batch study`, `batch ./study` and
+  /// `batch /abs/study`, from any working folder or as shards, store the
+  /// same runs, and two study folders of the same name in different places
+  /// (two sites) store two sets of runs.
   public struct StudyFile: Sendable, Hashable {
     public var path: String
     public var relativePath: String
@@ -180,11 +182,10 @@ public enum BatchCommand {
         }
       }
       walk("")
-      let root = (canonicalRoot as NSString).lastPathComponent
-      let prefix = root == "/" || root.isEmpty ? "" : root + "/"
       for relative in found.sorted() {
         let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-        discovery.files.append(StudyFile(path: path, relativePath: relative, storedPath: prefix + relative))
+        discovery.files.append(
+          StudyFile(path: path, relativePath: relative, storedPath: CanonicalPath.stored(path)))
       }
     }
     return discovery
@@ -418,14 +419,9 @@ public enum BatchCommand {
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
     let factorPath = try ShippedData.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
-    let factorDigest = try InputFingerprint.of(path: factorPath)
-    let factorInput = InputFingerprint(
-      path: CanonicalPath.of(factorPath), sizeBytes: factorDigest.sizeBytes, sha256: factorDigest.sha256)
-    let subjectsInput = try options.subjectsPath.map { path -> InputFingerprint in
-      let digest = try InputFingerprint.of(path: path)
-      return InputFingerprint(
-        path: CanonicalPath.of(path), sizeBytes: digest.sizeBytes, sha256: digest.sha256)
-    }
+    // Shipped factors by their `shipped:` name, wherever they were found.
+    let factorInput = try InputFingerprint.stored(path: factorPath)
+    let subjectsInput = try options.subjectsPath.map { try InputFingerprint.stored(path: $0) }
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: progress)
     let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))

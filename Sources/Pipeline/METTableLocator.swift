@@ -17,14 +17,11 @@ public enum METTableLocator {
 }
 
 /// Finds EnergyLab's shipped data (`Datasets/...`: reference tables, the
-/// MET table, factor sets, airports), in this order:
-///
-/// 1. the current folder, so a project's own `Datasets/` wins;
-/// 2. `$ENERGYLAB_DATA` (a folder holding `Datasets/`);
-/// 3. `share/energylab` beside the binary's `bin/` (what `make install
-///    PREFIX=...` writes), the binary found through the system
-///    (`ExecutablePath`), however it was run;
-/// 4. the checkout the binary was built in (`.build/release/energylab`).
+/// MET table, factor sets, airports) in the folders of
+/// `ShippedDataRoots.all`, in order: the current folder, `$ENERGYLAB_DATA`,
+/// `share/energylab` beside the installed binary, the checkout it was built
+/// in. Wherever a file was found, the store records it by its stable name
+/// (`shipped:factors/alter-eco-2020.csv`) and its digest.
 public enum ShippedData {
   /// The factor set used when none is named: the Alter Eco app's UK 2019
   /// factors (car, train, plane).
@@ -36,20 +33,7 @@ public enum ShippedData {
   }
 
   /// The folders searched, in order (each holding `Datasets/`).
-  public static var roots: [String] {
-    var roots = [FileManager.default.currentDirectoryPath]
-    if let data = ProcessInfo.processInfo.environment["ENERGYLAB_DATA"], !data.isEmpty { roots.append(data) }
-    // The binary as the system resolves it (not argv[0], which is only
-    // "energylab" when run by name from PATH).
-    guard let binaryFolder = ExecutablePath.folder else { return roots }
-    var folder = URL(fileURLWithPath: binaryFolder)
-    roots.append(folder.deletingLastPathComponent().appendingPathComponent("share/energylab").path)
-    for _ in 0..<4 {
-      folder = folder.deletingLastPathComponent()
-      roots.append(folder.path)
-    }
-    return roots
-  }
+  public static var roots: [String] { ShippedDataRoots.all }
 
   /// The first of the roots holding `relative`; `relative` itself (which
   /// then fails to open, naming it) when none does.

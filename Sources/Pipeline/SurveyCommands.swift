@@ -84,6 +84,14 @@ public enum SurveyCommands {
       multiSelect: input.multiSelect, dialect: input.dialect, missingCodes: input.missingCodes,
       idColumn: input.idColumn
     ).read(path: input.path)
+    // A multi-select question that matches none (a slip of the keyboard)
+    // is an error with the nearest question, not a silent single choice.
+    for item in input.multiSelect
+    where !survey.questions.contains(where: {
+      $0.id == item || $0.text == item || $0.text.lowercased().contains(item.lowercased())
+    }) {
+      _ = try survey.question(matching: item)
+    }
     var inputs = [input.path]
     var parameters: [NamedParameter] = []
     if survey.format == "plain" {

@@ -9,15 +9,72 @@ protocol RunChildRecord: FetchableRecord, TableRecord {
   func encode(to container: inout PersistenceContainer)
 }
 
-/// A run's row as inserted: the row's columns and its run's id.
-struct OwnedRow<Row: RunChildRecord>: PersistableRecord {
-  static var databaseTableName: String { Row.databaseTableName }
-  let runId: Int64
+/// A row's columns, for `PreparedRun`.
+private struct ChildColumns<Row: RunChildRecord>: EncodableRecord {
   let row: Row
+  func encode(to container: inout PersistenceContainer) { row.encode(to: &container) }
+}
 
-  func encode(to container: inout PersistenceContainer) {
-    container["run_id"] = runId
-    row.encode(to: &container)
+/// A run's rows as statements and their arguments, made before the write
+/// lock is taken: under it only the statements run (each prepared once per
+/// connection, each row's arguments bound as they are), so the workers of
+/// `batch` wait for each other only as long as SQLite writes.
+struct PreparedRun {
+  var runKey: String
+  /// `run_key`, `command`, `energylab_version`, `recorded_at`.
+  var run: StatementArguments
+  /// Per table with rows, in the order stored: the insert, and each row's
+  /// arguments (the run's key, which finds its `run_id`, then the columns).
+  var tables: [(sql: String, rows: [StatementArguments])] = []
+
+  init(_ run: RunRecord) throws {
+    runKey = run.runKey
+    self.run = [run.runKey, run.command, run.energyLabVersion, run.recordedAt]
+    try add(run.inputs.map(InputRecord.init))
+    try add(run.parameters.map(ParameterRecord.init))
+    try add(run.results)
+    try add(run.predictions)
+    try add(run.tracks)
+    try add(run.activities)
+    try add(run.epochs)
+    try add(run.referenceValues)
+    try add(run.surveyResults)
+    try add(run.errorSummaries)
+    try add(run.diagnostics)
+  }
+
+  private mutating func add<Row: RunChildRecord>(_ rows: [Row]) throws {
+    guard let first = rows.first else { return }
+    let columns = try ChildColumns(row: first).databaseDictionary.keys.sorted()
+    let sql =
+      "INSERT INTO \(Row.databaseTableName) (run_id, \(columns.joined(separator: ", "))) VALUES ((SELECT id FROM runs WHERE run_key = ?)\(String(repeating: ", ?", count: columns.count)))"
+    let key = runKey.databaseValue
+    tables.append(
+      (
+        sql,
+        try rows.map { row in
+          let values = try ChildColumns(row: row).databaseDictionary
+          return StatementArguments([key] + columns.map { values[$0] ?? .null })
+        }
+      ))
+  }
+
+  /// Replaces the run with the same key by this one; returns its row id.
+  func insert(into db: Database) throws -> Int64 {
+    try db.cachedStatement(sql: "DELETE FROM runs WHERE run_key = ?").execute(arguments: [runKey])
+    try db.cachedStatement(
+      sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)"
+    ).execute(arguments: run)
+    let id = db.lastInsertedRowID
+    for (sql, rows) in tables {
+      let statement = try db.cachedStatement(sql: sql)
+      for arguments in rows {
+        // Made to the statement's own count of arguments above.
+        statement.setUncheckedArguments(arguments)
+        try statement.execute()
+      }
+    }
+    return id
   }
 }
 

@@ -39,11 +39,111 @@ public struct RunRecord: Sendable, Hashable {
     self.results = results
     self.predictions = predictions
     self.errorSummaries = errorSummaries
+    runKey = Self.key(command: command, inputs: inputs, parameters: parameters)
+  }
+
+  /// The SHA-256 of the command, each input's name and digest, and each
+  /// parameter's name and value.
+  public static func key(command: String, inputs: [InputFingerprint], parameters: [NamedParameter]) -> String
+  {
     var key = "\(command)\n"
     for input in inputs { key += "input \(input.path) \(input.sha256)\n" }
     for parameter in parameters { key += "param \(parameter.name)=\(parameter.value)\n" }
-    runKey = SHA256.hex(Array(key.utf8))
+    return SHA256.hex(Array(key.utf8))
   }
+
+  /// The run with every file named the one way the store names it
+  /// (`CanonicalPath.stored`: shipped data by `shipped:` name, anything
+  /// else by its absolute real path), in every table: the inputs, and the
+  /// tracks, activities, epochs, results, predictions, reference values,
+  /// survey results and diagnostics that name a file as typed (`walk.gpx`,
+  /// `walk.gpx#2 walk`, `walk.gpx:118:7`). Text that names no file here
+  /// is kept. When an input's name changes, so does the key: the same files
+  /// and parameters give the same key from whatever folder they were named.
+  public func withStoredPaths() -> RunRecord {
+    var names = StoredNames()
+    var out = self
+    out.inputs = inputs.map { input in
+      var stored = input
+      stored.path = names.input(input.path)
+      return stored
+    }
+    if out.inputs != inputs {
+      out.runKey = Self.key(command: command, inputs: out.inputs, parameters: parameters)
+    }
+    for i in out.results.indices { out.results[i].subject = names.rename(out.results[i].subject) }
+    for i in out.predictions.indices {
+      out.predictions[i].reference = names.rename(out.predictions[i].reference)
+    }
+    for i in out.errorSummaries.indices {
+      out.errorSummaries[i].reference = names.rename(out.errorSummaries[i].reference)
+    }
+    for i in out.tracks.indices { out.tracks[i].path = names.rename(out.tracks[i].path) }
+    for i in out.activities.indices {
+      out.activities[i].trackPath = names.rename(out.activities[i].trackPath)
+    }
+    for i in out.epochs.indices { out.epochs[i].source = names.rename(out.epochs[i].source) }
+    for i in out.referenceValues.indices {
+      out.referenceValues[i].reference = names.rename(out.referenceValues[i].reference)
+    }
+    for i in out.surveyResults.indices {
+      out.surveyResults[i].survey = names.rename(out.surveyResults[i].survey)
+    }
+    for i in out.diagnostics.indices {
+      if let location = out.diagnostics[i].location { out.diagnostics[i].location = names.rename(location) }
+    }
+    return out
+  }
+}
+
+/// Stored names of the files a run names, each looked up once.
+struct StoredNames {
+  /// Text as found in a row -> the stored name of the file it names, or
+  /// nil when it names none.
+  private var known: [String: String?] = [:]
+
+  /// An input's stored name; as given when it names no file here (a run
+  /// read back from another store).
+  mutating func input(_ path: String) -> String {
+    file(path) ?? path
+  }
+
+  /// The stored name of the regular file `text` names, nil when it names none.
+  private mutating func file(_ text: String) -> String? {
+    if let found = known[text] { return found }
+    var name: String? = nil
+    if text.hasPrefix(ShippedDataRoots.namePrefix) {
+      name = text
+    } else if !text.isEmpty, let status = FileStatus.of(text), !status.isDirectory {
+      name = CanonicalPath.stored(text)
+    }
+    known[text] = name
+    return name
+  }
+
+  /// `text` with the file it names, whole or before `#` (an activity of
+  /// a file) or before `:line` or `:line:column` (a place in it), given
+  /// its stored name; unchanged when it names no file.
+  mutating func rename(_ text: String) -> String {
+    if let whole = file(text) { return whole }
+    if let hash = text.firstIndex(of: "#"), let name = file(String(text[..<hash])) {
+      return name + text[hash...]
+    }
+    // Up to two trailing `:digits` (line, then column).
+    var end = text.endIndex
+    for _ in 0..<2 {
+      guard let colon = text[..<end].lastIndex(of: ":") else { break }
+      let digits = text[text.index(after: colon)..<end]
+      guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { break }
+      end = colon
+      if let name = file(String(text[..<end])) { return name + text[end...] }
+    }
+    return text
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// A number a run produced, for a subject (a file, an activity, a model).
@@ -520,11 +620,14 @@ public final class ResultsStore: Sendable {
   }
 
   /// Stores a run, replacing an earlier run with the same key, in one
-  /// transaction. Returns the run's row id.
+  /// transaction. Returns the run's row id. Every file the run names is
+  /// stored under its one name (`RunRecord.withStoredPaths`).
   @discardableResult
   public func record(_ run: RunRecord) throws -> Int64 {
-    try Self.retrying(path: path, doing: "store run") {
-      try queue.write { db in try Self.insert(run, into: db) }
+    // Named and laid out as rows before the write lock is taken.
+    let prepared = try PreparedRun(run.withStoredPaths())
+    return try Self.retrying(path: path, doing: "store run") {
+      try queue.write { db in try prepared.insert(into: db) }
     }
   }
 
@@ -533,33 +636,11 @@ public final class ResultsStore: Sendable {
   /// failed merge leaves the store as it was. Returns the runs copied.
   @discardableResult
   public func merge(_ others: [ResultsStore]) throws -> Int {
-    let runs = try others.flatMap { try $0.allRuns() }
+    let runs = try others.flatMap { try $0.allRuns() }.map(PreparedRun.init)
     try Self.retrying(path: path, doing: "merge") {
-      try queue.write { db in for run in runs { _ = try Self.insert(run, into: db) } }
+      try queue.write { db in for run in runs { _ = try run.insert(into: db) } }
     }
     return runs.count
-  }
-
-  static func insert(_ run: RunRecord, into db: Database) throws -> Int64 {
-    try StoredRun.filter(Column("run_key") == run.runKey).deleteAll(db)
-    var stored = StoredRun(run)
-    try stored.insert(db)
-    let id = stored.id!
-    func insert<Row: RunChildRecord>(_ rows: [Row]) throws {
-      for row in rows { try OwnedRow(runId: id, row: row).insert(db) }
-    }
-    try insert(run.inputs.map(InputRecord.init))
-    try insert(run.parameters.map(ParameterRecord.init))
-    try insert(run.results)
-    try insert(run.predictions)
-    try insert(run.tracks)
-    try insert(run.activities)
-    try insert(run.epochs)
-    try insert(run.referenceValues)
-    try insert(run.surveyResults)
-    try insert(run.errorSummaries)
-    try insert(run.diagnostics)
-    return id
   }
 
   /// Every run with all its rows, in the order stored.

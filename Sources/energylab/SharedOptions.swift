@@ -98,6 +98,7 @@ struct SubjectOptions: ParsableArguments {
       guard let row = all.first(where: { $0.id == id }) else {
         throw ValueError.unknown("subject", id, among: all.map(\.id), in: subjects)
       }
+      input.subjectID = row.id
       input.bodyMassKilograms = row.bodyMassKilograms
       input.ageYears = row.ageYears
       input.sex = row.sex

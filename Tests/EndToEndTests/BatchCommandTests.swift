@@ -69,12 +69,14 @@ struct BatchCommandTests {
     let noted = try energylab(
       ["db", "export", "--db", "all.sqlite", "--table", "diagnostics", "--format", "csv"], in: folder)
     #expect(noted.stdout.hasPrefix("run_id,location,severity,code,message\n"))
+    // Located by the file's stored name, as its input is.
+    let recording = CanonicalName.resolved(folder) + "/study/recordings/rec.csv"
     #expect(
       noted.stdout.contains(
-        ",study/recordings/rec.csv,note,unit-inferred,acceleration unit not stated; read as g"))
+        ",\(recording),note,unit-inferred,acceleration unit not stated; read as g"))
     #expect(
       noted.stdout.contains(
-        ",study/recordings/rec.csv,note,cut-points-default,\"no cut-points or wear location given: hildebrand-wrist-actigraph (ENMO (mg) on 5 s epochs), the default for a phone or a wrist; a device at the waist takes hildebrand-hip-actigraph (--wear-location waist)\""
+        ",\(recording),note,cut-points-default,\"no cut-points or wear location given: hildebrand-wrist-actigraph (ENMO (mg) on 5 s epochs), the default for a phone or a wrist; a device at the waist takes hildebrand-hip-actigraph (--wear-location waist)\""
       ), "\(noted.stdout)")
     #expect(all.stderr.contains("study/recordings/broken.csv:3:1: 3 fields; expected 4 fields"))
     #expect(!all.stderr.contains("\u{1B}"), "no progress bar when standard error is not a terminal")

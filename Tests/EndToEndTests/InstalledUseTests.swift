@@ -31,6 +31,22 @@ func runWithEnvironment(
 /// Installed use: the binary finds its shipped data and its digest through
 /// the system, however it was started.
 struct InstalledUseTests {
+  /// A prefix laid out as `make install` writes it: PREFIX/bin/energylab
+  /// (a copy of the built binary) and the shipped `data` folders in
+  /// PREFIX/share/energylab/Datasets.
+  static func installed(data: [String]) throws -> String {
+    let prefix = try scratchFolder()
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
+    try fm.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
+    for folder in data {
+      try fm.copyItem(
+        atPath: packageRoot + "/Datasets/" + folder, toPath: prefix + "/share/energylab/Datasets/" + folder)
+    }
+    return prefix
+  }
+
   /// By name from PATH (argv[0] is then just "energylab"), through a
   /// symbolic link, and by a relative path, from a folder without Datasets/.
   @Test func runByNameLinkOrRelativePathFindsShippedData() throws {
@@ -57,13 +73,7 @@ struct InstalledUseTests {
   /// PREFIX/share/energylab/Datasets (what `make install` writes), run by
   /// name, with no checkout above it.
   @Test func installedLayoutFindsItsShare() throws {
-    let prefix = try scratchFolder()
-    let fm = FileManager.default
-    try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
-    try fm.createDirectory(atPath: prefix + "/share/energylab/Datasets", withIntermediateDirectories: true)
-    try fm.copyItem(atPath: binary, toPath: prefix + "/bin/energylab")
-    try fm.copyItem(
-      atPath: packageRoot + "/Datasets/reference", toPath: prefix + "/share/energylab/Datasets/reference")
+    let prefix = try Self.installed(data: ["reference"])
     let work = try scratchFolder()
     let out = try runWithEnvironment(
       [
@@ -90,12 +100,20 @@ struct InstalledUseTests {
     #expect(out.stderr.contains(hint), "\(out.stderr)")
   }
 
-  @Test func misspeltSurveyQuestionGetsASuggestion() throws {
+  /// Every option naming a question: a slip gets the nearest question, and
+  /// nothing is computed (`--multi` once ignored a name matching none).
+  @Test(arguments: [
+    ["crosstab", "s.csv", "--rows", "comute_mode", "--cols", "age"],
+    ["compare", "s.csv", "--question", "age", "--by", "comute_mode"],
+    ["summary", "s.csv", "--multi", "comute_mode"],
+    ["summary", "s.csv", "--scale", "comute_mode=yesno"],
+    ["summary", "s.csv", "--reverse", "comute_mode"],
+  ])
+  func misspeltSurveyQuestionGetsASuggestion(arguments: [String]) throws {
     let folder = try scratchFolder()
-    try "id,commute_mode,age\n1,car,30\n2,bus,40\n".write(
+    try "id,commute_mode,age\n1,car;bus,30\n2,bus,40\n".write(
       toFile: folder + "/s.csv", atomically: true, encoding: .utf8)
-    let out = try energylab(
-      ["survey", "crosstab", "s.csv", "--rows", "comute_mode", "--cols", "age"], in: folder)
+    let out = try energylab(["survey"] + arguments, in: folder)
     #expect(out.status == 64)
     #expect(out.stderr.contains("did you mean \"commute_mode\"?"), "\(out.stderr)")
   }
