@@ -286,21 +286,26 @@ public enum AccelCommands {
     options.timeZone ?? layout.timeZone ?? TimeZone(identifier: "UTC")!
   }
 
-  /// A recording's run: its file, the parameters it was read with (and
-  /// the energy options), its diagnostics, and `rows` stored from it.
+  /// A recording's run: its file (and `otherInputs`), the parameters it
+  /// was read with (and the energy options, and `extra`), its diagnostics
+  /// (the reader's, or `diagnostics` when given), and `rows` stored from
+  /// it. The command names the file by its stored name, so the run's key
+  /// does not depend on the folder it was run from.
   static func outcome(
     _ r: AccelResult, command: String, options: AccelOptions, energy: AccelEnergyOptions? = nil,
-    extra: [NamedParameter] = [], fill: @escaping (inout RunRecord) -> Void,
-    render: @escaping (CommandContext) throws -> Void
+    extra: [NamedParameter] = [], otherInputs: [String] = [], diagnostics: [Diagnostic]? = nil,
+    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
   ) -> ComputedOutcome {
     let parameters = options.described([r]) + (energy?.described ?? []) + extra
+    let diagnostics = diagnostics ?? r.diagnostics
     return ComputedOutcome(
-      inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics,
+      inputs: [r.file] + otherInputs, parameters: parameters, diagnostics: diagnostics,
       run: { inputs, recordedAt in
         var run = RunRecord(
-          command: "\(command) \(r.file)", recordedAt: recordedAt, inputs: inputs, parameters: parameters)
+          command: "\(command) \(CanonicalPath.stored(r.file))", recordedAt: recordedAt, inputs: inputs,
+          parameters: parameters)
         fill(&run)
-        run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
+        run.diagnostics = diagnostics.map(DiagnosticRow.init)
         return run
       }, render: render)
   }

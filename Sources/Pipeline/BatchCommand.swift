@@ -215,7 +215,6 @@ public enum BatchCommand {
     }
   }
 
-  /// Reads one file and builds its run.
   /// The subject a file belongs to under the options' rule: nil when no
   /// subjects were given or none matches; an error naming the file when
   /// several do.
@@ -261,17 +260,42 @@ public enum BatchCommand {
     return (input, diagnostics)
   }
 
-  static func process(
-    _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorInput: InputFingerprint,
-    subjectsInput: InputFingerprint? = nil, progress: ((Int) -> Void)?
-  )
-    throws -> (kind: Kind, run: RunRecord, fallbacks: [Diagnostic], diagnostics: [Diagnostic])
-  {
+  /// What one file of the study became: its kind, its outcome (stored
+  /// through `Driver.store`, as every command's is), the activities that
+  /// took the fallback factor and what was noticed, reported by the batch.
+  struct FileResult {
+    var kind: Kind
+    var outcome: any CommandOutcome
     var fallbacks: [Diagnostic] = []
     var diagnostics: [Diagnostic] = []
+  }
+
+  /// Reads one file and computes its outcome from the values the single
+  /// commands compute:
+  /// - a track: `track summary`'s summary of the file and `profile`'s
+  ///   activities (energy and CO2), stored as one run `batch track FILE`
+  ///   with the factor set (and subjects file) among its inputs and the
+  ///   profile's parameters, the subject's and `subject_match`; its rows
+  ///   are those `track summary --db` and `profile --db` store for the file
+  ///   (the summary's results and `tracks` row, the activities), without
+  ///   the profile's bins;
+  /// - an accelerometer recording: `accel summary`'s results and `accel
+  ///   energy`'s totals, with one-minute epochs when its times are dates,
+  ///   stored as `batch accelerometer FILE` (through the accel commands'
+  ///   own outcome builder) with the energy options and the subject's
+  ///   values among its parameters;
+  /// - a survey export: `survey summary`'s outcome itself, so batch stores
+  ///   the run (and run key) `survey summary FILE --db` stores.
+  /// Each run names the file by its stored name; shipped data and the
+  /// subjects file are fingerprinted by the driver like any input.
+  static func process(
+    _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorPath: String,
+    progress: ((Int) -> Void)?
+  ) throws -> FileResult {
     let (kind, notRecording) = try kind(of: file, options: options)
     let subject = try subject(of: file, options: options)
     let (subjectInput, subjectDiagnostics) = subjectInput(subject, options: options, file: file)
+    let subjectsFile = options.subjectsPath.map { [$0] } ?? []
     let subjectParameters =
       (subject?.parameters ?? [])
       + (options.subjectsPath == nil
@@ -281,10 +305,6 @@ public enum BatchCommand {
             name: "subject_match", value: options.subjectMatch.rawValue,
             meaning: "how files are matched to participants")
         ])
-    var run: RunRecord
-    let fingerprint = try InputFingerprint.of(path: file.path)
-    let input = InputFingerprint(
-      path: file.storedPath, sizeBytes: fingerprint.sizeBytes, sha256: fingerprint.sha256)
     switch kind {
     case .track:
       let zone = options.timeZone.zone
@@ -299,7 +319,6 @@ public enum BatchCommand {
       profile.modelForMode = options.modelForMode
       profile.factorFallback = options.factorFallback
       let found = try ProfileCommand.activities(profile, factors: factors) { _ in track }
-      fallbacks = found.fallbacks
       let parameters =
         found.parameters + [
           NamedParameter(name: "factor_set", value: factors.name, meaning: factors.source),
@@ -312,22 +331,22 @@ public enum BatchCommand {
           NamedParameter(
             name: "time_zone", value: options.timeZone.name,
             meaning: "zone of track times written without an offset"),
-        ]
-      run = RunRecord(
-        command: "batch track \(file.storedPath)", recordedAt: nil,
-        inputs: [input, factorInput] + (subjectsInput.map { [$0] } ?? []),
-        parameters: parameters + subjectParameters)
-      run.results = TrackCommands.storedRows(summary, fit: header.fit, subject: file.storedPath)
-      run.tracks = [
-        TrackRow(
-          path: file.storedPath, points: summary.points,
-          startTime: summary.startSecondsSince1970.map { ISO8601.formatUTC($0) },
-          endTime: summary.endSecondsSince1970.map { ISO8601.formatUTC($0) },
-          durationSeconds: summary.durationSeconds,
-          distanceMeters: summary.distance2DMeters)
-      ]
-      run.activities = ProfileCommand.activityRows(found.activities) { _ in file.storedPath }
-      diagnostics = found.diagnostics
+        ] + subjectParameters
+      let diagnostics = subjectDiagnostics + found.diagnostics
+      let outcome = ComputedOutcome(
+        inputs: [file.path, factorPath] + subjectsFile, parameters: parameters,
+        diagnostics: diagnostics + found.fallbacks,
+        run: { inputs, recordedAt in
+          var run = RunRecord(
+            command: "batch track \(file.storedPath)", recordedAt: recordedAt, inputs: inputs,
+            parameters: parameters,
+            results: TrackCommands.storedRows(summary, fit: header.fit, subject: file.storedPath))
+          run.tracks = [TrackCommands.trackRow(summary, path: file.storedPath)]
+          run.activities = ProfileCommand.activityRows(found.activities) { _ in file.storedPath }
+          run.diagnostics = (diagnostics + found.fallbacks).map(DiagnosticRow.init)
+          return run
+        }, render: { _ in })
+      return FileResult(kind: kind, outcome: outcome, fallbacks: found.fallbacks, diagnostics: diagnostics)
     case .accelerometer:
       var accel = options.accel
       accel.parseWorkers = 1
@@ -335,15 +354,9 @@ public enum BatchCommand {
       energy.bodyMassKilograms = subjectInput.bodyMassKilograms ?? energy.bodyMassKilograms
       if let height = subject?.heightMeters { energy.heightMeters = height }
       let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
-      run = RunRecord(
-        command: "batch accelerometer \(file.storedPath)", recordedAt: nil,
-        inputs: [input] + (subjectsInput.map { [$0] } ?? []),
-        parameters: accel.described([r]) + energy.described + subjectParameters)
-      run.results =
-        AccelCommands.storedRows(r, subject: file.storedPath)
-        + AccelCommands.storedEnergy(
-          try AccelEnergy.totals(r.analysis, options: energy), subject: file.storedPath)
-      diagnostics = r.diagnostics
+      let totals = try AccelEnergy.totals(r.analysis, options: energy)
+      var diagnostics = subjectDiagnostics + r.diagnostics
+      var minutes: [AccelEpoch] = []
       if !r.info.layout.absoluteTime {
         // Times counted from the first sample would be stored as 1970.
         diagnostics.append(
@@ -352,9 +365,19 @@ public enum BatchCommand {
             message:
               "epochs not stored: times count from the first sample, not from a date",
             location: file.path))
-      } else if let minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs {
-        run.epochs = AccelCommands.storedEpochs(minutes, r, source: file.storedPath)
+      } else {
+        minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs ?? []
       }
+      let outcome = AccelCommands.outcome(
+        r, command: "batch accelerometer", options: accel, energy: energy, extra: subjectParameters,
+        otherInputs: subjectsFile, diagnostics: diagnostics,
+        fill: { run in
+          run.results =
+            AccelCommands.storedRows(r, subject: file.storedPath)
+            + AccelCommands.storedEnergy(totals, subject: file.storedPath)
+          run.epochs = AccelCommands.storedEpochs(minutes, r, source: file.storedPath)
+        }, render: { _ in })
+      return FileResult(kind: kind, outcome: outcome, diagnostics: diagnostics)
     case .survey:
       let loaded: SurveyCommands.Loaded
       do {
@@ -366,20 +389,11 @@ public enum BatchCommand {
           "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export",
           expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
       }
-      let survey = loaded.survey
-      let summaries = try SurveyCommands.summaries(of: survey, scales: loaded.scales)
-      run = RunRecord(
-        command: "batch survey \(file.storedPath)", recordedAt: nil, inputs: [input],
-        parameters: loaded.parameters)
-      run.surveyResults = SurveyCommands.storedRows(survey, summaries)
-      diagnostics = loaded.notes
+      let summary = SurveyCommands.Summary(
+        loaded: loaded, summaries: try SurveyCommands.summaries(of: loaded.survey, scales: loaded.scales))
+      let outcome = SurveyCommands.SummaryOutcome(result: summary)
+      return FileResult(kind: kind, outcome: outcome, diagnostics: outcome.diagnostics)
     }
-    if kind != .survey { diagnostics = subjectDiagnostics + diagnostics }
-    run.diagnostics = (diagnostics + fallbacks).map(DiagnosticRow.init)
-    // The key is the command, the file by stored name and content, and
-    // every parameter: the same file re-run replaces its run, a changed file
-    // or parameter adds one.
-    return (kind, run, fallbacks, diagnostics)
   }
 
   /// What a batch did: the files it took, what each became, which could
@@ -419,9 +433,6 @@ public enum BatchCommand {
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
     let factorPath = try ShippedData.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
-    // Shipped factors by their `shipped:` name, wherever they were found.
-    let factorInput = try InputFingerprint.stored(path: factorPath)
-    let subjectsInput = try options.subjectsPath.map { try InputFingerprint.stored(path: $0) }
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: progress)
     let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))
@@ -429,14 +440,16 @@ public enum BatchCommand {
       guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
       do {
-        let (kind, run, fallbacks, diagnostics) = try process(
-          file, options: options, factors: factors, factorInput: factorInput, subjectsInput: subjectsInput,
+        let result = try process(
+          file, options: options, factors: factors, factorPath: factorPath,
           progress: { bar.reading(file: index, bytes: $0) })
-        try record(run)
+        // Stored as every command's outcome is; batch runs carry no time,
+        // so shards merge into exactly the runs of one batch.
+        try Driver.store(result.outcome, recordedAt: nil, record: record)
         outcome.withLock {
-          $0.counts[kind, default: 0] += 1
-          $0.fallbacks += fallbacks
-          $0.diagnostics += diagnostics
+          $0.counts[result.kind, default: 0] += 1
+          $0.fallbacks += result.fallbacks
+          $0.diagnostics += result.diagnostics
         }
       } catch let error as InputError {
         outcome.withLock {

@@ -45,16 +45,39 @@ public enum Driver {
   {
     let fingerprints = try outcome.inputs.map { try context.recordInput($0) }
     var stored: RunRecord?
-    if let path = database ?? context.databasePath,
-      let run = outcome.runRecord(inputs: try context.hashed(fingerprints), recordedAt: context.timestamp)
-    {
-      try ResultsStore(path: path).record(run)
-      stored = run
+    if let path = database ?? context.databasePath {
+      // The store is opened only for an outcome that stores a run.
+      stored = try store(
+        outcome, fingerprints: try context.hashed(fingerprints), recordedAt: context.timestamp,
+        record: { _ = try ResultsStore(path: path).record($0) })
     }
     context.record(outcome.diagnostics, listedInOutput: outcome.diagnosticsListedInOutput)
     context.provenance.addParameters(outcome.parameters)
     try outcome.render(into: context)
     return stored
+  }
+
+  /// Fingerprints the outcome's inputs (each by content and stored name),
+  /// builds its run and hands it to `record` (a results store's `record`,
+  /// or any sink); returns the run, nil for an outcome that stores none.
+  /// Needs no context and holds no state, so `batch`'s workers call it at
+  /// once, each with its own file's outcome, into one shared store.
+  @discardableResult
+  public static func store(
+    _ outcome: some CommandOutcome, recordedAt: String?, record: (RunRecord) throws -> Void
+  ) throws -> RunRecord? {
+    try store(
+      outcome, fingerprints: try outcome.inputs.map { try InputFingerprint.stored(path: $0) },
+      recordedAt: recordedAt, record: record)
+  }
+
+  private static func store(
+    _ outcome: some CommandOutcome, fingerprints: [InputFingerprint], recordedAt: String?,
+    record: (RunRecord) throws -> Void
+  ) throws -> RunRecord? {
+    guard let run = outcome.runRecord(inputs: fingerprints, recordedAt: recordedAt) else { return nil }
+    try record(run)
+    return run
   }
 }
 

@@ -152,6 +152,14 @@ public enum TrackCommands {
     return record
   }
 
+  /// A summary as the store's `tracks` row of the file at `path`.
+  static func trackRow(_ s: TrackSummary, path: String) -> TrackRow {
+    TrackRow(
+      path: path, points: s.points, startTime: s.startSecondsSince1970.map { ISO8601.formatUTC($0) },
+      endTime: s.endSecondsSince1970.map { ISO8601.formatUTC($0) }, durationSeconds: s.durationSeconds,
+      distanceMeters: s.distance2DMeters)
+  }
+
   /// A summary's numbers as stored rows under `subject`, each with its
   /// unit in its own column, from the summary itself (never from printed
   /// columns). Metric names are the summary's keys.
@@ -262,13 +270,7 @@ public enum TrackCommands {
           var run = RunRecord(
             command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
             results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
-          run.tracks = values.map { s, _ in
-            TrackRow(
-              path: s.source, points: s.points,
-              startTime: s.startSecondsSince1970.map { ISO8601.formatUTC($0) },
-              endTime: s.endSecondsSince1970.map { ISO8601.formatUTC($0) },
-              durationSeconds: s.durationSeconds, distanceMeters: s.distance2DMeters)
-          }
+          run.tracks = values.map { s, _ in trackRow(s, path: s.source) }
           run.diagnostics = diagnostics.map(DiagnosticRow.init)
           return run
         },

@@ -195,4 +195,81 @@ struct BatchCommandTests {
       ["db", "export", "--db", "b.sqlite", "--table", "runs", "--format", "csv"], in: folder)
     #expect(runs.stdout.split(separator: "\n").count == 3, "two runs and a header: \(runs.stdout)")
   }
+  /// A store's table as `db export` gives it, each row as sorted
+  /// `column=value` text without the run's id, for comparing two stores.
+  static func rowTexts(_ table: String, db: String, in folder: String) throws -> [String] {
+    let export = try energylab(
+      ["db", "export", "--db", db, "--table", table, "--format", "json"], in: folder)
+    let rows = try #require(JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+    return rows.map { row in
+      row.filter { $0.key != "run_id" && $0.key != "id" }.sorted { $0.key < $1.key }
+        .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }.sorted()
+  }
+
+  /// Batch computes each file's outcome from the values the single
+  /// commands compute and stores it through the same driver: a track's
+  /// stored summary, `tracks` row and activities are those `track summary
+  /// --db` and `profile --db` store for the file; a recording's results
+  /// are those of `accel summary --db` and `accel energy --db`; a survey's
+  /// run is the very run `survey summary --db` stores (the same run key,
+  /// parameters and rows). The single commands here are typed from the
+  /// study's parent folder by relative path, batch was given the folder:
+  /// the stored names agree all the same.
+  @Test func eachFileStoresWhatItsSingleCommandStores() throws {
+    let folder = try Self.study(of: "Datasets/commute/2020-07-06-morning.gpx", as: "morning.gpx")
+    _ = try energylab(
+      ["accel", "synth", "-o", "study/rec.csv", "--leg", "walk,1min", "--leg", "run,1min", "--rate", "50"],
+      in: folder)
+    try FileManager.default.copyItem(
+      atPath: "\(packageRoot)/Datasets/surveys/stepmyhealth-demo.csv", toPath: folder + "/study/demo.csv")
+    let batch = try energylab(["batch", "study", "--db", "b.sqlite", "--quiet"], in: folder)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    let singles: [(db: String, arguments: [String])] = [
+      ("t.sqlite", ["track", "summary", "study/morning.gpx"]),
+      ("p.sqlite", ["profile", "study/morning.gpx", "--by", "day", "--tz", "UTC"]),
+      ("a.sqlite", ["accel", "summary", "study/rec.csv"]),
+      ("e.sqlite", ["accel", "energy", "study/rec.csv"]),
+      ("s.sqlite", ["survey", "summary", "study/demo.csv"]),
+    ]
+    for single in singles {
+      let out = try energylab(single.arguments + ["--db", single.db, "--format", "csv"], in: folder)
+      #expect(out.status == 0, "\(single.arguments): \(out.stderr)")
+    }
+    let track = CanonicalName.resolved(folder) + "/study/morning.gpx"
+    let recording = CanonicalName.resolved(folder) + "/study/rec.csv"
+    let batchResults = try Self.rowTexts("results", db: "b.sqlite", in: folder)
+    func of(_ file: String, energy: Bool) -> [String] {
+      batchResults.filter { $0.contains("subject=\(file) ") && $0.contains("metric=energy_") == energy }
+    }
+    let trackResults = try Self.rowTexts("results", db: "t.sqlite", in: folder)
+    #expect(!trackResults.isEmpty)
+    #expect(of(track, energy: false) == trackResults)
+    #expect(
+      try Self.rowTexts("tracks", db: "b.sqlite", in: folder)
+        == Self.rowTexts("tracks", db: "t.sqlite", in: folder))
+    let activities = try Self.rowTexts("activities", db: "p.sqlite", in: folder)
+    #expect(!activities.isEmpty)
+    #expect(try Self.rowTexts("activities", db: "b.sqlite", in: folder) == activities)
+    let accelResults = try Self.rowTexts("results", db: "a.sqlite", in: folder)
+    #expect(accelResults.contains { $0.contains("metric=steps ") })
+    #expect(of(recording, energy: false) == accelResults)
+    let energy = try Self.rowTexts("results", db: "e.sqlite", in: folder)
+    #expect(!energy.isEmpty)
+    #expect(of(recording, energy: true) == energy)
+    // The survey: one run, the same in both stores.
+    for table in ["inputs", "parameters", "survey_results", "diagnostics"] {
+      let single = try Self.rowTexts(table, db: "s.sqlite", in: folder)
+      #expect(!single.isEmpty || table == "diagnostics", "\(table)")
+      let stored = try Self.rowTexts(table, db: "b.sqlite", in: folder)
+      #expect(single.allSatisfy(stored.contains), "\(table): \(single) not all in \(stored)")
+    }
+    func surveyRun(_ db: String) throws -> [String] {
+      try Self.rowTexts("runs", db: db, in: folder).filter { $0.contains("command=survey summary") }
+        .map { $0.split(separator: " ").filter { $0.hasPrefix("run_key=") }.joined() }
+    }
+    let key = try surveyRun("s.sqlite")
+    #expect(key.count == 1)
+    #expect(try surveyRun("b.sqlite") == key)
+  }
 }
