@@ -91,6 +91,12 @@ public struct AccelOptions: Sendable {
       out += calibration.named
     }
     if let nonWear { out += nonWear.named }
+    if fillIdleSleep {
+      out.append(
+        NamedParameter(
+          name: "fill_idle_sleep", value: "on",
+          meaning: "an ActiGraph's idle-sleep seconds filled with its last sample, as ActiLife does"))
+    }
     out += analysis.dayRules.named
     return out + map.described
   }

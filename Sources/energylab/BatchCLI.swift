@@ -73,6 +73,31 @@ struct BatchCLI: ContextCommand {
       "Follow symbolic links that lead out of the study folders (default: skipped with a warning; links inside are followed)."
   )
   var followLinks = false
+  @Flag(
+    help:
+      "Accelerometer recordings: auto-calibrate raw acceleration against gravity first, as accel summary --calibrate (van Hees et al. 2014; default off). Reads each raw recording twice."
+  )
+  var calibrate = false
+  @Flag(
+    help:
+      "Accelerometer recordings: detect non-wear and leave it out, as accel summary --non-wear (van Hees et al. 2011/2013; default off). Reads each raw recording twice."
+  )
+  var nonWear = false
+  @Flag(
+    help:
+      "ActiGraph .gt3x files: fill the seconds the device slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
+  )
+  var fillIdleSleep = false
+  @Flag(
+    help:
+      "FIT tracks: read a file that ends early up to its last whole message, with a diagnostic saying how many bytes are missing (default: the file fails)."
+  )
+  var readTruncated = false
+  @Flag(
+    help:
+      "FIT tracks: read a file whose header or file CRC does not match, with a warning naming the byte (default: the file fails)."
+  )
+  var ignoreCRC = false
   @OptionGroup(title: "Steps in accelerometer recordings") var steps: StepOptions
 
   func validate() throws {
@@ -91,6 +116,11 @@ struct BatchCLI: ContextCommand {
       options.accel.timeZone = options.timeZone.zone
     }
     steps.apply(to: &options.accel.analysis)
+    if calibrate { options.accel.calibration = AutoCalibrationParameters() }
+    if nonWear { options.accel.nonWear = NonWearParameters() }
+    options.accel.fillIdleSleep = fillIdleSleep
+    options.track.readTruncatedFiles = readTruncated
+    options.track.ignoreFileCRC = ignoreCRC
     if let mass { options.energy.bodyMassKilograms = mass }
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback
