@@ -488,14 +488,58 @@ public enum BatchCommand {
     }
   }
 
+  /// How many warnings of one kind (code) batch prints before counting the
+  /// rest.
+  static let warningsPrintedPerKind = 5
+
+  /// The warnings to print: the first `warningsPrintedPerKind` of each
+  /// code, in order, and for each code with more a line counting the rest
+  /// and the files they are in.
+  static func printedWarnings(_ warnings: [Diagnostic]) -> (printed: [Diagnostic], more: [String]) {
+    var seen: [String: Int] = [:]
+    var moreFiles: [String: Set<String>] = [:]
+    var codes: [String] = []
+    var printed: [Diagnostic] = []
+    for warning in warnings {
+      let n = seen[warning.code, default: 0]
+      seen[warning.code] = n + 1
+      if n < warningsPrintedPerKind {
+        printed.append(warning)
+      } else {
+        if moreFiles[warning.code] == nil { codes.append(warning.code) }
+        moreFiles[warning.code, default: []].insert(warning.location.map { Self.fileOf(location: $0) } ?? "")
+      }
+    }
+    let more = codes.map { code in
+      let count = seen[code, default: 0] - warningsPrintedPerKind
+      let files = moreFiles[code, default: []].count
+      return
+        "warning: \(count) more \(code) warning\(count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") not printed (stored; db export --table diagnostics lists them)"
+    }
+    return (printed, more)
+  }
+
+  /// The file of a diagnostic's location (`file` or `file:line`).
+  static func fileOf(location: String) -> String {
+    guard let colon = location.lastIndex(of: ":"),
+      location[location.index(after: colon)...].allSatisfy(\.isNumber),
+      colon != location.index(before: location.endIndex)
+    else { return location }
+    return fileOf(location: String(location[..<colon]))
+  }
+
   /// The files skipped and why, the fallbacks as `profile` says them, the
   /// stored files' warnings, and one line of counts (with the warnings and
   /// notes stored, which `db export --table diagnostics` lists).
   static func render(_ result: Outcome, options: Options, context: CommandContext) {
     for skipped in result.skipped { context.report(skipped) }
     for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
-    for diagnostic in result.fallbacks { context.report(diagnostic) }
-    for diagnostic in result.diagnostics where diagnostic.severity == .warning { context.report(diagnostic) }
+    // A study of thousands of files would print thousands of lines of the
+    // same warning: the first few of each kind are printed, the rest
+    // counted (all are stored).
+    let shown = printedWarnings(result.fallbacks + result.diagnostics.filter { $0.severity == .warning })
+    for diagnostic in shown.printed { context.report(diagnostic) }
+    for more in shown.more { context.warn("energylab: \(more)") }
     if let error = result.stop, !(error is InputError) { return }
     let c = result.counts
     let stored = result.diagnostics + result.fallbacks

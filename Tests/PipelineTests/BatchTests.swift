@@ -172,3 +172,27 @@ struct BatchSubjectTests {
     #expect(SubjectMatch.file.matches(relativePath: "S21.gpx", among: subjects).isEmpty)
   }
 }
+
+struct BatchWarningTests {
+  /// Seven warnings of one kind over four files and one of another: the
+  /// first five of the first kind are printed in order, the other two
+  /// counted with the files they are in (c.gpx and d.gpx, one of them
+  /// located by line), and the lone one of the second kind printed.
+  @Test func manyWarningsOfOneKindAreCountedNotAllPrinted() {
+    func speed(_ file: String) -> Diagnostic {
+      Diagnostic(code: "speed-outside-valid-range", message: "outside", location: file)
+    }
+    let zone = Diagnostic(code: "time-zone-assumed", message: "UTC", location: "d.gpx")
+    let warnings = [
+      speed("a.gpx"), speed("a.gpx"), speed("b.gpx"), zone, speed("b.gpx"), speed("c.gpx"),
+      speed("c.gpx"), speed("d.gpx:12"),
+    ]
+    let shown = BatchCommand.printedWarnings(warnings)
+    #expect(shown.printed == Array(warnings[0..<6]))
+    #expect(
+      shown.more == [
+        "warning: 2 more speed-outside-valid-range warnings in 2 files not printed (stored; db export --table diagnostics lists them)"
+      ])
+    #expect(BatchCommand.printedWarnings(Array(warnings[0..<6])).more.isEmpty)
+  }
+}
