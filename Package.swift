@@ -35,8 +35,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
   ],
   targets: [
+    // printf's fixed-decimals formatting behind a non-variadic C function
+    // (`Fixed.printf`).
+    .target(name: "CFixedFormat"),
     .target(
-      name: "EnergyLabCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+      name: "EnergyLabCore",
+      dependencies: ["CFixedFormat", .product(name: "Crypto", package: "swift-crypto")]),
     .systemLibrary(
       name: "CLibCSV",
       pkgConfig: nil,

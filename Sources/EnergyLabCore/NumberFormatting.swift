@@ -1,4 +1,4 @@
-import Foundation
+import CFixedFormat
 
 /// The one number formatter of reports, tables and golden files: fixed
 /// precision, `.` as decimal separator whatever the locale, no grouping,
@@ -14,11 +14,40 @@ public enum Fixed {
   /// print as `nan`, `inf` and `-inf`.
   public static func format(_ value: Double, digits: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-    let text = String(format: "%.\(max(0, digits))f", locale: nil, value)
-    if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
+    let text = printf(value, digits: digits)
+    if text.hasPrefix("-"),
+      text.utf8.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") })
+    {
       return String(text.dropFirst())
     }
     return text
+  }
+
+  /// Exactly what C's `printf("%.*f", digits, value)` prints (the same
+  /// text as Foundation's `String(format:)`): the binary value rounded half
+  /// to even on its exact decimal expansion, `-0.00` for a small negative,
+  /// `nan`, `-nan`, `inf`, `-inf`, and every integer digit of a large one.
+  ///
+  /// C's `snprintf` is called through a non-variadic C function:
+  /// `String(format:)` and `withVaList` reach the same routine, but cast
+  /// each argument at run time, and those casts contend in the Swift
+  /// runtime's conformance cache between threads (batch workers word a
+  /// diagnostic per out-of-range step). The process never calls
+  /// `setlocale`, so the C locale's `.` is the decimal separator, as with
+  /// `String(format:)`.
+  public static func printf(_ value: Double, digits: Int) -> String {
+    let precision = CInt(clamping: max(0, digits))
+    let capacity = 64
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> String in
+      let count = energylab_format_fixed(buffer.baseAddress, capacity, value, precision)
+      if count >= 0, Int(count) < capacity { return String(cString: buffer.baseAddress!) }
+      // A large magnitude or precision: again, with room for every digit.
+      let size = max(0, Int(count)) + 1
+      return withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { large -> String in
+        _ = energylab_format_fixed(large.baseAddress, size, value, precision)
+        return String(cString: large.baseAddress!)
+      }
+    }
   }
 
   /// The shortest text that reads back as the same Double (`0.1`, `14.0697`);

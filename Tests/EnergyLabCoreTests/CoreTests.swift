@@ -1,4 +1,5 @@
 import EnergyLabCore
+import Foundation
 import TestSupport
 import Testing
 
@@ -109,6 +110,73 @@ struct FixedFormattingTests {
   ])
   func fixedDigits(value: Double, digits: Int, text: String) {
     #expect(Fixed.format(value, digits: digits) == text)
+  }
+
+  /// Exact decimal expansions of the binary values, rounded half to even
+  /// (Python's `decimal`: `Decimal(0.15)` is 0.1499999999999999944...), so
+  /// independent of C's printf.
+  @Test(arguments: [
+    (0.125, 2, "0.12"), (0.375, 2, "0.38"), (2.5, 0, "2"), (3.5, 0, "4"), (0.15, 1, "0.1"),
+    (1.005, 2, "1.00"),
+    (2.675, 2, "2.67"), (1e21, 0, "1000000000000000000000"), (1e23, 0, "99999999999999991611392"),
+    (1e22, 3, "10000000000000000000000.000"), (123456789.125, 2, "123456789.12"), (5e-324, 0, "0"),
+    (-0.0, 1, "-0.0"), (-0.001, 2, "-0.00"), (-Double.infinity, 2, "-inf"),
+  ])
+  func printfDigits(value: Double, digits: Int, text: String) {
+    #expect(Fixed.printf(value, digits: digits) == text)
+  }
+
+  /// The largest Double has 309 integer digits, beyond the first buffer.
+  @Test func printfLargestDouble() {
+    let text = Fixed.printf(.greatestFiniteMagnitude, digits: 2)
+    #expect(text.hasPrefix("17976931348623157081452742373170435679807056752584499659891747680315726078"))
+    #expect(text.count == 309 + 3)
+    #expect(text.hasSuffix(".00"))
+  }
+
+  /// Byte-identical to Foundation's `String(format:)` (glibc's printf
+  /// reached through Foundation) on random bit patterns of every exponent,
+  /// random values of many magnitudes, exact halves at the rounding digit and
+  /// the Doubles on either side of decimal midpoints.
+  @Test func printfMatchesStringFormat() {
+    var random = SystemRandomNumberGenerator()
+    var cases: [(Double, Int)] = []
+    for _ in 0..<100_000 {
+      cases.append((Double(bitPattern: random.next()), Int.random(in: 0...20, using: &random)))
+    }
+    for _ in 0..<100_000 {
+      let magnitude =
+        Double.random(in: 1..<10, using: &random) * pow(10, Double(Int.random(in: -12...24, using: &random)))
+      cases.append(
+        (Bool.random(using: &random) ? magnitude : -magnitude, Int.random(in: 0...12, using: &random)))
+    }
+    for power in 1...10 {
+      for numerator in stride(from: 1, to: 4_000, by: 2) {
+        let half = Double(numerator) / Double(1 << power)
+        for digits in max(0, power - 2)...power { cases.append((half, digits)) }
+      }
+    }
+    for _ in 0..<30_000 {
+      let digits = Int.random(in: 0...6, using: &random)
+      let scale = pow(10, Double(digits))
+      let midpoint = (Double(Int.random(in: 0...10_000_000, using: &random)) + 0.5) / scale
+      for value in [midpoint.nextDown, midpoint, midpoint.nextUp, -midpoint] { cases.append((value, digits)) }
+    }
+    cases += [
+      (0, 3), (-0.0, 0), (.nan, 2), (-.nan, 2), (.infinity, 1), (.greatestFiniteMagnitude, 5),
+      (-.greatestFiniteMagnitude, 0), (.leastNonzeroMagnitude, 20), (.leastNormalMagnitude, 20), (1e21, 2),
+      (1e22, 0),
+    ]
+    var mismatches: [String] = []
+    for (value, digits) in cases {
+      let expected = String(format: "%.\(digits)f", locale: nil, value)
+      let got = Fixed.printf(value, digits: digits)
+      if got != expected, mismatches.count < 10 {
+        mismatches.append("\(value.bitPattern) (\(value)) at \(digits): \(got) instead of \(expected)")
+      }
+    }
+    #expect(cases.count > 300_000)
+    #expect(mismatches.isEmpty, "\(mismatches)")
   }
 
   @Test func shortestRoundTrips() {
