@@ -13,7 +13,7 @@ public struct SurveyReader: Sendable {
   public var multiSelect: [String]
   /// The export's dialect when named (`plain`, `qualtrics`, ...); nil
   /// detects it, a plain respondent-per-row CSV being the fallback.
-  public var dialect: String?
+  public var dialect: SurveyDialect?
   /// Cells that mean "no answer" in a plain CSV (compared trimmed and
   /// case-insensitively); the empty cell always does.
   public var missingCodes: [String]
@@ -29,12 +29,10 @@ public struct SurveyReader: Sendable {
   /// 4 MiB, the limit of the accelerometer reader's lines.
   public static let defaultMaximumRowBytes = LineChunks.defaultMaximumLineBytes
   public static let defaultMissingCodes = ["NA", "N/A", "-99"]
-  public static let dialects = [
-    "plain", "qualtrics", "google-forms", "microsoft-forms", "surveymonkey", "limesurvey", "aggregate",
-  ]
+  public static let dialects = SurveyDialect.allCases.map(\.rawValue)
 
   public init(
-    multiSelect: [String] = [], dialect: String? = nil, missingCodes: [String] = defaultMissingCodes,
+    multiSelect: [String] = [], dialect: SurveyDialect? = nil, missingCodes: [String] = defaultMissingCodes,
     idColumn: String? = nil, maximumRowBytes: Int = SurveyReader.defaultMaximumRowBytes
   ) {
     self.maximumRowBytes = maximumRowBytes
@@ -101,7 +99,9 @@ public struct SurveyReader: Sendable {
     let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
     let survey = try detect(text, source: source, name: name)
     // A named dialect must be what the file is.
-    if let dialect, dialect != "plain", survey.format != dialect, survey.format != "\(dialect)-legacy" {
+    if let dialect = dialect?.rawValue, dialect != "plain", survey.format != dialect,
+      survey.format != "\(dialect)-legacy"
+    {
       throw InputError(
         .malformed,
         SourceLocation(file: source, line: 1), "not a \(dialect) export (it reads as \(survey.format))",
@@ -157,10 +157,7 @@ public struct SurveyReader: Sendable {
       }
       return rows
     }
-    if let dialect, !Self.dialects.contains(dialect) {
-      throw ValueError.unknown("survey dialect", dialect, among: Self.dialects)
-    }
-    if dialect == "plain" { return try plain(text, header: h, source: source, name: name, fallback: false) }
+    if dialect == .plain { return try plain(text, header: h, source: source, name: name, fallback: false) }
     if h == Self.aggregateHeader {
       return try aggregate(
         rows: Array(allRows().dropFirst()), provenance: provenance, source: source, name: name)
@@ -221,7 +218,7 @@ public struct SurveyReader: Sendable {
     throw InputError(
       .malformed,
       SourceLocation(file: source, line: header.line),
-      "not a \(dialect ?? "") export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
+      "not a \(dialect?.rawValue ?? "") export (header starts \"\(h.prefix(3).joined(separator: ","))\")",
       expected:
         "a Google Forms (Timestamp,...), Microsoft Forms (ID,Start time,Completion time,...), Qualtrics (StartDate,...,ResponseId), SurveyMonkey (Respondent ID,Collector ID,...) or LimeSurvey (id,submitdate,...) export, or an aggregate file (\(Self.aggregateHeader.joined(separator: ",")))"
     )
@@ -674,5 +671,25 @@ struct RowLengthCheck {
         )
       }
     }
+  }
+}
+
+/// A survey platform's export format, named on the command line
+/// (`--dialect`) when detection should not decide.
+public enum SurveyDialect: String, Sendable, Hashable, CaseIterable {
+  case plain
+  case qualtrics
+  case googleForms = "google-forms"
+  case microsoftForms = "microsoft-forms"
+  case surveymonkey
+  case limesurvey
+  case aggregate
+
+  /// The dialect of a name, or an error naming the closest.
+  public init(named name: String) throws {
+    guard let dialect = SurveyDialect(rawValue: name) else {
+      throw ValueError.unknown("survey dialect", name, among: SurveyReader.dialects)
+    }
+    self = dialect
   }
 }

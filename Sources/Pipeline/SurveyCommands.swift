@@ -17,7 +17,7 @@ public enum SurveyCommands {
     /// Reverse-scored questions.
     public var reverse: [String] = []
     /// The export's dialect (`plain`, `qualtrics`, ...); nil detects it.
-    public var dialect: String?
+    public var dialect: SurveyDialect?
     /// Cells that mean no answer in a plain CSV, besides the empty cell.
     public var missingCodes = SurveyReader.defaultMissingCodes
     /// The id column of a plain CSV.

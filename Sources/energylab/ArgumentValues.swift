@@ -124,11 +124,13 @@ enum ArgumentValue {
   }
 
   /// A survey export dialect.
-  static func surveyDialect(_ text: String) throws -> String {
-    guard SurveyReader.dialects.contains(text) else {
-      throw ValidationError("expected one of \(SurveyReader.dialects.joined(separator: ", "))")
+  static func surveyDialect(_ text: String) throws -> SurveyDialect {
+    do {
+      return try SurveyDialect(named: text)
+    } catch {
+      // The library's words: what is expected, and the closest name.
+      throw ValidationError("\(error)")
     }
-    return text
   }
 
   /// A balance user, `NAME:INTAKE:STEPS:ALLOWANCE`.

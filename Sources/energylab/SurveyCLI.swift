@@ -33,7 +33,12 @@ struct SurveyInputOptions: ParsableArguments {
   var dialect: String?
 
   func validate() throws {
-    if let dialect { _ = try ArgumentValue.surveyDialect(dialect) }
+    _ = try parsedDialect
+  }
+
+  /// The dialect, parsed once here; the reader takes the value.
+  var parsedDialect: SurveyDialect? {
+    get throws { try dialect.map(ArgumentValue.surveyDialect) }
   }
   @Option(help: "Cells read as no answer in a plain CSV, comma-separated (default NA,N/A,-99; empty always).")
   var missing: String?
@@ -42,7 +47,7 @@ struct SurveyInputOptions: ParsableArguments {
 
   var input: SurveyCommands.Input {
     var input = SurveyCommands.Input(path: export)
-    input.dialect = dialect
+    input.dialect = try? parsedDialect
     if let missing { input.missingCodes = missing.split(separator: ",").map(String.init) }
     input.idColumn = idColumn
     input.scales = scale

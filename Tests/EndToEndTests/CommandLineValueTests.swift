@@ -84,6 +84,7 @@ struct CommandLineValueTests {
     (["balance"], "balance needs at least one --user"),
     (["survey", "asq", "s.csv", "--task", "ease"], "'--task <task>': expected NAME=Q1,Q2,Q3"),
     (["survey", "summary", "s.csv", "--dialect", "typeform"], "expected one of plain, qualtrics"),
+    (["survey", "summary", "s.csv", "--dialect", "qualtrix"], "did you mean qualtrics?"),
     (
       [
         "sweep", "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "age", "--from",

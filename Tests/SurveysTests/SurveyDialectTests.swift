@@ -43,12 +43,12 @@ struct SurveyDialectTests {
     #expect(survey.respondentIDs?.first == "p01")
     #expect(survey.notes.contains { $0.code == "plain-survey" })
     // Named, there is no note; NA, N/A, -99 and empty cells are no answer.
-    let named = try SurveyReader(dialect: "plain").read(path: "\(Self.folder)/plain-heart.csv")
+    let named = try SurveyReader(dialect: .plain).read(path: "\(Self.folder)/plain-heart.csv")
     #expect(named.notes.isEmpty)
     let age = try #require(named.questions.first { $0.id == "age" })
     #expect(age.responses?.filter(\.isEmpty).count == 2)
     // Other missing codes on request: -99 then counts as an age.
-    let custom = try SurveyReader(dialect: "plain", missingCodes: ["NA"]).read(
+    let custom = try SurveyReader(dialect: .plain, missingCodes: ["NA"]).read(
       path: "\(Self.folder)/plain-heart.csv")
     #expect(custom.questions.first { $0.id == "age" }?.responses?.filter(\.isEmpty).count == 1)
   }
@@ -70,7 +70,7 @@ struct SurveyDialectTests {
 
   @Test func unknownDialectGetsTheClosest() {
     let error = #expect(throws: ValueError.self) {
-      try SurveyReader(dialect: "qualtrix").read(path: "\(Self.folder)/plain-heart.csv")
+      try SurveyDialect(named: "qualtrix")
     }
     #expect(error?.description.contains("did you mean qualtrics?") == true)
   }

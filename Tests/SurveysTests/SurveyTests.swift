@@ -62,7 +62,7 @@ struct SurveyReaderTests {
     #expect(plain.format == "plain")
     #expect(plain.notes.map(\.code) == ["plain-survey"])
     let error = #expect(throws: InputError.self) {
-      try SurveyReader(dialect: "qualtrics").read(path: "\(fixtures)/unrecognised-header.csv")
+      try SurveyReader(dialect: .qualtrics).read(path: "\(fixtures)/unrecognised-header.csv")
     }
     #expect(error?.description.contains("unrecognised-header.csv:1: not a qualtrics export") == true)
     #expect(error?.expected.contains("Qualtrics") == true)
