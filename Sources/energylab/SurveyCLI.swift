@@ -28,18 +28,9 @@ struct SurveyInputOptions: ParsableArguments {
   var reverse: [String] = []
   @Option(
     help:
-      "Export dialect: plain (one row per respondent), qualtrics, google-forms, microsoft-forms, surveymonkey, limesurvey or aggregate (default: detected, plain as the fallback)."
-  )
-  var dialect: String?
-
-  func validate() throws {
-    _ = try parsedDialect
-  }
-
-  /// The dialect, parsed once here; the reader takes the value.
-  var parsedDialect: SurveyDialect? {
-    get throws { try dialect.map(ArgumentValue.surveyDialect) }
-  }
+      "Export dialect: plain (one row per respondent), qualtrics, google-forms, microsoft-forms, surveymonkey, limesurvey or aggregate (default: detected, plain as the fallback).",
+    transform: ArgumentValue.surveyDialect)
+  var dialect: SurveyDialect?
   @Option(help: "Cells read as no answer in a plain CSV, comma-separated (default NA,N/A,-99; empty always).")
   var missing: String?
   @Option(help: "The respondent id column of a plain CSV (default: a column named id, respondent_id, ...).")
@@ -47,7 +38,7 @@ struct SurveyInputOptions: ParsableArguments {
 
   var input: SurveyCommands.Input {
     var input = SurveyCommands.Input(path: export)
-    input.dialect = try? parsedDialect
+    input.dialect = dialect
     if let missing { input.missingCodes = missing.split(separator: ",").map(String.init) }
     input.idColumn = idColumn
     input.scales = scale
