@@ -19,17 +19,25 @@ public struct ErrorAccumulator: Sendable, Hashable {
   private var relativeCount = 0
   private var maximumAbsoluteDifference = 0.0
   private var withinToleranceCount = 0
+  private var minimumReference = Double.infinity
   /// Relative tolerance counted by `withinToleranceShare`: 0.20, the PEM
   /// thesis requirement of estimates within 20 % of current standards (L515).
   public let relativeTolerance: Double
+  /// Percentage errors (MAPE, the share within the tolerance) are
+  /// computed only when every reference value is above zero and at least
+  /// this fraction of the mean reference; default 0.1. Near zero a
+  /// percentage error grows without bound and says nothing of the model.
+  public let percentErrorFloor: Double
 
-  public init(relativeTolerance: Double = 0.20) {
+  public init(relativeTolerance: Double = 0.20, percentErrorFloor: Double = 0.1) {
     self.relativeTolerance = relativeTolerance
+    self.percentErrorFloor = percentErrorFloor
   }
 
   public mutating func add(predicted a: Double, reference b: Double) {
-    var single = ErrorAccumulator(relativeTolerance: relativeTolerance)
+    var single = ErrorAccumulator(relativeTolerance: relativeTolerance, percentErrorFloor: percentErrorFloor)
     single.count = 1
+    single.minimumReference = b
     single.meanA = a
     single.meanB = b
     let difference = abs(a - b)
@@ -65,48 +73,44 @@ public struct ErrorAccumulator: Sendable, Hashable {
     relativeCount += other.relativeCount
     maximumAbsoluteDifference = max(maximumAbsoluteDifference, other.maximumAbsoluteDifference)
     withinToleranceCount += other.withinToleranceCount
+    minimumReference = min(minimumReference, other.minimumReference)
   }
 
   /// The statistics of everything added so far; `limitsMultiplier` is the
   /// number of SDs of the Bland-Altman limits (1.96 for 95 %; Bland and
-  /// Altman's 1986 paper rounded it to 2).
+  /// Altman's 1986 paper rounded it to 2). The limits here treat every
+  /// pair as independent and have no interval: `LimitsOfAgreement` gives
+  /// the form, the nesting and the intervals.
   public func statistics(limitsMultiplier: Double = 1.96) -> ErrorStatistics {
     let n = Double(count)
     let bias = meanA - meanB
     let m2Difference = max(0, m2A + m2B - 2 * coMomentAB)
     let sd = count > 1 ? sqrt(m2Difference / (n - 1)) : .nan
-    let lower = bias - limitsMultiplier * sd
-    let upper = bias + limitsMultiplier * sd
-    // Bland and Altman (1986): SE of a limit ~ sqrt(3 s^2 / n), with t on
-    // n - 1 degrees of freedom.
-    let limitStandardError = sqrt(3 * sd * sd / n)
-    let t = count > 1 ? StudentT.quantile(0.975, degreesOfFreedom: n - 1) : .nan
     let pearson = m2A > 0 && m2B > 0 ? coMomentAB / sqrt(m2A * m2B) : .nan
     // Lin (1989): 2 s_ab / (s_a^2 + s_b^2 + (mean_a - mean_b)^2), moments over n.
     let ccc = count > 0 ? 2 * (coMomentAB / n) / (m2A / n + m2B / n + bias * bias) : .nan
+    var unknown: String?
+    if count == 0 {
+      unknown = "no pairs"
+    } else if minimumReference <= 0 {
+      unknown =
+        "a reference value is at or below zero (smallest \(Fixed.shortest(minimumReference))), where a percentage error has no meaning"
+    } else if minimumReference < percentErrorFloor * meanB {
+      unknown =
+        "the smallest reference value (\(Fixed.shortest(minimumReference))) is under \(Fixed.shortest(100 * percentErrorFloor)) % of the mean reference (\(Fixed.shortest(meanB))), where percentage errors grow without bound"
+    }
     return ErrorStatistics(
       count: count, meanPredicted: meanA, meanReference: meanB, bias: bias, sdDifference: sd,
       meanAbsoluteError: sumAbsoluteDifference / n, rootMeanSquareError: sqrt(bias * bias + m2Difference / n),
-      meanAbsolutePercentageError: relativeCount > 0
-        ? 100 * sumAbsoluteRelative / Double(relativeCount) : .nan,
+      meanAbsolutePercentageError: unknown == nil && relativeCount > 0
+        ? 100 * sumAbsoluteRelative / Double(relativeCount) : nil,
+      percentErrorUnknownReason: unknown,
       maximumAbsoluteError: maximumAbsoluteDifference, pearsonR: pearson, concordanceCorrelation: ccc,
-      limitsOfAgreementLower: lower, limitsOfAgreementUpper: upper,
-      lowerLimitConfidenceInterval: ClosedInterval(
-        lower - t * limitStandardError, lower + t * limitStandardError),
-      upperLimitConfidenceInterval: ClosedInterval(
-        upper - t * limitStandardError, upper + t * limitStandardError),
-      withinToleranceShare: relativeCount > 0 ? Double(withinToleranceCount) / Double(relativeCount) : .nan,
+      limitsOfAgreementLower: bias - limitsMultiplier * sd,
+      limitsOfAgreementUpper: bias + limitsMultiplier * sd,
+      withinToleranceShare: unknown == nil && relativeCount > 0
+        ? Double(withinToleranceCount) / Double(relativeCount) : nil,
       relativeTolerance: relativeTolerance, limitsMultiplier: limitsMultiplier)
-  }
-}
-
-/// A closed interval of real numbers.
-public struct ClosedInterval: Sendable, Hashable {
-  public var lower: Double
-  public var upper: Double
-  public init(_ lower: Double, _ upper: Double) {
-    self.lower = lower
-    self.upper = upper
   }
 }
 
@@ -122,19 +126,21 @@ public struct ErrorStatistics: Sendable, Hashable {
   public var sdDifference: Double
   public var meanAbsoluteError: Double
   public var rootMeanSquareError: Double
-  /// Mean of |difference| / |reference| x 100 over cells with a non-zero
-  /// reference.
-  public var meanAbsolutePercentageError: Double
+  /// Mean of |difference| / reference x 100; `nil` (unknown) where a
+  /// reference value is at or near zero (`percentErrorUnknownReason`).
+  public var meanAbsolutePercentageError: Double?
+  /// Why the percentage errors are unknown; `nil` when they are known.
+  public var percentErrorUnknownReason: String?
   public var maximumAbsoluteError: Double
   public var pearsonR: Double
   /// Lin's concordance correlation coefficient.
   public var concordanceCorrelation: Double
+  /// bias -/+ `limitsMultiplier` SD, every pair taken as independent.
   public var limitsOfAgreementLower: Double
   public var limitsOfAgreementUpper: Double
-  public var lowerLimitConfidenceInterval: ClosedInterval
-  public var upperLimitConfidenceInterval: ClosedInterval
-  /// Share of pairs whose relative difference is within `relativeTolerance`.
-  public var withinToleranceShare: Double
+  /// Share of pairs whose relative difference is within `relativeTolerance`;
+  /// unknown where the MAPE is.
+  public var withinToleranceShare: Double?
   public var relativeTolerance: Double
   public var limitsMultiplier: Double
 }

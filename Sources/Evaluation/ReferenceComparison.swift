@@ -20,10 +20,12 @@ public struct ReferenceComparison: Sendable, Hashable {
   public var cells: [ComparedCell]
   public var accumulator: ErrorAccumulator
 
-  /// The regression of differences on means (proportional bias) and the
-  /// percentage form of the limits of agreement.
-  public var proportionalBias: ProportionalBias? {
-    ProportionalBias(predicted: cells.map(\.predicted), reference: cells.map(\.reference))
+  /// The agreement of the predictions with the table: limits in the form
+  /// the cells support, with their intervals, and the indices beyond them.
+  public var agreement: PairedAgreement {
+    PairedAgreement(
+      predicted: cells.map(\.predicted), reference: cells.map(\.reference),
+      statistics: accumulator.statistics())
   }
 
   /// Compares `predict(rowKey, columnKey)` with every cell of `table`.

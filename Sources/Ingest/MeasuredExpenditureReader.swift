@@ -27,6 +27,11 @@ public struct MeasuredSample: Sendable, Hashable {
   public var speedMetersPerSecond: Double?
   /// GPS altitude, m.
   public var elevationMeters: Double?
+  /// Minute ventilation, L/min (COSMED `VE`).
+  public var ventilationLitersPerMinute: Double?
+  /// Why the breath is left out of the measured energy (`BreathFilter`);
+  /// nil for a breath that is kept.
+  public var exclusion: BreathExclusion?
   /// The 1-based line of the file the row starts on.
   public var line: Int
 
@@ -131,43 +136,85 @@ public struct MeasuredExpenditure: Sendable, Hashable {
     self.diagnostics = diagnostics
   }
 
-  /// Measured energy over `[start, end]` (seconds, in the samples' time
-  /// base), in kcal, by the trapezoid rule over the rows' kcal/min:
+  /// Longest time between two kept breaths that is integrated, s; a
+  /// longer interval is unknown time (`BreathFilter.gapLimitSeconds`). Nil:
+  /// no limit.
+  public var gapLimitSeconds: Double?
+
+  /// Whether the interval from row `a` to the next row `b` holds measured
+  /// energy: both give energy, neither is excluded, and it is no longer
+  /// than the gap limit.
+  func isKnown(_ a: MeasuredSample, _ b: MeasuredSample) -> Bool {
+    a.energyKilocaloriesPerMinute != nil && b.energyKilocaloriesPerMinute != nil && a.exclusion == nil
+      && b.exclusion == nil && (gapLimitSeconds.map { b.timeSeconds - a.timeSeconds <= $0 } ?? true)
+  }
+
+  /// Measured energy over the known parts of `[start, end]` and how much of
+  /// the span is known.
+  public struct KnownEnergy: Sendable, Hashable {
+    /// kcal over the known parts.
+    public var kilocalories: Double
+    /// Seconds of the span with measured energy.
+    public var knownSeconds: Double
+    /// Seconds of the span without: outside the rows, at excluded breaths,
+    /// over gaps and rows without energy.
+    public var unknownSeconds: Double
+  }
+
+  /// Measured energy over the known parts of `[start, end]` (seconds, in
+  /// the samples' time base) by the trapezoid rule over the rows' kcal/min:
   ///
   /// ```
-  /// E = sum over consecutive rows i, i+1 of
+  /// E = sum over consecutive known rows i, i+1 of
   ///     (r_i + r_(i+1)) / 2 x (t_(i+1) - t_i) / 60      (r in kcal/min, t in s)
   /// ```
   ///
   /// Breath rows are irregular (about 1 to 6 s apart), so each interval is
   /// weighted by its own length; a span that starts or ends between two rows
-  /// takes the rate there by linear interpolation. Nil when the span is not
-  /// covered: it reaches before the first or after the last row, a row that
-  /// bounds a part of it has no energy, or `end < start`. A span of zero
-  /// length gives 0.
+  /// takes the rate there by linear interpolation. An interval is known when
+  /// both its rows give energy and are kept and it is no longer than
+  /// `gapLimitSeconds`; unknown time is neither interpolated across nor
+  /// counted as zero, only counted.
+  public func knownEnergy(from start: Double, to end: Double) -> KnownEnergy {
+    var out = KnownEnergy(kilocalories: 0, knownSeconds: 0, unknownSeconds: 0)
+    guard start.isFinite, end.isFinite, end > start else { return out }
+    for (a, b) in zip(samples, samples.dropFirst()) {
+      if b.timeSeconds <= start { continue }
+      if a.timeSeconds >= end { break }
+      let from = max(a.timeSeconds, start)
+      let to = min(b.timeSeconds, end)
+      guard to > from else { continue }
+      guard isKnown(a, b), let ra = a.energyKilocaloriesPerMinute, let rb = b.energyKilocaloriesPerMinute
+      else {
+        out.unknownSeconds += to - from
+        continue
+      }
+      let length = b.timeSeconds - a.timeSeconds
+      func rate(_ t: Double) -> Double { ra + (rb - ra) * (t - a.timeSeconds) / length }
+      out.kilocalories += (rate(from) + rate(to)) / 2 * (to - from) / 60
+      out.knownSeconds += to - from
+    }
+    // Before the first and after the last row.
+    if let first = samples.first?.timeSeconds, let last = samples.last?.timeSeconds {
+      out.unknownSeconds += max(0, min(end, first) - start) + max(0, end - max(start, last))
+      if samples.count == 1 { out.unknownSeconds = end - start }
+    } else {
+      out.unknownSeconds = end - start
+    }
+    return out
+  }
+
+  /// Measured energy over `[start, end]`, kcal, when every part of it is
+  /// known (`knownEnergy`); nil when any part is not (before the first or
+  /// after the last row, an excluded breath, a gap, a row without energy)
+  /// or `end < start`. A span of zero length inside the rows gives 0.
   public func energyKilocalories(from start: Double, to end: Double) -> Double? {
     guard start.isFinite, end.isFinite, end >= start, let first = samples.first, let last = samples.last,
       start >= first.timeSeconds, end <= last.timeSeconds
     else { return nil }
-    if samples.count == 1 { return start == end && first.energyKilocaloriesPerMinute != nil ? 0 : nil }
-    var total = 0.0
-    for (a, b) in zip(samples, samples.dropFirst()) {
-      if b.timeSeconds < start { continue }
-      if a.timeSeconds > end { break }
-      guard let ra = a.energyKilocaloriesPerMinute, let rb = b.energyKilocaloriesPerMinute else {
-        // A row without energy that touches the span leaves it uncovered.
-        if b.timeSeconds == start && b.energyKilocaloriesPerMinute != nil { continue }
-        if a.timeSeconds == end && a.energyKilocaloriesPerMinute != nil { continue }
-        return nil
-      }
-      let length = b.timeSeconds - a.timeSeconds
-      let from = max(a.timeSeconds, start)
-      let to = min(b.timeSeconds, end)
-      guard length > 0, to > from else { continue }
-      func rate(_ t: Double) -> Double { ra + (rb - ra) * (t - a.timeSeconds) / length }
-      total += (rate(from) + rate(to)) / 2 * (to - from) / 60
-    }
-    return total
+    if end == start { return 0 }
+    let known = knownEnergy(from: start, to: end)
+    return known.unknownSeconds > 0 ? nil : known.kilocalories
   }
 }
 
@@ -286,6 +333,7 @@ public struct MeasuredExpenditureReader: Sendable {
     let longitudeIndex = column("Long")
     let speedIndex = column("GPS Speed")
     let altitudeIndex = column("GPS Altitude")
+    let ventilationIndex = column("VE")
 
     // The units row, unless the row after the names already holds a time.
     var dataStart = headerIndex + 1
@@ -327,6 +375,8 @@ public struct MeasuredExpenditureReader: Sendable {
     let speedScale = try unitScale(
       speedIndex, "GPS Speed", ["km/h": 1 / 3.6, "kmh": 1 / 3.6, "m/s": 1], expected: "km/h or m/s")
     _ = try unitScale(altitudeIndex, "GPS Altitude", ["m": 1], expected: "m")
+    let ventilationScale = try unitScale(
+      ventilationIndex, "VE", ["l/min": 1, "ml/min": 0.001], expected: "L/min or mL/min")
 
     let decimalComma = found.delimiter != 0x2C
     var samples: [MeasuredSample] = []
@@ -401,6 +451,9 @@ public struct MeasuredExpenditureReader: Sendable {
       }
       sample.speedMetersPerSecond = try number(speedIndex, "GPS Speed", "km/h").map { $0 * speedScale }
       sample.elevationMeters = try number(altitudeIndex, "GPS Altitude", "m")
+      sample.ventilationLitersPerMinute = try number(ventilationIndex, "VE", "L/min").map {
+        $0 * ventilationScale
+      }
       if latitudeIndex != nil && sample.latitudeDegrees == nil
         || longitudeIndex != nil && sample.longitudeDegrees == nil
       {

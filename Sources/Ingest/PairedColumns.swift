@@ -10,12 +10,21 @@ public enum PairedColumns {
     ["", "na", "n/a", "nan"].contains(cell.lowercased())
   }
 
-  /// Reads columns `a` and `b` of a CSV with a header; rows where either is
+  /// The pairs read, with the participant of each when an id column was
+  /// named.
+  public struct Rows: Sendable {
+    public var pairs: [(Double, Double)]
+    /// One per pair; `nil` without an id column.
+    public var ids: [String]?
+    /// Rows left out for a missing value (or a missing id).
+    public var skipped: Int
+  }
+
+  /// Reads columns `a` and `b` (and the participant column `id`, when
+  /// named) of a CSV with a header; rows where either value or the id is
   /// missing (empty, NA, N/A, NaN) are dropped and counted; any other cell
   /// that is not a number is an error naming its line and column.
-  public static func pairs(path: String, a: String, b: String) throws -> (
-    pairs: [(Double, Double)], skipped: Int
-  ) {
+  public static func pairs(path: String, a: String, b: String, id: String? = nil) throws -> Rows {
     let data = try FileInput.read(path, expected: "a CSV file with a header")
     guard let text = String(data: data, encoding: .utf8) else {
       throw InputError(.encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 CSV file")
@@ -29,14 +38,19 @@ public enum PairedColumns {
         SourceLocation(file: path, line: 1), "empty file", expected: "a header naming \(a) and \(b)")
     }
     let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    guard let ia = names.firstIndex(of: a), let ib = names.firstIndex(of: b) else {
-      let missing = [a, b].filter { !names.contains($0) }.joined(separator: ", ")
+    let wanted = [a, b] + (id.map { [$0] } ?? [])
+    guard let ia = names.firstIndex(of: a), let ib = names.firstIndex(of: b),
+      id.map({ names.contains($0) }) ?? true
+    else {
+      let missing = wanted.filter { !names.contains($0) }.joined(separator: ", ")
       throw InputError(
         .malformed,
         SourceLocation(file: path, line: header.line), "no column \(missing)",
         expected: "one of the header's columns: \(names.joined(separator: ", "))")
     }
+    let iid = id.flatMap { names.firstIndex(of: $0) }
     var pairs: [(Double, Double)] = []
+    var ids: [String] = []
     var skipped = 0
     for row in rows.dropFirst() {
       guard row.fields.count == names.count else {
@@ -47,7 +61,8 @@ public enum PairedColumns {
       }
       let ta = row.fields[ia].trimmingCharacters(in: .whitespaces)
       let tb = row.fields[ib].trimmingCharacters(in: .whitespaces)
-      if isMissing(ta) || isMissing(tb) {
+      let participant = iid.map { row.fields[$0].trimmingCharacters(in: .whitespaces) }
+      if isMissing(ta) || isMissing(tb) || participant.map(isMissing) == true {
         skipped += 1
         continue
       }
@@ -63,7 +78,8 @@ public enum PairedColumns {
         return value
       }
       pairs.append((try number(ta, column: ia, name: a), try number(tb, column: ib, name: b)))
+      if let participant { ids.append(participant) }
     }
-    return (pairs, skipped)
+    return Rows(pairs: pairs, ids: iid == nil ? nil : ids, skipped: skipped)
   }
 }

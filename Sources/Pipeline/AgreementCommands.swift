@@ -12,165 +12,101 @@ import Tracks
 /// `stats agreement` over two columns of a CSV, and `agreement` between
 /// energy models over the same tracks.
 public enum AgreementCommands {
-  /// The keys every agreement prints; differences are a minus b, and keys
-  /// of values in the data's unit end in it (`bias_kcal_per_min`).
-  public static func record(_ s: ErrorStatistics, unit: String?, proportional: ProportionalBias?)
-    -> ResultRecord
-  {
-    let u = unit.map { "_\($0)" } ?? ""
-    var row = ResultRecord([
-      "n": .integer(s.count), "bias\(u)": .number(s.bias, 4), "sd_diff\(u)": .number(s.sdDifference, 4),
-      "loa_lower\(u)": .number(s.limitsOfAgreementLower, 4),
-      "loa_upper\(u)": .number(s.limitsOfAgreementUpper, 4),
-      // Intervals are always two numeric fields, `*_lower` and `*_upper`.
-      "loa_lower_ci95_lower\(u)": .number(s.lowerLimitConfidenceInterval.lower, 4),
-      "loa_lower_ci95_upper\(u)": .number(s.lowerLimitConfidenceInterval.upper, 4),
-      "loa_upper_ci95_lower\(u)": .number(s.upperLimitConfidenceInterval.lower, 4),
-      "loa_upper_ci95_upper\(u)": .number(s.upperLimitConfidenceInterval.upper, 4),
-      "mae\(u)": .number(s.meanAbsoluteError, 4), "rmse\(u)": .number(s.rootMeanSquareError, 4),
-      "mape_pct": .number(s.meanAbsolutePercentageError, 2), "pearson_r": .number(s.pearsonR, 4),
-      "ccc": .number(s.concordanceCorrelation, 4), "within_20pct_share": .number(s.withinToleranceShare, 4),
-    ])
-    // Bland and Altman (1999): does the difference grow with the mean, and
-    // which form of limits holds once that is tested?
-    let limits = proportional?.limitsOfAgreement
-    row["slope"] = .number(proportional?.slope, 4)
-    row["slope_p"] = .number(proportional?.pValue, 4)
-    row["limits_form"] = limits.map { .string($0.form.rawValue) } ?? .string("absolute (untested)")
-    row["limits_form_reason"] = .string(limits?.reason ?? "too few pairs to test a trend")
-    let percentage = limits?.percentage
-    row["pct_bias_pct"] = .number(percentage?.bias, 2)
-    row["pct_loa_lower_pct"] = .number(percentage?.limits.lower, 2)
-    row["pct_loa_upper_pct"] = .number(percentage?.limits.upper, 2)
-    let regression = limits?.regression
-    row["reg_bias_intercept\(u)"] = .number(regression?.b0, 4)
-    row["reg_bias_slope"] = .number(regression?.b1, 4)
-    row["reg_abs_residual_intercept\(u)"] = .number(regression?.c0, 4)
-    row["reg_abs_residual_slope"] = .number(regression?.c1, 4)
-    return row
+  /// The printed statistics of an agreement (`AgreementColumn`); keys of
+  /// values in the data's unit end in it (`bias_kcal_per_min`).
+  public static func record(_ agreement: PairedAgreement, unit: String?) -> ResultRecord {
+    AgreementColumn.record(agreement, unitSuffix: unit)
   }
 
-  /// Error statistics of `model` against `reference` as stored rows, in
-  /// the one vocabulary `evaluate`, `agreement` and `batch` share: the
+  /// The stored statistics of an agreement in the one vocabulary
+  /// `evaluate`, `agreement` and `batch` share (`AgreementColumn`): the
   /// statistic's name without a unit, the unit in its own column. `unit`
   /// is the unit of the compared values (`kcal`, `kcal/min`, `W`);
   /// differences are model minus reference.
   public static func errorSummaries(
-    _ s: ErrorStatistics, proportional: ProportionalBias?, model: String, reference: String, unit: String
+    _ agreement: PairedAgreement, model: String, reference: String, unit: String
   ) -> [ErrorSummaryRow] {
-    let limits = proportional?.limitsOfAgreement
-    let regression = limits?.regression
-    let rows: [(String, Double?, String)] = [
-      ("n", Double(s.count), "count"),
-      ("mean_predicted", s.meanPredicted, unit), ("mean_reference", s.meanReference, unit),
-      ("bias", s.bias, unit), ("sd_diff", s.sdDifference, unit),
-      ("mae", s.meanAbsoluteError, unit), ("rmse", s.rootMeanSquareError, unit),
-      ("max_abs_error", s.maximumAbsoluteError, unit),
-      ("mape", s.meanAbsolutePercentageError, "%"),
-      ("pearson_r", s.pearsonR, ""), ("ccc", s.concordanceCorrelation, ""),
-      ("loa_lower", s.limitsOfAgreementLower, unit), ("loa_upper", s.limitsOfAgreementUpper, unit),
-      ("loa_lower_ci95_lower", s.lowerLimitConfidenceInterval.lower, unit),
-      ("loa_lower_ci95_upper", s.lowerLimitConfidenceInterval.upper, unit),
-      ("loa_upper_ci95_lower", s.upperLimitConfidenceInterval.lower, unit),
-      ("loa_upper_ci95_upper", s.upperLimitConfidenceInterval.upper, unit),
-      ("within_\(Fixed.shortest(100 * s.relativeTolerance))pct_share", s.withinToleranceShare, "fraction"),
-      ("slope", proportional?.slope, ""), ("slope_p", proportional?.pValue, ""),
-      ("pct_bias", limits?.percentage?.bias, "%"),
-      ("pct_loa_lower", limits?.percentage?.limits.lower, "%"),
-      ("pct_loa_upper", limits?.percentage?.limits.upper, "%"),
-      ("reg_bias_intercept", regression?.b0, unit), ("reg_bias_slope", regression?.b1, ""),
-      ("reg_abs_residual_intercept", regression?.c0, unit), ("reg_abs_residual_slope", regression?.c1, ""),
-    ]
-    return rows.map {
-      ErrorSummaryRow(model: model, reference: reference, statistic: $0.0, value: $0.1, unit: $0.2)
-    }
+    AgreementColumn.summaries(agreement, model: model, reference: reference, unit: unit)
   }
 
   /// The Bland-Altman chart of pairs (a, b) with the limits in the form
-  /// the data support: constant lines only where no trend remains
-  /// (absolute), regression-based limit lines where the differences trend;
-  /// where they trend and percentage limits hold, the fitted trend of the
-  /// differences and those limits over the observed means (and the
-  /// percentage chart); where no limits apply, the fitted trend and a
-  /// title that says so. No constant line is drawn over a trend.
+  /// the data support: constant lines for absolute limits; for ratio
+  /// limits, the lines of a - b where a / b is at the bias and the limits
+  /// (straight lines through zero); for regression-based limits, the
+  /// fitted bias and limit lines; where no limits apply, the fitted trend
+  /// and a title that says so. No constant line is drawn over a trend.
+  /// A zero line marks perfect agreement.
   static func drawBlandAltman(
     name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
-    statistics s: ErrorStatistics,
-    proportional: ProportionalBias?, folder: String?, format: OutputFormat?, context: CommandContext
+    agreement: PairedAgreement, folder: String?, format: OutputFormat?, context: CommandContext
   ) throws {
     guard folder != nil || context.figuresDirectory != nil, !pairs.isEmpty else { return }
     let u = unit.map { " (\($0.replacingOccurrences(of: "_per_", with: "/")))" } ?? ""
     let subject = subject ?? "\(a) against \(b)"
+    let s = agreement.statistics
+    let limits = agreement.limits
+    let nesting =
+      limits?.nesting == .repeatedMeasures
+      ? ", \(limits?.participants ?? 0) participants (repeated measures)" : ""
     var chart = GnuplotChart(
-      name: "\(name)-bland-altman", title: "Bland-Altman: \(subject) (n = \(s.count))",
+      name: "\(name)-bland-altman", title: "Bland-Altman: \(subject) (n = \(s.count)\(nesting))",
       xLabel: "mean of \(a) and \(b)\(u)", yLabel: "\(a) minus \(b)\(u)",
       series: [
         .init(title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) })
       ])
-    let form = proportional?.limitsOfAgreement.form ?? .absolute
-    switch form {
+    chart.horizontalLines = [.init(y: 0, title: "zero difference")]
+    guard let limits else {
+      try context.draw(chart, folder: folder, format: format)
+      return
+    }
+    let ends = [limits.meanRange.lowerBound, limits.meanRange.upperBound]
+    switch limits.form {
     case .absolute:
-      chart.horizontalLines = [
-        .init(y: s.bias, title: "bias \(Fixed.format(s.bias, digits: 2))"),
-        .init(
-          y: s.limitsOfAgreementLower,
-          title: "lower limit \(Fixed.format(s.limitsOfAgreementLower, digits: 2))"),
-        .init(
-          y: s.limitsOfAgreementUpper,
-          title: "upper limit \(Fixed.format(s.limitsOfAgreementUpper, digits: 2))"),
+      let c = limits.constant
+      chart.horizontalLines += [
+        .init(y: c.bias, title: "bias \(Fixed.format(c.bias, digits: 2))"),
+        .init(y: c.lower, title: "lower limit \(Fixed.format(c.lower, digits: 2))"),
+        .init(y: c.upper, title: "upper limit \(Fixed.format(c.upper, digits: 2))"),
       ]
+    case .ratio:
+      if let r = limits.ratio {
+        func line(_ ratio: Double) -> [GnuplotChart.Point] {
+          ends.map { .init($0, 2 * $0 * (ratio - 1) / (ratio + 1)) }
+        }
+        chart.series += [
+          .init(title: "bias: ratio \(Fixed.format(r.bias, digits: 3))", style: .lines, points: line(r.bias)),
+          .init(
+            title: "lower limit: ratio \(Fixed.format(r.limits.lower, digits: 3))", style: .lines,
+            points: line(r.limits.lower)),
+          .init(
+            title: "upper limit: ratio \(Fixed.format(r.limits.upper, digits: 3))", style: .lines,
+            points: line(r.limits.upper)),
+        ]
+      }
     case .regression:
-      if let r = proportional?.limitsOfAgreement.regression {
-        let ends = [r.meanRange.lowerBound, r.meanRange.upperBound]
+      if let r = limits.regression {
         chart.series += [
           .init(
             title: "bias (regression on the mean)", style: .lines,
             points: ends.map { .init($0, r.bias(atMean: $0)) }),
           .init(
-            title: "regression-based limits (Bland & Altman 1999)", style: .lines,
+            title: "lower limit (regression, Bland & Altman 1999)", style: .lines,
             points: ends.map { .init($0, r.limits(atMean: $0).lower) }),
-          .init(title: "", style: .lines, points: ends.map { .init($0, r.limits(atMean: $0).upper) }),
+          .init(
+            title: "upper limit (regression, Bland & Altman 1999)", style: .lines,
+            points: ends.map { .init($0, r.limits(atMean: $0).upper) }),
         ]
       }
-    case .percentage, .none:
-      // The differences trend with the mean, so no constant line is drawn:
-      // the fitted trend of difference on mean (Bland and Altman 1999) is,
-      // with the percentage limits over the observed means where they hold.
-      guard let loa = proportional?.limitsOfAgreement else { break }
-      let t = loa.differenceTrend
-      let ends = [loa.meanRange.lowerBound, loa.meanRange.upperBound]
+    case .none:
+      let t = limits.differenceTrend
       chart.series.append(
         .init(
           title:
             "trend of the differences: \(Fixed.format(t.intercept, digits: 2)) \(t.slope < 0 ? "-" : "+") \(Fixed.format(abs(t.slope), digits: 3)) x mean (p \(Fixed.pValue(t.pValue)))",
           style: .lines, points: ends.map { .init($0, t.intercept + t.slope * $0) }))
-      if form == .none {
-        chart.title += "; no constant limits: the differences trend with the mean"
-      } else if let pct = loa.percentage {
-        let name =
-          "limits \(Fixed.format(pct.limits.lower, digits: 1)) % to \(Fixed.format(pct.limits.upper, digits: 1)) % of the mean"
-        chart.series += [
-          .init(title: name, style: .lines, points: ends.map { .init($0, $0 * pct.limits.lower / 100) }),
-          .init(title: "", style: .lines, points: ends.map { .init($0, $0 * pct.limits.upper / 100) }),
-        ]
-      }
+      chart.title += "; no limits of agreement apply"
     }
     try context.draw(chart, folder: folder, format: format)
-    guard let p = proportional, let pct = p.limitsOfAgreement.percentage else { return }
-    var percent = GnuplotChart(
-      name: "\(name)-bland-altman-percent",
-      title:
-        "Bland-Altman, percentage form: \(subject) (slope \(Fixed.format(p.slope, digits: 3)), p \(Fixed.pValue(p.pValue)))",
-      xLabel: "mean of \(a) and \(b)\(u)", yLabel: "(\(a) - \(b)) / mean (%)",
-      series: [
-        .init(title: "pairs", style: .points, points: p.percentPoints.map { .init($0.mean, $0.percent) })
-      ])
-    percent.horizontalLines = [
-      .init(y: pct.bias, title: "bias \(Fixed.format(pct.bias, digits: 1)) %"),
-      .init(y: pct.limits.lower, title: "lower limit \(Fixed.format(pct.limits.lower, digits: 1)) %"),
-      .init(y: pct.limits.upper, title: "upper limit \(Fixed.format(pct.limits.upper, digits: 1)) %"),
-    ]
-    try context.draw(percent, folder: folder, format: format)
   }
 
   /// The agreement of two columns: the pairs, the rows left out for a
@@ -179,25 +115,59 @@ public enum AgreementCommands {
     public var path: String
     public var a: String
     public var b: String
+    /// The participant column, when named.
+    public var id: String?
     public var pairs: [(Double, Double)]
     public var droppedPairs: Int
-    public var statistics: ErrorStatistics
-    public var proportional: ProportionalBias?
+    public var agreement: PairedAgreement
   }
 
-  public static func columnAgreement(path: String, a: String, b: String) throws -> ColumnAgreement {
-    let (pairs, skipped) = try PairedColumns.pairs(path: path, a: a, b: b)
-    guard pairs.count >= 2 else {
+  /// The agreement of columns `a` and `b` of a CSV; with `id`, the
+  /// participant column, pairs of a participant are repeated measures.
+  public static func columnAgreement(
+    path: String, a: String, b: String, id: String? = nil, zone: AgreementIndices.Zone? = nil
+  ) throws -> ColumnAgreement {
+    let rows = try PairedColumns.pairs(path: path, a: a, b: b, id: id)
+    guard rows.pairs.count >= 2 else {
       throw InputError(
         .empty,
-        SourceLocation(file: path), "\(pairs.count) complete pairs",
+        SourceLocation(file: path), "\(rows.pairs.count) complete pairs",
         expected: "at least 2 rows with both \(a) and \(b)")
     }
-    var accumulator = ErrorAccumulator()
-    for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
     return ColumnAgreement(
-      path: path, a: a, b: b, pairs: pairs, droppedPairs: skipped, statistics: accumulator.statistics(),
-      proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1)))
+      path: path, a: a, b: b, id: id, pairs: rows.pairs, droppedPairs: rows.skipped,
+      agreement: PairedAgreement(
+        predicted: rows.pairs.map(\.0), reference: rows.pairs.map(\.1), participants: rows.ids, zone: zone))
+  }
+
+  /// The parameters of an agreement that change its numbers.
+  static func agreementParameters(zone: AgreementIndices.Zone?) -> [NamedParameter] {
+    let p = LimitsOfAgreement.Parameters()
+    var out = [
+      NamedParameter(
+        name: "limits_significance", value: Fixed.shortest(p.significanceLevel),
+        meaning: "level of the trend and spread tests that choose the form of the limits"),
+      NamedParameter(
+        name: "confidence_level", value: Fixed.shortest(p.confidenceLevel), meaning: "level of every interval"
+      ),
+      NamedParameter(
+        name: "bootstrap", value: "\(p.bootstrapResamples) resamples, seed \(p.bootstrapSeed)",
+        meaning: "intervals of regression-based limits"),
+      NamedParameter(
+        name: "percent_error_floor", value: Fixed.shortest(ErrorAccumulator().percentErrorFloor),
+        meaning:
+          "percentage errors only where every reference is at least this fraction of the mean reference"),
+    ]
+    if let zone {
+      let text: String
+      switch zone {
+      case .units(let u): text = "-/+\(Fixed.shortest(u))"
+      case .percentOfReference(let p): text = "-/+\(Fixed.shortest(p))% of the mean reference"
+      }
+      out.append(
+        NamedParameter(name: "equivalence_zone", value: text, meaning: "two one-sided tests of the bias"))
+    }
+    return out
   }
 
   /// The agreement of two columns with how it is printed and stored.
@@ -205,6 +175,7 @@ public enum AgreementCommands {
     public var result: ColumnAgreement
     /// The unit of both columns (`kcal`, `kcal_per_min`), when given.
     public var unit: String?
+    public var zone: AgreementIndices.Zone?
     public var chartsDirectory: String?
     public var format: OutputFormat?
     public var inputs: [String] { [result.path] }
@@ -213,25 +184,31 @@ public enum AgreementCommands {
         NamedParameter(name: "a", value: result.a, meaning: "column compared (differences are a minus b)"),
         NamedParameter(name: "b", value: result.b, meaning: "column compared with"),
         NamedParameter(name: "unit", value: unit ?? "", meaning: "unit of both columns (empty: not given)"),
-      ]
+        NamedParameter(
+          name: "id", value: result.id ?? "", meaning: "column of participants (empty: pairs independent)"),
+      ] + agreementParameters(zone: zone)
     }
     public var diagnostics: [Diagnostic] {
       // Rows with NA or an empty cell in a or b are left out and counted.
-      result.droppedPairs > 0
+      var out: [Diagnostic] =
+        result.droppedPairs > 0
         ? [
           Diagnostic(
             code: "missing-pairs", severity: .note,
             message:
-              "\(result.droppedPairs) rows with a missing \(result.a) or \(result.b) (empty, NA, N/A, NaN) left out",
+              "\(result.droppedPairs) rows with a missing \(result.a) or \(result.b)\(result.id.map { " or \($0)" } ?? "") (empty, NA, N/A, NaN) left out",
             location: result.path)
         ] : []
+      out += agreementDiagnostics(
+        result.agreement, location: result.path, named: "\(result.a) against \(result.b)")
+      return out
     }
     public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "stats agreement --a \(result.a) --b \(result.b)", recordedAt: recordedAt, inputs: inputs,
         parameters: parameters,
         errorSummaries: errorSummaries(
-          result.statistics, proportional: result.proportional, model: result.a, reference: result.b,
+          result.agreement, model: result.a, reference: result.b,
           unit: (unit ?? "").replacingOccurrences(of: "_per_", with: "/")))
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
@@ -239,26 +216,48 @@ public enum AgreementCommands {
     public func render(into context: CommandContext) throws {
       let (a, b, path) = (result.a, result.b, result.path)
       var row = ResultRecord(["a": .string(a), "b": .string(b)])
-      for field in record(result.statistics, unit: unit, proportional: result.proportional).fields {
-        row[field.key] = field.value
-      }
+      for field in record(result.agreement, unit: unit).fields { row[field.key] = field.value }
       row["dropped_pairs"] = .integer(result.droppedPairs)
       context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
       try drawBlandAltman(
         name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-          + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, statistics: result.statistics,
-        proportional: result.proportional, folder: chartsDirectory, format: format, context: context)
+          + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, agreement: result.agreement,
+        folder: chartsDirectory, format: format, context: context)
     }
   }
 
+  /// What a reader of an agreement must be told beside its numbers: the
+  /// form and nesting of the limits, and percentage errors left unknown.
+  static func agreementDiagnostics(_ agreement: PairedAgreement, location: String?, named: String)
+    -> [Diagnostic]
+  {
+    var out: [Diagnostic] = []
+    if let l = agreement.limits {
+      out.append(
+        Diagnostic(
+          code: "limits-form", severity: .note,
+          message:
+            "\(named): \(l.form == .none ? "no" : l.form.rawValue) limits of agreement over \(l.nesting == .repeatedMeasures ? "\(l.count) pairs from \(l.participants) participants (repeated measures, Bland & Altman 2007)" : "\(l.count) independent pairs"); \(l.reason)",
+          location: location))
+    }
+    if let why = agreement.statistics.percentErrorUnknownReason, agreement.statistics.count > 0 {
+      out.append(
+        Diagnostic(
+          code: "percent-errors-unknown", severity: .note,
+          message: "\(named): MAPE and the share within tolerance are unknown: \(why)", location: location))
+    }
+    return out
+  }
+
   public static func statsAgreement(
-    path: String, a: String, b: String, unit: String? = nil, chartsDirectory: String? = nil,
+    path: String, a: String, b: String, id: String? = nil, unit: String? = nil,
+    zone: AgreementIndices.Zone? = nil, chartsDirectory: String? = nil,
     databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
     try Driver.finish(
       ColumnOutcome(
-        result: try columnAgreement(path: path, a: a, b: b), unit: unit, chartsDirectory: chartsDirectory,
-        format: format), context: context, database: databasePath)
+        result: try columnAgreement(path: path, a: a, b: b, id: id, zone: zone), unit: unit, zone: zone,
+        chartsDirectory: chartsDirectory, format: format), context: context, database: databasePath)
   }
 
   /// The agreement of one pair of models over the epochs both cover.
@@ -267,8 +266,7 @@ public enum AgreementCommands {
     public var b: String
     /// Energy rates (a, b) of each epoch, kcal/min, in epoch order.
     public var pairs: [(Double, Double)]
-    public var statistics: ErrorStatistics
-    public var proportional: ProportionalBias?
+    public var agreement: PairedAgreement
   }
 
   /// Energy rates of several models over the same tracks, per full epoch,
@@ -296,7 +294,8 @@ public enum AgreementCommands {
   public static func modelAgreement(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
-    againstPower: Bool = false
+    againstPower: Bool = false, zone: AgreementIndices.Zone? = nil,
+    breathFilter: BreathFilter? = BreathFilter()
   ) throws -> ModelAgreement {
     let againstReference = againstMeasured || againstPower
     var epochRows: [EpochRow] = []
@@ -325,7 +324,10 @@ public enum AgreementCommands {
       var measurement: AlignedMeasurement?
       if againstMeasured {
         guard
-          let options = measured ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
+          let options =
+            measured
+            ?? (TrackCommands.isMeasuredExport(file)
+              ? MeasuredOptions(path: file, breathFilter: breathFilter) : nil)
         else {
           throw UsageError(
             .missing, "\(file) is not a measured export: name the measured-expenditure file of the tracks"
@@ -335,7 +337,11 @@ public enum AgreementCommands {
           try options.read(), trackStart: start,
           trackEnd: steps.last.flatMap { s in s.startSecondsSince1970.map { $0 + (s.durationSeconds ?? 0) } },
           track: file)
-        diagnostics += m.diagnostics + (options.path == file ? [] : m.measured.diagnostics)
+        diagnostics +=
+          m.diagnostics
+          + (options.path == file
+            ? m.measured.diagnostics.filter { BreathFilter.diagnosticCodes.contains($0.code) }
+            : m.measured.diagnostics)
         if !measuredFiles.contains(options.path) { measuredFiles.append(options.path) }
         measurement = m
       }
@@ -437,30 +443,32 @@ public enum AgreementCommands {
                 "\(notMeasured) whole epochs have no measured energy (outside the measurement, or breaths without energy) and are left out"
             ))
         }
-        var accumulator = ErrorAccumulator()
-        let pairs = keys.map { (rates[i][$0]!, measuredRates[$0]!) }
-        for (x, y) in pairs { accumulator.add(predicted: x, reference: y) }
+        let pairs = keys.compactMap { key in
+          rates[i][key].flatMap { x in measuredRates[key].map { (x, $0) } }
+        }
         agreements.append(
           PairAgreement(
             a: modelIDs[i], b: againstPower ? "power-meter" : "measured", pairs: pairs,
-            statistics: accumulator.statistics(),
-            proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))))
+            agreement: PairedAgreement(
+              predicted: pairs.map(\.0), reference: pairs.map(\.1), participants: keys.map(Self.session),
+              zone: zone)))
       }
     }
     for i in models.indices where !againstReference {
       for j in models.indices where j > i {
-        var accumulator = ErrorAccumulator()
         var pairs: [(Double, Double)] = []
+        var sessions: [String] = []
         for key in rates[i].keys.sorted() {
           if let x = rates[i][key], let y = rates[j][key] {
-            accumulator.add(predicted: x, reference: y)
             pairs.append((x, y))
+            sessions.append(Self.session(key))
           }
         }
         agreements.append(
           PairAgreement(
-            a: modelIDs[i], b: modelIDs[j], pairs: pairs, statistics: accumulator.statistics(),
-            proportional: ProportionalBias(predicted: pairs.map(\.0), reference: pairs.map(\.1))))
+            a: modelIDs[i], b: modelIDs[j], pairs: pairs,
+            agreement: PairedAgreement(
+              predicted: pairs.map(\.0), reference: pairs.map(\.1), participants: sessions, zone: zone)))
       }
     }
     return ModelAgreement(
@@ -474,18 +482,27 @@ public enum AgreementCommands {
           NamedParameter(
             name: "against", value: "measured", meaning: "each model against measured expenditure")
         ]
-          + (measured ?? MeasuredOptions(path: "")).described : [])
+          + (measured ?? MeasuredOptions(path: "", breathFilter: breathFilter)).described : [])
         + (againstPower
           ? [NamedParameter(name: "against", value: "power", meaning: "predicted against measured power, W")]
           : [])
-        + track.described + [
+        + track.described + agreementParameters(zone: zone) + [
           NamedParameter(
             name: "epoch_s", value: Fixed.shortest(epochSeconds),
             meaning: "energy rates compared per full epoch"),
           NamedParameter(
+            name: "repeated_measures_unit", value: "file",
+            meaning: "epochs of one file (one session) are repeated measures of it"),
+          NamedParameter(
             name: "speed_smoothing_fixes", value: String(speedSmoothingFixes),
             meaning: "centred moving average of step speeds"),
         ] + subject.subjectParameters)
+  }
+
+  /// The session (file) of an epoch key `file#epoch`: the epochs of one
+  /// recording are repeated measures of it.
+  static func session(_ key: String) -> String {
+    key.lastIndex(of: "#").map { String(key[..<$0]) } ?? key
   }
 
   /// The agreement of models over tracks with how it is printed and stored.
@@ -501,7 +518,12 @@ public enum AgreementCommands {
     public var parameters: [NamedParameter] { result.parameters + sources.parameters }
     // A model outside its valid range (ACSM walking at running speed) is
     // said, as `energy` says it.
-    public var diagnostics: [Diagnostic] { result.diagnostics }
+    public var diagnostics: [Diagnostic] {
+      result.diagnostics
+        + result.pairs.flatMap {
+          agreementDiagnostics($0.agreement, location: nil, named: "\($0.a) against \($0.b)")
+        }
+    }
     /// The printed unit of energy rates, or with a power meter as the
     /// reference, of mean power.
     var unit: String { againstPower ? "w" : "kcal_per_min" }
@@ -511,11 +533,9 @@ public enum AgreementCommands {
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: recordedAt,
         inputs: inputs, parameters: parameters)
       run.epochs = result.epochs
-      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
       run.errorSummaries = result.pairs.flatMap {
-        errorSummaries(
-          $0.statistics, proportional: $0.proportional, model: $0.a, reference: $0.b,
-          unit: againstPower ? "W" : "kcal/min")
+        errorSummaries($0.agreement, model: $0.a, reference: $0.b, unit: againstPower ? "W" : "kcal/min")
       }
       return run
     }
@@ -523,9 +543,7 @@ public enum AgreementCommands {
     public func render(into context: CommandContext) throws {
       let rows = result.pairs.map { pair in
         var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
-        for field in record(pair.statistics, unit: unit, proportional: pair.proportional).fields {
-          row[field.key] = field.value
-        }
+        for field in record(pair.agreement, unit: unit).fields { row[field.key] = field.value }
         // Energy (or work) over the compared epochs: rate x epoch, summed.
         if againstPower {
           row["total_a_kj"] = .number(pair.pairs.reduce(0) { $0 + $1.0 } * epochSeconds / 1000, 1)
@@ -545,8 +563,7 @@ public enum AgreementCommands {
       for pair in result.pairs {
         try drawBlandAltman(
           name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b,
-          unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs,
-          statistics: pair.statistics, proportional: pair.proportional,
+          unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs, agreement: pair.agreement,
           folder: chartsDirectory, format: format, context: context)
       }
     }
@@ -557,13 +574,14 @@ public enum AgreementCommands {
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
     chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
-    againstPower: Bool = false, sources: OptionSources = OptionSources(),
-    context: CommandContext
+    againstPower: Bool = false, zone: AgreementIndices.Zone? = nil,
+    breathFilter: BreathFilter? = BreathFilter(),
+    sources: OptionSources = OptionSources(), context: CommandContext
   ) throws {
     let result = try modelAgreement(
       files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
       speedSmoothingFixes: speedSmoothingFixes, track: track, measured: measured,
-      againstMeasured: againstMeasured, againstPower: againstPower)
+      againstMeasured: againstMeasured, againstPower: againstPower, zone: zone, breathFilter: breathFilter)
     try Driver.finish(
       ModelsOutcome(
         result: result, modelIDs: modelIDs, epochSeconds: epochSeconds, againstPower: againstPower,

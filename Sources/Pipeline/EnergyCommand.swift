@@ -2,6 +2,7 @@ import EnergyLabCore
 import EnergyModels
 import Estimation
 import Foundation
+import Ingest
 import Reporting
 import Store
 import Tracks
@@ -25,6 +26,9 @@ public enum EnergyCommand {
     /// Measured expenditure to report beside the model's (`--measured`);
     /// a COSMED K5 export given as a track is its own measurement.
     public var measured: MeasuredOptions?
+    /// How the breaths of a measured export are cleaned (nil: read as it
+    /// is), for an export given as a track.
+    public var breathFilter: BreathFilter? = BreathFilter()
     /// MET used for cycling when its model is `met` and no MET is given.
     public var cyclingMET = ModeDefaults.cyclingMET
     public var perFix = false
@@ -67,10 +71,18 @@ public enum EnergyCommand {
     public var energy: TrackEnergy
     /// Whether the energy is known: some step gave energy.
     public var energyKnown: Bool { energy.energyKnown }
-    /// Measured energy over the part's timed steps, kcal (the steps' own
+    /// Measured energy over the part's compared steps, kcal (the steps' own
     /// spans, so pauses are left out as they are from the model's energy);
-    /// nil without a measurement or where it does not cover them.
+    /// nil without a measurement or where no step is compared.
     public var measuredKilocalories: Double?
+    /// The model's energy over the same steps, kcal: the steps where both
+    /// the model and the measurement give energy.
+    public var comparedModelKilocalories: Double?
+    /// Seconds of timed steps compared, and left out of both because the
+    /// model (a heart-rate dropout) or the measurement (an excluded breath,
+    /// a gap, outside the test) has no energy there.
+    public var comparedSeconds = 0.0
+    public var leftOutSeconds = 0.0
   }
 
   /// Energy of every file (or activity), the tracks read and the rules used.
@@ -134,14 +146,18 @@ public enum EnergyCommand {
       var inherited = track.diagnostics + stepDiagnostics + subjectNotes
       var measurement: AlignedMeasurement?
       if let measuredOptions = options.measured
-        ?? (TrackCommands.isMeasuredExport(file) ? MeasuredOptions(path: file) : nil)
+        ?? (TrackCommands.isMeasuredExport(file)
+          ? MeasuredOptions(path: file, breathFilter: options.breathFilter) : nil)
       {
         let times = steps.compactMap(\.startSecondsSince1970)
         let m = AlignedMeasurement(
           try measuredOptions.read(), trackStart: times.first,
           trackEnd: steps.last.flatMap { s in s.startSecondsSince1970.map { $0 + (s.durationSeconds ?? 0) } },
           track: file)
-        if measuredOptions.path != file { inherited += m.measured.diagnostics }
+        inherited +=
+          measuredOptions.path != file
+          ? m.measured.diagnostics
+          : m.measured.diagnostics.filter { BreathFilter.diagnosticCodes.contains($0.code) }
         inherited += m.diagnostics
         measurement = m
         measuredFiles += 1
@@ -165,9 +181,17 @@ public enum EnergyCommand {
           durationSeconds: first.flatMap { a in last.map { $0 - a } },
           distanceMeters: steps.reduce(0) { $0 + $1.distance2DMeters }))
       var cumulative = 0.0
+      // The model's energy per timed step (by its start), to compare with
+      // the measurement over exactly the same steps.
+      var modelStepEnergy: [Double: Double] = [:]
+      let compares = measurement != nil
       func perFix(_ mode: TransportMode?, _ modelID: String) -> ((TrackStep, ModelOutput, Double) -> Void)? {
-        guard options.perFix else { return nil }
+        guard options.perFix || compares else { return nil }
         return { step, output, energy in
+          if compares, let t = step.startSecondsSince1970, step.durationSeconds != nil {
+            modelStepEnergy[t, default: 0] += energy
+          }
+          guard options.perFix else { return }
           cumulative += energy
           fixes.append(
             FixEnergy(
@@ -180,7 +204,7 @@ public enum EnergyCommand {
         let estimated = try estimator.estimate(
           steps: steps, declaredSportBySegment: track.declaredSportBySegment, source: file, subject: subject,
           inherited: inherited,
-          perStep: options.perFix
+          perStep: options.perFix || compares
             ? { activity, model, step, output, energy in
               perFix(activity.activity.mode, model.info.id)?(step, output, energy)
             } : nil)
@@ -226,23 +250,51 @@ public enum EnergyCommand {
           index: index + 1,
           energy: result)
         if let measurement {
-          var total = 0.0
-          var covered = true
+          // Model and measurement over the same steps: a step either lacks
+          // is left out of both, counted and named.
+          var measuredTotal = 0.0
+          var modelTotal = 0.0
+          var withoutModel = 0.0
+          var withoutMeasured = 0.0
           for step in steps[range] {
-            guard let t = step.startSecondsSince1970, let dt = step.durationSeconds else { continue }
-            guard let kcal = measurement.energyKilocalories(from: t, to: t + dt) else {
-              covered = false
-              break
+            guard let t = step.startSecondsSince1970, let dt = step.durationSeconds, dt > 0 else { continue }
+            guard let model = modelStepEnergy[t] else {
+              withoutModel += dt
+              continue
             }
-            total += kcal
+            let known = measurement.knownEnergy(from: t, to: t + dt)
+            guard known.unknownSeconds <= 1e-9 else {
+              withoutMeasured += dt
+              continue
+            }
+            measuredTotal += known.kilocalories
+            modelTotal += model
+            part.comparedSeconds += dt
           }
-          part.measuredKilocalories = covered && result.durationSeconds > 0 ? total : nil
-          if !covered {
+          part.leftOutSeconds = withoutModel + withoutMeasured
+          if part.comparedSeconds > 0 {
+            part.measuredKilocalories = measuredTotal
+            part.comparedModelKilocalories = modelTotal
+          }
+          if part.leftOutSeconds > 0 {
+            let of = part.activity.map { " of activity \(index + 1) (\($0.mode.rawValue))" } ?? ""
+            var why: [String] = []
+            if withoutModel > 0 {
+              why.append(
+                "\(Fixed.format(withoutModel, digits: 0)) s where \(result.modelID) has no energy (a missing input such as a heart-rate dropout)"
+              )
+            }
+            if withoutMeasured > 0 {
+              why.append(
+                "\(Fixed.format(withoutMeasured, digits: 0)) s without measured energy (left-out breaths, gaps, outside the test)"
+              )
+            }
             diagnostics.append(
               Diagnostic(
-                code: "measured-not-covering",
+                code: part.comparedSeconds > 0 ? "compared-over-common-time" : "measured-not-covering",
+                severity: part.comparedSeconds > 0 ? .note : .warning,
                 message:
-                  "the measurement does not cover every timed step\(part.activity.map { " of activity \(index + 1) (\($0.mode.rawValue))" } ?? ""): measured energy unknown",
+                  "model and measured energy\(of) compared over the \(Fixed.format(part.comparedSeconds, digits: 0)) s both cover; left out of both: \(why.joined(separator: "; "))\(part.comparedSeconds > 0 ? "" : ": measured energy unknown")",
                 location: file))
           }
         }
@@ -276,7 +328,11 @@ public enum EnergyCommand {
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))
     }
     parameterList += options.subject.subjectParameters
-    if let measured = options.measured { parameterList += measured.described }
+    if let measured = options.measured {
+      parameterList += measured.described
+    } else if measuredFiles > 0 {
+      parameterList += MeasuredOptions(path: "", breathFilter: options.breathFilter).described
+    }
     var files = options.files
     if let measured = options.measured, !files.contains(measured.path) { files.append(measured.path) }
     var result = Energy(
@@ -326,9 +382,15 @@ public enum EnergyCommand {
           unit: "kcal"),
       ]
       if energy.hasMeasurement {
-        stored.append(
+        stored += [
           ResultRow(
-            subject: subject, metric: "measured_energy", value: part.measuredKilocalories, unit: "kcal"))
+            subject: subject, metric: "measured_energy", value: part.measuredKilocalories, unit: "kcal"),
+          ResultRow(
+            subject: subject, metric: "model_compared_energy", value: part.comparedModelKilocalories,
+            unit: "kcal"),
+          ResultRow(subject: subject, metric: "compared_duration", value: part.comparedSeconds, unit: "s"),
+          ResultRow(subject: subject, metric: "left_out_duration", value: part.leftOutSeconds, unit: "s"),
+        ]
       }
     }
     var run = RunRecord(
@@ -386,10 +448,14 @@ public enum EnergyCommand {
       record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
       record["energy_kcal"] = .number(part.energyKnown ? result.energyKilocalories : nil, 2)
       if energy.hasMeasurement {
+        // Both over the same steps (`compared_s`); `energy_kcal` is the
+        // model's over every step it costs.
+        record["compared_s"] = .number(part.comparedSeconds, 1)
+        record["left_out_s"] = .number(part.leftOutSeconds, 1)
+        record["model_compared_kcal"] = .number(part.comparedModelKilocalories, 2)
         record["measured_kcal"] = .number(part.measuredKilocalories, 2)
         record["difference_kcal"] = .number(
-          part.measuredKilocalories.flatMap { m in part.energyKnown ? result.energyKilocalories - m : nil }, 2
-        )
+          part.measuredKilocalories.flatMap { m in part.comparedModelKilocalories.map { $0 - m } }, 2)
       }
       record["treated_steps"] = .integer(result.treatedSteps)
       record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
@@ -417,10 +483,16 @@ public enum EnergyCommand {
               ] : []),
         ]))
       if energy.hasMeasurement {
-        // The measured total over the parts, when every part was measured.
-        rows[rows.count - 1]["measured_kcal"] = .number(
-          energy.parts.allSatisfy { $0.measuredKilocalories != nil }
-            ? energy.parts.reduce(0) { $0 + ($1.measuredKilocalories ?? 0) } : nil, 2)
+        // Totals over the compared steps of the parts, when every part was
+        // compared.
+        let all = energy.parts.allSatisfy { $0.measuredKilocalories != nil }
+        let measured = all ? energy.parts.reduce(0) { $0 + ($1.measuredKilocalories ?? 0) } : nil
+        let model = all ? energy.parts.reduce(0) { $0 + ($1.comparedModelKilocalories ?? 0) } : nil
+        rows[rows.count - 1]["compared_s"] = .number(energy.parts.reduce(0) { $0 + $1.comparedSeconds }, 1)
+        rows[rows.count - 1]["left_out_s"] = .number(energy.parts.reduce(0) { $0 + $1.leftOutSeconds }, 1)
+        rows[rows.count - 1]["model_compared_kcal"] = .number(model, 2)
+        rows[rows.count - 1]["measured_kcal"] = .number(measured, 2)
+        rows[rows.count - 1]["difference_kcal"] = .number(measured.flatMap { m in model.map { $0 - m } }, 2)
       }
     }
     return ResultTable(

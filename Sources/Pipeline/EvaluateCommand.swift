@@ -161,51 +161,29 @@ public enum EvaluateCommand {
     }
   }
 
+  /// A model's error statistics against the table (`AgreementColumn`).
   public static func statisticsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
-    let s = comparison.accumulator.statistics()
-    return ResultRecord([
-      "model": .string(comparison.modelID), "reference": .string(comparison.tableName),
-      "n": .integer(s.count),
-      "mean_predicted_\(unit)": .number(s.meanPredicted, 2),
-      "mean_reference_\(unit)": .number(s.meanReference, 2),
-      "bias_\(unit)": .number(s.bias, 2), "sd_diff_\(unit)": .number(s.sdDifference, 2),
-      "mae_\(unit)": .number(s.meanAbsoluteError, 2), "rmse_\(unit)": .number(s.rootMeanSquareError, 2),
-      "mape_pct": .number(s.meanAbsolutePercentageError, 1),
-      "max_abs_error_\(unit)": .number(s.maximumAbsoluteError, 2),
-      "pearson_r": .number(s.pearsonR, 4), "ccc": .number(s.concordanceCorrelation, 4),
-      "loa_lower_\(unit)": .number(s.limitsOfAgreementLower, 2),
-      "loa_upper_\(unit)": .number(s.limitsOfAgreementUpper, 2),
-      // Intervals are always two numeric fields, `*_lower` and `*_upper`.
-      "loa_lower_ci95_lower_\(unit)": .number(s.lowerLimitConfidenceInterval.lower, 2),
-      "loa_lower_ci95_upper_\(unit)": .number(s.lowerLimitConfidenceInterval.upper, 2),
-      "loa_upper_ci95_lower_\(unit)": .number(s.upperLimitConfidenceInterval.lower, 2),
-      "loa_upper_ci95_upper_\(unit)": .number(s.upperLimitConfidenceInterval.upper, 2),
-      "within_20pct_share": .number(s.withinToleranceShare, 3),
-    ])
+    var row = ResultRecord(["model": .string(comparison.modelID), "reference": .string(comparison.tableName)])
+    for field in AgreementColumn.record(
+      comparison.agreement, unitSuffix: unit, only: AgreementColumn.errorNames
+    )
+    .fields {
+      row[field.key] = field.value
+    }
+    return row
   }
 
-  /// Bland-Altman's test for proportional bias (difference regressed on
-  /// mean) and the form of the limits that holds once tested: absolute
-  /// without a trend; percentage when the percentage differences no longer
-  /// trend; regression-based limits, or none, otherwise.
-  public static func proportionalRecord(_ comparison: ReferenceComparison) -> ResultRecord {
-    guard let p = comparison.proportionalBias else {
-      return ResultRecord([
-        "model": .string(comparison.modelID), "slope": .null, "slope_p": .null,
-        "limits_form": .string("absolute (too few cells to test)"), "pct_bias_pct": .null,
-        "pct_loa_lower_pct": .null, "pct_loa_upper_pct": .null,
-      ])
+  /// A model's limits of agreement with the table in the form the cells
+  /// support, with their intervals and tests (`AgreementColumn`).
+  public static func limitsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+    var row = ResultRecord(["model": .string(comparison.modelID)])
+    for field in AgreementColumn.record(
+      comparison.agreement, unitSuffix: unit, only: AgreementColumn.limitsNames
+    )
+    .fields {
+      row[field.key] = field.value
     }
-    let limits = p.limitsOfAgreement
-    return ResultRecord([
-      "model": .string(comparison.modelID),
-      "slope": .number(p.slope, 4), "slope_p": .number(p.pValue, 4),
-      "limits_form": .string(limits.form.rawValue),
-      "limits_form_reason": .string(limits.reason),
-      "pct_bias_pct": .number(limits.percentage?.bias, 1),
-      "pct_loa_lower_pct": .number(limits.percentage?.limits.lower, 1),
-      "pct_loa_upper_pct": .number(limits.percentage?.limits.upper, 1),
-    ])
+    return row
   }
 
   /// Every cell of a reference table predicted by each model, with the
@@ -271,8 +249,8 @@ public enum EvaluateCommand {
             predicted: cell.predicted, referenceValue: cell.reference, unit: unit))
       }
       summaries += AgreementCommands.errorSummaries(
-        c.accumulator.statistics(), proportional: c.proportionalBias, model: c.modelID,
-        reference: table.name, unit: unit.replacingOccurrences(of: "_per_", with: "/"))
+        c.agreement, model: c.modelID, reference: table.name,
+        unit: unit.replacingOccurrences(of: "_per_", with: "/"))
     }
     var run = RunRecord(
       command:
@@ -327,8 +305,8 @@ public enum EvaluateCommand {
     }
     let statistics = ResultTable(
       name: "evaluation-statistics", rows: comparisons.map { statisticsRecord($0, unit: unit) })
-    let proportional = ResultTable(
-      name: "evaluation-proportional-bias", rows: comparisons.map(proportionalRecord))
+    let limits = ResultTable(
+      name: "evaluation-limits", rows: comparisons.map { limitsRecord($0, unit: unit) })
     let cells = ResultTable(
       name: "evaluation-cells",
       rows: comparisons.flatMap { comparison in
@@ -351,16 +329,16 @@ public enum EvaluateCommand {
         "assumptions": .record(
           options.assumptions.reduce(into: ResultRecord()) { $0[$1.name] = .string($1.text) }),
         "statistics": .array(statistics.rows.map { .record($0) }),
-        "proportional_bias": .array(proportional.rows.map { .record($0) }),
+        "limits": .array(limits.rows.map { .record($0) }),
       ])
       if options.printCells { record["cells"] = .array(cells.rows.map { .record($0) }) }
       context.emit(ResultTable(name: "evaluation", rows: [record], isSingleObject: true), format: format)
     } else {
       context.emit(statistics, format: format)
       context.write(
-        "\nProportional bias (Bland and Altman 1999): differences regressed on means; where the slope differs from zero (p < 0.05) the percentage differences are tested again, and only where they no longer trend do limits hold as a percentage of the mean (otherwise regression-based limits, or none).\n\n"
+        "\nLimits of agreement (Bland and Altman 1999): the form follows two tests on the differences against the means, their trend and their spread; absolute limits where neither, ratio limits where neither holds on the logarithms, regression-based limits otherwise (or none); coverage is the share of cells inside the limits in each third of the means.\n\n"
       )
-      context.emit(proportional, format: format)
+      context.emit(limits, format: format)
       if options.printCells {
         context.write("\n")
         context.emit(cells, format: format)
@@ -451,8 +429,7 @@ public enum EvaluateCommand {
       try AgreementCommands.drawBlandAltman(
         name: "\(table.name)-\(c.modelID)", subject: "\(c.modelID) against \(table.name)", a: "predicted",
         b: "reference", unit: unit, pairs: c.cells.map { ($0.predicted, $0.reference) },
-        statistics: c.accumulator.statistics(), proportional: c.proportionalBias,
-        folder: options.chartsDirectory,
+        agreement: c.agreement, folder: options.chartsDirectory,
         format: options.format, context: context)
     }
   }

@@ -15,8 +15,14 @@ public struct MeasuredOptions: Sendable, Hashable {
   /// Longest heart-rate dropout filled by interpolation, s.
   public var heartRateGapLimitSeconds = MeasuredExpenditureReader.defaultHeartRateGapLimitSeconds
   public var timeZone: TimeZone?
+  /// How the breaths are cleaned before they are integrated; nil reads the
+  /// export as it is.
+  public var breathFilter: BreathFilter? = BreathFilter()
 
-  public init(path: String) { self.path = path }
+  public init(path: String, breathFilter: BreathFilter? = BreathFilter()) {
+    self.path = path
+    self.breathFilter = breathFilter
+  }
 
   /// The settings as recorded with a run.
   public var described: [NamedParameter] {
@@ -28,6 +34,10 @@ public struct MeasuredOptions: Sendable, Hashable {
         name: "measured_hr_gap_fill_s", value: Fixed.shortest(heartRateGapLimitSeconds),
         meaning: "longest heart-rate dropout filled by interpolation"),
     ]
+    out +=
+      breathFilter?.described ?? [
+        NamedParameter(name: "breath_filter", value: "none", meaning: "the export integrated as it is")
+      ]
     if let timeColumn, let energyColumn, let energyUnit {
       out += [
         NamedParameter(name: "measured_time_column", value: timeColumn, meaning: "column of times"),
@@ -40,14 +50,22 @@ public struct MeasuredOptions: Sendable, Hashable {
     return out
   }
 
+  /// The measurement, cleaned by the breath filter (its counts by reason
+  /// among the diagnostics).
   public func read() throws -> MeasuredExpenditure {
     let reader = MeasuredExpenditureReader(
       heartRateGapLimitSeconds: heartRateGapLimitSeconds, timeZone: timeZone)
+    let raw: MeasuredExpenditure
     if let timeColumn, let energyColumn, let energyUnit {
-      return try reader.readGeneric(
+      raw = try reader.readGeneric(
         path: path, timeColumn: timeColumn, energyColumn: energyColumn, energyUnit: energyUnit)
+    } else {
+      raw = try reader.readCOSMED(path: path)
     }
-    return try reader.readCOSMED(path: path)
+    guard let breathFilter else { return raw }
+    var (cleaned, _, notes) = breathFilter.apply(to: raw)
+    cleaned.diagnostics += notes
+    return cleaned
   }
 }
 
@@ -90,6 +108,12 @@ public struct AlignedMeasurement: Sendable {
           location: track))
     }
     self.diagnostics = diagnostics
+  }
+
+  /// Measured energy over the known parts of `[start, end]` on the
+  /// track's clock, and how much of the span is known.
+  public func knownEnergy(from start: Double, to end: Double) -> MeasuredExpenditure.KnownEnergy {
+    measured.knownEnergy(from: start - offsetSeconds, to: end - offsetSeconds)
   }
 
   /// Measured energy over `[start, end]` on the track's clock, kcal; nil

@@ -256,8 +256,8 @@ public enum SweepCommand {
       .replacingOccurrences(of: "_per_", with: "/")
     let parameter = options.parameter
     return result.points.flatMap { p in
-      AgreementCommands.errorSummaries(
-        p.statistics, proportional: nil, model: p.modelID,
+      AgreementColumn.summaries(
+        PairedAgreement(predicted: [], reference: [], statistics: p.statistics), model: p.modelID,
         reference: "\(result.table.name) at \(parameter.rawValue)=\(parameter.text(displayed: p.value))",
         unit: unit)
     }

@@ -182,7 +182,7 @@ extension ErrorSummaryRow: RunChildRecord {
     self.init(
       model: row["model"], reference: row["reference"], statistic: row["statistic"], value: row["value"],
       // A database opened read-only before its migration has no unit column.
-      unit: row.hasColumn("unit") ? row["unit"] : "")
+      unit: row.hasColumn("unit") ? row["unit"] : "", text: row.hasColumn("text") ? row["text"] : nil)
   }
   func encode(to container: inout PersistenceContainer) {
     container["model"] = model
@@ -190,6 +190,7 @@ extension ErrorSummaryRow: RunChildRecord {
     container["statistic"] = statistic
     container["value"] = finite(value)
     container["unit"] = unit
+    container["text"] = text
   }
 }
 

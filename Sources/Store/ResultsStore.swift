@@ -191,12 +191,19 @@ public struct ErrorSummaryRow: Sendable, Hashable {
   public var statistic: String
   public var value: Double?
   public var unit: String
-  public init(model: String, reference: String, statistic: String, value: Double?, unit: String = "") {
+  /// A statistic in words (the form of the limits, how an interval was
+  /// computed, why a value is unknown); `nil` for numbers.
+  public var text: String?
+  public init(
+    model: String, reference: String, statistic: String, value: Double?, unit: String = "",
+    text: String? = nil
+  ) {
     self.model = model
     self.reference = reference
     self.statistic = statistic
     self.value = value
     self.unit = unit
+    self.text = text
   }
 }
 
@@ -615,6 +622,11 @@ public final class ResultsStore: Sendable {
     // Older rows keep their names (unit in the name) and an empty unit.
     migrator.registerMigration("v4-error-summary-units") { db in
       try db.execute(sql: "ALTER TABLE error_summaries ADD COLUMN unit TEXT NOT NULL DEFAULT ''")
+    }
+    // Statistics in words (the form of the limits of agreement, how each
+    // interval was computed) beside the numbers.
+    migrator.registerMigration("v5-error-summary-text") { db in
+      try db.execute(sql: "ALTER TABLE error_summaries ADD COLUMN text TEXT")
     }
     return migrator
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnergyLabCore
+import Evaluation
 import Foundation
 import Ingest
 import Pipeline
@@ -46,6 +47,18 @@ extension SweepCommand.Input: ExpressibleByArgument {}
 
 /// Parsers of the values that are more than one word.
 enum ArgumentValue {
+  /// An equivalence zone: `10%` of the mean reference, or `0.5` in the
+  /// units of the values (above zero).
+  static func equivalenceZone(_ text: String) throws -> AgreementIndices.Zone {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.hasSuffix("%"), let p = Double(trimmed.dropLast()), p > 0, p.isFinite {
+      return .percentOfReference(p)
+    }
+    if let u = Double(trimmed), u > 0, u.isFinite { return .units(u) }
+    throw ValidationError(
+      "expected a zone above zero, as 10% (of the mean reference) or 0.5 (in the values' unit); got \(text)")
+  }
+
   /// `a,b, c` as its non-empty items.
   static func list(_ text: String) -> [String] {
     text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -58,6 +58,7 @@ struct EnergyCLI: ContextCommand {
     options.byMode = byMode || mode != nil
     options.givenMode = mode
     options.measured = measured.options()
+    options.breathFilter = measured.filter
     options.perFix = perFix
     options.speedSmoothingFixes = speedSmoothing
     options.sources = try subject.sources()

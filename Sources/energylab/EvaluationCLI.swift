@@ -137,6 +137,11 @@ struct AgreementCLI: ContextCommand {
       "Compare each model with a reference instead of with each other: measured (expenditure) or power (a power meter, against a power model such as martin-1998-cycling)."
   )
   var against: String?
+  @Option(
+    help:
+      "Equivalence zone of the bias for two one-sided tests, as 10% (of the mean reference) or 0.5 (in kcal/min, or W).",
+    transform: ArgumentValue.equivalenceZone)
+  var equivalence: AgreementIndices.Zone?
   @OptionGroup(title: "Measured expenditure") var measured: MeasuredOptionGroup
   @OptionGroup var output: FormatOption
 
@@ -169,7 +174,7 @@ struct AgreementCLI: ContextCommand {
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
       measured: measured.options(), againstMeasured: against == "measured", againstPower: against == "power",
-      sources: try subject.sources(), context: context)
+      zone: equivalence, breathFilter: measured.filter, sources: try subject.sources(), context: context)
   }
 }
 
@@ -180,11 +185,25 @@ struct StatsCLI: ParsableCommand {
   struct Agreement: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract:
-        "Agreement of two columns of a CSV (differences are a minus b): bias, limits, MAE, RMSE, MAPE, r, CCC."
+        "Agreement of two columns of a CSV (differences are a minus b): bias, limits, MAE, RMSE, MAPE, r, CCC, ICC.",
+      discussion: """
+        The limits of agreement take the form two tests choose (the trend and the
+        spread of the differences against the means): absolute, ratio (on the
+        logarithms), regression-based or none. With --id, rows of one participant
+        are repeated measures (Bland & Altman 2007) whenever a participant has
+        more than one row, with MOVER intervals (Zou 2013).
+        """
     )
     @Argument(help: "CSV file with a header.") var file: String
     @Option(help: "Column a (the method under test).") var a: String
     @Option(help: "Column b (the reference).") var b: String
+    @Option(help: "Column of participant ids: several rows of one participant are repeated measures.")
+    var id: String?
+    @Option(
+      help:
+        "Equivalence zone of the bias for two one-sided tests, as 10% (of the mean reference) or 0.5 (in the columns' unit).",
+      transform: ArgumentValue.equivalenceZone)
+    var equivalence: AgreementIndices.Zone?
     @Option(
       help:
         "Unit of both columns, named in the output's keys (as kcal: bias_kcal, loa_lower_kcal, ...); letters, digits and _."
@@ -204,8 +223,8 @@ struct StatsCLI: ParsableCommand {
 
     func execute(in context: CommandContext) throws {
       try AgreementCommands.statsAgreement(
-        path: file, a: a, b: b, unit: unit, chartsDirectory: charts, databasePath: store.path,
-        format: output.format, context: context)
+        path: file, a: a, b: b, id: id, unit: unit, zone: equivalence, chartsDirectory: charts,
+        databasePath: store.path, format: output.format, context: context)
     }
   }
 }

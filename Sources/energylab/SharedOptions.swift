@@ -238,6 +238,12 @@ struct TrackOptions: ParsableArguments {
 
 /// Measured energy expenditure beside the models: a COSMED K5 export, or a
 /// CSV whose time and energy columns are named.
+/// How a measured reference is cleaned before it is integrated.
+enum BreathFilterChoice: String, CaseIterable, ExpressibleByArgument {
+  case lamarra1987 = "lamarra-1987"
+  case none
+}
+
 struct MeasuredOptionGroup: ParsableArguments {
   @Option(
     help:
@@ -254,6 +260,16 @@ struct MeasuredOptionGroup: ParsableArguments {
     help: "Longest heart-rate dropout filled by interpolation, as 5s (default 5 s).",
     transform: QuantityParser.durationSeconds)
   var hrGapFill: Double?
+  @Option(
+    help: ArgumentHelp(
+      "How breaths are cleaned before the measured energy is integrated: lamarra-1987 (default) or none.",
+      discussion:
+        "lamarra-1987 leaves out, as unknown time, impossible breaths (VO2 or energy at or below zero, VO2 under 100 mL/min with VE over 10 L/min), breaths beyond 4 SD of the mean of their 4 neighbours, and gaps over 20 s; none reads the export as it is."
+    ))
+  var breathFilter: BreathFilterChoice = .lamarra1987
+
+  /// The breath filter chosen.
+  var filter: BreathFilter? { breathFilter == .none ? nil : BreathFilter() }
 
   func validate() throws {
     let generic = [measuredTime, measuredEnergy, measuredUnit].compactMap { $0 }.count
@@ -276,7 +292,7 @@ struct MeasuredOptionGroup: ParsableArguments {
   /// and no other was named.
   func options(timeZone: TimeZone? = nil) -> MeasuredOptions? {
     guard let measured else { return nil }
-    var out = MeasuredOptions(path: measured)
+    var out = MeasuredOptions(path: measured, breathFilter: filter)
     out.timeZone = timeZone
     if let hrGapFill { out.heartRateGapLimitSeconds = hrGapFill }
     if let measuredTime, let measuredEnergy, let unit = measuredUnit?.lowercased() {

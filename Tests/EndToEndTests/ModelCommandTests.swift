@@ -161,9 +161,16 @@ struct EvaluationCommandLineTests {
     expectClose(o["loa_upper_l_per_min"] as? Double, 73.86, tolerance: 0.01, "loa_upper_l_per_min")
     // No proportional bias: scipy.stats.linregress of the differences on
     // the means gives slope 0.02869, p = 0.7495.
-    expectClose(o["slope"] as? Double, 0.0287, tolerance: 1e-4, "slope")
-    expectClose(o["slope_p"] as? Double, 0.7495, tolerance: 1e-4, "slope_p")
+    expectClose(o["trend_slope"] as? Double, 0.0287, tolerance: 1e-4, "trend_slope")
+    expectClose(o["trend_p"] as? Double, 0.7495, tolerance: 1e-4, "trend_p")
     #expect(o["limits_form"] as? String == "absolute")
+    // Exact intervals of the limits (scipy.stats.nct,
+    // scripts/oracles/limits_forms.py).
+    expectClose(
+      o["loa_lower_ci95_lower_l_per_min"] as? Double, -124.1628, tolerance: 1e-3, "lower limit interval")
+    expectClose(
+      o["loa_upper_ci95_upper_l_per_min"] as? Double, 119.9275, tolerance: 1e-3, "upper limit interval")
+    #expect(o["nesting"] as? String == "independent")
     #expect(out.stderr.contains("energylab: wrote charts/pefr-wright-mini-bland-altman.png"), "\(out.stderr)")
     #expect(!out.stderr.contains("bland-altman-percent"))
     let script = try String(
@@ -194,13 +201,13 @@ struct EvaluationCommandLineTests {
 
   /// Where the differences trend with the mean, the Bland-Altman chart
   /// draws no constant line: with no limits (6 pairs, too few for
-  /// regression-based limits, and the percentages still trend) it draws
-  /// the fitted trend and says that no constant limits apply; where
-  /// percentage limits hold it draws the trend and those limits. Expected
-  /// lines from scipy.stats.linregress 1.17.1 on the same pairs: trend
-  /// -3.90622 + 0.225670 A (p 2.1e-6) over A = 9 to 65.5; percentage
-  /// limits mean(P) -/+ 1.96 SD(P) (ddof 1) = 14.5357 % and 22.3843 % over
-  /// A = 11.25 to 87.6 (trend of P on A p = 0.48).
+  /// regression-based limits, and the logarithms still trend) it draws
+  /// the fitted trend and says that no limits apply; where ratio limits
+  /// hold it draws the differences at the ratio limits, 2 A (r - 1) /
+  /// (r + 1). Expected lines from scipy.stats.linregress 1.17.1 and numpy
+  /// on the same pairs: trend -3.90622 + 0.225670 A (p 2.1e-6) over A = 9
+  /// to 65.5; ratio limits exp(mean(L) -/+ 1.96 SD(L)), L = ln a - ln b,
+  /// = 1.156663 and 1.252008 over A = 11.25 to 87.6.
   @Test func blandAltmanChartsDrawNoConstantLineOverATrend() throws {
     let folder = try scratchFolder()
     try "a,b\n8,10\n21,20\n33,30\n46,40\n58,50\n71,60\n".write(
@@ -213,9 +220,9 @@ struct EvaluationCommandLineTests {
       JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any], "\(none.stdout)")
     #expect(noneRow["limits_form"] as? String == "none")
     let script = try String(contentsOfFile: "\(folder)/charts/none-a-b-bland-altman.gp", encoding: .utf8)
-    #expect(script.contains("no constant limits: the differences trend with the mean"), "\(script)")
+    #expect(script.contains("no limits of agreement apply"), "\(script)")
     #expect(!script.contains("mean difference"), "\(script)")
-    #expect(!script.contains("with lines ls 10"), "a constant line: \(script)")
+    #expect(!script.contains("with lines ls 11"), "a constant line besides zero: \(script)")
     let data = Self.chartSeries(
       try String(contentsOfFile: "\(folder)/charts/none-a-b-bland-altman.dat", encoding: .utf8))
     let trend = try #require(
@@ -234,20 +241,22 @@ struct EvaluationCommandLineTests {
     #expect(pct.status == 0, "\(pct.stderr)")
     let pctRow = try #require(
       JSONSerialization.jsonObject(with: Data(pct.stdout.utf8)) as? [String: Any], "\(pct.stdout)")
-    #expect(pctRow["limits_form"] as? String == "percentage")
+    #expect(pctRow["limits_form"] as? String == "ratio")
     let pctScript = try String(contentsOfFile: "\(folder)/charts/pct-a-b-bland-altman.gp", encoding: .utf8)
-    #expect(!pctScript.contains("with lines ls 10"), "a constant line: \(pctScript)")
-    #expect(!pctScript.contains("no constant limits"))
+    #expect(!pctScript.contains("with lines ls 11"), "a constant line besides zero: \(pctScript)")
+    #expect(!pctScript.contains("no limits of agreement"))
     let pctData = Self.chartSeries(
       try String(contentsOfFile: "\(folder)/charts/pct-a-b-bland-altman.dat", encoding: .utf8))
+    func atRatio(_ mean: Double, _ r: Double) -> Double { 2 * mean * (r - 1) / (r + 1) }
     let lower = try #require(
-      pctData.first { $0.key.hasPrefix("limits 14.5 % to 22.4 %") }?.value, "\(pctData.keys)")
-    expectClose(lower.first?.1, 11.25 * 0.145357, tolerance: 1e-4, "lower limit at the smallest mean")
-    expectClose(lower.last?.1, 87.6 * 0.145357, tolerance: 1e-4, "lower limit at the largest mean")
-    let upper = try #require(pctData[""], "\(pctData.keys)")
-    expectClose(upper.first?.1, 11.25 * 0.223843, tolerance: 1e-4, "upper limit at the smallest mean")
-    expectClose(upper.last?.1, 87.6 * 0.223843, tolerance: 1e-4, "upper limit at the largest mean")
-    #expect(pctData.keys.contains { $0.hasPrefix("trend of the differences") })
+      pctData.first { $0.key.hasPrefix("lower limit: ratio 1.157") }?.value, "\(pctData.keys)")
+    expectClose(lower.first?.1, atRatio(11.25, 1.156663), tolerance: 1e-4, "lower limit at the smallest mean")
+    expectClose(lower.last?.1, atRatio(87.6, 1.156663), tolerance: 1e-4, "lower limit at the largest mean")
+    let upper = try #require(
+      pctData.first { $0.key.hasPrefix("upper limit: ratio 1.252") }?.value, "\(pctData.keys)")
+    expectClose(upper.first?.1, atRatio(11.25, 1.252008), tolerance: 1e-4, "upper limit at the smallest mean")
+    expectClose(upper.last?.1, atRatio(87.6, 1.252008), tolerance: 1e-4, "upper limit at the largest mean")
+    #expect(!pctData.keys.contains { $0.hasPrefix("trend of the differences") })
   }
 
   @Test func statsAgreementNamesTheBadCell() throws {

@@ -4,10 +4,13 @@ import Testing
 @testable import Evaluation
 
 /// The choice of form of the Bland-Altman limits (Bland and Altman 1999:
-/// difference D = a - b on mean A; percentages 100 D / A; regression-based
-/// limits b0 + b1 A -/+ 1.96 sqrt(pi/2) (c0 + c1 A) from D on A and |R| on
-/// A). Expected values are from numpy 2.4.6 and scipy 1.17.1
-/// (scipy.stats.linregress), printed by this script on the same pairs:
+/// difference D = a - b on mean A, the trend of D and of its spread |R| on
+/// A; ratio limits from ln a - ln b; regression-based limits
+/// b0 + b1 A -/+ 1.96 sqrt(pi/2) (c0 + c1 A) from D on A and |R| on A).
+/// The tests on the logarithms and the spread are printed by
+/// `scripts/oracles/limits_forms.py` (scipy 1.17.1) on the same pairs; the
+/// other expected values are from numpy 2.4.6 and scipy 1.17.1
+/// (scipy.stats.linregress), printed by this script:
 ///
 /// ```python
 /// import numpy as np
@@ -68,9 +71,8 @@ struct LimitsOfAgreementTests {
     }
   }
 
-  /// (a) A constant difference of 5 with scatter: no trend (p 0.878),
-  /// absolute limits. (Its percentages would trend, p 0.004: the old rule
-  /// never looked at them, and no percentage form is wanted here.)
+  /// (a) A constant difference of 5 with scatter: no trend (p 0.878) and
+  /// no change of spread (p 0.688), absolute limits.
   @Test func constantDifferenceGivesAbsoluteLimits() throws {
     let l = try #require(
       LimitsOfAgreement(
@@ -78,65 +80,68 @@ struct LimitsOfAgreementTests {
         reference: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]))
     #expect(l.form == .absolute)
     #expect(l.count == 10)
+    #expect(l.nesting == .independent)
     expectRelative(l.differenceTrend.slope, -0.00045233312333599514, "slope")
     expectRelative(l.differenceTrend.pValue, 0.8781071341606999, "p")
+    expectRelative(l.spreadTrend.pValue, 0.6875270308715734, "spread p")
     expectRelative(l.bias, 5.000000000000001, "bias")
     expectRelative(l.standardDeviation, 0.24494897427831663, "sd")
     expectRelative(l.absoluteLimits.lower, 4.5199000104145, "lower")
     expectRelative(l.absoluteLimits.upper, 5.480099989585502, "upper")
-    #expect(l.percentageTrend == nil)
-    #expect(l.percentage == nil)
     #expect(l.regression == nil)
     #expect(l.limits(atMean: 50) == l.absoluteLimits)
     #expect(l.limits(atMean: 200) == nil)
+    #expect(l.coverage.map(\.third) == ["lower", "middle", "upper"])
+    #expect(l.coverage.map(\.count) == [3, 3, 4])
+    #expect(l.coverage.allSatisfy { $0.share == 1 })
     #expect(
-      l.reason == "differences do not trend with the mean (slope -0.000452, p = 0.878): absolute limits")
+      l.reason
+        == "differences do not trend with the mean (slope -0.000452, p = 0.878), their spread does not change with it (slope -0.000597, p = 0.688): absolute limits"
+    )
   }
 
   /// (b) D = 10 % of A times (1 + e), e a fixed scatter of -6 % to +6 %
-  /// unrelated to A: D trends (p 9e-12), P = 100 D / A does not (p 0.751).
-  @Test func proportionalDifferenceGivesPercentageLimits() throws {
+  /// unrelated to A: D trends (p 9e-12) and so does its spread (p 0.026);
+  /// on the logarithms neither (p 0.639 and 0.940): ratio limits.
+  @Test func proportionalDifferenceGivesRatioLimits() throws {
     let l = try #require(
       LimitsOfAgreement(
         predicted: [21.05, 31.455, 42.04, 52.35, 63.12, 73.5, 83.92, 94.77, 104.8, 115.555, 125.7, 136.695],
         reference: [18.95, 28.545, 37.96, 47.65, 56.88, 66.5, 76.08, 85.23, 95.2, 104.445, 114.3, 123.305]))
-    #expect(l.form == .percentage)
+    #expect(l.form == .ratio)
     expectRelative(l.differenceTrend.slope, 0.09966783216783216, "slope")
     #expect(l.differenceTrend.pValue < 0.001)
-    let after = try #require(l.percentageTrend)
-    expectRelative(after.slope, -0.0011538461538461535, "percentage slope")
-    expectRelative(after.pValue, 0.751057715517055, "percentage p")
-    let p = try #require(l.percentage)
-    expectRelative(p.bias, 10.008333333333331, "percentage bias")
-    expectRelative(p.standardDeviation, 0.40554863699647126, "percentage sd")
-    expectRelative(p.limits.lower, 9.213458004820247, "percentage lower")
-    expectRelative(p.limits.upper, 10.803208661846416, "percentage upper")
+    expectRelative(l.spreadTrend.pValue, 0.025541449928662988, "spread p")
+    let r = try #require(l.ratio)
+    expectRelative(r.trend.pValue, 0.6390410393835122, "log trend p")
+    expectRelative(r.spread.pValue, 0.9396980390245541, "log spread p")
+    expectRelative(r.bias, 1.1053559167687965, "ratio bias")
+    expectRelative(r.limits.lower, 1.0965826951150401, "ratio lower")
+    expectRelative(r.limits.upper, 1.1141993286768117, "ratio upper")
     #expect(l.regression == nil)
+    // At mean 100 the ratio limits are differences 2 A (r - 1) / (r + 1).
     let atHundred = try #require(l.limits(atMean: 100))
-    expectRelative(atHundred.lower, 9.213458004820247, "lower at 100")
-    expectRelative(atHundred.upper, 10.803208661846416, "upper at 100")
-    #expect(
-      l.reason
-        == "differences trend with the mean (slope 0.0997, p < 0.001); as a percentage of the mean they do not (slope -0.00115, p = 0.751): percentage limits"
-    )
+    expectRelative(atHundred.lower, 200 * (1.0965826951150401 - 1) / (1.0965826951150401 + 1), "lower at 100")
+    expectRelative(atHundred.upper, 200 * (1.1141993286768117 - 1) / (1.1141993286768117 + 1), "upper at 100")
+    #expect(l.coverage.allSatisfy { $0.share == 1 })
   }
 
-  /// A model 10 % high everywhere: P is 200/21 % at every pair (up to
-  /// rounding), so it cannot trend, and the limits have zero width.
-  @Test func exactRatioGivesPercentageLimits() throws {
+  /// A model 10 % high everywhere: ln a - ln b is ln 1.1 at every pair (up
+  /// to rounding), so the ratio limits have zero width.
+  @Test func exactRatioGivesRatioLimits() throws {
     let reference = [10.0, 20, 30, 40]
     let l = try #require(LimitsOfAgreement(predicted: reference.map { $0 * 1.1 }, reference: reference))
-    #expect(l.form == .percentage)
-    #expect(l.percentageTrend?.pValue == 1)
-    let p = try #require(l.percentage)
-    expectClose(p.bias, 200.0 / 21, tolerance: 1e-9)
-    expectClose(p.limits.lower, 200.0 / 21, tolerance: 1e-9)
-    expectClose(p.limits.upper, 200.0 / 21, tolerance: 1e-9)
+    #expect(l.form == .ratio)
+    let r = try #require(l.ratio)
+    expectClose(r.bias, 1.1, tolerance: 1e-9)
+    expectClose(r.limits.lower, 1.1, tolerance: 1e-9)
+    expectClose(r.limits.upper, 1.1, tolerance: 1e-9)
   }
 
-  /// (c) D = 2 + 0.1 A + e (0.5 + 0.05 A), A 10 to 100: P keeps a 200 / A
-  /// term and still trends (p 0.0197), so regression-based limits.
-  @Test func percentagesThatStillTrendGiveRegressionLimits() throws {
+  /// (c) D = 2 + 0.1 A + e (0.5 + 0.05 A), A 10 to 100: D and its spread
+  /// trend, and ln a - ln b still trends (p 0.0027): regression-based
+  /// limits.
+  @Test func ratiosThatStillTrendGiveRegressionLimits() throws {
     let l = try #require(
       LimitsOfAgreement(
         predicted: [
@@ -149,10 +154,8 @@ struct LimitsOfAgreementTests {
         ]))
     #expect(l.form == .regression)
     expectRelative(l.differenceTrend.pValue, 0.0007340831515820161, "p")
-    let after = try #require(l.percentageTrend)
-    expectRelative(after.slope, -0.14741120558600593, "percentage slope")
-    expectRelative(after.pValue, 0.019696947801676797, "percentage p")
-    #expect(l.percentage == nil)
+    expectRelative(l.spreadTrend.pValue, 0.0002674858581895687, "spread p")
+    expectRelative(l.ratio?.trend.pValue, 0.0026875296816091013, "log trend p")
     let r = try #require(l.regression)
     expectRelative(r.b0, 1.980263157894738, "b0")
     expectRelative(r.b1, 0.10131578947368418, "b1")
@@ -172,13 +175,12 @@ struct LimitsOfAgreementTests {
     #expect(l.limits(atMean: 101) == nil)
     #expect(
       l.reason
-        == "differences trend with the mean (slope 0.101, p < 0.001); as a percentage of the mean they still do (slope -0.147, p = 0.020): regression-based limits over means 10 to 100"
+        == "differences trend with the mean (slope 0.101, p < 0.001), their spread grows with it (slope 0.0362, p < 0.001); as ratios (logarithms) the differences still trend (slope -0.0777, p = 0.003): regression-based limits over means 10 to 100"
     )
   }
 
-  /// (d) D = 1 + 0.3 A + 1.5 e, A from -30 to 30: percentages of means
-  /// that cross zero mean nothing, so they are never tested; the
-  /// regression limits hold.
+  /// (d) D = 1 + 0.3 A + 1.5 e, A from -30 to 30: ratios of values that
+  /// cross zero mean nothing, so the regression limits hold.
   @Test func meansAcrossZeroGiveRegressionLimits() throws {
     let l = try #require(
       LimitsOfAgreement(
@@ -190,7 +192,7 @@ struct LimitsOfAgreementTests {
         ]
       ))
     #expect(l.form == .regression)
-    #expect(l.percentageTrend == nil)
+    #expect(l.ratio == nil)
     #expect(l.percentage == nil)
     let r = try #require(l.regression)
     expectRelative(r.b0, 1.1153846153846154, "b0")
@@ -205,32 +207,13 @@ struct LimitsOfAgreementTests {
     expectRelative(atMinusThirty.upper, -4.92191464529596, "upper at -30")
     #expect(
       l.reason
-        == "differences trend with the mean (slope 0.302, p < 0.001); means run from -30 to 30 and some pairs cross or touch zero, so percentages of the mean are meaningless: regression-based limits over means -30 to 30"
+        == "differences trend with the mean (slope 0.302, p < 0.001), their spread does not change with it (slope -0.00304, p = 0.626); some values are at or below zero, so ratios cannot be taken: regression-based limits over means -30 to 30"
     )
   }
 
-  /// (d) Means crossing zero or touching it: a trend in D never leads to
-  /// the percentage form, whatever the percentages would do.
-  @Test(arguments: [
-    Array(stride(from: -30.0, through: 30, by: 5)),
-    Array(stride(from: 0.0, through: 60, by: 5)),
-    Array(stride(from: -60.0, through: 0, by: 5)),
-  ])
-  func meansNearZeroNeverGivePercentages(means: [Double]) throws {
-    let scatter = [1.0, -1, 0.5, -0.5, 1, -1, 0.5, -0.5, 1, -1, 0.5, -0.5, 1]
-    // D = 0.3 A (exactly proportional) plus scatter.
-    let data = Pairs(means: means, differences: zip(means, scatter).map { 0.3 * $0 + 1.5 * $1 })
-    let l = try #require(LimitsOfAgreement(predicted: data.predicted, reference: data.reference))
-    #expect(l.differenceTrend.isSignificant(at: 0.05))
-    #expect(l.form != .percentage)
-    #expect(l.percentageTrend == nil)
-    #expect(l.percentage == nil)
-    #expect(l.reason.contains("percentages of the mean are"))
-  }
-
-  /// (e) Eight pairs, D = 2 + 0.1 A + 0.3 e: D trends (p < 0.001), so do
-  /// the percentages (p 0.019), and eight pairs are under the minimum of
-  /// ten for regression-based limits.
+  /// (e) Eight pairs, D = 2 + 0.1 A + 0.3 e: D trends (p < 0.001), so does
+  /// ln a - ln b (p 0.001), and eight pairs are under the minimum of ten for
+  /// regression-based limits.
   @Test func tooFewPairsForRegressionGiveNoLimits() throws {
     let l = try #require(
       LimitsOfAgreement(
@@ -238,20 +221,20 @@ struct LimitsOfAgreementTests {
         reference: [8.35, 18.15, 27.425, 37.075, 46.35, 56.15, 65.425, 75.075]))
     #expect(l.form == .none)
     #expect(l.parameters.minimumRegressionPairs == 10)
-    expectRelative(l.percentageTrend?.pValue, 0.019050343297999324, "percentage p")
-    #expect(l.percentage == nil)
+    expectRelative(l.ratio?.trend.pValue, 0.00108050288192727, "log trend p")
     #expect(l.regression == nil)
     #expect(l.limits(atMean: 40) == nil)
+    #expect(l.coverage.isEmpty)
     // The absolute summary is still reported, for the record.
     expectRelative(l.bias, 6.5, "bias")
     #expect(
       l.reason
-        == "differences trend with the mean (slope 0.0979, p < 0.001); as a percentage of the mean they still do (slope -0.22, p = 0.019); 8 pairs are too few for regression-based limits (at least 10): no constant limits of agreement apply"
+        == "differences trend with the mean (slope 0.0979, p < 0.001), their spread does not change with it (slope -0.00143, p = 0.370); as ratios (logarithms) the differences still trend (slope -0.0901, p = 0.001); 8 pairs are too few for regression-based limits (at least 10): no limits of agreement apply"
     )
   }
 
   /// Scatter shrinking to nothing from A = 80 on: the fitted SD,
-  /// sqrt(pi/2) (c0 + c1 A), is -0.654 at A = 120, so the regression
+  /// sqrt(pi/2) (c0 + c1 A), is below zero at A = 120, so the regression
   /// limits cross and none apply.
   @Test func negativeFittedSDGivesNoLimits() throws {
     let l = try #require(
@@ -259,12 +242,10 @@ struct LimitsOfAgreementTests {
         predicted: [16.75, 24.5, 38.25, 47.0, 59.75, 69.5, 81.25, 92.0, 103.0, 114.0, 125.0, 136.0],
         reference: [3.25, 15.5, 21.75, 33.0, 40.25, 50.5, 58.75, 68.0, 77.0, 86.0, 95.0, 104.0]))
     #expect(l.form == .none)
-    expectRelative(l.percentageTrend?.pValue, 0.017972122257212463, "percentage p")
+    expectRelative(l.spreadTrend.slope, -0.031091984938138806, "spread slope")
+    expectRelative(l.spreadTrend.intercept, 3.209013209013209, "spread intercept")
     #expect(l.regression == nil)
-    #expect(
-      l.reason
-        == "differences trend with the mean (slope 0.192, p < 0.001); as a percentage of the mean they still do (slope -0.558, p = 0.018); the fitted SD of the differences, sqrt(pi/2) (c0 + c1 A), falls to -0.654 at mean 120: no limits of agreement apply"
-    )
+    #expect(l.reason.hasSuffix("at mean 120: no limits of agreement apply"), "\(l.reason)")
   }
 
   @Test func fewerThanThreePairsOrOneMeanHaveNoTest() {

@@ -399,7 +399,7 @@ struct AgreementCommandResultTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let agreement = try AgreementCommands.columnAgreement(path: path, a: "a", b: "b")
     #expect(agreement.pairs.count == 3 && agreement.droppedPairs == 1)
-    let s = agreement.statistics
+    let s = agreement.agreement.statistics
     expectClose(s.bias, -1, tolerance: 1e-12)
     expectClose(s.sdDifference, 1, tolerance: 1e-12)
     expectClose(s.limitsOfAgreementLower, -2.96, tolerance: 1e-12)
@@ -422,8 +422,8 @@ struct AgreementCommandResultTests {
       speedSmoothingFixes: 1, track: TrackAnalysisParameters())
     let pair = try #require(agreement.pairs.first)
     #expect(pair.a == "acsm-walking" && pair.b == "resting")
-    #expect(pair.statistics.count == 20 && agreement.epochs.count == 40)
-    expectClose(pair.statistics.bias, 11.865, tolerance: 0.01)
+    #expect(pair.agreement.statistics.count == 20 && agreement.epochs.count == 40)
+    expectClose(pair.agreement.statistics.bias, 11.865, tolerance: 0.01)
     #expect(
       agreement.diagnostics.contains { $0.message.contains("mph") }, "ACSM walking says it is out of range")
   }

@@ -241,8 +241,8 @@ struct EnergyOnActivitiesTests {
       epochSeconds: 60, speedSmoothingFixes: 1, track: TrackAnalysisParameters())
     #expect(agreement.epochsCompared == 74 && agreement.epochsPartial == 1)
     let pair = try #require(agreement.pairs.first)
-    #expect(pair.statistics.count == 74)
-    expectClose(pair.statistics.bias, 3.955 - 1.225, tolerance: 0.01)
+    #expect(pair.agreement.statistics.count == 74)
+    expectClose(pair.agreement.statistics.bias, 3.955 - 1.225, tolerance: 0.01)
     #expect(agreement.diagnostics.contains { $0.code == "epochs-partial" })
   }
 }

@@ -78,7 +78,7 @@ struct EnergyOnFITTests {
       "\(agreement.epochsCompared) compared, \(agreement.epochsPartial) partial")
     // MET 7.5 x 70 kg / 60 = 8.75 kcal/min against rest, 3.5 x 70 / 1000 x 5
     // = 1.225 kcal/min, in every whole minute.
-    expectClose(try #require(agreement.pairs.first).statistics.bias, 8.75 - 1.225, tolerance: 1e-6)
+    expectClose(try #require(agreement.pairs.first).agreement.statistics.bias, 8.75 - 1.225, tolerance: 1e-6)
   }
 }
 
@@ -110,7 +110,7 @@ struct PowerOnFITTests {
       modelIDs: ["martin-1998-cycling"], subject: ModelInput(bodyMassKilograms: 70), epochSeconds: 60,
       speedSmoothingFixes: 1, track: TrackAnalysisParameters(), againstPower: true)
     let pair = try #require(agreement.pairs.first)
-    #expect(pair.b == "power-meter" && pair.statistics.count >= 77)
+    #expect(pair.b == "power-meter" && pair.agreement.statistics.count >= 77)
     let meteredKilojoules = pair.pairs.reduce(0) { $0 + $1.1 } * 60 / 1000
     #expect(meteredKilojoules <= 1296.3 && meteredKilojoules > 1296.229 * 0.95, "\(meteredKilojoules)")
     #expect(agreement.epochs.contains { $0.metric == "power measured" && $0.unit == "W" })

@@ -79,6 +79,27 @@ struct MeasuredExpenditureTests {
     #expect(run.results.contains { $0.metric == "measured_energy" && abs(($0.value ?? 0) - 45) < 1e-9 })
   }
 
+  /// A heart-rate model and its measured reference over the same steps:
+  /// the strap drops out at 30 s, so Keytel has no energy on the steps
+  /// next to it, and those seconds are left out of the measured energy too.
+  /// Measured is 4.5 kcal/min throughout, so over the compared seconds it
+  /// is 4.5 x compared / 60 exactly; the model over them is all of its
+  /// energy (it has none elsewhere).
+  @Test func heartRateDropoutIsLeftOutOfBoth() throws {
+    let path = try Self.write(Self.k5Walk(), name: "k5-walk.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let options = EnergyCommand.Options(
+      files: [path], modelID: "keytel-2005",
+      subject: ModelInput(bodyMassKilograms: 70, ageYears: 30, sex: .male))
+    let energy = try EnergyCommand.energy(options)
+    let part = try #require(energy.parts.first)
+    #expect(part.leftOutSeconds > 0)
+    expectClose(part.comparedSeconds + part.leftOutSeconds, 600, tolerance: 1e-9, "compared + left out")
+    expectClose(part.measuredKilocalories, 4.5 * part.comparedSeconds / 60, tolerance: 1e-9, "measured")
+    expectClose(part.comparedModelKilocalories, part.energy.energyKilocalories, tolerance: 1e-9, "model")
+    #expect(energy.diagnostics.contains { $0.code == "compared-over-common-time" })
+  }
+
   /// `agreement --against measured`: ten whole minutes; ACSM walking is
   /// 3.955 - 4.5 = -0.545 kcal/min off in each, 39.55 against 45.0 kcal in
   /// all; the differences are constant, so the limits are absolute.
@@ -90,8 +111,8 @@ struct MeasuredExpenditureTests {
       speedSmoothingFixes: 1, track: TrackAnalysisParameters(), againstMeasured: true)
     let pair = try #require(agreement.pairs.first)
     #expect(pair.a == "acsm-walking" && pair.b == "measured")
-    #expect(pair.statistics.count == 10)
-    expectClose(pair.statistics.bias, -0.545, tolerance: 0.002)
+    #expect(pair.agreement.statistics.count == 10)
+    expectClose(pair.agreement.statistics.bias, -0.545, tolerance: 0.002)
     expectClose(pair.pairs.reduce(0) { $0 + $1.1 }, 45.0, tolerance: 1e-9)
     #expect(agreement.epochs.contains { $0.metric == "energy_rate measured" })
     #expect(agreement.parameters.contains { $0.name == "against" && $0.value == "measured" })

@@ -58,7 +58,7 @@ struct ResultsStoreTests {
     #expect(
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units",
+        "v4-error-summary-units", "v5-error-summary-text",
       ])
     #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
     // Diagnostics come back as stored, with their run.
@@ -191,7 +191,7 @@ struct StoreAccessTests {
     #expect(
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units",
+        "v4-error-summary-units", "v5-error-summary-text",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
@@ -230,7 +230,20 @@ struct StoreAccessTests {
     let runs = try store.allRuns()
     #expect(runs.first?.errorSummaries == [old])
     #expect(runs.last?.errorSummaries == run.errorSummaries)
-    #expect(try store.rows(of: "error_summaries").columns.last == "unit")
+    #expect(try store.rows(of: "error_summaries").columns.suffix(2) == ["unit", "text"])
+  }
+
+  /// A statistic in words (the form of the limits) is stored beside the
+  /// numbers and comes back as it was.
+  @Test func errorSummariesKeepTheirText() throws {
+    let store = try ResultsStore(path: folder() + "/text.sqlite")
+    var run = ResultsStoreTests().run(45.76)
+    run.errorSummaries = [
+      ErrorSummaryRow(model: "m", reference: "measured", statistic: "limits_form", value: nil, text: "ratio"),
+      ErrorSummaryRow(model: "m", reference: "measured", statistic: "bias", value: 0.5, unit: "kcal/min"),
+    ]
+    try store.record(run)
+    #expect(try store.allRuns().first?.errorSummaries == run.errorSummaries)
   }
 
   @Test func readingRefusesWhatIsNotAnEnergyLabStoreAndChangesNothing() throws {

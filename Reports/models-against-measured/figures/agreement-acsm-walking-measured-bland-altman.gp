@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: acsm-walking against measured (n = 20)
+# EnergyLab chart: Bland-Altman: acsm-walking against measured (n = 69, 4 participants (repeated measures))
 # Edit and run with: gnuplot agreement-acsm-walking-measured-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: acsm-walking against measured (n = 20)' noenhanced
+set title 'Bland-Altman: acsm-walking against measured (n = 69, 4 participants (repeated'."\n".'measures))' noenhanced
 set xlabel 'mean of acsm-walking and measured (kcal/min)' noenhanced
 set ylabel 'acsm-walking minus measured (kcal/min)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-acsm-walking-measured-bland-altman.png'
 plot 'agreement-acsm-walking-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     0.2445886350374975 with lines ls 10 title 'bias 0.24', \
-     -0.7860143786547777 with lines ls 11 title 'lower limit -0.79', \
-     1.2751916487297728 with lines ls 12 title 'upper limit 1.28'
+     0 with lines ls 10 title 'zero difference', \
+     0.17170785436560015 with lines ls 11 title 'bias 0.17', \
+     -0.9232864292355258 with lines ls 12 title 'lower limit -0.92', \
+     1.266702137966726 with lines ls 13 title 'upper limit 1.27'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-acsm-walking-measured-bland-altman.svg'
 replot

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: looney-2019 against measured (n = 20)
+# EnergyLab chart: Bland-Altman: looney-2019 against measured (n = 69, 4 participants (repeated measures))
 # Edit and run with: gnuplot agreement-looney-2019-measured-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: looney-2019 against measured (n = 20)' noenhanced
+set title 'Bland-Altman: looney-2019 against measured (n = 69, 4 participants (repeated'."\n".'measures))' noenhanced
 set xlabel 'mean of looney-2019 and measured (kcal/min)' noenhanced
 set ylabel 'looney-2019 minus measured (kcal/min)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-looney-2019-measured-bland-altman.png'
 plot 'agreement-looney-2019-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     0.10745431097868874 with lines ls 10 title 'bias 0.11', \
-     -0.7687503557418173 with lines ls 11 title 'lower limit -0.77', \
-     0.9836589776991947 with lines ls 12 title 'upper limit 0.98'
+     0 with lines ls 10 title 'zero difference', \
+     0.08774907567231964 with lines ls 11 title 'bias 0.09', \
+     -0.8150193334612392 with lines ls 12 title 'lower limit -0.82', \
+     0.9905174848058784 with lines ls 13 title 'upper limit 0.99'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-looney-2019-measured-bland-altman.svg'
 replot

@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: minetti-2002-walking against measured (n = 20)
+# EnergyLab chart: Bland-Altman: minetti-2002-walking against measured (n = 69, 4 participants (repeated measures))
 # Edit and run with: gnuplot agreement-minetti-2002-walking-measured-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: minetti-2002-walking against measured (n = 20)' noenhanced
+set title 'Bland-Altman: minetti-2002-walking against measured (n = 69, 4 participants'."\n".'(repeated measures))' noenhanced
 set xlabel 'mean of minetti-2002-walking and measured (kcal/min)' noenhanced
 set ylabel 'minetti-2002-walking minus measured (kcal/min)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-minetti-2002-walking-measured-bland-altman.png'
 plot 'agreement-minetti-2002-walking-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     0.03101746363779423 with lines ls 10 title 'bias 0.03', \
-     -1.064202165271046 with lines ls 11 title 'lower limit -1.06', \
-     1.1262370925466345 with lines ls 12 title 'upper limit 1.13'
+     0 with lines ls 10 title 'zero difference', \
+     0.0038813636877036446 with lines ls 11 title 'bias 0.00', \
+     -1.1152324810346346 with lines ls 12 title 'lower limit -1.12', \
+     1.122995208410042 with lines ls 13 title 'upper limit 1.12'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-minetti-2002-walking-measured-bland-altman.svg'
 replot

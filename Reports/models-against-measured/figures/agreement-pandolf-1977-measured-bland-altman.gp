@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: pandolf-1977 against measured (n = 20)
+# EnergyLab chart: Bland-Altman: pandolf-1977 against measured (n = 69, 4 participants (repeated measures))
 # Edit and run with: gnuplot agreement-pandolf-1977-measured-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: pandolf-1977 against measured (n = 20)' noenhanced
+set title 'Bland-Altman: pandolf-1977 against measured (n = 69, 4 participants (repeated'."\n".'measures))' noenhanced
 set xlabel 'mean of pandolf-1977 and measured (kcal/min)' noenhanced
 set ylabel 'pandolf-1977 minus measured (kcal/min)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-pandolf-1977-measured-bland-altman.png'
 plot 'agreement-pandolf-1977-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     0.00807526354936794 with lines ls 10 title 'bias 0.01', \
-     -0.7733133469714463 with lines ls 11 title 'lower limit -0.77', \
-     0.7894638740701821 with lines ls 12 title 'upper limit 0.79'
+     0 with lines ls 10 title 'zero difference', \
+     -0.045525118440459374 with lines ls 11 title 'bias -0.05', \
+     -0.9145784007535926 with lines ls 12 title 'lower limit -0.91', \
+     0.8235281638726739 with lines ls 13 title 'upper limit 0.82'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-pandolf-1977-measured-bland-altman.svg'
 replot

@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-looney-2019-bland-altman.png'
 plot 'compendium-walking-met-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     0.22392114756412074 with lines ls 10 title 'bias 0.22', \
-     -0.1799119311302092 with lines ls 11 title 'lower limit -0.18', \
-     0.6277542262584507 with lines ls 12 title 'upper limit 0.63'
+     0 with lines ls 10 title 'zero difference', \
+     0.22392114756412043 with lines ls 11 title 'bias 0.22', \
+     -0.17991193113021234 with lines ls 12 title 'lower limit -0.18', \
+     0.6277542262584532 with lines ls 13 title 'upper limit 0.63'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-looney-2019-bland-altman.svg'
 replot

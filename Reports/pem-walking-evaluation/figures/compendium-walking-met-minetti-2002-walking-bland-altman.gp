@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6); no constant limits: the differences trend with the mean
+# EnergyLab chart: Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6); no limits of agreement apply
 # Edit and run with: gnuplot compendium-walking-met-minetti-2002-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6); no'."\n".'constant limits: the differences trend with the mean' noenhanced
+set title 'Bland-Altman: minetti-2002-walking against compendium-walking-met (n = 6); no'."\n".'limits of agreement apply' noenhanced
 set xlabel 'mean of predicted and reference (met)' noenhanced
 set ylabel 'predicted minus reference (met)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,7 +23,8 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.png'
 plot 'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: 2.26 - 0.558 x mean (p = 0.023)'
+     'compendium-walking-met-minetti-2002-walking-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: 2.26 - 0.558 x mean (p = 0.023)', \
+     0 with lines ls 10 title 'zero difference'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'compendium-walking-met-minetti-2002-walking-bland-altman.svg'
 replot

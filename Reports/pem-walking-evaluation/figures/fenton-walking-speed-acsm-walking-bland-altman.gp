@@ -1,7 +1,7 @@
-# EnergyLab chart: Bland-Altman: acsm-walking against fenton-walking-speed (n = 6); no constant limits: the differences trend with the mean
+# EnergyLab chart: Bland-Altman: acsm-walking against fenton-walking-speed (n = 6); no limits of agreement apply
 # Edit and run with: gnuplot fenton-walking-speed-acsm-walking-bland-altman.gp
 set encoding utf8
-set title 'Bland-Altman: acsm-walking against fenton-walking-speed (n = 6); no constant'."\n".'limits: the differences trend with the mean' noenhanced
+set title 'Bland-Altman: acsm-walking against fenton-walking-speed (n = 6); no limits of'."\n".'agreement apply' noenhanced
 set xlabel 'mean of predicted and reference (kcal)' noenhanced
 set ylabel 'predicted minus reference (kcal)' noenhanced
 set key below box noenhanced maxrows 2
@@ -23,7 +23,8 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.png'
 plot 'fenton-walking-speed-acsm-walking-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     'fenton-walking-speed-acsm-walking-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: 102.73 - 0.920 x mean (p < 0.001)'
+     'fenton-walking-speed-acsm-walking-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: 102.73 - 0.920 x mean (p < 0.001)', \
+     0 with lines ls 10 title 'zero difference'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-acsm-walking-bland-altman.svg'
 replot

@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'fenton-walking-speed-looney-2019-bland-altman.png'
 plot 'fenton-walking-speed-looney-2019-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     1.600213754165054 with lines ls 10 title 'bias 1.60', \
-     -2.6679012241450577 with lines ls 11 title 'lower limit -2.67', \
-     5.868328732475166 with lines ls 12 title 'upper limit 5.87'
+     0 with lines ls 10 title 'zero difference', \
+     1.6002137541650658 with lines ls 11 title 'bias 1.60', \
+     -2.6679012241451137 with lines ls 12 title 'lower limit -2.67', \
+     5.868328732475245 with lines ls 13 title 'upper limit 5.87'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'fenton-walking-speed-looney-2019-bland-altman.svg'
 replot

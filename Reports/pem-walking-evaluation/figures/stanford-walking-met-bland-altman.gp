@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.png'
 plot 'stanford-walking-met-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     'stanford-walking-met-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'trend of the differences: -0.02 - 0.454 x mean (p < 0.001)', \
-     'stanford-walking-met-bland-altman.dat' index 2 using 1:2 with lines ls 3 title 'limits -45.9 % to -44.9 % of the mean', \
-     'stanford-walking-met-bland-altman.dat' index 3 using 1:2 with lines ls 4 title ''
+     'stanford-walking-met-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'bias (regression on the mean)', \
+     'stanford-walking-met-bland-altman.dat' index 2 using 1:2 with lines ls 3 title 'lower limit (regression, Bland & Altman 1999)', \
+     'stanford-walking-met-bland-altman.dat' index 3 using 1:2 with lines ls 4 title 'upper limit (regression, Bland & Altman 1999)', \
+     0 with lines ls 10 title 'zero difference'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'stanford-walking-met-bland-altman.svg'
 replot

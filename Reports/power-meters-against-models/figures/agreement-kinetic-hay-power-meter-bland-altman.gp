@@ -24,8 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-kinetic-hay-power-meter-bland-altman.png'
 plot 'agreement-kinetic-hay-power-meter-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      'agreement-kinetic-hay-power-meter-bland-altman.dat' index 1 using 1:2 with lines ls 2 title 'bias (regression on the mean)', \
-     'agreement-kinetic-hay-power-meter-bland-altman.dat' index 2 using 1:2 with lines ls 3 title 'regression-based limits (Bland & Altman 1999)', \
-     'agreement-kinetic-hay-power-meter-bland-altman.dat' index 3 using 1:2 with lines ls 4 title ''
+     'agreement-kinetic-hay-power-meter-bland-altman.dat' index 2 using 1:2 with lines ls 3 title 'lower limit (regression, Bland & Altman 1999)', \
+     'agreement-kinetic-hay-power-meter-bland-altman.dat' index 3 using 1:2 with lines ls 4 title 'upper limit (regression, Bland & Altman 1999)', \
+     0 with lines ls 10 title 'zero difference'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-kinetic-hay-power-meter-bland-altman.svg'
 replot

@@ -23,9 +23,10 @@ set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-martin-1998-cycling-power-meter-bland-altman.png'
 plot 'agreement-martin-1998-cycling-power-meter-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
-     -35.1498035111679 with lines ls 10 title 'bias -35.15', \
-     -169.24898072789767 with lines ls 11 title 'lower limit -169.25', \
-     98.94937370556187 with lines ls 12 title 'upper limit 98.95'
+     0 with lines ls 10 title 'zero difference', \
+     -35.14980351116788 with lines ls 11 title 'bias -35.15', \
+     -169.24898072789765 with lines ls 12 title 'lower limit -169.25', \
+     98.9493737055619 with lines ls 13 title 'upper limit 98.95'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-martin-1998-cycling-power-meter-bland-altman.svg'
 replot

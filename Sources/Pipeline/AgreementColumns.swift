@@ -1,0 +1,233 @@
+import EnergyLabCore
+import Evaluation
+import Store
+
+/// The statistics of an agreement, declared once: the printed record and
+/// the stored error-summary rows are both made from this list, so a
+/// statistic has one name, one unit and one number of digits wherever it
+/// appears.
+public struct AgreementColumn: Sendable, Hashable {
+  /// What a statistic is measured in.
+  public enum Kind: Sendable, Hashable {
+    /// The unit of the compared values (kcal/min, W).
+    case values
+    /// Percent.
+    case percent
+    /// A ratio a / b, no unit.
+    case ratio
+    /// A count of pairs or participants.
+    case count
+    /// A fraction from 0 to 1.
+    case fraction
+    /// A slope, correlation or p-value, no unit.
+    case plain
+    /// Words: a form, a method, a reason.
+    case text
+  }
+
+  /// The stored name, without a unit.
+  public var name: String
+  public var kind: Kind
+  public var digits: Int
+  public var number: Double?
+  public var text: String?
+
+  init(_ name: String, _ kind: Kind, _ number: Double?, digits: Int = 4) {
+    self.name = name
+    self.kind = kind
+    self.digits = digits
+    self.number = number.flatMap { $0.isFinite ? $0 : nil }
+  }
+
+  init(_ name: String, text: String?) {
+    self.name = name
+    kind = .text
+    digits = 0
+    self.text = text
+  }
+
+  /// The printed key: the name and the unit's suffix (`bias_kcal_per_min`,
+  /// `mape_pct`).
+  func key(unitSuffix: String?) -> String {
+    switch kind {
+    case .values: return unitSuffix.map { "\(name)_\($0)" } ?? name
+    case .percent: return "\(name)_pct"
+    default: return name
+    }
+  }
+
+  /// The stored unit.
+  func storedUnit(_ unit: String) -> String {
+    switch kind {
+    case .values: return unit
+    case .percent: return "%"
+    case .ratio: return "ratio"
+    case .count: return "count"
+    case .fraction: return "fraction"
+    case .plain, .text: return ""
+    }
+  }
+
+  var value: ResultValue {
+    switch kind {
+    case .text: return text.map { .string($0) } ?? .null
+    case .count: return number.map { .integer(Int($0)) } ?? .null
+    default: return .number(number, digits)
+    }
+  }
+
+  /// Every statistic of `agreement`, in printed order.
+  public static func columns(of agreement: PairedAgreement) -> [AgreementColumn] {
+    let s = agreement.statistics
+    let l = agreement.limits
+    let c = l?.constant
+    let ratio = l?.ratio
+    let pct = l?.percentage
+    let regression = l?.regression
+    let indices = agreement.indices
+    var out: [AgreementColumn] = [
+      .init("n", .count, Double(s.count)),
+      .init("participants", .count, (l?.participants).map(Double.init)),
+      .init("nesting", text: l?.nesting.rawValue),
+      .init("limits_form", text: l?.form.rawValue ?? "untested"),
+      .init("limits_form_reason", text: l?.reason ?? "too few pairs to test a trend"),
+      .init("mean_predicted", .values, s.meanPredicted), .init("mean_reference", .values, s.meanReference),
+      .init("bias", .values, s.bias),
+      .init("bias_ci95_lower", .values, c?.biasInterval.lower),
+      .init("bias_ci95_upper", .values, c?.biasInterval.upper),
+      .init("bias_ci_method", text: c?.biasInterval.method),
+      .init("sd_diff", .values, c?.standardDeviation ?? s.sdDifference),
+      .init("sd_within", .values, c?.components.map { $0.withinVariance.squareRoot() }),
+      .init("sd_between", .values, c?.components.map { $0.betweenVariance.squareRoot() }),
+      .init("loa_lower", .values, c?.lower ?? s.limitsOfAgreementLower),
+      .init("loa_upper", .values, c?.upper ?? s.limitsOfAgreementUpper),
+      .init("loa_lower_ci95_lower", .values, c?.lowerInterval.lower),
+      .init("loa_lower_ci95_upper", .values, c?.lowerInterval.upper),
+      .init("loa_upper_ci95_lower", .values, c?.upperInterval.lower),
+      .init("loa_upper_ci95_upper", .values, c?.upperInterval.upper),
+      .init("loa_ci_method", text: c?.upperInterval.method),
+      .init("ratio_bias", .ratio, ratio?.bias), .init("ratio_loa_lower", .ratio, ratio?.limits.lower),
+      .init("ratio_loa_upper", .ratio, ratio?.limits.upper),
+      .init("ratio_loa_lower_ci95_lower", .ratio, ratio?.lowerInterval.lower),
+      .init("ratio_loa_lower_ci95_upper", .ratio, ratio?.lowerInterval.upper),
+      .init("ratio_loa_upper_ci95_lower", .ratio, ratio?.upperInterval.lower),
+      .init("ratio_loa_upper_ci95_upper", .ratio, ratio?.upperInterval.upper),
+      .init("pct_bias", .percent, pct?.bias, digits: 2),
+      .init("pct_loa_lower", .percent, pct?.lower, digits: 2),
+      .init("pct_loa_upper", .percent, pct?.upper, digits: 2),
+      .init("pct_loa_lower_ci95_lower", .percent, pct?.lowerInterval.lower, digits: 2),
+      .init("pct_loa_lower_ci95_upper", .percent, pct?.lowerInterval.upper, digits: 2),
+      .init("pct_loa_upper_ci95_lower", .percent, pct?.upperInterval.lower, digits: 2),
+      .init("pct_loa_upper_ci95_upper", .percent, pct?.upperInterval.upper, digits: 2),
+      .init("reg_bias_intercept", .values, regression?.b0), .init("reg_bias_slope", .plain, regression?.b1),
+      .init("reg_abs_residual_intercept", .values, regression?.c0),
+      .init("reg_abs_residual_slope", .plain, regression?.c1),
+    ]
+    // Every column is always there (empty where it does not apply), so
+    // the rows of a table share their columns in one order.
+    let intervals = regression?.intervals ?? []
+    for (k, at) in ["min", "mid", "max"].enumerated() {
+      let interval = k < intervals.count ? intervals[k] : nil
+      let limits = interval.flatMap { i in regression?.limits(atMean: i.mean) }
+      out += [
+        .init("reg_loa_at_\(at)_mean", .values, interval?.mean),
+        .init("reg_loa_lower_at_\(at)", .values, limits?.lower),
+        .init("reg_loa_lower_at_\(at)_ci95_lower", .values, interval?.lower.lower),
+        .init("reg_loa_lower_at_\(at)_ci95_upper", .values, interval?.lower.upper),
+        .init("reg_loa_upper_at_\(at)", .values, limits?.upper),
+        .init("reg_loa_upper_at_\(at)_ci95_lower", .values, interval?.upper.lower),
+        .init("reg_loa_upper_at_\(at)_ci95_upper", .values, interval?.upper.upper),
+      ]
+    }
+    out.append(.init("reg_loa_ci_method", text: intervals.first?.lower.method))
+    for third in ["lower", "middle", "upper"] {
+      let share = l?.coverage.first { $0.third == third }?.share
+      out.append(.init("coverage_\(third)_third", .fraction, share, digits: 3))
+    }
+    out += [
+      .init("trend_slope", .plain, l?.differenceTrend.slope),
+      .init("trend_p", .plain, l?.differenceTrend.pValue),
+      .init("spread_slope", .plain, l?.spreadTrend.slope), .init("spread_p", .plain, l?.spreadTrend.pValue),
+      .init("mae", .values, s.meanAbsoluteError), .init("rmse", .values, s.rootMeanSquareError),
+      .init("max_abs_error", .values, s.maximumAbsoluteError),
+      .init("mape", .percent, s.meanAbsolutePercentageError, digits: 2),
+      .init(
+        "within_\(Fixed.shortest(100 * s.relativeTolerance))pct_share", .fraction, s.withinToleranceShare),
+      .init("percent_errors_unknown", text: s.percentErrorUnknownReason),
+      .init("pearson_r", .plain, s.pearsonR),
+      .init("ccc", .plain, indices?.concordance?.value ?? s.concordanceCorrelation),
+      .init("ccc_ci95_lower", .plain, indices?.concordance?.interval.lower),
+      .init("ccc_ci95_upper", .plain, indices?.concordance?.interval.upper),
+      .init("icc_a1", .plain, indices?.iccAbsolute.value),
+      .init("icc_a1_ci95_lower", .plain, indices?.iccAbsolute.interval.lower),
+      .init("icc_a1_ci95_upper", .plain, indices?.iccAbsolute.interval.upper),
+      .init("icc_c1", .plain, indices?.iccConsistency.value),
+      .init("icc_c1_ci95_lower", .plain, indices?.iccConsistency.interval.lower),
+      .init("icc_c1_ci95_upper", .plain, indices?.iccConsistency.interval.upper),
+      .init("deming_slope", .plain, indices?.demingSlope?.value),
+      .init("deming_slope_ci95_lower", .plain, indices?.demingSlope?.interval.lower),
+      .init("deming_slope_ci95_upper", .plain, indices?.demingSlope?.interval.upper),
+      .init("deming_intercept", .values, indices?.demingIntercept?.value),
+      .init("deming_intercept_ci95_lower", .values, indices?.demingIntercept?.interval.lower),
+      .init("deming_intercept_ci95_upper", .values, indices?.demingIntercept?.interval.upper),
+      .init("deming_ci_method", text: indices?.demingSlope?.interval.method),
+    ]
+    if let e = indices?.equivalence {
+      out += [
+        .init("equivalence_margin", .values, e.margin), .init("equivalence_p_lower", .plain, e.pLower),
+        .init("equivalence_p_upper", .plain, e.pUpper), .init("equivalence_p", .plain, e.pValue),
+        .init("equivalence_bias_ci90_lower", .values, e.interval.lower),
+        .init("equivalence_bias_ci90_upper", .values, e.interval.upper),
+        .init("equivalent", text: e.isEquivalent ? "yes" : "no"),
+      ]
+    }
+    return out
+  }
+
+  /// The printed record: each column under its key with its unit's suffix
+  /// (`unitSuffix` for values, such as `kcal_per_min`).
+  /// `only` keeps the named columns, in the declaration's order.
+  public static func record(_ agreement: PairedAgreement, unitSuffix: String?, only: Set<String>? = nil)
+    -> ResultRecord
+  {
+    var row = ResultRecord()
+    for column in columns(of: agreement) where only?.contains(column.name) ?? true {
+      row[column.key(unitSuffix: unitSuffix)] = column.value
+    }
+    return row
+  }
+
+  /// The error statistics a summary table shows.
+  public static let errorNames: Set<String> = [
+    "n", "mean_predicted", "mean_reference", "bias", "sd_diff", "mae", "rmse", "mape", "max_abs_error",
+    "pearson_r", "ccc", "within_20pct_share",
+  ]
+
+  /// The limits of agreement a summary table shows: the form and why, the
+  /// constant limits with their intervals, the ratio or regression limits,
+  /// the coverage by thirds and the tests.
+  public static let limitsNames: Set<String> = [
+    "participants", "nesting", "limits_form", "limits_form_reason", "bias_ci95_lower", "bias_ci95_upper",
+    "loa_lower", "loa_upper", "loa_lower_ci95_lower", "loa_lower_ci95_upper", "loa_upper_ci95_lower",
+    "loa_upper_ci95_upper", "ratio_bias", "ratio_loa_lower", "ratio_loa_upper", "reg_bias_intercept",
+    "reg_bias_slope", "reg_abs_residual_intercept", "reg_abs_residual_slope", "coverage_lower_third",
+    "coverage_middle_third", "coverage_upper_third", "trend_slope", "trend_p", "spread_slope", "spread_p",
+  ]
+
+  /// The stored rows: each column under its name, the unit in its own
+  /// column (`unit` for values, such as `kcal/min`), words in `text`.
+  /// Columns that do not apply (no ratio limits where values cross zero)
+  /// are not stored; unknown values that always apply (`mape`) are, as
+  /// NULL.
+  public static func summaries(_ agreement: PairedAgreement, model: String, reference: String, unit: String)
+    -> [ErrorSummaryRow]
+  {
+    let always: Set<String> = errorNames
+    return columns(of: agreement).filter { $0.number != nil || $0.text != nil || always.contains($0.name) }
+      .map {
+        ErrorSummaryRow(
+          model: model, reference: reference, statistic: $0.name, value: $0.number, unit: $0.storedUnit(unit),
+          text: $0.text)
+      }
+  }
+}
