@@ -32,6 +32,12 @@ public struct GENEActivBinReader: Sendable {
   /// Samples in a whole page.
   public static let samplesPerPage = 300
 
+  /// The largest `Number of Pages` a header may announce: 10 million
+  /// pages, 3 billion samples, over 10 times what a GENEActiv's memory
+  /// holds (a week at 100 Hz is about 200,000 pages). A larger count is a
+  /// damaged header, refused with its byte offset.
+  public static let maximumAnnouncedPages = 10_000_000
+
   /// The acceleration, g, of a 12-bit raw value and its axis calibration:
   /// `(raw * 100 - offset) / gain`.
   public static func acceleration(raw: Int, gain: Double, offset: Double) -> Double {
@@ -72,10 +78,10 @@ public struct GENEActivBinReader: Sendable {
           .malformed, SourceLocation(file: path, byteOffset: lines.headerEnd), "no \"\(key)\" in the header",
           expected: "the calibration and configuration lines of a GENEActiv header")
       }
-      guard let value = Double(entry.value.split(separator: " ").first ?? "") else {
+      guard let value = Double(entry.value.split(separator: " ").first ?? ""), value.isFinite else {
         throw InputError(
           .value, SourceLocation(file: path, byteOffset: entry.offset), "\(key) \"\(entry.value)\"",
-          expected: "a number")
+          expected: "a finite number")
       }
       return value
     }
@@ -101,7 +107,15 @@ public struct GENEActivBinReader: Sendable {
     if let zone = header["Time Zone"], let seconds = AccelDetector.gmtOffset(zone.value) {
       headerZone = TimeZone(secondsFromGMT: seconds)
     }
-    let announcedPages = header["Number of Pages"].flatMap { Int($0.value) }
+    var announcedPages: Int?
+    if let pages = header["Number of Pages"], !pages.value.isEmpty {
+      guard let count = Int(pages.value), (0...Self.maximumAnnouncedPages).contains(count) else {
+        throw InputError(
+          .value, SourceLocation(file: path, byteOffset: pages.offset), "Number of Pages \"\(pages.value)\"",
+          expected: "a whole number of pages from 0 to \(Self.maximumAnnouncedPages)")
+      }
+      announcedPages = count
+    }
     var metadata: [String: String] = ["sample_rate_hz": Fixed.shortest(rateHz)]
     for (key, name) in [
       ("Device Unique Serial Code", "serial"), ("Device Type", "device"), ("Device Model", "model"),
@@ -147,7 +161,7 @@ public struct GENEActivBinReader: Sendable {
           guard let t = Self.pageTime(value) else {
             throw InputError(
               .value, SourceLocation(file: path, byteOffset: line.offset), "page time \"\(value)\"",
-              expected: "a time such as 2013-05-30 10:12:54:500")
+              expected: "a time such as 2013-05-30 10:12:54:500, its year from 1000 to 9999")
           }
           pageTime = t
         case "Temperature": temperature = Double(value) ?? .nan
@@ -244,12 +258,17 @@ public struct GENEActivBinReader: Sendable {
   }
 
   /// Seconds since 1970, read as UTC, of `2013-05-30 10:12:54:500` (the
-  /// last field milliseconds).
+  /// last field milliseconds); nil for anything else, a year outside
+  /// 1000-9999 (no device wrote it, and the arithmetic stays in range) or
+  /// a sign included.
   static func pageTime(_ text: String) -> Double? {
-    let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0) }
+    let parts = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }
+    ).map { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) ? Int($0) : nil }
     guard parts.count == 7, let year = parts[0], let month = parts[1], let day = parts[2],
       let hours = parts[3], let minutes = parts[4], let seconds = parts[5], let millis = parts[6],
-      (1...12).contains(month), day >= 1, day <= ISO8601.daysInMonth(year: year, month: month), hours < 24,
+      (1000...9999).contains(year), (1...12).contains(month), day >= 1,
+      day <= ISO8601.daysInMonth(year: year, month: month), hours < 24,
       minutes < 60, seconds < 61, (0..<1000).contains(millis)
     else { return nil }
     let days = ISO8601.daysFromCivil(year: year, month: month, day: day)
