@@ -104,8 +104,16 @@ public struct GENEActivBinReader: Sendable {
       offsets.append(try number("\(axis) offset"))
     }
     var headerZone: TimeZone?
-    if let zone = header["Time Zone"], let seconds = AccelDetector.gmtOffset(zone.value) {
-      headerZone = TimeZone(secondsFromGMT: seconds)
+    if let zone = header["Time Zone"], !zone.value.isEmpty {
+      if let seconds = AccelDetector.gmtOffset(zone.value) {
+        headerZone = TimeZone(secondsFromGMT: seconds)
+      } else if options.timeZone == nil {
+        // As for GENEActiv's CSV export: an offset that cannot be read is
+        // not taken for "no zone given" (UTC); a zone given instead is used.
+        throw InputError(
+          .value, SourceLocation(file: path, byteOffset: zone.offset),
+          "time zone \"\(zone.value)\"", expected: "GMT +hh:mm", remedy: Remedy(.timeZone))
+      }
     }
     var announcedPages: Int?
     if let pages = header["Number of Pages"], !pages.value.isEmpty {

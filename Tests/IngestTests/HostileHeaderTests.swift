@@ -107,4 +107,18 @@ struct HostileHeaderTests {
   func impossibleOffsetsAreNone(_ text: String) {
     #expect(AccelDetector.gmtOffset(text) == nil)
   }
+
+  /// `GMT +99:99` was read as UTC with a note saying no zone was given;
+  /// now it is refused as GENEActiv's CSV export's is, unless a zone is
+  /// given instead.
+  @Test func unreadableTimeZone() throws {
+    let (path, offset) = try mutated("Time Zone:GMT +01:00", "Time Zone:GMT +99:99", "zone.bin")
+    let error = try readError(path)
+    #expect(
+      error.description
+        == "\(path) at byte \(offset): time zone \"GMT +99:99\"; expected GMT +hh:mm, or the time zone")
+    let given = try DeviceReading(
+      "", options: DeviceReadOptions(timeZone: TimeZone(secondsFromGMT: 3600)), path: path)
+    #expect(given.time.first == 1_369_908_774.5 - 3600)
+  }
 }
