@@ -285,31 +285,44 @@ public struct GENEActivBinReader: Sendable {
 }
 
 /// Lines of a file (LF or CRLF), read in 1 MB chunks, each with the byte
-/// offset it starts at.
+/// offset it starts at. A line longer than `maximumLineBytes` (4 MiB, as
+/// for the CSV readers) is an `InputError`, found after reading at most
+/// one chunk past the limit; each byte is searched for a line break once.
 struct LineStream {
   private var file: ChunkedFile
   private var buffer: [UInt8] = []
   private var position = 0
+  /// Where the search for the next line break resumes: no line break lies
+  /// in `buffer[position..<searched]`.
+  private var searched = 0
   private var bufferStart = 0
   private var ended = false
+  let maximumLineBytes: Int
   /// The offset just past the last line handed out.
   private(set) var offset = 0
   /// Where the header ended (the first "Recorded Data" line), for errors.
   var headerEnd: Int { offset }
 
-  init(path: String) throws { file = try ChunkedFile(path: path) }
+  init(path: String, maximumLineBytes: Int = LineChunks.defaultMaximumLineBytes) throws {
+    file = try ChunkedFile(path: path)
+    self.maximumLineBytes = maximumLineBytes
+  }
 
   mutating func next() throws -> (bytes: [UInt8], offset: Int)? {
     while true {
-      if let newline = buffer[position...].firstIndex(of: 0x0A) {
+      if let newline = buffer[searched...].firstIndex(of: 0x0A) {
         var end = newline
         if end > position && buffer[end - 1] == 0x0D { end -= 1 }
+        try checkLength(end - position)
         let line = Array(buffer[position..<end])
         let start = bufferStart + position
         position = newline + 1
+        searched = position
         offset = bufferStart + position
         return (line, start)
       }
+      searched = buffer.count
+      try checkLength(buffer.count - position)
       if ended {
         guard position < buffer.count else { return nil }
         var end = buffer.count
@@ -317,6 +330,7 @@ struct LineStream {
         let line = Array(buffer[position..<end])
         let start = bufferStart + position
         position = buffer.count
+        searched = position
         offset = bufferStart + position
         return (line, start)
       }
@@ -327,9 +341,19 @@ struct LineStream {
       }
       bufferStart += position
       buffer.removeFirst(position)
+      searched -= position
       position = 0
       buffer += more
     }
+  }
+
+  /// Refuses a line of `count` bytes (so far) longer than the limit.
+  private func checkLength(_ count: Int) throws {
+    guard count > maximumLineBytes else { return }
+    throw InputError(
+      .malformed, SourceLocation(file: file.path, byteOffset: bufferStart + position),
+      "a line longer than \(maximumLineBytes) bytes",
+      expected: "lines of at most \(maximumLineBytes) bytes (the reader's limit)")
   }
 
   func close() { file.close() }

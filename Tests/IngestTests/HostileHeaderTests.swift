@@ -122,3 +122,41 @@ struct HostileHeaderTests {
     #expect(given.time.first == 1_369_908_774.5 - 3600)
   }
 }
+
+/// Lines of a GENEActiv file are limited as the CSV readers' are.
+struct GENEActivLineLimitTests {
+  /// 300 MB of one line took 97 s and 1.26 GB; 8 MiB now stops at the
+  /// limit, naming the byte where the line starts.
+  @Test func aLineOverTheLimitIsRefused() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-long-\(UUID().uuidString).bin"
+    ).path
+    let head = "Device Identity\nDevice Type:GENEActiv\nMeasurement Frequency:100 Hz\n"
+    var bytes = Array(head.utf8)
+    bytes += [UInt8](repeating: 0x41, count: 8 << 20)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    do {
+      _ = try GENEActivBinReader().read(path: path) { _ in }
+      Issue.record("read")
+    } catch let error as InputError {
+      #expect(
+        error.description
+          == "\(path) at byte \(head.utf8.count): a line longer than 4194304 bytes; expected lines of at most 4194304 bytes (the reader's limit)"
+      )
+    }
+  }
+
+  /// A line ending in the same chunk as it starts is held to the limit too.
+  @Test func theLimitHoldsWithALineBreak() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-long-\(UUID().uuidString).bin"
+    ).path
+    try Data(Array("Device Identity\n\(String(repeating: "A", count: 1000))\nDevice Type:GENEActiv\n".utf8))
+      .write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var lines = try LineStream(path: path, maximumLineBytes: 999)
+    #expect(try lines.next()?.bytes == Array("Device Identity".utf8))
+    #expect(throws: InputError.self) { try lines.next() }
+  }
+}
