@@ -32,19 +32,39 @@ public struct WritePolicy: Sendable, Hashable {
     )
   }
 
-  /// `path` made absolute with `.`, `..` and links resolved, also when it
-  /// does not exist yet: its deepest existing folder is resolved by the
-  /// system and the rest appended.
+  /// `path` made absolute with `.`, `..` and every symbolic link resolved,
+  /// as the system would follow them on opening it: a link whose target
+  /// does not exist yet is followed too (SQLite opening `--db LINK`
+  /// creates the target, wherever it is), and what does not exist is
+  /// appended as named. `..` after a link is the parent of its target.
   public static func canonical(_ path: String) -> String {
-    var absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    absolute = (absolute as NSString).standardizingPath
-    var head = absolute
-    var tail: [String] = []
-    while head != "/" && !FileManager.default.fileExists(atPath: head) {
-      tail.insert((head as NSString).lastPathComponent, at: 0)
-      head = (head as NSString).deletingLastPathComponent
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var pending = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    var resolved: [String] = []
+    var links = 0
+    while !pending.isEmpty {
+      let component = pending.removeFirst()
+      if component == "." { continue }
+      if component == ".." {
+        if !resolved.isEmpty { resolved.removeLast() }
+        continue
+      }
+      let candidate = "/" + (resolved + [component]).joined(separator: "/")
+      // As the system does (ELOOP), stop following after 40 links: the
+      // path cannot be opened then, and it is taken as named.
+      if links < Self.maximumLinks,
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)
+      {
+        links += 1
+        if target.hasPrefix("/") { resolved = [] }
+        pending = target.split(separator: "/", omittingEmptySubsequences: true).map(String.init) + pending
+        continue
+      }
+      resolved.append(component)
     }
-    let resolved = CanonicalPath.resolved(head)
-    return tail.reduce(resolved) { ($0 as NSString).appendingPathComponent($1) }
+    return "/" + resolved.joined(separator: "/")
   }
+
+  /// Links followed in one path before giving up, as Linux's `MAXSYMLINKS`.
+  static let maximumLinks = 40
 }

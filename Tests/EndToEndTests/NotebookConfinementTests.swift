@@ -35,6 +35,39 @@ struct NotebookConfinementTests {
     #expect(FileManager.default.fileExists(atPath: root + "/outside.txt"))
   }
 
+  /// A dangling link in the project whose target lies outside: `--db`
+  /// through it created the target (reliability probe S4-2). Now refused
+  /// like any outside path, and nothing is created; a dangling link to a
+  /// new file inside the project still works.
+  @Test func aDanglingLinkOutIsRefused() throws {
+    let root = try scratchFolder()
+    let project = root + "/project"
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: project + "/data", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: root + "/outside-dir", withIntermediateDirectories: true)
+    try fm.copyItem(
+      atPath: packageRoot + "/Datasets/pem-walk/walk-2.9mph-2pct.gpx", toPath: project + "/data/one.gpx")
+    try fm.createSymbolicLink(
+      atPath: project + "/dangling.sqlite", withDestinationPath: root + "/outside-dir/created-by-db.sqlite")
+    try
+      "# t\n\n```energylab\nenergy data/one.gpx --model acsm-walking --mass 70kg --db dangling.sqlite\n```\n"
+      .write(toFile: project + "/t21.md", atomically: true, encoding: .utf8)
+    let out = try energylab(["run", "t21.md", "--quiet"], in: project)
+    #expect(out.status == 1)
+    #expect(
+      out.stderr.contains(
+        "t21.md:4: command failed: dangling.sqlite (\(CanonicalPathText.resolved(root))/outside-dir/created-by-db.sqlite) is outside the project"
+      ), "\(out.stderr)")
+    #expect(!fm.fileExists(atPath: root + "/outside-dir/created-by-db.sqlite"))
+
+    try fm.createSymbolicLink(atPath: project + "/inside.sqlite", withDestinationPath: "data/new.sqlite")
+    try "```energylab\nenergy data/one.gpx --model acsm-walking --mass 70kg --db inside.sqlite\n```\n"
+      .write(toFile: project + "/t22.md", atomically: true, encoding: .utf8)
+    let inside = try energylab(["run", "t22.md", "--quiet"], in: project)
+    #expect(inside.status == 0, "\(inside.stderr)")
+    #expect(fm.fileExists(atPath: project + "/data/new.sqlite"))
+  }
+
   /// Control characters in survey answers reach neither the report nor
   /// its data/*.csv files, and answers that print alike are one answer.
   @Test func controlCharactersNeverReachDataFiles() throws {
@@ -53,5 +86,14 @@ struct NotebookConfinementTests {
     }
     let report = try String(contentsOfFile: folder + "/Reports/nb/report.md", encoding: .utf8)
     #expect(report.contains("control characters removed from 2 distinct answers"), "\(report)")
+  }
+}
+
+/// A folder's path as the system resolves it (`/tmp` may be a link).
+enum CanonicalPathText {
+  static func resolved(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
   }
 }

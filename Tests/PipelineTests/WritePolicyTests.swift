@@ -27,6 +27,44 @@ struct WritePolicyTests {
     #expect(!allowing.permits(root + "/outside.txt.bak"))
   }
 
+  /// A link whose target does not exist yet was taken for a new file
+  /// inside the project, and SQLite, opening `--db dangling.sqlite`,
+  /// created the target outside (reliability probe S4-2).
+  @Test func danglingLinksAreFollowed() throws {
+    let fm = FileManager.default
+    let root = fm.temporaryDirectory.appendingPathComponent("wp-\(UUID().uuidString)").path
+    try fm.createDirectory(atPath: root + "/project/sub", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
+    defer { try? fm.removeItem(atPath: root) }
+    let project = root + "/project"
+    try fm.createSymbolicLink(
+      atPath: project + "/out.sqlite", withDestinationPath: root + "/outside/new.sqlite")
+    try fm.createSymbolicLink(atPath: project + "/rel.sqlite", withDestinationPath: "../outside/new2.sqlite")
+    try fm.createSymbolicLink(atPath: project + "/in.sqlite", withDestinationPath: "sub/new.sqlite")
+    try fm.createSymbolicLink(atPath: project + "/chain.sqlite", withDestinationPath: "rel.sqlite")
+    try fm.createSymbolicLink(
+      atPath: project + "/gone", withDestinationPath: root + "/outside/not-yet/deeper")
+    try fm.createSymbolicLink(atPath: project + "/sub/up", withDestinationPath: root + "/outside")
+    try fm.createSymbolicLink(atPath: project + "/loop", withDestinationPath: "loop")
+    let policy = WritePolicy(projectRoot: project, reportFolder: project + "/Reports/n")
+    #expect(
+      WritePolicy.canonical(project + "/out.sqlite") == CanonicalPath.resolved(root) + "/outside/new.sqlite")
+    #expect(!policy.permits(project + "/out.sqlite"))
+    #expect(!policy.permits(project + "/rel.sqlite"))
+    #expect(!policy.permits(project + "/chain.sqlite"))
+    #expect(!policy.permits(project + "/gone/x.csv"))
+    #expect(policy.permits(project + "/in.sqlite"))
+    #expect(policy.permits(project + "/new/folder/x.csv"))
+    // `..` after a link is the parent of the link's target, as for the system.
+    #expect(!policy.permits(project + "/sub/up/../x.csv"))
+    #expect(policy.permits(project + "/loop"))
+    let error = #expect(throws: UsageError.self) { try policy.check(project + "/out.sqlite") }
+    #expect(
+      error?.message.hasPrefix(
+        "\(project)/out.sqlite (\(CanonicalPath.resolved(root))/outside/new.sqlite) is outside the project")
+        == true)
+  }
+
   @Test func allowWriteBelongsToTheHeader() throws {
     let header = try Notebook.parse(
       "# N\n\n```energylab-parameters\nallow-write = ../out.txt\n```\n\n```energylab\nmodels list\n```\n",
