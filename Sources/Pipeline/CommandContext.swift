@@ -234,8 +234,12 @@ public final class CommandContext {
   /// it; a terminal command hashes only what it stores (see `hashed`).
   public var fingerprintsInputs = true
 
-  /// Records an input (with its sha256 when `fingerprintsInputs`).
+  /// Records an input (with its sha256 when `fingerprintsInputs`). In a
+  /// notebook, an input its policy does not let it read (one reached
+  /// through a link, say) fails the command before anything of it is
+  /// stored or printed.
   public func recordInput(_ path: String) throws -> InputFingerprint {
+    if let writePolicy, FileManager.default.fileExists(atPath: path) { try writePolicy.checkReading(path) }
     let fingerprint: InputFingerprint
     if fingerprintsInputs {
       fingerprint = try InputFingerprint.of(path: path)

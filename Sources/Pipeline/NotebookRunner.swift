@@ -119,7 +119,7 @@ public struct NotebookRunner {
       databasePath: "\(folder)/results.sqlite", reproducible: reproducible, sink: { report.text += $0 })
     context.writePolicy = WritePolicy(
       projectRoot: FileManager.default.currentDirectoryPath, reportFolder: folder,
-      allowed: notebook.allowedWrites)
+      allowed: notebook.allowedWrites, allowedReads: notebook.allowedReads)
     var commandNumber = 0
     var writtenTables = 0
     context.provenance.addInput(try InputFingerprint.of(path: notebook.path))

@@ -68,6 +68,43 @@ struct NotebookConfinementTests {
     #expect(fm.fileExists(atPath: project + "/data/new.sqlite"))
   }
 
+  /// `survey summary /etc/passwd` put every line of it in the shared
+  /// report (probe S4-24). Reads outside the project need `allow-read`,
+  /// whether named, reached through a link in the project, or followed by
+  /// `batch --follow-links`.
+  @Test func anOutsideReadIsRefusedNamingTheLine() throws {
+    let project = try scratchFolder()
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: project + "/data", withIntermediateDirectories: true)
+    try fm.createSymbolicLink(atPath: project + "/data/users.csv", withDestinationPath: "/etc/passwd")
+    for (command, named) in [
+      ("survey summary /etc/passwd --dialect plain", "/etc/passwd"),
+      ("survey summary data/users.csv --dialect plain", "data/users.csv"),
+      ("survey summary --dialect=plain --missing=x /etc/passwd", "/etc/passwd"),
+    ] {
+      try "# R\n\n```energylab\n\(command)\n```\n".write(
+        toFile: project + "/r.md", atomically: true, encoding: .utf8)
+      let out = try energylab(["run", "r.md", "--quiet"], in: project)
+      #expect(out.status == 1)
+      #expect(
+        out.stderr.contains("r.md:4: command failed: \(named) (/etc/passwd) is outside the project"),
+        "\(out.stderr)")
+      #expect(out.stderr.contains("allow-read = \(named)"))
+      #expect(!fm.fileExists(atPath: project + "/Reports/r"))
+    }
+    try "```energylab\nbatch data --follow-links --db s.sqlite\n```\n".write(
+      toFile: project + "/b.md", atomically: true, encoding: .utf8)
+    let follow = try energylab(["run", "b.md", "--quiet"], in: project)
+    #expect(follow.status == 1)
+    #expect(follow.stderr.contains("--follow-links cannot be used in a notebook"), "\(follow.stderr)")
+
+    try
+      "```energylab-parameters\nallow-read = /etc/passwd\n```\n\n```energylab\nsurvey summary /etc/passwd --dialect plain\n```\n"
+      .write(toFile: project + "/r.md", atomically: true, encoding: .utf8)
+    let allowed = try energylab(["run", "r.md", "--quiet"], in: project)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+  }
+
   /// Control characters in survey answers reach neither the report nor
   /// its data/*.csv files, and answers that print alike are one answer.
   @Test func controlCharactersNeverReachDataFiles() throws {
