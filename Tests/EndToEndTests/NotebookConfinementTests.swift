@@ -105,6 +105,40 @@ struct NotebookConfinementTests {
     #expect(allowed.status == 0, "\(allowed.stderr)")
   }
 
+  /// `--charts mycharts` in a notebook wrote the charts there and linked
+  /// `![Q1](survey-q1.png)` beside the report, where nothing was; into
+  /// `Reports/d/figures` they went into the old report and were lost with
+  /// it (probe S4-13). Every image the report links now exists beside it,
+  /// and the named folder holds a copy.
+  @Test(arguments: ["mycharts", "Reports/d/figures"])
+  func chartsOfACommandsOwnFolderAreLinked(_ charts: String) throws {
+    let project = try scratchFolder()
+    let fm = FileManager.default
+    try fm.copyItem(
+      atPath: packageRoot + "/Datasets/surveys/nudge-feedback.csv", toPath: project + "/survey.csv")
+    try fm.copyItem(
+      atPath: packageRoot + "/Datasets/pem-walk/walk-2.9mph-2pct.gpx", toPath: project + "/day1.gpx")
+    let notebook =
+      "# d\n\n```energylab\nsurvey summary survey.csv --charts \(charts)\ntrack plot day1.gpx --charts \(charts)\n```\n"
+    try notebook.write(toFile: project + "/d.md", atomically: true, encoding: .utf8)
+    // Twice, so the second run replaces a report whose folder is named.
+    for _ in 0..<2 {
+      let out = try energylab(["run", "d.md", "--quiet", "--reproducible"], in: project)
+      #expect(out.status == 0, "\(out.stderr)")
+    }
+    let report = try String(contentsOfFile: project + "/Reports/d/report.md", encoding: .utf8)
+    let links = try NSRegularExpression(pattern: #"!\[[^\]]*\]\(([^)]+)\)"#)
+      .matches(in: report, range: NSRange(report.startIndex..., in: report))
+      .map { String(report[Range($0.range(at: 1), in: report)!]) }
+    #expect(links.contains("figures/day1-speed.png"), "\(links)")
+    #expect(links.count >= 3)
+    for link in links {
+      #expect(fm.fileExists(atPath: project + "/Reports/d/" + link), "\(link) is linked but missing")
+    }
+    #expect(fm.fileExists(atPath: project + "/\(charts)/day1-speed.png"))
+    #expect(fm.fileExists(atPath: project + "/\(charts)/day1-speed.gp"))
+  }
+
   /// Control characters in survey answers reach neither the report nor
   /// its data/*.csv files, and answers that print alike are one answer.
   @Test func controlCharactersNeverReachDataFiles() throws {
