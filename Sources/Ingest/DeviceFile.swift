@@ -234,11 +234,12 @@ extension Array where Element == UInt8 {
 public enum DeviceFileReader {
   /// The format of the file at `path`, from its first bytes; nil when it
   /// is none of them. Only regular files are looked at: peeking into a
-  /// pipe would take the bytes its reader needs.
+  /// pipe would take the bytes its reader needs. Links are followed as the
+  /// system follows them (a relative path, a relative target), so a file
+  /// is the same format under every name.
   public static func format(ofFileAt path: String) -> DeviceFileFormat? {
-    guard
-      (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type]
-        as? FileAttributeType) == .typeRegular,
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       let handle = FileHandle(forReadingAtPath: path)
     else { return nil }
     defer { try? handle.close() }

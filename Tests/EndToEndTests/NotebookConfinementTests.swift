@@ -56,7 +56,7 @@ struct NotebookConfinementTests {
     #expect(out.status == 1)
     #expect(
       out.stderr.contains(
-        "t21.md:4: command failed: dangling.sqlite (\(CanonicalPathText.resolved(root))/outside-dir/created-by-db.sqlite) is outside the project"
+        "t21.md:4: command failed: dangling.sqlite (\(CanonicalName.resolved(root))/outside-dir/created-by-db.sqlite) is outside the project"
       ), "\(out.stderr)")
     #expect(!fm.fileExists(atPath: root + "/outside-dir/created-by-db.sqlite"))
 
@@ -157,14 +157,5 @@ struct NotebookConfinementTests {
     }
     let report = try String(contentsOfFile: folder + "/Reports/nb/report.md", encoding: .utf8)
     #expect(report.contains("control characters removed from 2 distinct answers"), "\(report)")
-  }
-}
-
-/// A folder's path as the system resolves it (`/tmp` may be a link).
-enum CanonicalPathText {
-  static func resolved(_ path: String) -> String {
-    guard let real = realpath(path, nil) else { return path }
-    defer { free(real) }
-    return String(cString: real)
   }
 }

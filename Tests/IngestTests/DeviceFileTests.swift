@@ -393,3 +393,23 @@ struct BrokenDeviceFileTests {
     return out
   }
 }
+
+/// A device file is the same format under every name: the format was
+/// looked up with `resolvingSymlinksInPath`, which fails for a relative
+/// path or a relative link target, so a linked `.bin` was "not text".
+struct DeviceFormatThroughLinksTests {
+  @Test func relativeLinksAreFollowed() throws {
+    let fm = FileManager.default
+    let folder = fm.temporaryDirectory.appendingPathComponent("energylab-links-\(UUID().uuidString)").path
+    try fm.createDirectory(atPath: folder + "/raw", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: folder + "/p01", withIntermediateDirectories: true)
+    defer { try? fm.removeItem(atPath: folder) }
+    try fm.copyItem(
+      atPath: packageRoot + "/Datasets/device-files/GENEActiv_testfile.bin", toPath: folder + "/raw/g.bin")
+    try fm.createSymbolicLink(atPath: folder + "/p01/g.bin", withDestinationPath: "../raw/g.bin")
+    try fm.createSymbolicLink(atPath: folder + "/p01/dir", withDestinationPath: "../raw")
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/g.bin") == .geneactivBin)
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/dir/g.bin") == .geneactivBin)
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/dir") == nil)
+  }
+}
