@@ -66,6 +66,14 @@ public struct DeviceReadOptions: Sendable, Hashable {
   /// sample, as ActiLife does (default off: the gap stays a gap, and a
   /// diagnostic says where and how long).
   public var fillIdleSleep = false
+  /// The longest idle-sleep gap that `fillIdleSleep` fills, s: a longer
+  /// one (a clock that jumped, a damaged time stamp: one shifted by 2^31 s
+  /// would take 68 years of samples) stays a gap, with a warning.
+  public var maximumIdleSleepFillSeconds = DeviceReadOptions.defaultMaximumIdleSleepFillSeconds
+
+  /// 14 days: twice the week an ActiGraph is usually worn, so a device
+  /// left asleep for the rest of its deployment is still filled.
+  public static let defaultMaximumIdleSleepFillSeconds = 14 * 86_400
 
   public init(timeZone: TimeZone? = nil, fillIdleSleep: Bool = false) {
     self.timeZone = timeZone
