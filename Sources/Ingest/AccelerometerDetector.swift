@@ -382,7 +382,9 @@ public struct AccelDetector {
     if rest.isEmpty { return 0 }
     guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
     let parts = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
-    guard (1...2).contains(parts.count), let hours = Int(parts[0]), hours <= 14 else { return nil }
+    guard (1...2).contains(parts.count), let hours = Int(parts[0]), (0...14).contains(hours) else {
+      return nil
+    }
     let minutes = parts.count == 2 ? Int(parts[1]) : 0
     guard let minutes, (0..<60).contains(minutes) else { return nil }
     return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)

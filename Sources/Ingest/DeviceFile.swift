@@ -66,6 +66,14 @@ public struct DeviceReadOptions: Sendable, Hashable {
   /// sample, as ActiLife does (default off: the gap stays a gap, and a
   /// diagnostic says where and how long).
   public var fillIdleSleep = false
+  /// The longest idle-sleep gap that `fillIdleSleep` fills, s: a longer
+  /// one (a clock that jumped, a damaged time stamp: one shifted by 2^31 s
+  /// would take 68 years of samples) stays a gap, with a warning.
+  public var maximumIdleSleepFillSeconds = DeviceReadOptions.defaultMaximumIdleSleepFillSeconds
+
+  /// 14 days: twice the week an ActiGraph is usually worn, so a device
+  /// left asleep for the rest of its deployment is still filled.
+  public static let defaultMaximumIdleSleepFillSeconds = 14 * 86_400
 
   public init(timeZone: TimeZone? = nil, fillIdleSleep: Bool = false) {
     self.timeZone = timeZone
@@ -234,11 +242,12 @@ extension Array where Element == UInt8 {
 public enum DeviceFileReader {
   /// The format of the file at `path`, from its first bytes; nil when it
   /// is none of them. Only regular files are looked at: peeking into a
-  /// pipe would take the bytes its reader needs.
+  /// pipe would take the bytes its reader needs. Links are followed as the
+  /// system follows them (a relative path, a relative target), so a file
+  /// is the same format under every name.
   public static func format(ofFileAt path: String) -> DeviceFileFormat? {
-    guard
-      (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type]
-        as? FileAttributeType) == .typeRegular,
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       let handle = FileHandle(forReadingAtPath: path)
     else { return nil }
     defer { try? handle.close() }

@@ -32,6 +32,12 @@ public struct GENEActivBinReader: Sendable {
   /// Samples in a whole page.
   public static let samplesPerPage = 300
 
+  /// The largest `Number of Pages` a header may announce: 10 million
+  /// pages, 3 billion samples, over 10 times what a GENEActiv's memory
+  /// holds (a week at 100 Hz is about 200,000 pages). A larger count is a
+  /// damaged header, refused with its byte offset.
+  public static let maximumAnnouncedPages = 10_000_000
+
   /// The acceleration, g, of a 12-bit raw value and its axis calibration:
   /// `(raw * 100 - offset) / gain`.
   public static func acceleration(raw: Int, gain: Double, offset: Double) -> Double {
@@ -72,10 +78,10 @@ public struct GENEActivBinReader: Sendable {
           .malformed, SourceLocation(file: path, byteOffset: lines.headerEnd), "no \"\(key)\" in the header",
           expected: "the calibration and configuration lines of a GENEActiv header")
       }
-      guard let value = Double(entry.value.split(separator: " ").first ?? "") else {
+      guard let value = Double(entry.value.split(separator: " ").first ?? ""), value.isFinite else {
         throw InputError(
           .value, SourceLocation(file: path, byteOffset: entry.offset), "\(key) \"\(entry.value)\"",
-          expected: "a number")
+          expected: "a finite number")
       }
       return value
     }
@@ -98,10 +104,26 @@ public struct GENEActivBinReader: Sendable {
       offsets.append(try number("\(axis) offset"))
     }
     var headerZone: TimeZone?
-    if let zone = header["Time Zone"], let seconds = AccelDetector.gmtOffset(zone.value) {
-      headerZone = TimeZone(secondsFromGMT: seconds)
+    if let zone = header["Time Zone"], !zone.value.isEmpty {
+      if let seconds = AccelDetector.gmtOffset(zone.value) {
+        headerZone = TimeZone(secondsFromGMT: seconds)
+      } else if options.timeZone == nil {
+        // As for GENEActiv's CSV export: an offset that cannot be read is
+        // not taken for "no zone given" (UTC); a zone given instead is used.
+        throw InputError(
+          .value, SourceLocation(file: path, byteOffset: zone.offset),
+          "time zone \"\(zone.value)\"", expected: "GMT +hh:mm", remedy: Remedy(.timeZone))
+      }
     }
-    let announcedPages = header["Number of Pages"].flatMap { Int($0.value) }
+    var announcedPages: Int?
+    if let pages = header["Number of Pages"], !pages.value.isEmpty {
+      guard let count = Int(pages.value), (0...Self.maximumAnnouncedPages).contains(count) else {
+        throw InputError(
+          .value, SourceLocation(file: path, byteOffset: pages.offset), "Number of Pages \"\(pages.value)\"",
+          expected: "a whole number of pages from 0 to \(Self.maximumAnnouncedPages)")
+      }
+      announcedPages = count
+    }
     var metadata: [String: String] = ["sample_rate_hz": Fixed.shortest(rateHz)]
     for (key, name) in [
       ("Device Unique Serial Code", "serial"), ("Device Type", "device"), ("Device Model", "model"),
@@ -147,7 +169,7 @@ public struct GENEActivBinReader: Sendable {
           guard let t = Self.pageTime(value) else {
             throw InputError(
               .value, SourceLocation(file: path, byteOffset: line.offset), "page time \"\(value)\"",
-              expected: "a time such as 2013-05-30 10:12:54:500")
+              expected: "a time such as 2013-05-30 10:12:54:500, its year from 1000 to 9999")
           }
           pageTime = t
         case "Temperature": temperature = Double(value) ?? .nan
@@ -244,12 +266,17 @@ public struct GENEActivBinReader: Sendable {
   }
 
   /// Seconds since 1970, read as UTC, of `2013-05-30 10:12:54:500` (the
-  /// last field milliseconds).
+  /// last field milliseconds); nil for anything else, a year outside
+  /// 1000-9999 (no device wrote it, and the arithmetic stays in range) or
+  /// a sign included.
   static func pageTime(_ text: String) -> Double? {
-    let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0) }
+    let parts = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }
+    ).map { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) ? Int($0) : nil }
     guard parts.count == 7, let year = parts[0], let month = parts[1], let day = parts[2],
       let hours = parts[3], let minutes = parts[4], let seconds = parts[5], let millis = parts[6],
-      (1...12).contains(month), day >= 1, day <= ISO8601.daysInMonth(year: year, month: month), hours < 24,
+      (1000...9999).contains(year), (1...12).contains(month), day >= 1,
+      day <= ISO8601.daysInMonth(year: year, month: month), hours < 24,
       minutes < 60, seconds < 61, (0..<1000).contains(millis)
     else { return nil }
     let days = ISO8601.daysFromCivil(year: year, month: month, day: day)
@@ -258,31 +285,44 @@ public struct GENEActivBinReader: Sendable {
 }
 
 /// Lines of a file (LF or CRLF), read in 1 MB chunks, each with the byte
-/// offset it starts at.
+/// offset it starts at. A line longer than `maximumLineBytes` (4 MiB, as
+/// for the CSV readers) is an `InputError`, found after reading at most
+/// one chunk past the limit; each byte is searched for a line break once.
 struct LineStream {
   private var file: ChunkedFile
   private var buffer: [UInt8] = []
   private var position = 0
+  /// Where the search for the next line break resumes: no line break lies
+  /// in `buffer[position..<searched]`.
+  private var searched = 0
   private var bufferStart = 0
   private var ended = false
+  let maximumLineBytes: Int
   /// The offset just past the last line handed out.
   private(set) var offset = 0
   /// Where the header ended (the first "Recorded Data" line), for errors.
   var headerEnd: Int { offset }
 
-  init(path: String) throws { file = try ChunkedFile(path: path) }
+  init(path: String, maximumLineBytes: Int = LineChunks.defaultMaximumLineBytes) throws {
+    file = try ChunkedFile(path: path)
+    self.maximumLineBytes = maximumLineBytes
+  }
 
   mutating func next() throws -> (bytes: [UInt8], offset: Int)? {
     while true {
-      if let newline = buffer[position...].firstIndex(of: 0x0A) {
+      if let newline = buffer[searched...].firstIndex(of: 0x0A) {
         var end = newline
         if end > position && buffer[end - 1] == 0x0D { end -= 1 }
+        try checkLength(end - position)
         let line = Array(buffer[position..<end])
         let start = bufferStart + position
         position = newline + 1
+        searched = position
         offset = bufferStart + position
         return (line, start)
       }
+      searched = buffer.count
+      try checkLength(buffer.count - position)
       if ended {
         guard position < buffer.count else { return nil }
         var end = buffer.count
@@ -290,6 +330,7 @@ struct LineStream {
         let line = Array(buffer[position..<end])
         let start = bufferStart + position
         position = buffer.count
+        searched = position
         offset = bufferStart + position
         return (line, start)
       }
@@ -300,9 +341,19 @@ struct LineStream {
       }
       bufferStart += position
       buffer.removeFirst(position)
+      searched -= position
       position = 0
       buffer += more
     }
+  }
+
+  /// Refuses a line of `count` bytes (so far) longer than the limit.
+  private func checkLength(_ count: Int) throws {
+    guard count > maximumLineBytes else { return }
+    throw InputError(
+      .malformed, SourceLocation(file: file.path, byteOffset: bufferStart + position),
+      "a line longer than \(maximumLineBytes) bytes",
+      expected: "lines of at most \(maximumLineBytes) bytes (the reader's limit)")
   }
 
   func close() { file.close() }

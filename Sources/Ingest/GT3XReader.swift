@@ -146,7 +146,8 @@ public struct GT3XReader: Sendable {
     if let logEntry {
       let log = try ZipArchive.EntryReader(archive: archive, entry: logEntry)
       var parser = LogParser(
-        path: path, rateHz: rateHz, scale: scale!, fill: options.fillIdleSleep, clock: clock)
+        path: path, rateHz: rateHz, scale: scale!, fill: options.fillIdleSleep,
+        maximumFillSeconds: options.maximumIdleSleepFillSeconds, clock: clock)
       while let chunk = try log.next() {
         try parser.add(chunk, onBlock: onBlock)
         progress?(log.archiveOffset)
@@ -223,6 +224,7 @@ private struct LogParser {
   let rateHz: Double
   var scale: Double
   let fill: Bool
+  let maximumFillSeconds: Int
   var clock: DeviceClock
   var buffer: [UInt8] = []
   var position = 0
@@ -239,15 +241,18 @@ private struct LogParser {
   var gapSeconds = 0
   var firstGap: (second: Int, seconds: Int)?
   var filledSamples = 0
+  var unfilled = 0
+  var firstUnfilled: (second: Int, seconds: Int)?
   var truncatedAt: Int?
   var block = AccelBlock(time: [], values: [])
   var blockOffset = 0
 
-  init(path: String, rateHz: Double, scale: Double, fill: Bool, clock: DeviceClock) {
+  init(path: String, rateHz: Double, scale: Double, fill: Bool, maximumFillSeconds: Int, clock: DeviceClock) {
     self.path = path
     self.rateHz = rateHz
     self.scale = scale
     self.fill = fill
+    self.maximumFillSeconds = maximumFillSeconds
     self.clock = clock
   }
 
@@ -350,6 +355,11 @@ private struct LogParser {
     gapSeconds += missing
     if firstGap == nil { firstGap = (last + 1, missing) }
     guard fill, let sample = lastSample else { return }
+    guard missing <= maximumFillSeconds else {
+      unfilled += 1
+      if firstUnfilled == nil { firstUnfilled = (last + 1, missing) }
+      return
+    }
     let perSecond = Int(rateHz.rounded())
     for s in 0..<missing {
       for i in 0..<perSecond {
@@ -379,6 +389,15 @@ private struct LogParser {
           message: fill
             ? "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all, the first \(firstGap.seconds) s from \(start) (device time); filled with the last sample (\(filledSamples) samples), as ActiLife does"
             : "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all, the first \(firstGap.seconds) s from \(start) (device time); no samples there",
+          location: path))
+    }
+    if let firstUnfilled {
+      let start = ISO8601.formatUTC(Double(firstUnfilled.second)).dropLast()
+      out.append(
+        Diagnostic(
+          code: "idle-sleep-not-filled",
+          message:
+            "\(unfilled) gap(s) longer than the idle-sleep fill limit of \(maximumFillSeconds) s were left unfilled, the first \(firstUnfilled.seconds) s from \(start) (device time): a jump of the device's clock or a damaged time stamp rather than sleep",
           location: path))
     }
     if let offset = firstBadChecksum {

@@ -96,6 +96,11 @@ public struct AccelOptions: Sendable {
         NamedParameter(
           name: "fill_idle_sleep", value: "on",
           meaning: "an ActiGraph's idle-sleep seconds filled with its last sample, as ActiLife does"))
+      out.append(
+        NamedParameter(
+          name: "idle_sleep_fill_limit_s",
+          value: String(DeviceReadOptions.defaultMaximumIdleSleepFillSeconds),
+          meaning: "longest idle-sleep gap filled; a longer one stays a gap, with a warning"))
     }
     out += analysis.dayRules.named
     return out + map.described

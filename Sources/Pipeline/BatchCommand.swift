@@ -191,21 +191,28 @@ public enum BatchCommand {
     return discovery
   }
 
-  /// What a file is: tracks by extension, CSV by content (an accelerometer
-  /// dialect, else a survey export, whose reader then has the last word);
-  /// with the reason a CSV is not a recording.
+  /// What a file is, by its content whatever its name or the links to it:
+  /// a device recording by its first bytes (or a name only one device
+  /// writes: `.cwa`, `.gt3x`), a FIT track by its signature, a GPX or TCX
+  /// track by its extension, a COSMED K5 export by its header row (a `t`
+  /// and a `VO2` cell in its first 200 lines, as the K5 reader looks for
+  /// it), an accelerometer CSV by its dialect; anything else may be a
+  /// survey export, whose reader has the last word. Returns the reasons a
+  /// CSV is not a recording, for the message when it is no survey either.
   static func kind(of file: StudyFile, options: Options) throws -> (Kind, notRecording: Error?) {
     let lower = file.path.lowercased()
     if lower.hasSuffix(".gpx") || lower.hasSuffix(".tcx") || lower.hasSuffix(".fit") { return (.track, nil) }
-    // Device files by their first bytes, or by a name only one device
-    // writes (.cwa, .gt3x: read as that device, the error naming the header
-    // it lacks); a .bin that is none is read as text below, and fails there
-    // with the reason.
+    // A .bin that is no device file is read as text below, and fails
+    // there with the reason.
     if DeviceFileReader.format(ofFileAt: file.path) ?? DeviceFileFormat.claimed(byName: file.path) != nil {
       return (.accelerometer, nil)
     }
+    if FITFileHeader.isFIT(path: file.path) && !TrackCommands.isMeasuredExport(file.path) {
+      return (.track, nil)
+    }
     let chunks = try LineChunks(path: file.path)
     let head = try chunks.next(size: 1 << 16) ?? []
+    if TrackCommands.isMeasuredExport(file.path) && Self.hasCOSMEDHeader(head) { return (.track, nil) }
     do {
       _ = try AccelDetector(map: options.accel.map, timeZone: options.accel.timeZone).detect(
         head: head, file: file.path)
@@ -213,6 +220,29 @@ public enum BatchCommand {
     } catch {
       return (.survey, error)
     }
+  }
+
+  /// Whether one of the first 200 lines of `head` is a COSMED K5 header
+  /// row: cells (comma or semicolon separated) `t` and `VO2`.
+  static func hasCOSMEDHeader(_ head: [UInt8]) -> Bool {
+    var lines = 0
+    for line in head.split(separator: 0x0A, omittingEmptySubsequences: false) {
+      lines += 1
+      if lines > 200 { break }
+      for separator in [UInt8(ascii: ","), UInt8(ascii: ";")] {
+        let cells = line.split(separator: separator, omittingEmptySubsequences: false).map {
+          String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\""))
+        }
+        if cells.contains("t") && cells.contains("VO2") { return true }
+      }
+    }
+    return false
+  }
+
+  /// A file batch takes no run of: none of the kinds it reads. Reported
+  /// with the files the walk passed over, never counted as a failure.
+  struct NotTaken: Error {
+    var diagnostic: Diagnostic
   }
 
   /// The subject a file belongs to under the options' rule: nil when no
@@ -332,7 +362,15 @@ public enum BatchCommand {
             name: "time_zone", value: options.timeZone.name,
             meaning: "zone of track times written without an offset"),
         ] + subjectParameters
-      let diagnostics = subjectDiagnostics + found.diagnostics
+      var diagnostics = subjectDiagnostics + found.diagnostics
+      if header.format == "cosmed-k5" {
+        diagnostics.append(
+          Diagnostic(
+            code: "measured-energy-not-stored", severity: .note,
+            message:
+              "a COSMED K5 export, read as a track (a position, speed and heart rate per breath); its measured energy is not part of batch's run (the energy and agreement commands read it)",
+            location: file.path))
+      }
       let outcome = ComputedOutcome(
         inputs: [file.path, factorPath] + subjectsFile, parameters: parameters,
         diagnostics: diagnostics + found.fallbacks,
@@ -382,12 +420,23 @@ public enum BatchCommand {
       let loaded: SurveyCommands.Loaded
       do {
         loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path))
-      } catch is InputError {
+      } catch let error as InputError {
         throw InputError(
           .malformed,
           SourceLocation(file: file.path),
-          "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export",
-          expected: "a GPX/TCX track, an accelerometer CSV or a survey export")
+          "neither an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey export (\(error))",
+          expected: "a GPX/TCX/FIT track, a COSMED K5 export, an accelerometer recording or a survey export")
+      }
+      // A CSV that only the plain fallback reads (no survey platform's
+      // header) could be anything: a table, a subjects file, an export of
+      // a device batch does not know. It is not stored as a survey.
+      if loaded.notes.contains(where: { $0.code == "plain-survey" }) {
+        throw NotTaken(
+          diagnostic: Diagnostic(
+            code: "unknown-kind", severity: .note,
+            message:
+              "neither a track, a COSMED K5 export, an accelerometer recording (\(notRecording.map { "\($0)" } ?? "")) nor a survey platform's export; not taken (a plain one-row-per-respondent survey is read by the survey commands with the plain dialect, \(Remedy.slot))",
+            location: file.path, remedy: Remedy(.surveyDialect)))
       }
       let summary = SurveyCommands.Summary(
         loaded: loaded, summaries: try SurveyCommands.summaries(of: loaded.survey, scales: loaded.scales))
@@ -456,6 +505,8 @@ public enum BatchCommand {
           $0.failures.append("\(error)")
           if options.failFast { $0.stop = error }
         }
+      } catch let notTaken as NotTaken {
+        outcome.withLock { $0.skipped.append(notTaken.diagnostic) }
       } catch {
         outcome.withLock { $0.stop = error }
       }
@@ -463,7 +514,6 @@ public enum BatchCommand {
     }
     bar.end()
     var result = outcome.withLock { $0 }
-    result.skipped = discovery.skipped
     // By file, each file's own in the order found, however the files were
     // spread over the workers.
     func byFile(_ list: [Diagnostic]) -> [Diagnostic] {
@@ -472,6 +522,7 @@ public enum BatchCommand {
       }
       .map(\.element)
     }
+    result.skipped = discovery.skipped + byFile(result.skipped)
     result.fallbacks = byFile(result.fallbacks)
     result.diagnostics = byFile(result.diagnostics)
     return result
@@ -549,7 +600,7 @@ public enum BatchCommand {
       ? ""
       : "; \(warnings) warnings and \(stored.count - warnings) notes stored (db export --table diagnostics)"
     context.write(
-      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files or links out of the study)")\(noticed)\n"
+      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\n"
     )
   }
 }

@@ -234,8 +234,12 @@ public final class CommandContext {
   /// it; a terminal command hashes only what it stores (see `hashed`).
   public var fingerprintsInputs = true
 
-  /// Records an input (with its sha256 when `fingerprintsInputs`).
+  /// Records an input (with its sha256 when `fingerprintsInputs`). In a
+  /// notebook, an input its policy does not let it read (one reached
+  /// through a link, say) fails the command before anything of it is
+  /// stored or printed.
   public func recordInput(_ path: String) throws -> InputFingerprint {
+    if let writePolicy, FileManager.default.fileExists(atPath: path) { try writePolicy.checkReading(path) }
     let fingerprint: InputFingerprint
     if fingerprintsInputs {
       fingerprint = try InputFingerprint.of(path: path)
@@ -264,7 +268,18 @@ public final class CommandContext {
   /// chart overwrites another's files.
   private var chartStems: [String: Set<String>] = [:]
 
-  public func draw(_ chart: GnuplotChart, folder: String?, format: OutputFormat?) throws {
+  public func draw(_ chart: GnuplotChart, folder requested: String?, format: OutputFormat?) throws {
+    var folder = requested
+    var copyTo: String?
+    if let requested, let reportFolders, figuresDirectory != nil {
+      // In a notebook the report shows what it links: the chart goes into
+      // the report's figures folder, and the command's own folder gets a
+      // copy. A folder inside the report this run replaces is taken to be
+      // inside the new one (written there, it would go with the old).
+      let mapped = reportFolders.redirected(requested)
+      if WritePolicy.canonical(mapped) != WritePolicy.canonical(figuresDirectory!) { copyTo = mapped }
+      folder = nil
+    }
     guard let target = folder ?? figuresDirectory else { return }
     let base = GnuplotChart.safeFileStem(chart.name)
     var stem = base
@@ -286,6 +301,9 @@ public final class CommandContext {
       warningSink(
         "energylab: wrote \((target as NSString).appendingPathComponent(stem)).png (and .svg, .gp, .dat)")
     }
+    if let copyTo {
+      try Self.copy(rendered.files, from: target, to: copyTo)
+    }
     if (format ?? defaultFormat) == .markdown {
       let link = folder == nil ? figuresLink : ""
       if rendered.skippedReason == nil {
@@ -294,6 +312,51 @@ public final class CommandContext {
       write(
         "\n*Chart: [\(stem).gp](\(link)\(stem).gp) (gnuplot script), [\(stem).dat](\(link)\(stem).dat) (data).*\n"
       )
+    }
+  }
+
+  /// In a notebook: the report folder being built and the one it will
+  /// replace when every command has succeeded.
+  public var reportFolders: ReportFolders?
+
+  /// The report folder a notebook builds, and the one it replaces.
+  public struct ReportFolders: Sendable, Hashable {
+    /// The temporary folder the report is built in.
+    public var building: String
+    /// Where the report is moved when complete (`Reports/NAME`).
+    public var final: String
+
+    public init(building: String, final: String) {
+      self.building = building
+      self.final = final
+    }
+
+    /// `path` with a place inside the final report folder moved to the
+    /// same place in the one being built; any other path as it is.
+    public func redirected(_ path: String) -> String {
+      let target = WritePolicy.canonical(path)
+      let old = WritePolicy.canonical(final)
+      guard target == old || target.hasPrefix(old + "/") else { return path }
+      return building + target.dropFirst(old.count)
+    }
+  }
+
+  /// Copies a chart's `files` from `folder` into `destination`, replacing
+  /// files of the same names.
+  static func copy(_ files: [String], from folder: String, to destination: String) throws {
+    let fm = FileManager.default
+    do {
+      try fm.createDirectory(atPath: destination, withIntermediateDirectories: true)
+      for file in files {
+        let data = try Data(
+          contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(file)))
+        try AtomicFile.write(data, to: (destination as NSString).appendingPathComponent(file))
+      }
+    } catch let error as OutputError {
+      throw error
+    } catch {
+      throw RuntimeError(
+        "\(destination): cannot copy the charts there (\((error as NSError).localizedDescription))")
     }
   }
 

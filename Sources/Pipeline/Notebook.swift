@@ -26,6 +26,9 @@ public struct Notebook: Sendable, Hashable {
   /// Paths outside the project the notebook may write, from `allow-write =
   /// PATH` lines of the parameters blocks before its first command.
   public var allowedWrites: [String] = []
+  /// Paths outside the project the notebook may read, from `allow-read =
+  /// PATH` lines there.
+  public var allowedReads: [String] = []
 
   public static func read(path: String) throws -> Notebook {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -47,6 +50,7 @@ public struct Notebook: Sendable, Hashable {
     var prose: [String] = []
     var parameters: [String: String] = [:]
     var allowedWrites: [String] = []
+    var allowedReads: [String] = []
     var i = 0
     func flushProse() {
       if !prose.isEmpty {
@@ -89,15 +93,15 @@ public struct Notebook: Sendable, Hashable {
           }
           let key = entry[..<eq].trimmingCharacters(in: .whitespaces)
           let value = entry[entry.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-          if key == "allow-write" {
-            // Only the header may widen where the notebook writes.
+          if key == "allow-write" || key == "allow-read" {
+            // Only the header may widen where the notebook writes or reads.
             guard !parts.contains(where: { if case .commands = $0 { true } else { false } }) else {
               throw InputError(
                 .malformed,
-                SourceLocation(file: path, line: number), "allow-write after the first command",
-                expected: "allow-write lines in the notebook's header, before any energylab block")
+                SourceLocation(file: path, line: number), "\(key) after the first command",
+                expected: "\(key) lines in the notebook's header, before any energylab block")
             }
-            allowedWrites.append(value)
+            if key == "allow-write" { allowedWrites.append(value) } else { allowedReads.append(value) }
           }
           parameters[key] = value
           declared.append(NamedParameter(name: key, value: value, meaning: "notebook parameter"))
@@ -110,6 +114,7 @@ public struct Notebook: Sendable, Hashable {
     flushProse()
     var notebook = Notebook(path: path, name: name, parts: parts)
     notebook.allowedWrites = allowedWrites
+    notebook.allowedReads = allowedReads
     return notebook
   }
 

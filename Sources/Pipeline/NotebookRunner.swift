@@ -70,7 +70,7 @@ public struct NotebookRunner {
         "\(temporary): cannot create report folder (\((error as NSError).localizedDescription))")
     }
     do {
-      try build(notebook, into: temporary)
+      try build(notebook, into: temporary, replacing: final)
     } catch {
       try? fm.removeItem(atPath: temporary)
       throw error
@@ -112,14 +112,15 @@ public struct NotebookRunner {
     return done + TemporaryFiles.removeStale(in: reportsDirectory, kinds: ["tmp", "partial"])
   }
 
-  private func build(_ notebook: Notebook, into folder: String) throws {
+  private func build(_ notebook: Notebook, into folder: String, replacing final: String) throws {
     let report = OutputBuffer()
     let context = CommandContext(
       defaultFormat: .markdown, figuresDirectory: "\(folder)/figures", figuresLink: "figures/",
       databasePath: "\(folder)/results.sqlite", reproducible: reproducible, sink: { report.text += $0 })
+    context.reportFolders = CommandContext.ReportFolders(building: folder, final: final)
     context.writePolicy = WritePolicy(
       projectRoot: FileManager.default.currentDirectoryPath, reportFolder: folder,
-      allowed: notebook.allowedWrites)
+      allowed: notebook.allowedWrites, allowedReads: notebook.allowedReads)
     var commandNumber = 0
     var writtenTables = 0
     context.provenance.addInput(try InputFingerprint.of(path: notebook.path))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The files and folders a parsed command writes: its options and
 /// arguments named `output`, `charts` or `db`, and the database of its
@@ -23,5 +24,21 @@ enum CommandOutputs {
       }
     }
     return paths
+  }
+
+  /// The words of a command line that name an existing file or folder
+  /// (an argument, or the value of `--option=value`): what a notebook
+  /// checks against its read policy before the command runs. An option's
+  /// value given as the next word is itself a word; words that name
+  /// nothing on disk (model names, numbers) are passed over.
+  static func existingPaths(in arguments: [String]) -> [String] {
+    arguments.compactMap { word in
+      var value = word
+      if word.hasPrefix("-") {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return nil }
+        value = String(word[word.index(after: equals)...])
+      }
+      return !value.isEmpty && FileManager.default.fileExists(atPath: value) ? value : nil
+    }
   }
 }

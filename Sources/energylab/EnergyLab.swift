@@ -224,6 +224,13 @@ enum Terminal {
     }
     if let policy = context.writePolicy {
       for path in CommandOutputs.paths(of: parsed) { try policy.check(path) }
+      for path in CommandOutputs.existingPaths(in: arguments) { try policy.checkReading(path) }
+      if arguments.contains("--follow-links") {
+        throw UsageError(
+          .unsupported,
+          "--follow-links cannot be used in a notebook: it reads wherever a study's links lead; give batch the linked folders themselves (with an allow-read line in the header for one outside the project)"
+        )
+      }
     }
     command.applyOutputOptions(to: context)
     defer { context.endCommand() }

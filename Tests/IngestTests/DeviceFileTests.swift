@@ -393,3 +393,71 @@ struct BrokenDeviceFileTests {
     return out
   }
 }
+
+/// A device file is the same format under every name: the format was
+/// looked up with `resolvingSymlinksInPath`, which fails for a relative
+/// path or a relative link target, so a linked `.bin` was "not text".
+struct DeviceFormatThroughLinksTests {
+  @Test func relativeLinksAreFollowed() throws {
+    let fm = FileManager.default
+    let folder = fm.temporaryDirectory.appendingPathComponent("energylab-links-\(UUID().uuidString)").path
+    try fm.createDirectory(atPath: folder + "/raw", withIntermediateDirectories: true)
+    try fm.createDirectory(atPath: folder + "/p01", withIntermediateDirectories: true)
+    defer { try? fm.removeItem(atPath: folder) }
+    try fm.copyItem(
+      atPath: packageRoot + "/Datasets/device-files/GENEActiv_testfile.bin", toPath: folder + "/raw/g.bin")
+    try fm.createSymbolicLink(atPath: folder + "/p01/g.bin", withDestinationPath: "../raw/g.bin")
+    try fm.createSymbolicLink(atPath: folder + "/p01/dir", withDestinationPath: "../raw")
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/g.bin") == .geneactivBin)
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/dir/g.bin") == .geneactivBin)
+    #expect(DeviceFileReader.format(ofFileAt: folder + "/p01/dir") == nil)
+  }
+}
+
+/// `--fill-idle-sleep` filled any gap between ACTIVITY records: one time
+/// stamp shifted by 2^31 s grew memory without end (probe S4-5). A gap
+/// longer than the fill limit stays a gap, with a warning.
+struct IdleSleepFillLimitTests {
+  /// A GT3X of three one-second ACTIVITY2 records at 30 Hz, the last
+  /// `gap` seconds after the second.
+  static func gt3x(gap: Int) throws -> String {
+    func record(second: Int) -> [UInt8] {
+      var bytes: [UInt8] = [0x1E, 0x1A]
+      for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: second >> (8 * k))) }
+      let payload = (0..<30).flatMap { _ in [UInt8](arrayLiteral: 0, 1, 0, 0, 0, 0) }
+      bytes += [UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)] + payload
+      bytes.append(~bytes.reduce(0, ^))
+      return bytes
+    }
+    let start = 1_600_000_000
+    let log = record(second: start) + record(second: start + 1) + record(second: start + 1 + gap)
+    let info = Array("Serial Number: MOS2E39180594\r\nSample Rate: 30\r\nAcceleration Scale: 256\r\n".utf8)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-sleep-\(UUID().uuidString).gt3x"
+    ).path
+    try Data(BrokenDeviceFileTests.storedZip(["info.txt": info, "log.bin": log]))
+      .write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func aGapBeyondTheLimitIsNotFilled() throws {
+    let path = try Self.gt3x(gap: 1 << 31)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let read = try DeviceReading("", options: DeviceReadOptions(fillIdleSleep: true), path: path)
+    #expect(read.time.count == 90)
+    let warning = try #require(read.summary?.diagnostics.first { $0.code == "idle-sleep-not-filled" })
+    #expect(
+      warning.message
+        == "1 gap(s) longer than the idle-sleep fill limit of 1209600 s were left unfilled, the first 2147483647 s from 2020-09-13T12:26:42 (device time): a jump of the device's clock or a damaged time stamp rather than sleep"
+    )
+  }
+
+  @Test func aGapWithinTheLimitIsFilled() throws {
+    let path = try Self.gt3x(gap: 3600)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let read = try DeviceReading("", options: DeviceReadOptions(fillIdleSleep: true), path: path)
+    // 3599 missing seconds of 30 samples between the second and third.
+    #expect(read.time.count == 90 + 3599 * 30)
+    #expect(read.summary?.diagnostics.contains { $0.code == "idle-sleep-not-filled" } == false)
+  }
+}

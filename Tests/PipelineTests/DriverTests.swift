@@ -56,6 +56,11 @@ struct DriverTests {
     try """
     # Two commands
 
+    ```energylab-parameters
+    allow-read = \(folder)
+    allow-read = \(walk)
+    ```
+
     ```energylab
     energy
     profile

@@ -31,3 +31,11 @@ public func fuzzAccelerometer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
   runFuzzer(argc, argv) { fuzzAccelerometer($0, $1) }
 }
+
+/// Header-field mutations besides libFuzzer's own (FuzzSupport).
+@_cdecl("LLVMFuzzerCustomMutator")
+public func customMutator(
+  _ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: CUnsignedInt
+) -> Int {
+  mutateHeaderField(data, size, maxSize, seed)
+}
