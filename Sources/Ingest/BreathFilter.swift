@@ -82,6 +82,9 @@ public struct BreathFilter: Sendable, Hashable {
       NamedParameter(
         name: "measured_gap_limit_s", value: Fixed.shortest(gapLimitSeconds),
         meaning: "longer intervals between kept breaths are unknown time"),
+      NamedParameter(
+        name: "measured_averaging", value: "time",
+        meaning: "no breath averaging; the trapezoid over breath times, a time-weighted mean"),
     ]
   }
 
