@@ -95,8 +95,8 @@ let package = Package(
     .testTarget(
       name: "PipelineTests",
       dependencies: [
-        "TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Estimation", "Ingest", "Tracks",
-        "Signals",
+        "TestSupport", "Pipeline", "EnergyLabCore", "EnergyModels", "Estimation", "Evaluation", "Ingest",
+        "Tracks", "Signals",
         "Surveys", "Store", "Reporting",
       ],
       exclude: ["Fixtures"]),

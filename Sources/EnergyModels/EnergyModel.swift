@@ -43,6 +43,14 @@ public struct ModelInput: Sendable, Hashable {
   public var rollingResistanceCoefficient: Double?
   public var airDensityKilogramsPerCubicMeter: Double?
   public var equipmentMassKilograms: Double?
+  /// Accelerometer summaries of an epoch: ENMO (Euclidean norm minus one,
+  /// negatives set to zero) and MAD (mean amplitude deviation), both in
+  /// milli-g; ActiGraph counts per minute on the vertical axis and as the
+  /// vector magnitude of the three axes.
+  public var enmoMilligravity: Double?
+  public var madMilligravity: Double?
+  public var verticalCountsPerMinute: Double?
+  public var vectorMagnitudeCountsPerMinute: Double?
   /// The participant's id in a subjects file (`--subjects` with
   /// `--subject`), when the values came from one: recorded and keyed on,
   /// so two participants with equal values stay two runs.

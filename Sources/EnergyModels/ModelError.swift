@@ -8,6 +8,10 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
   case stepHeight = "step-height"
   case heartRate = "heart-rate"
   case kilocaloriesPerStep = "kcal-per-step"
+  case enmo, mad
+  case verticalCounts = "counts"
+  case vectorMagnitudeCounts = "vm-counts"
+  case restingHeartRate = "resting-heart-rate"
 
   public var words: String {
     switch self {
@@ -28,6 +32,11 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
     case .stepHeight: return "a step height"
     case .heartRate: return "a heart rate"
     case .kilocaloriesPerStep: return "an energy per step"
+    case .enmo: return "an ENMO (mg)"
+    case .mad: return "a MAD (mg)"
+    case .verticalCounts: return "vertical-axis counts per minute"
+    case .vectorMagnitudeCounts: return "vector-magnitude counts per minute"
+    case .restingHeartRate: return "a resting heart rate"
     }
   }
 }

@@ -3,14 +3,15 @@ import EnergyLabCore
 /// Every model EnergyLab ships, by identifier; the source of `models list`
 /// and of the README's models table.
 public enum ModelRegistry {
-  public static let all: [any EnergyModel] = [
-    ACSMWalking(), ACSMRunning(), ACSMByGait(), ACSMLegCycling(), ACSMArmErgometry(), ACSMStepping(),
-    CameronWalking(), Keytel2005(), Keytel2005Pounds(), METModel(), PerStep.stepMyHealth,
-    PerStep.birdsley2005, PerStep.configurable,
-    StrideWalking(), Resting(), KineticEnergy(), KineticEnergy(method: .forceTimesDistance), Pandolf1977(),
-    Minetti2002(gait: .walking),
-    Minetti2002(gait: .running), Looney2019(), PowerMeterEnergy(), Martin1998Cycling(),
-  ]
+  public static let all: [any EnergyModel] =
+    [
+      ACSMWalking(), ACSMRunning(), ACSMByGait(), ACSMLegCycling(), ACSMArmErgometry(), ACSMStepping(),
+      CameronWalking(), Keytel2005(), Keytel2005Pounds(), METModel(), PerStep.stepMyHealth,
+      PerStep.birdsley2005, PerStep.configurable,
+      StrideWalking(), Resting(), KineticEnergy(), KineticEnergy(method: .forceTimesDistance), Pandolf1977(),
+      Minetti2002(gait: .walking),
+      Minetti2002(gait: .running), Looney2019(), PowerMeterEnergy(), Martin1998Cycling(),
+    ] + Hildebrand2014.all + [Ellingson2017()] + CountsMET.Equation.allCases.map(CountsMET.init)
 
   public static func model(id: String) throws -> any EnergyModel {
     guard let model = all.first(where: { $0.info.id == id }) else {

@@ -394,9 +394,26 @@ public struct LimitsOfAgreement: Sendable, Hashable {
       percentage = ConstantLimits(percents, groups: groups, confidenceLevel: level)
     }
 
-    let decision = Self.decide(
-      trend: trend, spread: spreadTrend, ratio: ratio, count: count, meanRange: meanRange,
-      parameters: parameters)
+    // One method constant over the pairs (a model that predicts one value
+    // for a group of identical conditions): the differences trend with the
+    // mean by construction (slope -2 or 2), so the tests say nothing.
+    func isConstant(_ v: [Double]) -> Bool {
+      guard let lo = v.min(), let hi = v.max() else { return false }
+      return hi - lo <= 1e-9 * max(1, abs(hi), abs(lo))
+    }
+    let constantMethod = isConstant(a) ? "the predictions are" : isConstant(b) ? "the reference is" : nil
+    let decision =
+      constantMethod.map { which in
+        (
+          form: Form.absolute,
+          reason:
+            "\(which) one value for every pair, so the differences trend with the mean by construction (slope \(Self.short(trend.slope))) and the tests say nothing: absolute limits",
+          regression: Regression?.none
+        )
+      }
+      ?? Self.decide(
+        trend: trend, spread: spreadTrend, ratio: ratio, count: count, meanRange: meanRange,
+        parameters: parameters)
     form = decision.form
     reason = decision.reason
     if var fitted = decision.regression {

@@ -47,6 +47,19 @@ extension SweepCommand.Input: ExpressibleByArgument {}
 
 /// Parsers of the values that are more than one word.
 enum ArgumentValue {
+  /// `COLUMN:UNIT` of a measured reference, as `VO2.kg:mL/kg/min`.
+  static func measuredColumn(_ text: String) throws -> (
+    column: String, unit: MeasuredEvaluationCommand.MeasuredUnit
+  ) {
+    let units = MeasuredEvaluationCommand.MeasuredUnit.allCases
+    guard let unit = units.first(where: { text.hasSuffix(":\($0.rawValue)") }) else {
+      throw ValidationError(
+        "expected COLUMN:UNIT with a unit among \(units.map(\.rawValue).joined(separator: ", ")); got \(text)"
+      )
+    }
+    return (String(text.dropLast(unit.rawValue.count + 1)), unit)
+  }
+
   /// An equivalence zone: `10%` of the mean reference, or `0.5` in the
   /// units of the values (above zero).
   static func equivalenceZone(_ text: String) throws -> AgreementIndices.Zone {

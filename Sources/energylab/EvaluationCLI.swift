@@ -8,10 +8,60 @@ import Pipeline
 import Reporting
 import Tracks
 
-struct EvaluateCLI: ContextCommand {
+struct EvaluateCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "evaluate",
-    abstract: "Evaluate models against every cell of a reference table.",
+    abstract: "Evaluate models against a reference: a published table, or measured expenditure.",
+    subcommands: [EvaluateTableCLI.self, EvaluateMeasuredCLI.self], defaultSubcommand: EvaluateTableCLI.self)
+}
+
+struct EvaluateMeasuredCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "measured",
+    abstract: "Evaluate models against measured expenditure in a table of participants and conditions.",
+    discussion: """
+      One row per participant and condition (a treadmill stage): the rows of a
+      participant are repeated measures. Example:
+        energylab evaluate measured stages.csv --id ID --measured VO2.kg:mL/kg/min \
+          --input enmo=ENMO:mg --input speed=speed:kmh --input mass=Weight:kg \
+          --models hildebrand-2014-hip-adult,acsm-walking --by speed
+      Inputs: speed (kmh, mps, mph, m/min), mass (kg, lb), enmo and mad (mg, g),
+      counts and vm-counts (cpm), heart-rate and resting-heart-rate (bpm), age
+      (years), height (m, cm), sex (1=male, 1=female or m/f).
+      """)
+
+  @Argument(help: "CSV table with a header: one row per participant and condition.") var table: String
+  @Option(help: "Column of participant ids.") var id: String
+  @Option(
+    help: "Measured column and its unit, as VO2.kg:mL/kg/min (mL/kg/min, mL/min, kcal/min or W).",
+    transform: ArgumentValue.measuredColumn)
+  var measured: (column: String, unit: MeasuredEvaluationCommand.MeasuredUnit)
+  @Option(
+    help: "A model input read from a column, as enmo=ENMO:mg (repeatable).",
+    transform: MeasuredEvaluationCommand.InputColumn.init(parsing:))
+  var input: [MeasuredEvaluationCommand.InputColumn] = []
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
+  @Option(help: "A column whose values are reported apart, as speed.") var by: String?
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var output: FormatOption
+
+  func validate() throws {
+    guard !models.isEmpty else { throw ValidationError("--models names no model (as acsm-walking)") }
+  }
+
+  func execute(in context: CommandContext) throws {
+    try MeasuredEvaluationCommand.run(
+      .init(
+        path: table, idColumn: id, measuredColumn: measured.column, measuredUnit: measured.unit,
+        inputs: input,
+        modelIDs: models, byColumn: by, format: output.format), databasePath: store.path, context: context)
+  }
+}
+
+struct EvaluateTableCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "table",
+    abstract: "Evaluate models against every cell of a reference table (the default of evaluate).",
     discussion: """
       Inputs the table does not state (the Stanford walking table states no
       speed) must be given with --assume and are printed with the results.

@@ -85,9 +85,15 @@ struct EveryTableCommandTests {
     let sus = ["--items", "S1,S2,S3,S4,S5,S6,S7,S8,S9,S10"]
     let runs: [String: [String]] = [
       "energy": ["walk.gpx", "--model", "acsm-walking", "--mass", "70kg"],
-      "evaluate": [
+      "evaluate table": [
         "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph", "grade=0",
         "--cells",
+      ],
+      "evaluate measured": [
+        "\(packageRoot)/Datasets/treadmill-enmo-vo2/stages.csv", "--id", "ID", "--measured",
+        "VO2_ml_kg_min:mL/kg/min", "--input", "speed=speed_kmh:kmh", "--input", "mass=weight_kg:kg",
+        "--models",
+        "acsm-walking", "--by", "speed_kmh",
       ],
       "sweep": [
         "--models", "acsm-walking", "--reference", "stanford-walking", "--vary", "speed", "--from", "2mph",

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import EnergyModels
+import Evaluation
 import Foundation
 import Ingest
 import TestSupport
@@ -68,7 +69,7 @@ struct MeasuredExpenditureTests {
     let part = try #require(energy.parts.first)
     expectClose(part.energy.distanceMeters, 780, tolerance: 780 * 0.001)
     expectClose(part.energy.energyKilocalories, 39.55, tolerance: 39.55 * 0.002)
-    expectClose(try #require(part.measuredKilocalories), 45.0, tolerance: 1e-9)
+    expectClose(part.measuredKilocalories, 45.0, tolerance: 1e-9)
     let row = try #require(EnergyCommand.table(energy, options: options).rows.first)
     guard case .number(let shown, digits: 2)? = row["measured_kcal"] else {
       Issue.record("no measured_kcal column")
@@ -145,5 +146,72 @@ struct MeasuredExpenditureTests {
       try #require(energy.parts.first?.measuredKilocalories), 313.8 * 60 / 4184 * 10, tolerance: 1e-6)
     #expect(energy.diagnostics.contains { $0.code == "measured-times-relative" })
     #expect(energy.files.contains(csv))
+  }
+}
+
+/// `evaluate measured` on the shipped treadmill stages (21 adults, 110
+/// stages): ACSM walking from the stage speed and Hildebrand et al. 2014's
+/// adult ActiGraph hip line from ENMO, against measured VO2 in mL/kg/min.
+/// Expected values printed by `scripts/oracles/treadmill.py` (numpy, from
+/// the published equations; repeated measures by Bland and Altman 2007
+/// overall, independent pairs per speed).
+struct MeasuredTableEvaluationTests {
+  static func evaluation() throws -> MeasuredEvaluationCommand.Evaluation {
+    try MeasuredEvaluationCommand.evaluate(
+      .init(
+        path: "\(packageRoot)/Datasets/treadmill-enmo-vo2/stages.csv", idColumn: "ID",
+        measuredColumn: "VO2_ml_kg_min", measuredUnit: .millilitersPerKilogramPerMinute,
+        inputs: [
+          try .init(parsing: "enmo=ENMO_mg:mg"), try .init(parsing: "speed=speed_kmh:kmh"),
+          try .init(parsing: "mass=weight_kg:kg"),
+        ],
+        modelIDs: ["acsm-walking", "hildebrand-2014-actigraph-hip-adult"], byColumn: "speed_kmh"))
+  }
+
+  @Test func treadmillStagesAgainstMeasuredOxygenUptake() throws {
+    let e = try Self.evaluation()
+    func group(_ model: String, _ by: String) throws -> LimitsOfAgreement {
+      try #require(e.groups.first { $0.model == model && $0.by == by }?.agreement.limits, "\(model) \(by)")
+    }
+    let acsm = try group("acsm-walking", "all")
+    #expect(acsm.count == 110 && acsm.participants == 21 && acsm.nesting == .repeatedMeasures)
+    expectClose(acsm.bias, -0.9439393939393934, tolerance: 1e-9, "ACSM bias")
+    expectClose(acsm.constant.lower, -5.264715361075526, tolerance: 1e-9, "ACSM lower")
+    expectClose(acsm.constant.upper, 3.376836573196739, tolerance: 1e-9, "ACSM upper")
+    let hildebrand = try group("hildebrand-2014-actigraph-hip-adult", "all")
+    // Rest has no ENMO: 89 stages.
+    #expect(hildebrand.count == 89 && hildebrand.participants == 21)
+    expectClose(hildebrand.bias, 3.1842898876404484, tolerance: 1e-9, "Hildebrand bias")
+    expectClose(hildebrand.constant.lower, -0.9590602955883072, tolerance: 1e-9, "Hildebrand lower")
+    expectClose(hildebrand.constant.upper, 7.327640070869204, tolerance: 1e-9, "Hildebrand upper")
+    // Per speed, independent pairs; ACSM predicts one value per speed, so
+    // the form is absolute by construction.
+    let four = try group("acsm-walking", "4")
+    #expect(four.count == 19 && four.nesting == .independent && four.form == .absolute)
+    expectClose(four.bias, -1.3596491228070164, tolerance: 1e-9, "ACSM at 4 km/h")
+    expectClose(four.constant.lower, -4.427424544034541, tolerance: 1e-9, "ACSM at 4 km/h lower")
+    let six = try group("hildebrand-2014-actigraph-hip-adult", "6")
+    expectClose(six.bias, 5.395371428571428, tolerance: 1e-9, "Hildebrand at 6 km/h")
+    expectClose(six.constant.upper, 9.67844700149454, tolerance: 1e-9, "Hildebrand at 6 km/h upper")
+    #expect(
+      e.diagnostics.contains { $0.code == "rows-without-prediction" && $0.message.contains("21 row(s)") })
+  }
+
+  /// kcal/min: a model's VO2 at 5 kcal per litre; for the measured column
+  /// in kcal/min, ACSM walking at 4 km/h (66.67 m/min) for 97.3 kg is
+  /// (0.1 x 66.667 + 3.5) x 97.3 / 1000 x 5 = 4.946 kcal/min.
+  @Test func kilocaloriesFromOxygenUptake() throws {
+    let unit = MeasuredEvaluationCommand.MeasuredUnit.kilocaloriesPerMinute
+    let vo2: Double = 0.1 * 4000 / 60 + 3.5
+    let expected: Double = vo2 * 97.3 / 1000 * 5
+    let out = ModelOutput(vo2MillilitersPerKilogramPerMinute: vo2)
+    expectClose(unit.value(of: out, massKilograms: 97.3), expected, tolerance: 1e-12)
+    let perKilogram = MeasuredEvaluationCommand.MeasuredUnit.millilitersPerKilogramPerMinute
+    expectClose(
+      perKilogram.value(of: ModelOutput(kilocaloriesPerMinute: 5), massKilograms: 100), 10, tolerance: 1e-12)
+    #expect(throws: (any Error).self) {
+      try MeasuredEvaluationCommand.InputColumn(parsing: "enmo=ENMO:furlongs")
+    }
+    #expect(throws: (any Error).self) { try MeasuredEvaluationCommand.InputColumn(parsing: "colour=x:mg") }
   }
 }
