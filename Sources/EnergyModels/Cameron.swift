@@ -45,6 +45,12 @@ public struct CameronWalking: EnergyModel {
     guard perMinute != nil || energy != nil else {
       throw ModelError(model: info.id, .missing([.speed, .distance]))
     }
-    return ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+    // Never below rest: at a slow stroll the distance rule gives less than
+    // resting energy (0.61 kcal/min at 0.2 m/s for 70 kg, rest 1.23).
+    var output = ModelOutput(kilocaloriesPerMinute: perMinute, energyKilocalories: energy)
+    output.floorAtRest(
+      bodyMassKilograms: Units.kilograms(fromPounds: pounds), durationSeconds: input.effectiveDurationSeconds,
+      model: info.id)
+    return output
   }
 }

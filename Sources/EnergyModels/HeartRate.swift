@@ -126,9 +126,13 @@ enum HeartRateChecks {
     return out
   }
 
-  /// The output, with a rate below rest raised to rest (`floored-at-rest`):
-  /// at low heart rates the equations' negative intercepts give less than
-  /// resting energy, or less than zero.
+  /// The output. Below the equations' domain, 57 % of the age-predicted
+  /// maximum (the lowest intensity of Keytel et al.'s data), heart rate no
+  /// longer tracks energy: as the FLEX-HR method does below its flex heart
+  /// rate (Ceesay et al. 1989: resting energy below the flex point), the
+  /// time is costed at rest, 3.5 mL/kg/min, with the treatment named
+  /// (`flex-hr-rest`). Elsewhere a rate below rest is raised to rest
+  /// (`floored-at-rest`).
   static func output(perMinute: Double, heartRate: Double, ageYears: Double, input: ModelInput, model: String)
     -> ModelOutput
   {
@@ -136,9 +140,22 @@ enum HeartRateChecks {
       kilocaloriesPerMinute: perMinute,
       energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
       diagnostics: diagnostics(heartRate: heartRate, ageYears: ageYears, perMinute: perMinute))
-    output.floorAtRest(
-      bodyMassKilograms: input.bodyMassKilograms ?? .nan, durationSeconds: input.effectiveDurationSeconds,
-      model: model)
+    let mass = input.bodyMassKilograms ?? .nan
+    let maximum = Keytel2005.maximumHeartRate(ageYears: ageYears)
+    if heartRate / maximum < Keytel2005.validFractionOfMaximum.lowerBound, mass > 0 {
+      let rest = Oxygen.kilocaloriesPerMinute(
+        vo2MillilitersPerKilogramPerMinute: Oxygen.restingMillilitersPerKilogramPerMinute,
+        bodyMassKilograms: mass)
+      output.treatment = DomainTreatment(
+        code: "flex-hr-rest",
+        description:
+          "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum, below \(model)'s data, where heart rate does not track energy; costed at rest (3.5 mL/kg/min), as FLEX-HR costs time below its flex heart rate (Ceesay et al. 1989)",
+        equationKilocaloriesPerMinute: perMinute)
+      output.kilocaloriesPerMinute = rest
+      output.energyKilocalories = input.effectiveDurationSeconds.map { rest * $0 / 60 }
+      return output
+    }
+    output.floorAtRest(bodyMassKilograms: mass, durationSeconds: input.effectiveDurationSeconds, model: model)
     return output
   }
 }

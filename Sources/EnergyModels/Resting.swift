@@ -44,9 +44,20 @@ public struct METModel: EnergyModel {
     let met = try input.required(input.metabolicEquivalent, .met, .activity, for: info.id)
     let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
     let perMinute = met * mass / 60
+    // The Compendium lists values under 1 MET (sleeping, 0.95): costed as
+    // given, and said.
+    let below =
+      met < 1
+      ? [
+        Diagnostic(
+          code: "met-below-rest", severity: .note,
+          message:
+            "MET \(Fixed.shortest(met)) is under 1 (rest); costed as given, as the Compendium lists values under 1 for sleep"
+        )
+      ] : []
     return ModelOutput(
       vo2MillilitersPerKilogramPerMinute: met * Oxygen.restingMillilitersPerKilogramPerMinute,
       kilocaloriesPerMinute: perMinute,
-      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 })
+      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 }, diagnostics: below)
   }
 }

@@ -88,14 +88,16 @@ struct DomainTreatmentTests {
 
   /// Keytel (male, 70 kg, 30 y) at 50 bpm: -55.0969 + 0.6309 x 50 + 0.1988
   /// x 70 + 0.2017 x 30 = -3.5849 kJ/min = -0.8568 kcal/min, below zero;
-  /// rest is 3.5 x 70 / 1000 x 5 = 1.225 kcal/min.
+  /// rest is 3.5 x 70 / 1000 x 5 = 1.225 kcal/min. 50 bpm is also under
+  /// 57 % of the age-predicted maximum (187 bpm), so the treatment is the
+  /// FLEX-HR one.
   @Test func keytelBelowRestIsFlooredAtRest() throws {
     let output = try Keytel2005().evaluate(
       ModelInput(
         bodyMassKilograms: 70, heartRateBeatsPerMinute: 50, ageYears: 30, sex: .male, durationSeconds: 120))
     expectClose(try #require(output.kilocaloriesPerMinute), 1.225, tolerance: 1e-9)
     expectClose(try #require(output.energyKilocalories), 2.45, tolerance: 1e-9)
-    #expect(output.treatment?.code == "floored-at-rest")
+    #expect(output.treatment?.code == "flex-hr-rest")
     expectClose(
       try #require(output.treatment?.equationKilocaloriesPerMinute), -3.5849 / 4.184, tolerance: 1e-4)
   }
@@ -116,5 +118,46 @@ struct DomainTreatmentTests {
         if let energy = output.energyKilocalories { #expect(energy >= 0, "\(model.info.id) at \(grade)") }
       }
     }
+  }
+}
+
+/// No model below rest unless its publication says so, and each treatment
+/// named: Cameron's distance rule at a stroll, Keytel under its heart-rate
+/// domain, MET values under 1.
+struct RestFloorTests {
+  /// 0.2 m/s for 70 kg: 154.32 lb x 0.53 x 0.4474 mph / 60 = 0.610 kcal/min,
+  /// under rest, 3.5 x 70 / 1000 x 5 = 1.225 kcal/min.
+  @Test func cameronAtAStrollIsCostedAtRest() throws {
+    let out = try CameronWalking().evaluate(ModelInput(speedMetersPerSecond: 0.2, bodyMassKilograms: 70))
+    expectClose(out.kilocaloriesPerMinute, 1.225, tolerance: 1e-12)
+    #expect(out.treatment?.code == "floored-at-rest")
+    let pounds: Double = 70 / 0.45359237
+    let equation: Double = pounds * 0.53 * (0.2 / 0.44704) / 60
+    expectClose(out.treatment?.equationKilocaloriesPerMinute, equation, tolerance: 1e-12)
+  }
+
+  /// Keytel at 80 bpm for a man of 30 (HRmax 208 - 21 = 187; 43 %): under
+  /// 57 %, costed at rest for 70 kg (1.225 kcal/min), the equation's own
+  /// value kept: (-55.0969 + 0.6309 x 80 + 0.1988 x 70 + 0.2017 x 30) /
+  /// 4.184 = 3.6066 kcal/min.
+  @Test func keytelUnderItsDomainIsCostedAtRest() throws {
+    let out = try Keytel2005().evaluate(
+      ModelInput(bodyMassKilograms: 70, heartRateBeatsPerMinute: 80, ageYears: 30, sex: .male))
+    expectClose(out.kilocaloriesPerMinute, 1.225, tolerance: 1e-12)
+    #expect(out.treatment?.code == "flex-hr-rest")
+    let kilojoules: Double = -55.0969 + 0.6309 * 80 + 0.1988 * 70 + 0.2017 * 30
+    expectClose(out.treatment?.equationKilocaloriesPerMinute, kilojoules / 4.184, tolerance: 1e-9)
+    // At 130 bpm (70 %) the equation holds.
+    let inside = try Keytel2005().evaluate(
+      ModelInput(bodyMassKilograms: 70, heartRateBeatsPerMinute: 130, ageYears: 30, sex: .male))
+    #expect(inside.treatment == nil)
+  }
+
+  /// 0.95 MET (sleeping, Compendium 2011 code 07030) is costed as given,
+  /// with a note.
+  @Test func metUnderOneIsSaid() throws {
+    let out = try METModel().evaluate(ModelInput(bodyMassKilograms: 70, metabolicEquivalent: 0.95))
+    expectClose(out.kilocaloriesPerMinute, 0.95 * 70 / 60, tolerance: 1e-12)
+    #expect(out.diagnostics.map(\.code) == ["met-below-rest"])
   }
 }
