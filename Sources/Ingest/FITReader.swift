@@ -387,6 +387,8 @@ struct FITDecoder {
   var deviceTimes = 0
   var compressedWithoutReference = 0
   var crcMismatches: [String] = []
+  /// Records with heart rate 0 (no strap contact), read as missing.
+  var heartRateZeros = 0
   /// Where the file being read declares its CRC ends; nil while its
   /// header is read.
   var declaredEndOffset: Int?
@@ -724,8 +726,11 @@ struct FITDecoder {
       latitudeDegrees: latitude ?? .nan, longitudeDegrees: longitude ?? .nan,
       elevationMeters: (m.number(F.enhancedAltitude) != nil
         ? m.scaled(F.enhancedAltitude, scale: 5, offset: 500) : m.scaled(F.altitude, scale: 5, offset: 500)),
-      timeSecondsSince1970: time, heartRateBeatsPerMinute: m.number(F.heartRate),
+      timeSecondsSince1970: time,
+      heartRateBeatsPerMinute: m.number(F.heartRate).flatMap { $0 > 0 ? $0 : nil },
       sourceLine: summary.recordCount, kind: kind, segment: segment)
+    // A strap without contact writes 0: a dropout, never a heart rate.
+    if m.number(F.heartRate) == 0 { heartRateZeros += 1 }
     p.cadencePerMinute = m.number(F.cadence)
     p.powerWatts = m.number(F.power)
     p.temperatureCelsius = m.number(F.temperature)
@@ -826,6 +831,12 @@ struct FITDecoder {
       out.append(Diagnostic(code: code, severity: severity, message: message, location: source))
     }
     if let t = truncation { note("fit-truncated", truncationText(t), severity: .warning) }
+    if heartRateZeros > 0 {
+      note(
+        "heart-rate-zero",
+        "\(heartRateZeros) records with heart rate 0 (the strap lost contact): read as missing, not as 0 bpm",
+        severity: .warning)
+    }
     for mismatch in crcMismatches {
       note("fit-crc-mismatch", "\(mismatch); read all the same (ignoreCRC)", severity: .warning)
     }

@@ -200,6 +200,8 @@ struct TrackFileHandler: XMLEventHandler {
   var pointsWithoutOffset = 0
   var tcxWithoutPositionOrTime = 0
   var invalidText = 0
+  /// Heart rates of 0 (no strap contact), read as missing.
+  var heartRateZeros = 0
   /// Empty value elements by `Field.rawValue`, and the first line of each.
   var emptyValues: [Int] = Array(repeating: 0, count: 17)
   var firstEmptyLine: Int?
@@ -655,6 +657,11 @@ struct TrackFileHandler: XMLEventHandler {
     case .hr:
       current.heartRateBeatsPerMinute = try value(
         "hr", expected: "a heart rate in bpm", line: line, column: column)
+      // A strap without contact writes 0: a dropout, never a heart rate.
+      if current.heartRateBeatsPerMinute == 0 {
+        current.heartRateBeatsPerMinute = nil
+        heartRateZeros += 1
+      }
     case .cad:
       current.cadencePerMinute = try value(
         "cad", expected: "a cadence per minute", line: line, column: column)
@@ -709,6 +716,14 @@ struct TrackFileHandler: XMLEventHandler {
       diagnostics.append(
         Diagnostic(
           code: "encoding-not-utf8", message: "the file declares encoding \(encoding); it was read as UTF-8",
+          location: source))
+    }
+    if heartRateZeros > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "heart-rate-zero",
+          message:
+            "\(heartRateZeros) fixes with heart rate 0 (the strap lost contact): read as missing, not as 0 bpm",
           location: source))
     }
     if invalidText > 0 {
