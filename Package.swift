@@ -32,15 +32,18 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
   ],
   targets: [
     // printf's fixed-decimals formatting behind a non-variadic C function
     // (`Fixed.printf`).
     .target(name: "CFixedFormat"),
-    .target(
-      name: "EnergyLabCore",
-      dependencies: ["CFixedFormat", .product(name: "Crypto", package: "swift-crypto")]),
+    // SHA-256 of every input from the system's libcrypto (OpenSSL), not a
+    // BoringSSL of our own: that build was half of a clean build's time.
+    .systemLibrary(
+      name: "CLibCrypto",
+      pkgConfig: nil,
+      providers: [.apt(["libssl-dev"])]),
+    .target(name: "EnergyLabCore", dependencies: ["CFixedFormat", "CLibCrypto"]),
     .systemLibrary(
       name: "CLibCSV",
       pkgConfig: nil,
