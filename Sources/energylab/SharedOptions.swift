@@ -127,10 +127,7 @@ struct SubjectOptions: ParsableArguments {
     if let airDensity { input.airDensityKilogramsPerCubicMeter = airDensity }
     if let bikeMass { input.equipmentMassKilograms = bikeMass }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
-    if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
-      throw ValueError(
-        .outOfRange, "a human body mass", value: "\(Fixed.format(m, digits: 1)) kg", expected: "1-500 kg")
-    }
+    try input.checkHumanLimits()
     return input
   }
 }
