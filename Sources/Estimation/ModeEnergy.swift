@@ -58,6 +58,8 @@ public struct ModeClassifier: Sendable {
     while start < steps.count {
       let sport = givenMode == nil ? declaredSportBySegment[Int32(steps[start].segment)] : nil
       func continues(_ i: Int) -> Bool {
+        // A time gap ends an activity, declared or not.
+        if steps[i].followsTimeGap { return false }
         if steps[i].segment == steps[i - 1].segment { return true }
         guard givenMode == nil, let sport else { return false }
         return declaredSportBySegment[Int32(steps[i].segment)] == sport

@@ -122,7 +122,8 @@ public struct CWAReader: Sendable {
       "range_g": String(Self.rangeG(code: headerRate)),
     ]
     var diagnostics: [Diagnostic] = []
-    var clock = DeviceClock(file: path, zone: options.timeZone)
+    var clock = DeviceClock(
+      file: path, zone: options.timeZone, maximumStepSeconds: options.maximumTimeStepSeconds)
     var headerSent = false
     var rateHz = Self.rateHz(code: headerRate)
     var samples = 0

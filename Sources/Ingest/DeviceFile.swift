@@ -74,6 +74,12 @@ public struct DeviceReadOptions: Sendable, Hashable {
   /// 14 days: twice the week an ActiGraph is usually worn, so a device
   /// left asleep for the rest of its deployment is still filled.
   public static let defaultMaximumIdleSleepFillSeconds = 14 * 86_400
+  /// The longest step forward between consecutive samples, s: a sample
+  /// further ahead of the last one kept is not time but a damaged stamp or
+  /// a clock that jumped, and is left out with a warning naming the step
+  /// (one GT3X record shifted by 2^31 s would otherwise end the recording
+  /// in 2088). Default 14 days, the longest idle sleep that is filled.
+  public var maximumTimeStepSeconds = Double(DeviceReadOptions.defaultMaximumIdleSleepFillSeconds)
 
   public init(timeZone: TimeZone? = nil, fillIdleSleep: Bool = false) {
     self.timeZone = timeZone
@@ -108,15 +114,20 @@ public struct DeviceFileSummary: Sendable {
 struct DeviceClock {
   let file: String
   let zone: TimeZone?
+  /// Samples further ahead than this of the last one kept, s, are left out.
+  let maximumStepSeconds: Double
   private var last = -Double.infinity
   private var dropped = 0
   private var firstDroppedOffset: Int?
+  private var jumped = 0
+  private var firstJump: (from: Double, to: Double, offset: Int)?
   private var cachedHour = Double.nan
   private var cachedOffset = 0.0
 
-  init(file: String, zone: TimeZone?) {
+  init(file: String, zone: TimeZone?, maximumStepSeconds: Double = .infinity) {
     self.file = file
     self.zone = zone
+    self.maximumStepSeconds = maximumStepSeconds
   }
 
   /// Seconds since 1970 UTC of a local time read as if it were UTC:
@@ -132,8 +143,9 @@ struct DeviceClock {
     return local - cachedOffset
   }
 
-  /// Drops the rows of `block` whose time does not follow the one before;
-  /// `byteOffset` is where the block's samples were read.
+  /// Drops the rows of `block` whose time does not follow the one before,
+  /// or lies more than `maximumStepSeconds` after it; `byteOffset` is where
+  /// the block's samples were read.
   mutating func keepIncreasing(_ block: inout AccelBlock, byteOffset: Int) {
     var keep = 0
     let hasTemperature = !block.temperatureCelsius.isEmpty
@@ -142,6 +154,11 @@ struct DeviceClock {
       guard t > last else {
         dropped += 1
         if firstDroppedOffset == nil { firstDroppedOffset = byteOffset }
+        continue
+      }
+      guard !(t - last > maximumStepSeconds) || last == -.infinity else {
+        jumped += 1
+        if firstJump == nil { firstJump = (last, t, byteOffset) }
         continue
       }
       if keep != i {
@@ -169,6 +186,15 @@ struct DeviceClock {
           message:
             "\(dropped) sample(s) repeat or go back in time (the device's clock was set back); dropped",
           location: "\(file) at byte \(offset)"))
+    }
+    if let firstJump {
+      let days = (firstJump.to - firstJump.from) / 86400
+      out.append(
+        Diagnostic(
+          code: "time-jump",
+          message:
+            "\(jumped) sample(s) lie more than \(Fixed.shortest(maximumStepSeconds / 86400)) days after the sample before them, the first \(days < 730 ? "\(Fixed.format(days, digits: 1)) days" : "\(Fixed.format(days / 365.25, digits: 1)) years") ahead (\(ISO8601.formatUTC(firstJump.from)) to \(ISO8601.formatUTC(firstJump.to))): a damaged time stamp or a clock that jumped, not time that passed; left out",
+          location: "\(file) at byte \(firstJump.offset)"))
     }
     if localAsUTC && zone == nil {
       out.append(

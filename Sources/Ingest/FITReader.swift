@@ -783,8 +783,9 @@ struct FITDecoder {
   func finish() -> TrackHeader {
     var declared: [Int32: String] = [:]
     if !summary.sessions.isEmpty {
+      let lookup = summary.sessionLookup
       for (k, start) in segmentStartSeconds.enumerated() {
-        if let i = summary.sessionIndex(at: start), let sport = summary.sessions[i].declaredSport {
+        if let i = lookup.index(at: start), let sport = summary.sessions[i].declaredSport {
           declared[Int32(k)] = sport
         }
       }

@@ -137,7 +137,7 @@ public struct GENEActivBinReader: Sendable {
       hasTemperature: true)
     try onHeader(deviceHeader)
 
-    var clock = DeviceClock(file: path, zone: zone)
+    var clock = DeviceClock(file: path, zone: zone, maximumStepSeconds: options.maximumTimeStepSeconds)
     var diagnostics: [Diagnostic] = []
     var pages = 0
     var samples = 0

@@ -139,7 +139,8 @@ public struct GT3XReader: Sendable {
       }
     }
     try onHeader(header)
-    var clock = DeviceClock(file: path, zone: options.timeZone)
+    var clock = DeviceClock(
+      file: path, zone: options.timeZone, maximumStepSeconds: options.maximumTimeStepSeconds)
     var samples = 0
     var bytes = 0
 
@@ -247,6 +248,8 @@ private struct LogParser {
   var block = AccelBlock(time: [], values: [])
   var blockOffset = 0
 
+  var maximumStepSeconds: Double { clock.maximumStepSeconds }
+
   init(path: String, rateHz: Double, scale: Double, fill: Bool, maximumFillSeconds: Int, clock: DeviceClock) {
     self.path = path
     self.rateHz = rateHz
@@ -348,9 +351,16 @@ private struct LogParser {
 
   /// Notes an idle-sleep gap before `second` and fills it when asked.
   mutating func begin(second: Int, onBlock: (AccelBlock) throws -> Void) throws {
-    defer { lastSecond = second }
-    guard let last = lastSecond, second > last + 1 else { return }
+    guard let last = lastSecond, second > last + 1 else {
+      lastSecond = second
+      return
+    }
     let missing = second - last - 1
+    // Further ahead than a step can be: a damaged stamp, not sleep; the
+    // clock leaves its samples out and says so, and the next record is
+    // measured from the last good one.
+    guard Double(missing) <= maximumStepSeconds else { return }
+    lastSecond = second
     gaps += 1
     gapSeconds += missing
     if firstGap == nil { firstGap = (last + 1, missing) }

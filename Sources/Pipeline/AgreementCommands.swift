@@ -315,7 +315,8 @@ public enum AgreementCommands {
     var partial = 0
     for file in files {
       let trackData = try TrackCommands.readTrack(file, parameters: track)
-      var (steps, _) = analysis.steps(of: trackData)
+      var (steps, stepDiagnostics) = analysis.steps(of: trackData)
+      diagnostics += stepDiagnostics.filter { $0.code == "time-gap" }
       if speedSmoothingFixes > 1 { steps = SpeedSmoothing.movingAverage(steps, fixes: speedSmoothingFixes) }
       guard let start = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
         throw InputError(

@@ -262,9 +262,12 @@ public enum BatchCommand {
 
   /// The subject's values as the models take them, with a diagnostic for
   /// each value a model needs that came from a default.
-  static func subjectInput(_ subject: Subject?, options: Options, file: StudyFile) -> (
-    input: ModelInput, diagnostics: [Diagnostic]
-  ) {
+  /// A FIT file's user profile fills what the subject leaves out, as in
+  /// `energy` (the subjects file wins, as the command line does there), so
+  /// `batch` and `energy` cost one file with one body mass.
+  static func subjectInput(
+    _ subject: Subject?, options: Options, file: StudyFile, profile: FITUserProfile? = nil
+  ) -> (input: ModelInput, diagnostics: [Diagnostic]) {
     var input = ModelInput(bodyMassKilograms: subject?.bodyMassKilograms)
     input.ageYears = subject?.ageYears
     input.sex = subject?.sex
@@ -272,6 +275,8 @@ public enum BatchCommand {
     input.vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
     input.restingHeartRateBeatsPerMinute = subject?.restingHeartRateBeatsPerMinute
     var diagnostics: [Diagnostic] = []
+    (input, diagnostics) = SubjectFromFile.merge(
+      input, profile: profile, file: file.path, givenBy: "the subjects file")
     if input.bodyMassKilograms == nil {
       input.bodyMassKilograms = options.energy.bodyMassKilograms
       let whose =
@@ -341,6 +346,8 @@ public enum BatchCommand {
       // Read once: the summary and the activities come from the same fixes.
       let (track, header) = try TrackCommands.readTrackAndHeader(
         file.path, parameters: options.track, defaultTimeZone: zone)
+      let (subjectInput, subjectDiagnostics) = Self.subjectInput(
+        subject, options: options, file: file, profile: header.fit?.userProfile)
       let summary = TrackAnalysis(parameters: options.track).summary(of: track)
       var profile = ProfileCommand.Options(files: [file.path], binning: .day, timeZone: options.timeZone)
       profile.track = options.track

@@ -134,10 +134,13 @@ public enum EnergyCommand {
       let (subject, subjectNotes) = SubjectFromFile.merge(
         options.subject, profile: header.fit?.userProfile, file: file)
       guard subject.bodyMassKilograms != nil else {
-        throw UsageError(
-          .missing,
-          "energy needs a body mass (as 65kg or 143lb)\(header.fit == nil ? "" : "; \(file) has no user profile weight")"
-        )
+        let refused = subjectNotes.first {
+          $0.code == "implausible-user-profile" && $0.message.contains("body mass")
+        }
+        let why =
+          header.fit == nil
+          ? "" : refused.map { "; \(file): \($0.message)" } ?? "; \(file) has no user profile weight"
+        throw UsageError(.missing, "energy needs a body mass (as 65kg or 143lb)\(why)")
       }
       var (steps, stepDiagnostics) = analysis.steps(of: track)
       if options.speedSmoothingFixes > 1 {

@@ -6,42 +6,54 @@ import Ingest
 /// height), used where the command line gives none, and said.
 enum SubjectFromFile {
   /// `given` with each missing value taken from `profile`; a note names
-  /// every value taken from the file. The command line wins.
-  static func merge(_ given: ModelInput, profile: FITUserProfile?, file: String) -> (ModelInput, [Diagnostic])
-  {
+  /// every value taken from the file. The command line wins. A profile
+  /// value outside `HumanLimits` (a weight of 6553.4 kg is the field's
+  /// 0xFFFE, a weight of 0 a profile never filled in) is left out with a
+  /// warning, as the command line would refuse it.
+  static func merge(
+    _ given: ModelInput, profile: FITUserProfile?, file: String, givenBy: String = "the command line"
+  ) -> (ModelInput, [Diagnostic]) {
     guard let profile else { return (given, []) }
     var out = given
     var taken: [String] = []
-    if out.bodyMassKilograms == nil, let mass = profile.bodyMassKilograms {
-      out.bodyMassKilograms = mass
-      taken.append("body mass \(Fixed.shortest(mass)) kg")
+    var refused: [String] = []
+    func take(
+      _ value: Double?, _ quantity: HumanLimits.Quantity, into slot: WritableKeyPath<ModelInput, Double?>
+    ) {
+      guard out[keyPath: slot] == nil, let value else { return }
+      let text = "\(quantity.rawValue) \(HumanLimits.text(value)) \(quantity.unit)"
+      guard HumanLimits.accepts(value, quantity) else {
+        refused.append("\(text) (expected \(quantity.limitsText))")
+        return
+      }
+      out[keyPath: slot] = value
+      taken.append(text)
     }
+    take(profile.bodyMassKilograms, .bodyMass, into: \.bodyMassKilograms)
     if out.sex == nil, let sex = profile.sex {
       out.sex = sex
       taken.append("sex \(sex.rawValue)")
     }
-    if out.ageYears == nil, let age = profile.ageYears {
-      out.ageYears = age
-      taken.append("age \(Fixed.shortest(age))")
-    }
-    if out.heightMeters == nil, let height = profile.heightMeters {
-      out.heightMeters = height
-      taken.append("height \(Fixed.shortest(height)) m")
-    }
-    if out.restingHeartRateBeatsPerMinute == nil, let rest = profile.restingHeartRateBeatsPerMinute {
-      out.restingHeartRateBeatsPerMinute = rest
-      taken.append("resting heart rate \(Fixed.shortest(rest)) bpm")
-    }
-    guard !taken.isEmpty else { return (out, []) }
-    return (
-      out,
-      [
+    take(profile.ageYears, .age, into: \.ageYears)
+    take(profile.heightMeters, .height, into: \.heightMeters)
+    take(profile.restingHeartRateBeatsPerMinute, .restingHeartRate, into: \.restingHeartRateBeatsPerMinute)
+    var notes: [Diagnostic] = []
+    if !taken.isEmpty {
+      notes.append(
         Diagnostic(
           code: "subject-from-file", severity: .note,
           message:
-            "\(taken.joined(separator: ", ")) from the file's user profile (the command line gives none; it would win)",
-          location: file)
-      ]
-    )
+            "\(taken.joined(separator: ", ")) from the file's user profile (\(givenBy) gives none; it would win)",
+          location: file))
+    }
+    if !refused.isEmpty {
+      notes.append(
+        Diagnostic(
+          code: "implausible-user-profile",
+          message:
+            "the file's user profile gives \(refused.joined(separator: ", ")): outside human limits, left out",
+          location: file))
+    }
+    return (out, notes)
   }
 }

@@ -476,7 +476,7 @@ public enum TrackCommands {
     // Along the path's distance (gaps left out); a segment's first fix
     // starts its line where the one before ended.
     for (k, s) in steps.enumerated() {
-      if k == 0 || steps[k - 1].segment != s.segment,
+      if k == 0 || steps[k - 1].segment != s.segment || s.followsTimeGap,
         let z = track.points[s.endPointIndex - 1].elevationMeters
       {
         elevation.append(.init(distance / 1000, z))

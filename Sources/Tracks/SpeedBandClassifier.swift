@@ -137,13 +137,13 @@ public struct SpeedBandClassifier: Sendable {
   }
 
   /// The activities of the steps, segment by segment: an activity never
-  /// spans a gap between segments, and the smoothing window never reaches
+  /// spans a gap between segments or a time gap, and the smoothing window never reaches
   /// across one. `stepRange`s index `steps`.
   public func activities(of steps: [TrackStep]) -> [Activity] {
     var out: [Activity] = []
     var start = 0
     for i in steps.indices.dropFirst().map({ $0 }) + [steps.count]
-    where i == steps.count || steps[i].segment != steps[i - 1].segment {
+    where i == steps.count || steps[i].segment != steps[i - 1].segment || steps[i].followsTimeGap {
       out += activities(ofSegment: Array(steps[start..<i])).map { a in
         var a = a
         a.stepRange = (a.stepRange.lowerBound + start)..<(a.stepRange.upperBound + start)

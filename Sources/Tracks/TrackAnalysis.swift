@@ -44,6 +44,13 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// Read a FIT file whose header or file CRC does not match, with a
   /// warning naming the byte, instead of refusing it. Default off.
   public var ignoreFileCRC = false
+  /// A step between two consecutive fixes longer than this, hours, is a
+  /// gap in the recording, not a movement: no model costs it, no epoch or
+  /// profile bin is made of it, and the path is not travelled across it.
+  /// Default 6 h: longer than any pause inside one outing, far shorter than
+  /// a clock error (a year written 2121 for 2021) or a recording resumed
+  /// on another day.
+  public var maximumStepHours = 6.0
 
   public init() {}
 
@@ -59,6 +66,9 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
       NamedParameter(
         name: "stop_speed_mps", value: Fixed.shortest(stopSpeedMetersPerSecond),
         meaning: "steps slower than this are not moving time"),
+      NamedParameter(
+        name: "max_step_h", value: Fixed.shortest(maximumStepHours),
+        meaning: "a longer time step between fixes is a gap: not costed, not travelled"),
       NamedParameter(
         name: "join_segments", value: joinSegments ? "on" : "off",
         meaning: joinSegments
@@ -82,7 +92,7 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
 
 /// The movement between two consecutive fixes of one segment.
 ///
-/// Held compactly (80 bytes): an absent value is stored as NaN and read
+/// Held compactly (88 bytes): an absent value is stored as NaN and read
 /// back as nil.
 public struct TrackStep: Sendable, Hashable {
   private var start: Double
@@ -96,6 +106,10 @@ public struct TrackStep: Sendable, Hashable {
   private var power = Double.nan
   private var segmentOrdinal: Int32
   private var endIndex: Int32
+  /// Whether a time gap (a time step longer than the analysis's
+  /// `maximumStepHours`) lies between this step and the one before it:
+  /// activities and lines never span it.
+  public var followsTimeGap = false
 
   public var startSecondsSince1970: Double? {
     get { start.isNaN ? nil : start }
@@ -166,6 +180,7 @@ public struct TrackStep: Sendable, Hashable {
       && a.gradeFraction == b.gradeFraction && a.heartRateBeatsPerMinute == b.heartRateBeatsPerMinute
       && a.powerWatts == b.powerWatts
       && a.segmentOrdinal == b.segmentOrdinal && a.endIndex == b.endIndex
+      && a.followsTimeGap == b.followsTimeGap
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -280,7 +295,10 @@ public struct TrackAnalysis: Sendable {
   }
 
   /// The steps between consecutive fixes, each with its speed and the grade
-  /// of its window, plus diagnostics for times that repeat or go backwards.
+  /// of its window, plus diagnostics for times that repeat or go backwards
+  /// and for time steps longer than `maximumStepHours`. Such a step is a
+  /// gap: no step is made of it, the steps after it start a new path piece
+  /// (grade windows restart there) and the first of them `followsTimeGap`.
   public func steps(of track: Track) -> (steps: [TrackStep], diagnostics: [Diagnostic]) {
     let points = track.points
     guard points.count >= 2 else { return ([], []) }
@@ -291,8 +309,32 @@ public struct TrackAnalysis: Sendable {
     var repeated = 0
     var firstBadLine: Int?
     var sawWindows = false
-    for (segment, range) in track.segmentRanges(joined: parameters.joinSegments).enumerated()
-    where range.count >= 2 {
+    // Path pieces: segments (or the joined path) cut at time gaps.
+    let gapSeconds = parameters.maximumStepHours * 3600
+    var pieces: [(segment: Int, range: Range<Int>, afterGap: Bool)] = []
+    var timeGaps = TimeGaps(source: track.source, limitHours: parameters.maximumStepHours)
+    var lastTime: Double?
+    for (segment, range) in track.segmentRanges(joined: parameters.joinSegments).enumerated() {
+      var start = range.lowerBound
+      var afterGap = false
+      if let lastTime, let t = points[start].timeSecondsSince1970, t - lastTime > gapSeconds {
+        afterGap = true
+      }
+      for i in range.dropFirst() {
+        guard let ta = points[i - 1].timeSecondsSince1970, let tb = points[i].timeSecondsSince1970,
+          tb - ta > gapSeconds
+        else { continue }
+        timeGaps.add(from: ta, to: tb, line: points[i].sourceLine)
+        pieces.append((segment, start..<i, afterGap))
+        start = i
+        afterGap = true
+      }
+      pieces.append((segment, start..<range.upperBound, afterGap))
+      lastTime =
+        points[range].last(where: { $0.timeSecondsSince1970 != nil })?.timeSecondsSince1970 ?? lastTime
+    }
+    diagnostics += timeGaps.diagnostics
+    for (segment, range, afterGap) in pieces where range.count >= 2 {
       let firstStep = steps.count
       var cumulative = [0.0]
       cumulative.reserveCapacity(range.count)
@@ -324,6 +366,7 @@ public struct TrackAnalysis: Sendable {
           distance3DMeters: d3, elevationChangeMeters: dz, speedMetersPerSecond: speed, gradeFraction: nil,
           heartRateBeatsPerMinute: hr, segment: segment, endPointIndex: i)
         if let pa = a.powerWatts, let pb = b.powerWatts { step.powerWatts = (pa + pb) / 2 }
+        step.followsTimeGap = afterGap && i == range.lowerBound + 1
         steps.append(step)
         cumulative.append(cumulative[cumulative.count - 1] + d2)
       }
@@ -462,6 +505,53 @@ public enum SpeedSmoothing {
       if steps[i].speedMetersPerSecond != nil, count > 0 { out[i].speedMetersPerSecond = sum / Double(count) }
     }
     return out
+  }
+}
+
+/// Time steps longer than the stated limit, counted for one diagnostic that
+/// names the first and the longest.
+struct TimeGaps {
+  let source: String
+  let limitHours: Double
+  private(set) var count = 0
+  private var first: (from: Double, to: Double, line: Int)?
+  private var longest: (from: Double, to: Double, line: Int)?
+
+  init(source: String, limitHours: Double) {
+    self.source = source
+    self.limitHours = limitHours
+  }
+
+  mutating func add(from: Double, to: Double, line: Int) {
+    count += 1
+    if first == nil { first = (from, to, line) }
+    if longest.map({ to - from > $0.to - $0.from }) ?? true { longest = (from, to, line) }
+  }
+
+  /// How long a step is, in words: hours below two days, days below two
+  /// years, years beyond.
+  static func text(seconds: Double) -> String {
+    if seconds < 2 * 86400 { return "\(Fixed.format(seconds / 3600, digits: 1)) h" }
+    if seconds < 2 * 365.25 * 86400 { return "\(Fixed.format(seconds / 86400, digits: 1)) days" }
+    return "\(Fixed.format(seconds / (365.25 * 86400), digits: 1)) years"
+  }
+
+  var diagnostics: [Diagnostic] {
+    guard let first, let longest else { return [] }
+    func step(_ s: (from: Double, to: Double, line: Int)) -> String {
+      "\(Self.text(seconds: s.to - s.from)) from \(ISO8601.formatUTC(s.from)) to \(ISO8601.formatUTC(s.to))"
+    }
+    let what =
+      count == 1
+      ? "a time step of \(step(first))"
+      : "\(count) time steps, the first \(step(first)), the longest \(step(longest))"
+    return [
+      Diagnostic(
+        code: "time-gap",
+        message:
+          "\(what) \(count == 1 ? "is" : "are") longer than the \(Fixed.shortest(limitHours)) h limit (max_step_h): \(count == 1 ? "a gap" : "gaps") in the recording (a clock error or a pause), not costed, not travelled and not split into epochs",
+        location: first.line > 0 ? "\(source):\(first.line)" : source)
+    ]
   }
 }
 

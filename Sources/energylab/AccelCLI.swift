@@ -217,8 +217,8 @@ struct AccelEnergyArguments: ParsableArguments {
 
   func options() throws -> AccelEnergyOptions {
     var o = AccelEnergyOptions()
-    if let mass { o.bodyMassKilograms = mass }
-    o.heightMeters = height
+    if let mass { o.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
+    o.heightMeters = try height.map { try HumanLimits.check($0, .height) }
     o.strideMeters = stride
     o.kilocaloriesPerStep = kcalPerStep
     return o

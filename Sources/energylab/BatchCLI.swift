@@ -121,7 +121,7 @@ struct BatchCLI: ContextCommand {
     options.accel.fillIdleSleep = fillIdleSleep
     options.track.readTruncatedFiles = readTruncated
     options.track.ignoreFileCRC = ignoreCRC
-    if let mass { options.energy.bodyMassKilograms = mass }
+    if let mass { options.energy.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback
     if let subjects {

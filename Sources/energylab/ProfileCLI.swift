@@ -52,7 +52,7 @@ struct ProfileCLI: ContextCommand {
       files: files, binning: by, timeZone: try track.namedTimeZone() ?? .utc)
     options.factorSet = factors
     options.factorFallback = factorFallback
-    options.bodyMassKilograms = mass
+    options.bodyMassKilograms = try mass.map { try HumanLimits.check($0, .bodyMass) }
     options.track = track.parameters
     options.chartsDirectory = charts
     options.databasePath = db

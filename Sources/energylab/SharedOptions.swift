@@ -127,10 +127,7 @@ struct SubjectOptions: ParsableArguments {
     if let airDensity { input.airDensityKilogramsPerCubicMeter = airDensity }
     if let bikeMass { input.equipmentMassKilograms = bikeMass }
     if let activity { input.metabolicEquivalent = try METTableLocator.met(forActivity: activity) }
-    if let m = input.bodyMassKilograms, !(m > 0 && m < 500) {
-      throw ValueError(
-        .outOfRange, "a human body mass", value: "\(Fixed.format(m, digits: 1)) kg", expected: "1-500 kg")
-    }
+    try input.checkHumanLimits()
     return input
   }
 }
@@ -194,6 +191,11 @@ struct TrackOptions: ParsableArguments {
       "Read a FIT file whose header or file CRC does not match, with a warning naming the byte (default: refuse it)."
   )
   var ignoreCRC = false
+  @Option(
+    help:
+      "A time step between fixes longer than this, hours, is a gap: not costed, not travelled, not split into epochs or hours (default 6)."
+  )
+  var maxStepHours: Double = 6
 
   var parameters: TrackAnalysisParameters {
     var p = TrackAnalysisParameters()
@@ -209,6 +211,7 @@ struct TrackOptions: ParsableArguments {
     p.joinSegments = joinSegments
     p.readTruncatedFiles = readTruncated
     p.ignoreFileCRC = ignoreCRC
+    p.maximumStepHours = maxStepHours
     if keepImpossibleFixes {
       p.cleaning.dropNullIsland = false
       p.cleaning.impossibleSpeedMetersPerSecond = nil
@@ -226,6 +229,9 @@ struct TrackOptions: ParsableArguments {
 
   func validate() throws {
     guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
+    guard maxStepHours > 0 && maxStepHours.isFinite else {
+      throw ValidationError("--max-step-hours must be a positive number of hours")
+    }
     guard (stopSpeed ?? 0) >= 0 else { throw ValidationError("--stop-speed must not be negative") }
     guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
     guard elevationHysteresis >= 0 else {

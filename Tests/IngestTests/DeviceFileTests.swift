@@ -421,6 +421,12 @@ struct IdleSleepFillLimitTests {
   /// A GT3X of three one-second ACTIVITY2 records at 30 Hz, the last
   /// `gap` seconds after the second.
   static func gt3x(gap: Int) throws -> String {
+    let start = 1_600_000_000
+    return try gt3x(seconds: [start, start + 1, start + 1 + gap])
+  }
+
+  /// A GT3X of one-second ACTIVITY2 records at 30 Hz stamped `seconds`.
+  static func gt3x(seconds: [Int]) throws -> String {
     func record(second: Int) -> [UInt8] {
       var bytes: [UInt8] = [0x1E, 0x1A]
       for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: second >> (8 * k))) }
@@ -429,8 +435,7 @@ struct IdleSleepFillLimitTests {
       bytes.append(~bytes.reduce(0, ^))
       return bytes
     }
-    let start = 1_600_000_000
-    let log = record(second: start) + record(second: start + 1) + record(second: start + 1 + gap)
+    let log = seconds.flatMap(record(second:))
     let info = Array("Serial Number: MOS2E39180594\r\nSample Rate: 30\r\nAcceleration Scale: 256\r\n".utf8)
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "energylab-sleep-\(UUID().uuidString).gt3x"
@@ -440,16 +445,39 @@ struct IdleSleepFillLimitTests {
     return path
   }
 
+  /// A step of 2^31 s (68.05 years of 365.25 days) is no idle sleep: the
+  /// record's 30 samples are left out with a warning naming the step, and
+  /// nothing is filled.
   @Test func aGapBeyondTheLimitIsNotFilled() throws {
     let path = try Self.gt3x(gap: 1 << 31)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let read = try DeviceReading("", options: DeviceReadOptions(fillIdleSleep: true), path: path)
-    #expect(read.time.count == 90)
-    let warning = try #require(read.summary?.diagnostics.first { $0.code == "idle-sleep-not-filled" })
+    #expect(read.time.count == 60)
+    #expect(read.summary?.diagnostics.contains { $0.code == "idle-sleep" } == false)
+    let warning = try #require(read.summary?.diagnostics.first { $0.code == "time-jump" })
     #expect(
-      warning.message
-        == "1 gap(s) longer than the idle-sleep fill limit of 1209600 s were left unfilled, the first 2147483647 s from 2020-09-13T12:26:42 (device time): a jump of the device's clock or a damaged time stamp rather than sleep"
-    )
+      warning.message.hasPrefix(
+        "30 sample(s) lie more than 14 days after the sample before them, the first 68.0 years ahead (2020-09-13T12:26:4"
+      ))
+  }
+
+  /// The probe's file: one record in the middle shifted by 2^31 s. The
+  /// records after it follow the last good one, so the recording ends one
+  /// second after the fourth record's start (2020-09-13T12:26:43Z, the
+  /// start 1,600,000,000 being 2020-09-13T12:26:40Z), not in 2088.
+  @Test func oneShiftedRecordInTheMiddleIsLeftOut() throws {
+    let start = 1_600_000_000
+    let path = try Self.gt3x(seconds: [start, start + 1, start + 2 + (1 << 31), start + 3])
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for fill in [false, true] {
+      let read = try DeviceReading("", options: DeviceReadOptions(fillIdleSleep: fill), path: path)
+      // Records 1, 2 and 4: 90 samples; second 2 is a one-second gap
+      // (filled with 30 samples when asked).
+      #expect(read.time.count == (fill ? 120 : 90))
+      expectClose(try #require(read.time.last), Double(start + 3) + 29.0 / 30, tolerance: 1e-6)
+      #expect(read.summary?.diagnostics.contains { $0.code == "time-jump" } == true)
+      #expect(read.summary?.diagnostics.contains { $0.code == "time-backwards" } == false)
+    }
   }
 
   @Test func aGapWithinTheLimitIsFilled() throws {

@@ -1,0 +1,158 @@
+import EnergyLabCore
+import EnergyModels
+import Foundation
+import Ingest
+import Store
+import Synchronization
+import TestSupport
+import Testing
+import Tracks
+
+@testable import Pipeline
+
+/// One statement of human limits, checked wherever a value about a person
+/// comes from: the command line, a subjects file, a FIT user profile.
+struct HumanLimitsTests {
+  /// The limits the command line has always stated for a body mass, and
+  /// the stated ones for the rest.
+  @Test func theLimitsAreStatedOnce() throws {
+    #expect(HumanLimits.Quantity.bodyMass.limitsText == "1-500 kg")
+    #expect(HumanLimits.Quantity.age.limitsText == "1-125 years")
+    #expect(HumanLimits.Quantity.height.limitsText == "0.5-2.8 m")
+    #expect(HumanLimits.Quantity.heartRate.limitsText == "20-300 bpm")
+    var input = ModelInput(bodyMassKilograms: 70)
+    input.ageYears = 200
+    let error = #expect(throws: ValueError.self) { try input.checkHumanLimits() }
+    #expect(error?.description == "a human age must be 1-125 years; got 200 years")
+    input.ageYears = 35
+    input.heartRateBeatsPerMinute = 350
+    #expect(throws: ValueError.self) { try input.checkHumanLimits() }
+    input.heartRateBeatsPerMinute = 150
+    try input.checkHumanLimits()
+  }
+
+  /// The probe's subjects files: a mass of 1e300, 0.001 kg, age 200,
+  /// height 10,000 cm are refused, naming the line and column.
+  @Test(arguments: [
+    (
+      "id,body_mass_kg\nP1,1e300\nP2,80\n",
+      "s.csv:2:2: body_mass_kg 1e+300 is outside the human limits of body mass; expected 1-500 kg"
+    ),
+    (
+      "id,body_mass_kg\nP1,0.001\n",
+      "s.csv:2:2: body_mass_kg 0.001 is outside the human limits of body mass; expected 1-500 kg"
+    ),
+    (
+      "id,age_years\nP1,200\n",
+      "s.csv:2:2: age_years 200 is outside the human limits of age; expected 1-125 years"
+    ),
+    (
+      "id,height_cm\nP1,10000\n",
+      "s.csv:2:2: height_cm 10000 is outside the human limits of height; expected 0.5-2.8 m"
+    ),
+    (
+      "id,body_mass_lb\nP1,1200\n",
+      "s.csv:2:2: body_mass_lb 1200 is outside the human limits of body mass; expected 1-500 kg"
+    ),
+  ])
+  func subjectsOutsideTheLimitsAreRefused(text: String, message: String) throws {
+    let error = #expect(throws: InputError.self) { try SubjectsReader.parse(text, source: "s.csv") }
+    #expect(error?.description == message)
+  }
+
+  /// Two columns for one value let the later one win silently (300 lb
+  /// over 70 kg gave 136.1 kg); now the header is an error naming both.
+  @Test(arguments: [
+    (
+      "id,body_mass_kg,body_mass_lb\nP1,70,300\n",
+      "s.csv:1:3: column 3 \"body_mass_lb\" gives the body mass that column 2 \"body_mass_kg\" gives"
+    ),
+    (
+      "id,body_mass_kg,body_mass_kg\nP1,70,90\n",
+      "s.csv:1:3: column 3 \"body_mass_kg\" gives the body mass that column 2 \"body_mass_kg\" gives"
+    ),
+    (
+      "id,height_m,height_cm\nP1,1.7,170\n",
+      "s.csv:1:3: column 3 \"height_cm\" gives the height that column 2 \"height_m\" gives"
+    ),
+    (
+      "participant_id,age_years,id\nP1,30,P1\n",
+      "s.csv:1:3: column 3 \"id\" gives the id that column 1 \"id\" gives"
+    ),
+  ])
+  func oneColumnPerValue(text: String, message: String) throws {
+    let error = #expect(throws: InputError.self) { try SubjectsReader.parse(text, source: "s.csv") }
+    #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
+  }
+
+  /// A profile weight of 6553.4 kg (the field's raw 65534) and an age of
+  /// 254 are left out with a warning; the height of 2.54 m is a human one
+  /// and is taken. A weight of 0 is left out the same way.
+  @Test func implausibleProfileValuesAreLeftOut() throws {
+    var profile = FITUserProfile()
+    profile.bodyMassKilograms = 6553.4
+    profile.ageYears = 254
+    profile.heightMeters = 2.54
+    profile.sex = .male
+    let (input, notes) = SubjectFromFile.merge(ModelInput(), profile: profile, file: "p.fit")
+    #expect(input.bodyMassKilograms == nil && input.ageYears == nil && input.heightMeters == 2.54)
+    let warning = try #require(notes.first { $0.code == "implausible-user-profile" })
+    #expect(warning.severity == .warning)
+    #expect(
+      warning.message
+        == "the file's user profile gives body mass 6553.4 kg (expected 1-500 kg), age 254 years (expected 1-125 years): outside human limits, left out"
+    )
+    profile.bodyMassKilograms = 0
+    #expect(SubjectFromFile.merge(ModelInput(), profile: profile, file: "p.fit").0.bodyMassKilograms == nil)
+  }
+
+  /// `batch` takes a FIT file's user profile as `energy` does: the Fenix 5
+  /// run's profile says 68 kg (fitdecode), so both cost it for 68 kg and
+  /// not batch's 70 kg default.
+  @Test func batchTakesTheUserProfileAsEnergyDoes() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-profile-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.createDirectory(atPath: folder + "/study", withIntermediateDirectories: true)
+    let fit = folder + "/study/run.fit"
+    try FileManager.default.copyItem(atPath: "\(EnergyOnFITTests.folder)/garmin-fenix-5-run.fit", toPath: fit)
+    let energy = try EnergyCommand.energy(
+      EnergyCommand.Options(files: [fit], modelID: "acsm-running", subject: ModelInput()))
+    #expect(energy.parts.first?.energy.bodyMassKilograms == 68)
+    var options = BatchCommand.Options(folders: [folder + "/study"], databasePath: folder + "/unused.sqlite")
+    options.jobs = 1
+    let runs = Mutex<[RunRecord]>([])
+    let outcome = try BatchCommand.batch(options) { run in runs.withLock { $0.append(run) } }
+    #expect(outcome.failures.isEmpty)
+    let run = try #require(runs.withLock { $0 }.first)
+    #expect(run.parameters.contains { $0.name == "body_mass_kg" && $0.value == "68" })
+    #expect(run.diagnostics.contains { $0.code == "subject-from-file" })
+    #expect(!run.diagnostics.contains { $0.code == "subject-default" })
+  }
+}
+
+/// The subjects reader checked each id against every earlier one: 100,000
+/// participants took 48 s (probe S4-12). A crafted cohort of that size
+/// reads whole, and a repeat at its very end is still found.
+struct LargeSubjectsFileTests {
+  static func cohort(_ n: Int) -> String {
+    var text = "id,body_mass_kg\n"
+    text.reserveCapacity(n * 16)
+    for k in 0..<n { text += "S\(100_000 + k),\(50 + k % 50)\n" }
+    return text
+  }
+
+  @Test func aCohortOf100000ReadsWhole() throws {
+    let subjects = try SubjectsReader.parse(Self.cohort(100_000), source: "many.csv")
+    #expect(subjects.count == 100_000)
+    #expect(subjects.last?.id == "S199999" && subjects.last?.bodyMassKilograms == 99)
+    #expect(Set(subjects.map(\.id)).count == 100_000)
+    // The first participant again on line 100,002.
+    let error = #expect(throws: InputError.self) {
+      try SubjectsReader.parse(Self.cohort(100_000) + "S100000,70\n", source: "many.csv")
+    }
+    #expect(
+      error?.description.hasPrefix("many.csv:100002:1: participant \"S100000\" is listed twice") == true)
+  }
+}
