@@ -118,6 +118,7 @@ struct EveryTableCommandTests {
       "track summary": ["walk.gpx"],
       "track segments": ["walk.gpx"],
       "track plot": ["walk.gpx", "--charts", "charts"],
+      "track power": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit"],
       "accel summary": ["\(accel)/actigraph-raw-timestamp.csv"],
       "accel epochs": ["\(accel)/actigraph-raw-timestamp.csv"],
       "accel days": ["\(accel)/actigraph-counts-named.csv"],
