@@ -21,6 +21,7 @@ extension DateOrder: ExpressibleByArgument {}
 extension NormalizedPowerWindows: ExpressibleByArgument {}
 extension MissingPowerRule: ExpressibleByArgument {}
 extension TSSDuration: ExpressibleByArgument {}
+extension ElevationCleaning.Method: ExpressibleByArgument {}
 extension WearLocation: ExpressibleByArgument {
   /// Also the places a waist device is named by: `hip`, `lower-back`.
   public init?(argument: String) {
