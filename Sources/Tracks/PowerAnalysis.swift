@@ -164,6 +164,20 @@ public struct PowerAnalysis: Sendable {
 
   public init(parameters: PowerParameters = PowerParameters()) { self.parameters = parameters }
 
+  /// The 1 Hz power series of `samples` under the missing-power rule.
+  public func series(_ samples: [PowerSample]) -> [Double] {
+    var watts: [Double] = []
+    watts.reserveCapacity(samples.count)
+    for s in samples {
+      if let p = s.powerWatts {
+        watts.append(p)
+      } else if parameters.missingPower == .zero || (parameters.missingPower == .auto && s.hasCadence) {
+        watts.append(0)
+      }
+    }
+    return watts
+  }
+
   /// The rolling averages of a 1 Hz series: element k is the mean of
   /// the window ending at sample k, nil where the window is not full
   /// (under `full`). Sums are recomputed every 4096 samples so rounding

@@ -57,6 +57,7 @@ def main():
     parser.add_argument("--cp", type=float)
     parser.add_argument("--wprime", type=float)
     parser.add_argument("--durations", default="1,5,30,60,300,1200,3600")
+    parser.add_argument("--fit", help="fit the models over this range of the curve, as 120-1200 (s)")
     args = parser.parse_args()
     watts = series(args.file)
     out = {
@@ -81,6 +82,43 @@ def main():
                 out[f"sweat_wbal_{name}_min"] = float(balance.min())
     except ImportError:
         pass
+    if args.fit:
+        # The curve's points on EnergyLab's duration grid within the range
+        # (every 5 s to 10 min, every 30 s to 1 h), fitted by sweat's
+        # PowerDurationRegressor (scipy curve_fit from sweat's starting
+        # values) and by scipy least_squares to tight tolerances.
+        low, high = (int(v) for v in args.fit.split("-"))
+        grid = [d for d in list(range(1, 120)) + list(range(120, 600, 5)) + list(range(600, 3600, 30))
+                if low <= d <= high and d <= len(watts)]
+        csum = np.insert(np.cumsum(watts), 0, 0.0)
+        t = np.array(grid, dtype=float)
+        p = np.array([max(csum[d:] - csum[:-d]) / d for d in grid])
+        out["fit_points"] = len(grid)
+        models = {
+            "2-parameter": (lambda x, cp, w: cp + w / x, [300, 20000], ["cp", "w_prime"]),
+            "3-parameter": (lambda x, cp, w, pmax: w / (x + w / (pmax - cp)) + cp, [300, 20000, 1000],
+                            ["cp", "w_prime", "p_max"]),
+            "exponential": (lambda x, cp, pmax, tau: (pmax - cp) * np.exp(-x / tau) + cp, [300, 1000, 300],
+                            ["cp", "p_max", "tau"]),
+        }
+        from scipy.optimize import least_squares
+
+        # The 2-parameter model is linear in (CP, W'): its exact solution.
+        (cp, w), *_ = np.linalg.lstsq(np.column_stack([np.ones_like(t), 1 / t]), p, rcond=None)
+        out["fit_2-parameter_exact"] = {"cp": float(cp), "w_prime": float(w)}
+
+        for name, (f, p0, names) in models.items():
+            tight = least_squares(lambda q: f(t, *q) - p, p0, xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=100000)
+            out[f"fit_{name}"] = dict(zip(names, map(float, tight.x)))
+        try:
+            from sweat.pdm.regressors import PowerDurationRegressor
+
+            for name, model in [("2-parameter", "2 param"), ("3-parameter", "3 param"), ("exponential", "exponential")]:
+                r = PowerDurationRegressor(model=model).fit(t.reshape(-1, 1), p)
+                keys = models[name][2]
+                out[f"sweat_fit_{name}"] = {k: float(getattr(r, k + "_")) for k in keys}
+        except ImportError:
+            pass
     try:
         from vmpy import metrics
 
