@@ -9,7 +9,38 @@ struct PowerCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "power",
     abstract: "Power-duration and training load over rides with a power meter.",
-    subcommands: [Curve.self])
+    subcommands: [Curve.self, Load.self])
+
+  struct Load: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "CTL, ATL and TSB (42- and 7-day time constants) over a folder of rides by date.",
+      discussion:
+        "Each ride's TSS as track power computes it (--ftp, else the file's own threshold_power); a ride without a TSS is named and left out. Days without a ride have TSS 0. The table lists the ride days and the last day; the chart every day."
+    )
+    @Argument(help: "Ride files or folders of them.") var paths: [String]
+    @Option(help: "Functional threshold power, W (default: each file's own).") var ftp: Double?
+    @Option(help: "A record without power: auto (0 W with a cadence, left out without), zero or skip.")
+    var missingPower = MissingPowerRule.auto
+    @Option(help: "Write the chart (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
+      String?
+    @OptionGroup var track: TrackOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: FormatOption
+    func validate() throws {
+      if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
+    }
+    func execute(in context: CommandContext) throws {
+      var power = PowerParameters()
+      power.missingPower = missingPower
+      let named = try track.namedTimeZone()
+      try TrainingLoadCommand.run(
+        paths: paths, power: power, ftpWatts: ftp, track: track.parameters,
+        zone: named?.zone ?? TimeZone(identifier: "UTC")!, zoneName: named?.name ?? "UTC",
+        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
+        databasePath: store.path,
+        format: output.format, context: context)
+    }
+  }
 
   struct Curve: ContextCommand {
     static let configuration = CommandConfiguration(

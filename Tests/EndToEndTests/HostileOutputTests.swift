@@ -119,6 +119,7 @@ struct EveryTableCommandTests {
       "track segments": ["walk.gpx"],
       "track plot": ["walk.gpx", "--charts", "charts"],
       "track power": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit"],
+      "power load": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit", "--charts", "charts"],
       "power curve": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit", "--charts", "charts"],
       "accel summary": ["\(accel)/actigraph-raw-timestamp.csv"],
       "accel epochs": ["\(accel)/actigraph-raw-timestamp.csv"],
