@@ -21,6 +21,9 @@ public enum PowerCurveCommand {
     public var criticalPowerWatts: Double?
     public var wPrimeJoules: Double?
     public var defaultTimeZone: TimeZone?
+    /// Streams each file and keeps no fix or series: the curve is exact to
+    /// 1 h and over whole minutes beyond; no W' balance.
+    public var boundedMemory = false
     public init(paths: [String]) { self.paths = paths }
 
     public var described: [NamedParameter] {
@@ -128,19 +131,49 @@ public enum PowerCurveCommand {
     guard !files.isEmpty else {
       throw UsageError(.missing, "no ride files in \(options.paths.joined(separator: ", "))")
     }
-    var (rides, diagnostics) = try rides(files, options: options)
-    // The curve: each duration's best over the rides.
-    let longest = rides.map(\.watts.count).max() ?? 0
-    let durations = MeanMaximalPower.durations(upTo: longest)
+    var rides: [Ride] = []
+    var diagnostics: [Diagnostic] = []
     var best: [Int: Point] = [:]
-    for ride in rides {
-      for p in MeanMaximalPower.curve(ride.watts, durations: durations)
-      where p.watts > best[p.seconds]?.watts ?? -1 {
-        best[p.seconds] = Point(
-          seconds: p.seconds, watts: p.watts, file: ride.file, startOffsetSeconds: p.start)
+    var longest = 0
+    if options.boundedMemory {
+      for file in files {
+        var curve = StreamingMeanMaximalPower()
+        let rule = options.power.missingPower
+        _ = try TrackCommands.streamTrackFile(
+          file, defaultTimeZone: options.defaultTimeZone, readTruncated: options.track.readTruncatedFiles,
+          ignoreCRC: options.track.ignoreFileCRC
+        ) { p in
+          guard p.kind == .track || p.kind == .timeOnly else { return }
+          if let w = p.powerWatts {
+            curve.add(w)
+          } else if rule == .zero || (rule == .auto && p.cadencePerMinute != nil) {
+            curve.add(0)
+          }
+        }
+        longest = max(longest, curve.samples)
+        for p in curve.curve() where p.watts > best[p.seconds]?.watts ?? -1 {
+          best[p.seconds] = Point(seconds: p.seconds, watts: p.watts, file: file, startOffsetSeconds: p.start)
+        }
+      }
+      diagnostics.append(
+        Diagnostic(
+          code: "bounded-memory", severity: .note,
+          message:
+            "read in bounded memory: the curve is exact to 3600 s and over whole 60 s blocks beyond (a lower bound within a block's alignment); no W' balance",
+          location: nil))
+    } else {
+      (rides, diagnostics) = try Self.rides(files, options: options)
+      // The curve: each duration's best over the rides.
+      longest = rides.map(\.watts.count).max() ?? 0
+      for ride in rides {
+        for p in MeanMaximalPower.curve(ride.watts, durations: MeanMaximalPower.durations(upTo: longest))
+        where p.watts > best[p.seconds]?.watts ?? -1 {
+          best[p.seconds] = Point(
+            seconds: p.seconds, watts: p.watts, file: ride.file, startOffsetSeconds: p.start)
+        }
       }
     }
-    let points = durations.compactMap { best[$0] }
+    let points = best.keys.sorted().map { best[$0]! }
     // Fits over the stated range.
     let inRange = points.filter { $0.seconds >= options.fitFromSeconds && $0.seconds <= options.fitToSeconds }
     var fits: [CriticalPowerFit] = []
@@ -209,7 +242,8 @@ public enum PowerCurveCommand {
     }
     return Result(
       rides: rides, points: points, fits: fits, balances: balances, options: options,
-      inputs: rides.map(\.file) + diagnostics.compactMap { $0.code == "no-power" ? $0.location : nil },
+      inputs: options.boundedMemory
+        ? files : rides.map(\.file) + diagnostics.compactMap { $0.code == "no-power" ? $0.location : nil },
       diagnostics: diagnostics)
   }
 

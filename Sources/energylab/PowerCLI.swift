@@ -64,6 +64,11 @@ struct PowerCLI: ParsableCommand {
     var missingPower = MissingPowerRule.auto
     @Option(help: "Write the charts (PNG, SVG, .gp, .dat) into this folder (default: charts/).") var charts:
       String?
+    @Flag(
+      help:
+        "Stream each file keeping no fix: memory stays flat, the curve is exact to 1 h and over whole minutes beyond, and W' balance is left out."
+    )
+    var boundedMemory = false
     @OptionGroup var track: TrackOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
@@ -83,6 +88,7 @@ struct PowerCLI: ParsableCommand {
       options.criticalPowerWatts = cp
       options.wPrimeJoules = wPrime
       options.defaultTimeZone = try track.timeZone()
+      options.boundedMemory = boundedMemory
       try PowerCurveCommand.run(
         options, chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         databasePath: store.path, format: output.format, context: context)

@@ -113,3 +113,30 @@ struct PowerCurveTests {
     #expect(row["integral_min_j"] == .number(integral.min()!, digits: 0))
   }
 }
+
+/// The bounded-memory curve against the whole-series one on the Edge 810
+/// ride: equal to 1e-9 at every duration to 1 h, never above it beyond
+/// (whole 60 s blocks give a lower bound), and the whole ride exact.
+struct StreamingCurveTests {
+  @Test func boundedMemoryCurveAgreesWhereExact() throws {
+    let watts = try PowerCurveTests.edge810()
+    var streaming = StreamingMeanMaximalPower()
+    for w in watts { streaming.add(w) }
+    let bounded = streaming.curve()
+    let exact = Dictionary(
+      uniqueKeysWithValues: MeanMaximalPower.curve(watts, durations: bounded.map(\.seconds)).map {
+        ($0.seconds, $0.watts)
+      })
+    #expect(bounded.filter(\.exact).count == MeanMaximalPower.durations(upTo: 3600).count + 1)
+    for p in bounded {
+      let e = try #require(exact[p.seconds])
+      if p.exact {
+        #expect(abs(p.watts - e) < 1e-9, "\(p.seconds) s")
+      } else {
+        #expect(p.watts <= e + 1e-9, "\(p.seconds) s")
+        #expect(p.seconds % 60 == 0)
+      }
+    }
+    #expect(bounded.last?.seconds == 4700)
+  }
+}
