@@ -174,6 +174,10 @@ public struct Track: Sendable, Hashable {
   /// `sport`), by segment ordinal; segments the file declares nothing for
   /// are absent.
   public var declaredSportBySegment: [Int32: String] = [:]
+  /// Set when the fixes' elevation was cleaned as it was read: the gain
+  /// and loss as recorded and as cleaned (a summary of the track takes
+  /// them from here rather than cleaning twice).
+  public var elevationTally: ElevationTally?
   public var diagnostics: [Diagnostic]
 
   public init(
@@ -278,4 +282,34 @@ extension TrackStructure {
         ] : []
     }
   }
+}
+
+/// Gain and loss of a path's elevation, as recorded and as cleaned.
+public struct ElevationTally: Sendable, Hashable {
+  /// Sum of the rises between consecutive fixes of one segment, as
+  /// recorded, m.
+  public var recordedGainMeters = 0.0
+  public var recordedLossMeters = 0.0
+  /// Gain and loss of the cleaned elevation (under its hysteresis), m.
+  public var gainMeters = 0.0
+  public var lossMeters = 0.0
+  /// Fixes with an elevation.
+  public var fixes = 0
+  /// Consecutive pairs of recorded changes, and those that reverse
+  /// direction: how much the recorded elevation jitters.
+  public var changes = 0
+  public var reversals = 0
+  /// Whether the headline gain and loss are the cleaned ones (else as
+  /// recorded).
+  public var usesCleaned = true
+
+  public init() {}
+
+  /// Share of consecutive recorded changes that reverse direction; nil
+  /// with none.
+  public var reversalShare: Double? { changes > 0 ? Double(reversals) / Double(changes) : nil }
+
+  /// The headline gain and loss, m.
+  public var headlineGainMeters: Double { usesCleaned ? gainMeters : recordedGainMeters }
+  public var headlineLossMeters: Double { usesCleaned ? lossMeters : recordedLossMeters }
 }

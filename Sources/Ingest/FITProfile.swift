@@ -100,8 +100,40 @@ enum FITProfile {
     static let averagePower: UInt8 = 20
     /// `max_power`, uint16, W.
     static let maxPower: UInt8 = 21
+    /// `total_ascent`, uint16, m.
+    static let totalAscent: UInt8 = 22
+    /// `total_descent`, uint16, m.
+    static let totalDescent: UInt8 = 23
+    /// `normalized_power`, uint16, W.
+    static let normalizedPower: UInt8 = 34
+    /// `training_stress_score`, uint16, scale 10.
+    static let trainingStressScore: UInt8 = 35
+    /// `intensity_factor`, uint16, scale 1000.
+    static let intensityFactor: UInt8 = 36
+    /// `threshold_power`, uint16, W: the FTP the device was set to.
+    static let thresholdPower: UInt8 = 45
     /// `total_work`, uint32, J.
     static let totalWork: UInt8 = 48
+  }
+
+  /// `lap` fields (numbers 2 and 7-9 as in `session`; the others differ).
+  enum Lap {
+    /// `avg_heart_rate`, uint8, bpm.
+    static let averageHeartRate: UInt8 = 15
+    /// `max_heart_rate`, uint8, bpm.
+    static let maxHeartRate: UInt8 = 16
+    /// `avg_power`, uint16, W.
+    static let averagePower: UInt8 = 19
+    /// `max_power`, uint16, W.
+    static let maxPower: UInt8 = 20
+    /// `total_ascent`, uint16, m.
+    static let totalAscent: UInt8 = 21
+    /// `total_descent`, uint16, m.
+    static let totalDescent: UInt8 = 22
+    /// `normalized_power`, uint16, W.
+    static let normalizedPower: UInt8 = 33
+    /// `total_work`, uint32, J.
+    static let totalWork: UInt8 = 41
   }
 
   /// `event` fields and values.

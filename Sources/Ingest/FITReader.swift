@@ -641,7 +641,7 @@ struct FITDecoder {
     case FITProfile.Message.record: try record(m)
     case FITProfile.Message.event: event(m)
     case FITProfile.Message.session: session(m)
-    case FITProfile.Message.lap: summary.lapCount += 1
+    case FITProfile.Message.lap: lap(m)
     case FITProfile.Message.fileID:
       guard summary.files.count == 1 else { return }
       typealias F = FITProfile.FileID
@@ -776,8 +776,34 @@ struct FITDecoder {
     s.maxPowerWatts = m.number(F.maxPower)
     s.averageHeartRateBeatsPerMinute = m.number(F.averageHeartRate)
     s.maxHeartRateBeatsPerMinute = m.number(F.maxHeartRate)
+    s.normalizedPowerWatts = m.number(F.normalizedPower)
+    s.trainingStressScore = m.scaled(F.trainingStressScore, scale: 10)
+    s.intensityFactor = m.scaled(F.intensityFactor, scale: 1000)
+    s.thresholdPowerWatts = m.number(F.thresholdPower)
+    s.totalAscentMeters = m.number(F.totalAscent)
+    s.totalDescentMeters = m.number(F.totalDescent)
     summary.sessions.append(s)
     if segment >= 0 { boundaryPending = true }
+  }
+
+  mutating func lap(_ m: FITMessage) {
+    typealias S = FITProfile.Session
+    typealias F = FITProfile.Lap
+    var lap = DeviceLap()
+    lap.startSecondsSince1970 = m.number(S.startTime).flatMap(FITTime.dateTime).map(FITTime.secondsSince1970)
+    lap.endSecondsSince1970 = seconds(m.timestamp)
+    lap.elapsedSeconds = m.scaled(S.totalElapsedTime, scale: 1000)
+    lap.timerSeconds = m.scaled(S.totalTimerTime, scale: 1000)
+    lap.distanceMeters = m.scaled(S.totalDistance, scale: 100)
+    lap.workJoules = m.number(F.totalWork)
+    lap.averagePowerWatts = m.number(F.averagePower)
+    lap.maxPowerWatts = m.number(F.maxPower)
+    lap.normalizedPowerWatts = m.number(F.normalizedPower)
+    lap.averageHeartRateBeatsPerMinute = m.number(F.averageHeartRate)
+    lap.maxHeartRateBeatsPerMinute = m.number(F.maxHeartRate)
+    lap.ascentMeters = m.number(F.totalAscent)
+    lap.descentMeters = m.number(F.totalDescent)
+    summary.laps.append(lap)
   }
 
   func finish() -> TrackHeader {
@@ -802,6 +828,7 @@ struct FITDecoder {
       diagnostics: diagnostics())
     header.declaredSportBySegment = declared
     header.fit = summary
+    header.laps = summary.laps
     return header
   }
 

@@ -42,7 +42,9 @@ public struct FITSummary: Sendable, Hashable {
   /// `session` messages, in file order.
   public var sessions: [FITSession] = []
   /// `lap` messages.
-  public var lapCount = 0
+  public var lapCount: Int { laps.count }
+  /// `lap` messages, in file order: the device's own account of each lap.
+  public var laps: [DeviceLap] = []
   /// `record` messages, with or without a position.
   public var recordCount = 0
   /// The first `user_profile` message.
@@ -159,6 +161,20 @@ public struct FITSession: Sendable, Hashable {
   public var averageHeartRateBeatsPerMinute: Double?
   /// `max_heart_rate`, bpm.
   public var maxHeartRateBeatsPerMinute: Double?
+  /// `normalized_power`: the device's Normalized Power, W.
+  public var normalizedPowerWatts: Double?
+  /// `training_stress_score` (scale 10).
+  public var trainingStressScore: Double?
+  /// `intensity_factor` (scale 1000).
+  public var intensityFactor: Double?
+  /// `threshold_power`: the functional threshold power the device was
+  /// set to, W.
+  public var thresholdPowerWatts: Double?
+  /// `total_ascent`: the device's climb, m (barometric on units with a
+  /// barometer).
+  public var totalAscentMeters: Double?
+  /// `total_descent`, m.
+  public var totalDescentMeters: Double?
 
   public init() {}
 

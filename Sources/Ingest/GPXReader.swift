@@ -22,6 +22,9 @@ public struct TrackHeader: Sendable, Hashable {
   /// What a FIT file says of itself (sessions, laps, user profile,
   /// devices); nil for GPX and TCX.
   public var fit: FITSummary? = nil
+  /// The laps the file declares (FIT `lap` messages, TCX `<Lap>`), in
+  /// file order, with the device's own figures for each.
+  public var laps: [DeviceLap] = []
 
   public init(
     name: String?, format: String, sports: [String], structure: TrackStructure,
@@ -155,7 +158,7 @@ public struct GPXReader: Sendable {
 struct TrackFileHandler: XMLEventHandler {
   enum Field: Int {
     case none, ele, time, hr, cad, temp, power, speed, hdop, name, lat, lon, tcxValue, distance, lapDistance,
-      type
+      type, lapTime
 
     /// The element as a reader would name it in a message.
     func elementName(tcx: Bool) -> String {
@@ -173,6 +176,7 @@ struct TrackFileHandler: XMLEventHandler {
       case .lat: "LatitudeDegrees"
       case .lon: "LongitudeDegrees"
       case .distance, .lapDistance: "DistanceMeters"
+      case .lapTime: "TotalTimeSeconds"
       case .none, .tcxValue: ""
       }
     }
@@ -203,11 +207,13 @@ struct TrackFileHandler: XMLEventHandler {
   /// Heart rates of 0 (no strap contact), read as missing.
   var heartRateZeros = 0
   /// Empty value elements by `Field.rawValue`, and the first line of each.
-  var emptyValues: [Int] = Array(repeating: 0, count: 17)
+  var emptyValues: [Int] = Array(repeating: 0, count: 18)
   var firstEmptyLine: Int?
   var inLap = false
   var inTCXTrack = false
   var lapDistanceSum: Double?
+  /// TCX: the `<Lap>`s read so far (start, total time, distance).
+  var laps: [DeviceLap] = []
   var lastTrackpointDistance: Double?
   /// TCX: the sport of the `<Activity>` being read.
   var activitySport: String?
@@ -297,12 +303,21 @@ struct TrackFileHandler: XMLEventHandler {
         }
       } else if name.equals("Lap") {
         inLap = true
+        var lap = DeviceLap()
+        if let start = attributes.first(where: { $0.name.equals("StartTime") }) {
+          lap.startSecondsSince1970 =
+            ISO8601.parse(bytes: start.value, defaultOffsetSeconds: defaultOffsetSeconds)?.secondsSince1970
+        }
+        laps.append(lap)
       } else if name.equals("Track") {
         structure.segments += 1
         tcxTrackPending = true
         inTCXTrack = true
       } else if inLap && !inTCXTrack && name.equals("DistanceMeters") {
         field = .lapDistance
+        text.removeAll()
+      } else if inLap && !inTCXTrack && name.equals("TotalTimeSeconds") {
+        field = .lapTime
         text.removeAll()
       } else if inPoint {
         field = .none
@@ -541,6 +556,14 @@ struct TrackFileHandler: XMLEventHandler {
           "DistanceMeters", expected: "a distance in metres", line: line, column: column)
         {
           lapDistanceSum = (lapDistanceSum ?? 0) + v
+          if !laps.isEmpty { laps[laps.count - 1].distanceMeters = v }
+        }
+        field = .none
+      } else if field == .lapTime {
+        if let v = try optionalValue(
+          "TotalTimeSeconds", expected: "a duration in seconds", line: line, column: column)
+        {
+          if !laps.isEmpty { laps[laps.count - 1].timerSeconds = v }
         }
         field = .none
       } else if inPoint && field != .none {
@@ -772,6 +795,7 @@ struct TrackFileHandler: XMLEventHandler {
       name: name ?? routeName ?? sports.first, format: format, sports: sports, structure: structure,
       deviceDistanceMeters: lapDistanceSum ?? lastTrackpointDistance, diagnostics: diagnostics)
     header.declaredSportBySegment = declaredSportBySegment
+    header.laps = laps
     return header
   }
 }

@@ -49,18 +49,21 @@ public enum TrackCommands {
   ) throws -> (track: Track, header: TrackHeader) {
     var assembler = TrackAssembler()
     var cleaner = TrackCleaner(parameters: parameters.cleaning)
+    var elevation = ElevationCleaner(parameters: parameters.elevationCleaning)
     let header = try streamTrackFile(
       path, defaultTimeZone: defaultTimeZone, readTruncated: parameters.readTruncatedFiles,
       ignoreCRC: parameters.ignoreFileCRC
     ) { p in
-      cleaner.add(p) { assembler.add($0) }
+      cleaner.add(p) { elevation.add($0) { assembler.add($0) } }
     }
-    cleaner.finish { assembler.add($0) }
+    cleaner.finish { elevation.add($0) { assembler.add($0) } }
+    elevation.finish { assembler.add($0) }
     var track = assembler.track(
       name: header.name, source: path, structure: header.structure,
       deviceDistanceMeters: header.deviceDistanceMeters,
       declaredSportBySegment: header.declaredSportBySegment,
       diagnostics: header.diagnostics + cleaner.diagnostics(source: path))
+    track.elevationTally = elevation.tally
     // FIT: legs whose sessions the file writes after their records.
     if let fit = header.fit { track = fit.splittingSegmentsBySession(track) }
     return (track, header)
@@ -124,6 +127,11 @@ public enum TrackCommands {
       "device_distance_m": .number(s.deviceDistanceMeters, 1),
       "elevation_gain_m": .number(s.elevationGainMeters, 1),
       "elevation_loss_m": .number(s.elevationLossMeters, 1),
+      "elevation_gain_recorded_m": .number(s.elevationGainRecordedMeters, 1),
+      "elevation_loss_recorded_m": .number(s.elevationLossRecordedMeters, 1),
+      "elevation_gain_cleaned_m": .number(s.elevationGainCleanedMeters, 1),
+      "elevation_loss_cleaned_m": .number(s.elevationLossCleanedMeters, 1),
+      "elevation_reversal_share": .number(s.elevationReversalShare, 3),
       "elevation_gain_smoothed_m": .number(s.elevationGainSmoothedMeters, 1),
       "elevation_loss_smoothed_m": .number(s.elevationLossSmoothedMeters, 1),
       "elevation_gain_hysteresis_m": .number(s.elevationGainHysteresisMeters, 1),
@@ -174,6 +182,11 @@ public enum TrackCommands {
       ("gap_count", Double(s.gapCount), "count"), ("gap_distance_m", s.gapDistanceMeters, "m"),
       ("gap_duration_s", s.gapDurationSeconds, "s"), ("device_distance_m", s.deviceDistanceMeters, "m"),
       ("elevation_gain_m", s.elevationGainMeters, "m"), ("elevation_loss_m", s.elevationLossMeters, "m"),
+      ("elevation_gain_recorded_m", s.elevationGainRecordedMeters, "m"),
+      ("elevation_loss_recorded_m", s.elevationLossRecordedMeters, "m"),
+      ("elevation_gain_cleaned_m", s.elevationGainCleanedMeters, "m"),
+      ("elevation_loss_cleaned_m", s.elevationLossCleanedMeters, "m"),
+      ("elevation_reversal_share", s.elevationReversalShare, "fraction"),
       ("elevation_gain_smoothed_m", s.elevationGainSmoothedMeters, "m"),
       ("elevation_loss_smoothed_m", s.elevationLossSmoothedMeters, "m"),
       ("elevation_gain_hysteresis_m", s.elevationGainHysteresisMeters, "m"),

@@ -22,14 +22,34 @@ public struct StreamingTrackSummary: Sendable {
   /// writes no position), in file order.
   private var power = PowerIntegral()
 
-  public init(source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters()) {
+  /// Cleans elevation as fixes arrive (`parameters.elevationCleaning`),
+  /// unless the fixes were cleaned already (`elevationTally` given).
+  private var elevationCleaner: ElevationCleaner?
+  private let givenTally: ElevationTally?
+
+  /// `elevationTally`: the fixes' elevation was cleaned as they were read,
+  /// with this gain and loss; nil to clean it here.
+  public init(
+    source: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters(),
+    elevationTally: ElevationTally? = nil
+  ) {
     self.source = source
     self.parameters = parameters
+    givenTally = elevationTally
+    elevationCleaner =
+      elevationTally == nil ? ElevationCleaner(parameters: parameters.elevationCleaning) : nil
     trackPath = PathAccumulator(source: source, parameters: parameters)
     routePath = PathAccumulator(source: source, parameters: parameters)
   }
 
   public mutating func add(_ p: TrackPoint) {
+    guard var cleaner = elevationCleaner else { return accept(p) }
+    elevationCleaner = nil
+    cleaner.add(p) { accept($0) }
+    elevationCleaner = cleaner
+  }
+
+  private mutating func accept(_ p: TrackPoint) {
     if p.kind == .track || p.kind == .timeOnly {
       power.add(timeSecondsSince1970: p.timeSecondsSince1970, powerWatts: p.powerWatts, segment: p.segment)
     }
@@ -54,6 +74,12 @@ public struct StreamingTrackSummary: Sendable {
     diagnostics inherited: [Diagnostic] = [], structure given: TrackStructure? = nil,
     deviceDistanceMeters: Double? = nil
   ) -> TrackSummary {
+    var tally = givenTally
+    if var cleaner = elevationCleaner {
+      elevationCleaner = nil
+      cleaner.finish { accept($0) }
+      tally = cleaner.tally
+    }
     var structure = given ?? TrackStructure()
     if given == nil {
       structure.trackPoints = trackPath.points
@@ -76,6 +102,18 @@ public struct StreamingTrackSummary: Sendable {
       : trackPath.finish(diagnostics: diagnostics, hasWaypoints: waypoints > 0)
     summary.structure = structure
     summary.pathSource = structure.pathSource
+    if let tally, tally.fixes >= 2 {
+      summary.elevationGainMeters = tally.headlineGainMeters
+      summary.elevationLossMeters = tally.headlineLossMeters
+      summary.elevationGainCleanedMeters = tally.gainMeters
+      summary.elevationLossCleanedMeters = tally.lossMeters
+      summary.elevationReversalShare = tally.reversalShare
+      summary.elevationGainRecordedMeters = tally.recordedGainMeters
+      summary.elevationLossRecordedMeters = tally.recordedLossMeters
+    } else {
+      summary.elevationGainMeters = nil
+      summary.elevationLossMeters = nil
+    }
     summary.deviceDistanceMeters = deviceDistanceMeters
     if power.records > 0 {
       summary.workJoules = power.joules

@@ -28,6 +28,8 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// speed. Default 5.
   public var robustSpeedWindow = 5
   /// Cleaning of fixes before any metric (impossible fixes by default).
+  /// How recorded elevation is cleaned before gain, loss and grade.
+  public var elevationCleaning = ElevationCleaning()
   public var cleaning = CleaningParameters()
   /// Join the segments (and tracks) of a file into one path, as readers
   /// that ignore `<trkseg>` do: steps then cross the gaps. Default off:
@@ -86,7 +88,7 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
           NamedParameter(
             name: "ignore_crc", value: "on", meaning: "FIT files with a wrong CRC are read all the same")
         ]
-        : []) + cleaning.described
+        : []) + cleaning.described + elevationCleaning.described
   }
 }
 
@@ -201,10 +203,23 @@ public struct TrackSummary: Sendable, Hashable {
   public var movingTimeSeconds: Double?
   public var distance2DMeters: Double
   public var distance3DMeters: Double
-  /// Sum of positive elevation changes between fixes, unsmoothed.
+  /// Elevation gain under the parameters' `elevationCleaning` (by
+  /// default: the cleaned elevation's rises of at least 0.5 m where the
+  /// recorded elevation jitters, else the recorded rises), m.
   public var elevationGainMeters: Double?
-  /// Sum of negative elevation changes between fixes (positive number).
+  /// Elevation loss likewise (a positive number), m.
   public var elevationLossMeters: Double?
+  /// Sum of the rises between consecutive fixes as the file records them,
+  /// unsmoothed, m.
+  public var elevationGainRecordedMeters: Double? = nil
+  /// Sum of the falls as recorded (a positive number), m.
+  public var elevationLossRecordedMeters: Double? = nil
+  /// Gain and loss of the cleaned elevation, whichever the headline is, m.
+  public var elevationGainCleanedMeters: Double? = nil
+  public var elevationLossCleanedMeters: Double? = nil
+  /// Share of consecutive recorded elevation changes that reverse
+  /// direction (how much the recorded elevation jitters).
+  public var elevationReversalShare: Double? = nil
   /// 2D distance over duration.
   public var averageSpeedMetersPerSecond: Double?
   /// Largest step speed, unsmoothed.
@@ -475,7 +490,8 @@ public struct TrackAnalysis: Sendable {
 
   /// Summary metrics of a track (through `StreamingTrackSummary`).
   public func summary(of track: Track) -> TrackSummary {
-    var accumulator = StreamingTrackSummary(source: track.source, parameters: parameters)
+    var accumulator = StreamingTrackSummary(
+      source: track.source, parameters: parameters, elevationTally: track.elevationTally)
     for point in track.points { accumulator.add(point) }
     for point in track.waypoints { accumulator.add(point) }
     for point in track.timeOnlyPoints { accumulator.add(point) }

@@ -18,6 +18,10 @@ extension AccelFormat: ExpressibleByArgument {}
 extension AccelTimeFormat: ExpressibleByArgument {}
 extension AccelUnit: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
+extension NormalizedPowerWindows: ExpressibleByArgument {}
+extension MissingPowerRule: ExpressibleByArgument {}
+extension TSSDuration: ExpressibleByArgument {}
+extension ElevationCleaning.Method: ExpressibleByArgument {}
 extension WearLocation: ExpressibleByArgument {
   /// Also the places a waist device is named by: `hip`, `lower-back`.
   public init?(argument: String) {

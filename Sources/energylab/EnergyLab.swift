@@ -46,7 +46,7 @@ struct EnergyLab: ParsableCommand {
       RunCommand.self, EnergyCLI.self, EvaluateCLI.self, SweepCLI.self, ProfileCLI.self, FootprintCLI.self,
       SurveyCLI.self, BalanceCLI.self, DurationCLI.self,
       AgreementCLI.self, StatsCLI.self,
-      ModelsCLI.self, TrackCLI.self, AccelCLI.self, BatchCLI.self, DatabaseCLI.self,
+      ModelsCLI.self, TrackCLI.self, PowerCLI.self, AccelCLI.self, BatchCLI.self, DatabaseCLI.self,
     ])
 }
 

@@ -155,6 +155,11 @@ struct TrackOptions: ParsableArguments {
     help: "Kind of movement, for the stop-speed default: walk (0.3 m/s), run (0.8), cycle (1.0), drive (2.0)."
   )
   var movement = Movement.walk
+  @Option(
+    help:
+      "Elevation for gain, loss and grade: auto (cleaned where the recorded elevation jitters, else as recorded), cleaned (running median of 7 fixes, 10 s centred mean, 0.5 m hysteresis) or recorded."
+  )
+  var elevation = ElevationCleaning.Method.auto
   @Option(help: "Fixes in the centred average for the smoothed elevation gain.")
   var elevationSmoothing = 5
   @Option(help: "Elevation change counted by the hysteresis gain, metres.")
@@ -204,6 +209,7 @@ struct TrackOptions: ParsableArguments {
     p.stopSpeedMetersPerSecond = stopSpeed ?? movement.stopSpeedMetersPerSecond
     p.elevationSmoothingFixes = elevationSmoothing
     p.elevationHysteresisMeters = elevationHysteresis
+    p.elevationCleaning.method = elevation
     p.cleaning.startupJumpMeters = dropStartupJumps
     p.cleaning.maximumHorizontalDilution = maxHdop
     p.cleaning.maximumAltitudeMeters = maxAltitude

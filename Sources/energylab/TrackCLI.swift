@@ -11,7 +11,44 @@ import Tracks
 struct TrackCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "track", abstract: "Synthesise, summarise and segment tracks.",
-    subcommands: [Synth.self, Summary.self, Segments.self, Plot.self])
+    subcommands: [Synth.self, Summary.self, Segments.self, Plot.self, Power.self])
+
+  struct Power: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Normalized Power, IF, TSS, variability index, work, mean and maximal power and time in zones, per ride and per lap.",
+      discussion:
+        "NP takes full 30 s windows (as bike computers do) unless --np-windows partial. FTP: --ftp, else the file's own threshold_power, else none (IF, TSS and zones unknown). Unreadable files are reported and skipped; the run then exits 1."
+    )
+    @Argument(help: "Ride files: FIT, TCX or GPX with power.") var files: [String]
+    @Option(help: "Functional threshold power, W (default: the file's own).") var ftp: Double?
+    @Option(
+      help: "NP windows: full (as devices) or partial (partial windows at the start, as sweat and vmpy).")
+    var npWindows = NormalizedPowerWindows.full
+    @Option(
+      help:
+        "A record without power: auto (0 W with a cadence, left out without), zero or skip.")
+    var missingPower = MissingPowerRule.auto
+    @Option(help: "TSS duration: windows (the rolling averages NP averages) or samples.")
+    var tssDuration = TSSDuration.windows
+    @OptionGroup var track: TrackOptions
+    @Flag(help: "Stop at the first file that cannot be read.") var failFast = false
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: FormatOption
+    func validate() throws {
+      if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
+    }
+    func execute(in context: CommandContext) throws {
+      var p = PowerParameters()
+      p.windows = npWindows
+      p.missingPower = missingPower
+      p.tssDuration = tssDuration
+      try PowerCommand.run(
+        files: files, parameters: p, ftpWatts: ftp, trackParameters: track.parameters,
+        defaultTimeZone: try track.timeZone(), failFast: failFast, databasePath: store.path,
+        format: output.format, context: context)
+    }
+  }
 
   struct Plot: ContextCommand {
     static let configuration = CommandConfiguration(

@@ -166,7 +166,7 @@ struct HelpTests {
     "survey summary", "survey sus", "survey asq", "survey crosstab", "survey compare", "balance", "duration",
     "models list",
     "models explain", "models eval", "track synth", "track summary", "track segments", "track plot",
-    "db info", "db export",
+    "track power", "power curve", "power load", "db info", "db export",
     "db check", "db merge", "db compare", "batch", "accel summary", "accel epochs", "accel days",
     "accel energy", "accel synth",
   ])

@@ -57,6 +57,21 @@ func close(_ actual: Double?, _ expected: Double?, tolerance: Double) -> Bool {
 }
 
 struct TrackStructureTests {
+  /// With the default cleaning, the sums of the recorded rises and falls
+  /// are still there, as gpxpy sums them, under their own name; the
+  /// headline gain is never above the recorded sum on this corpus.
+  @Test(arguments: StructureCorpus.names)
+  func recordedElevationStaysUnderItsName(file: String) throws {
+    let path = StructureCorpus.path(file)
+    let (s, _) = try TrackPipelines.summarise(
+      file: path, parameters: TrackAnalysisParameters(), defaultTimeZone: nil)
+    let gain = StructureCorpus.number(file, "elevation_gain_m")
+    let loss = StructureCorpus.number(file, "elevation_loss_m")
+    #expect(close(s.elevationGainRecordedMeters, gain, tolerance: 1e-6), "\(file)")
+    #expect(close(s.elevationLossRecordedMeters, loss, tolerance: 1e-6), "\(file)")
+    if let g = s.elevationGainMeters, let r = gain { #expect(g <= r + 1e-9, "\(file)") }
+  }
+
   @Test func corpusIsThere() {
     #expect(StructureCorpus.names.count == 12)
   }
@@ -65,10 +80,14 @@ struct TrackStructureTests {
   /// counts exactly as gpxpy counts them; distances within 1 mm (plus
   /// 1e-9 of the distance) of geographiclib's geodesics summed per segment;
   /// times exact; gaps measured.
+  /// Elevation as recorded, as gpxpy and geographiclib take it (the
+  /// default cleans it; `recordedElevationStaysUnderItsName` checks the
+  /// default's recorded sums).
   @Test(arguments: StructureCorpus.names)
   func summaryMatchesIndependentReading(file: String) throws {
     let path = StructureCorpus.path(file)
-    let parameters = TrackAnalysisParameters()
+    var parameters = TrackAnalysisParameters()
+    parameters.elevationCleaning.method = .recorded
     let (streamed, header) = try TrackPipelines.summarise(
       file: path, parameters: parameters, defaultTimeZone: nil)
     let (sequential, _) = try TrackPipelines.summariseSequentially(

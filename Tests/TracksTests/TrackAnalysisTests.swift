@@ -46,11 +46,16 @@ struct TrackAnalysisTests {
     var far = last
     far.latitudeDegrees = last.latitudeDegrees - run / 111_200
     far.timeSecondsSince1970 = last.timeSecondsSince1970.map { $0 + 1 }
-    let summary0 = TrackAnalysis().summary(of: track)
+    // Elevation as constructed: a 50 km rise in one fix is what the test
+    // is about, and the default cleaning would take it for a spike.
+    var parameters = TrackAnalysisParameters()
+    parameters.elevationCleaning.method = .recorded
+    let analysis = TrackAnalysis(parameters: parameters)
+    let summary0 = analysis.summary(of: track)
     track.points.append(far)
-    let step = TrackAnalysis().summary(of: track).distance2DMeters - summary0.distance2DMeters
+    let step = analysis.summary(of: track).distance2DMeters - summary0.distance2DMeters
     track.points[track.points.count - 1].elevationMeters = (last.elevationMeters ?? 0) + 0.01 * step
-    let summary = TrackAnalysis().summary(of: track)
+    let summary = analysis.summary(of: track)
     expectClose(try #require(summary.gradeMaxFraction), 0.02, tolerance: 1e-9)
     expectClose(try #require(summary.gradeMinFraction), 0.01, tolerance: 1e-9)
     // Mean over the run: 777.85 m at 2 % and the step at 1 %.
@@ -171,15 +176,28 @@ struct ElevationAndSpeedMetricsTests {
 
   /// Raw gain 2 + 2 + 2 + 5 = 11, loss 1. Hysteresis 5 m: 0 -> 6 counts 6,
   /// then 6 -> 10 is only 4: gain 6, loss 0. Centred 5-fix average: 2, 3,
-  /// 3.4, 5.4, 6.25, 7: gain 5, loss 0.
+  /// 3.4, 5.4, 6.25, 7: gain 5, loss 0. (Elevation as recorded: the
+  /// default cleaning comes first otherwise.)
   @Test func gainThreeWays() throws {
-    let s = TrackAnalysis().summary(
+    var parameters = TrackAnalysisParameters()
+    parameters.elevationCleaning.method = .recorded
+    let s = TrackAnalysis(parameters: parameters).summary(
       of: Self.track(elevations: [0, 2, 4, 6, 5, 10], speeds: [1, 1, 1, 1, 1]))
     expectClose(try #require(s.elevationGainMeters), 11, tolerance: 1e-9)
     expectClose(try #require(s.elevationLossMeters), 1, tolerance: 1e-9)
     expectClose(try #require(s.elevationGainHysteresisMeters), 6, tolerance: 1e-9)
     expectClose(try #require(s.elevationGainSmoothedMeters), 5, tolerance: 1e-9)
     #expect(abs(try #require(s.elevationLossSmoothedMeters)) < 1e-9)
+    // Cleaned: medians (symmetric, shrinking at the ends) 0, 2, 4, 5, 6,
+    // 10; 10 s means over fixes 10 s apart (reach 5 s holds one fix):
+    // the same; 0.5 m hysteresis: gain 10, loss 0.
+    var cleaned = TrackAnalysisParameters()
+    cleaned.elevationCleaning.method = .cleaned
+    let c = TrackAnalysis(parameters: cleaned).summary(
+      of: Self.track(elevations: [0, 2, 4, 6, 5, 10], speeds: [1, 1, 1, 1, 1]))
+    expectClose(try #require(c.elevationGainMeters), 10, tolerance: 1e-9)
+    expectClose(try #require(c.elevationLossMeters), 0, tolerance: 1e-9)
+    expectClose(try #require(c.elevationGainRecordedMeters), 11, tolerance: 1e-9)
   }
 
   /// One 10 m/s step among 1 m/s steps: raw max 10, robust (running median of

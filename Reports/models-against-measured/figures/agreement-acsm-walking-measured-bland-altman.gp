@@ -24,9 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-acsm-walking-measured-bland-altman.png'
 plot 'agreement-acsm-walking-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      0 with lines ls 10 title 'zero difference', \
-     0.17170785436560015 with lines ls 11 title 'bias 0.17', \
-     -0.9232864292355258 with lines ls 12 title 'lower limit -0.92', \
-     1.266702137966726 with lines ls 13 title 'upper limit 1.27'
+     0.1621872833364995 with lines ls 11 title 'bias 0.16', \
+     -0.9272330685173107 with lines ls 12 title 'lower limit -0.93', \
+     1.2516076351903096 with lines ls 13 title 'upper limit 1.25'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-acsm-walking-measured-bland-altman.svg'
 replot

@@ -24,9 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-looney-2019-measured-bland-altman.png'
 plot 'agreement-looney-2019-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      0 with lines ls 10 title 'zero difference', \
-     0.08774907567231964 with lines ls 11 title 'bias 0.09', \
-     -0.8150193334612392 with lines ls 12 title 'lower limit -0.82', \
-     0.9905174848058784 with lines ls 13 title 'upper limit 0.99'
+     0.08137939941859992 with lines ls 11 title 'bias 0.08', \
+     -0.8140085117498672 with lines ls 12 title 'lower limit -0.81', \
+     0.9767673105870671 with lines ls 13 title 'upper limit 0.98'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-looney-2019-measured-bland-altman.svg'
 replot

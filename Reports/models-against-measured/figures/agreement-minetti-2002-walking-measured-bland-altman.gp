@@ -24,9 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-minetti-2002-walking-measured-bland-altman.png'
 plot 'agreement-minetti-2002-walking-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      0 with lines ls 10 title 'zero difference', \
-     0.0038813636877036446 with lines ls 11 title 'bias 0.00', \
-     -1.1152324810346346 with lines ls 12 title 'lower limit -1.12', \
-     1.122995208410042 with lines ls 13 title 'upper limit 1.12'
+     0.001403487252724057 with lines ls 11 title 'bias 0.00', \
+     -1.110097186724603 with lines ls 12 title 'lower limit -1.11', \
+     1.112904161230051 with lines ls 13 title 'upper limit 1.11'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-minetti-2002-walking-measured-bland-altman.svg'
 replot

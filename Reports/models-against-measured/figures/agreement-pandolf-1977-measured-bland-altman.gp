@@ -24,9 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-pandolf-1977-measured-bland-altman.png'
 plot 'agreement-pandolf-1977-measured-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      0 with lines ls 10 title 'zero difference', \
-     -0.045525118440459374 with lines ls 11 title 'bias -0.05', \
-     -0.9145784007535926 with lines ls 12 title 'lower limit -0.91', \
-     0.8235281638726739 with lines ls 13 title 'upper limit 0.82'
+     -0.052341412842216904 with lines ls 11 title 'bias -0.05', \
+     -0.9198543935658724 with lines ls 12 title 'lower limit -0.92', \
+     0.8151715678814385 with lines ls 13 title 'upper limit 0.82'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-pandolf-1977-measured-bland-altman.svg'
 replot

@@ -24,9 +24,9 @@ set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'agreement-martin-1998-cycling-power-meter-bland-altman.png'
 plot 'agreement-martin-1998-cycling-power-meter-bland-altman.dat' index 0 using 1:2 with points ls 1 title 'pairs', \
      0 with lines ls 10 title 'zero difference', \
-     -35.14980351116788 with lines ls 11 title 'bias -35.15', \
-     -169.24898072789765 with lines ls 12 title 'lower limit -169.25', \
-     98.9493737055619 with lines ls 13 title 'upper limit 98.95'
+     -50.59762212101449 with lines ls 11 title 'bias -50.60', \
+     -157.40364945186369 with lines ls 12 title 'lower limit -157.40', \
+     56.2084052098347 with lines ls 13 title 'upper limit 56.21'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'agreement-martin-1998-cycling-power-meter-bland-altman.svg'
 replot

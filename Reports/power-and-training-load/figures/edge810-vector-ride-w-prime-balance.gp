@@ -1,0 +1,30 @@
+# EnergyLab chart: W' balance: edge810-vector-ride.fit
+# Edit and run with: gnuplot edge810-vector-ride-w-prime-balance.gp
+set encoding utf8
+set title 'W'' balance: edge810-vector-ride.fit' noenhanced
+set xlabel 'time (min)' noenhanced
+set ylabel 'W'' balance (kJ)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'edge810-vector-ride-w-prime-balance.png'
+plot 'edge810-vector-ride-w-prime-balance.dat' index 0 using 1:2 with lines ls 1 title 'integral (Skiba 2012)', \
+     'edge810-vector-ride-w-prime-balance.dat' index 1 using 1:2 with lines ls 2 title 'differential (Skiba 2015)'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'edge810-vector-ride-w-prime-balance.svg'
+replot
+unset output

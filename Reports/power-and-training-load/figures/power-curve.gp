@@ -1,0 +1,35 @@
+# EnergyLab chart: Mean-maximal power
+# Edit and run with: gnuplot power-curve.gp
+set encoding utf8
+set title 'Mean-maximal power' noenhanced
+set xlabel 'duration (min)' noenhanced
+set ylabel 'power (W)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set object 1 rect from 2, graph 0 to 20, graph 1 behind fc rgb '#2e933c' fs transparent solid 0.12 noborder
+set yrange [0:*]
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'power-curve.png'
+plot 'power-curve.dat' index 0 using 1:2 with lines ls 1 title 'mean-maximal power', \
+     'power-curve.dat' index 1 using 1:2 with lines ls 2 title '2-parameter: CP 308 W', \
+     'power-curve.dat' index 2 using 1:2 with lines ls 3 title '3-parameter: CP 289 W', \
+     'power-curve.dat' index 3 using 1:2 with lines ls 4 title 'exponential: CP 308 W', \
+     NaN with boxes fs transparent solid 0.12 noborder lc rgb '#2e933c' title 'fit range'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'power-curve.svg'
+replot
+unset output

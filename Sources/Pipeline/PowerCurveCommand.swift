@@ -1,0 +1,389 @@
+import EnergyLabCore
+import Foundation
+import Ingest
+import Reporting
+import Store
+import Tracks
+
+/// `power curve`: the mean-maximal power curve of one ride or a folder of
+/// rides, critical power and W' by three models on a stated duration
+/// range, and W' balance of each ride.
+public enum PowerCurveCommand {
+  public struct Options: Sendable {
+    /// Ride files, or folders of them (FIT, TCX, GPX; read in name order).
+    public var paths: [String]
+    public var power = PowerParameters()
+    public var track = TrackAnalysisParameters()
+    /// Durations the models are fitted over, s.
+    public var fitFromSeconds = 120
+    public var fitToSeconds = 1200
+    /// Stated CP and W' for W' balance (default: the 2-parameter fit's).
+    public var criticalPowerWatts: Double?
+    public var wPrimeJoules: Double?
+    public var defaultTimeZone: TimeZone?
+    /// Streams each file and keeps no fix or series: the curve is exact to
+    /// 1 h and over whole minutes beyond; no W' balance.
+    public var boundedMemory = false
+    public init(paths: [String]) { self.paths = paths }
+
+    public var described: [NamedParameter] {
+      power.described.filter { $0.name == "missing_power" } + [
+        NamedParameter(
+          name: "fit_range_s", value: "\(fitFromSeconds)-\(fitToSeconds)",
+          meaning: "durations of the mean-maximal curve the critical-power models are fitted over"),
+        NamedParameter(
+          name: "w_prime_balance_tau", value: "skiba-2012",
+          meaning: "integral W' balance: tau = 546 exp(-0.01 (CP - mean power below CP)) + 316 s"),
+      ]
+        + (criticalPowerWatts.map {
+          [NamedParameter(name: "cp_w", value: Fixed.shortest($0), meaning: "stated critical power")]
+        } ?? [])
+        + (wPrimeJoules.map {
+          [NamedParameter(name: "w_prime_j", value: Fixed.shortest($0), meaning: "stated W'")]
+        } ?? [])
+    }
+  }
+
+  /// One ride's power series, one sample a second.
+  public struct Ride: Sendable {
+    public var file: String
+    public var startSecondsSince1970: Double?
+    public var watts: [Double]
+  }
+
+  /// A point of the curve: the best mean power over `seconds` and the ride
+  /// it comes from.
+  public struct Point: Sendable, Hashable {
+    public var seconds: Int
+    public var watts: Double
+    public var file: String
+    /// Offset of the window's start in its ride, s.
+    public var startOffsetSeconds: Int
+  }
+
+  /// W' balance of one ride.
+  public struct Balance: Sendable, Hashable {
+    public var file: String
+    public var criticalPowerWatts: Double
+    public var wPrimeJoules: Double
+    public var source: String
+    public var tauSeconds: Double
+    public var integral: [Double]
+    public var differential: [Double]
+  }
+
+  public struct Result: Sendable {
+    public var rides: [Ride]
+    public var points: [Point]
+    public var fits: [CriticalPowerFit]
+    public var balances: [Balance]
+    public var options: Options
+    public var inputs: [String]
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The files named by `paths`: each file, and each folder's track files
+  /// in name order.
+  public static func files(_ paths: [String]) throws -> [String] {
+    var out: [String] = []
+    for path in paths {
+      if FileStatus.of(path)?.isDirectory == true {
+        let names = try FileManager.default.contentsOfDirectory(atPath: path).filter {
+          let lower = $0.lowercased()
+          return [".fit", ".tcx", ".gpx"].contains { lower.hasSuffix($0) }
+        }.sorted()
+        out += names.map { (path as NSString).appendingPathComponent($0) }
+      } else {
+        out.append(path)
+      }
+    }
+    return out
+  }
+
+  /// Reads each ride's power series.
+  public static func rides(_ files: [String], options: Options) throws -> (
+    rides: [Ride], diagnostics: [Diagnostic]
+  ) {
+    var rides: [Ride] = []
+    var diagnostics: [Diagnostic] = []
+    let analysis = PowerAnalysis(parameters: options.power)
+    for file in files {
+      let (track, _) = try TrackCommands.readTrackAndHeader(
+        file, parameters: options.track, defaultTimeZone: options.defaultTimeZone)
+      let samples = PowerSample.samples(of: track)
+      let watts = analysis.series(samples)
+      if watts.isEmpty {
+        diagnostics.append(
+          Diagnostic(
+            code: "no-power", message: "no record carries power: the ride is left out", location: file))
+        continue
+      }
+      rides.append(
+        Ride(
+          file: file, startSecondsSince1970: samples.lazy.compactMap(\.timeSecondsSince1970).first,
+          watts: watts))
+    }
+    return (rides, diagnostics)
+  }
+
+  public static func compute(_ options: Options) throws -> Result {
+    let files = try files(options.paths)
+    guard !files.isEmpty else {
+      throw UsageError(.missing, "no ride files in \(options.paths.joined(separator: ", "))")
+    }
+    var rides: [Ride] = []
+    var diagnostics: [Diagnostic] = []
+    var best: [Int: Point] = [:]
+    var longest = 0
+    if options.boundedMemory {
+      for file in files {
+        var curve = StreamingMeanMaximalPower()
+        let rule = options.power.missingPower
+        _ = try TrackCommands.streamTrackFile(
+          file, defaultTimeZone: options.defaultTimeZone, readTruncated: options.track.readTruncatedFiles,
+          ignoreCRC: options.track.ignoreFileCRC
+        ) { p in
+          guard p.kind == .track || p.kind == .timeOnly else { return }
+          if let w = p.powerWatts {
+            curve.add(w)
+          } else if rule == .zero || (rule == .auto && p.cadencePerMinute != nil) {
+            curve.add(0)
+          }
+        }
+        longest = max(longest, curve.samples)
+        for p in curve.curve() where p.watts > best[p.seconds]?.watts ?? -1 {
+          best[p.seconds] = Point(seconds: p.seconds, watts: p.watts, file: file, startOffsetSeconds: p.start)
+        }
+      }
+      diagnostics.append(
+        Diagnostic(
+          code: "bounded-memory", severity: .note,
+          message:
+            "read in bounded memory: the curve is exact to 3600 s and over whole 60 s blocks beyond (a lower bound within a block's alignment); no W' balance",
+          location: nil))
+    } else {
+      (rides, diagnostics) = try Self.rides(files, options: options)
+      // The curve: each duration's best over the rides.
+      longest = rides.map(\.watts.count).max() ?? 0
+      for ride in rides {
+        for p in MeanMaximalPower.curve(ride.watts, durations: MeanMaximalPower.durations(upTo: longest))
+        where p.watts > best[p.seconds]?.watts ?? -1 {
+          best[p.seconds] = Point(
+            seconds: p.seconds, watts: p.watts, file: ride.file, startOffsetSeconds: p.start)
+        }
+      }
+    }
+    let points = best.keys.sorted().map { best[$0]! }
+    // Fits over the stated range.
+    let inRange = points.filter { $0.seconds >= options.fitFromSeconds && $0.seconds <= options.fitToSeconds }
+    var fits: [CriticalPowerFit] = []
+    if inRange.count < 3 {
+      diagnostics.append(
+        Diagnostic(
+          code: "fit-range-not-covered",
+          message:
+            "the curve has \(inRange.count) points from \(options.fitFromSeconds) s to \(options.fitToSeconds) s (the longest ride is \(longest) s): no critical-power fit",
+          location: nil))
+    } else {
+      let sources = Set(inRange.map(\.file))
+      if sources.count == 1, let only = sources.first {
+        diagnostics.append(
+          Diagnostic(
+            code: "single-ride-fit",
+            message:
+              "every point from \(options.fitFromSeconds) s to \(options.fitToSeconds) s comes from one ride (\(only)): nested windows of one effort, not separate all-out efforts, so CP and W' describe that ride rather than the rider (fit efforts from several rides)",
+            location: only))
+      }
+      let t = inRange.map { Double($0.seconds) }
+      let p = inRange.map(\.watts)
+      for model in CriticalPowerFit.Model.allCases {
+        guard let fit = CriticalPowerFit.fit(model, seconds: t, watts: p) else { continue }
+        let physical =
+          fit.criticalPowerWatts > 0 && (fit.wPrimeJoules.map { $0 > 0 } ?? true)
+          && (fit.maxPowerWatts.map { $0 > fit.criticalPowerWatts } ?? true)
+        if !physical {
+          diagnostics.append(
+            Diagnostic(
+              code: "fit-not-physical",
+              message:
+                "the \(model.rawValue) fit gives CP \(Fixed.format(fit.criticalPowerWatts, digits: 1)) W\(fit.wPrimeJoules.map { ", W' \(Fixed.format($0, digits: 0)) J" } ?? "")\(fit.maxPowerWatts.map { ", Pmax \(Fixed.format($0, digits: 1)) W" } ?? ""): not a rider's; the curve over the range does not fall as the model needs",
+              location: nil))
+        }
+        fits.append(fit)
+      }
+    }
+    // W' balance.
+    var balances: [Balance] = []
+    let twoParameter = fits.first {
+      $0.model == .twoParameter && $0.criticalPowerWatts > 0 && ($0.wPrimeJoules ?? 0) > 0
+    }
+    let cp = options.criticalPowerWatts ?? twoParameter?.criticalPowerWatts
+    let w = options.wPrimeJoules ?? twoParameter?.wPrimeJoules
+    if let cp, let w, cp > 0, w > 0 {
+      let source =
+        options.criticalPowerWatts != nil && options.wPrimeJoules != nil
+        ? "stated"
+        : options.criticalPowerWatts == nil && options.wPrimeJoules == nil
+          ? "2-parameter fit" : "stated and fit"
+      for ride in rides {
+        balances.append(
+          Balance(
+            file: ride.file, criticalPowerWatts: cp, wPrimeJoules: w, source: source,
+            tauSeconds: WPrimeBalance.skibaTau(ride.watts, criticalPowerWatts: cp),
+            integral: WPrimeBalance.integral(ride.watts, criticalPowerWatts: cp, wPrimeJoules: w),
+            differential: WPrimeBalance.differential(ride.watts, criticalPowerWatts: cp, wPrimeJoules: w)))
+      }
+    } else if !rides.isEmpty {
+      diagnostics.append(
+        Diagnostic(
+          code: "no-critical-power", severity: .note,
+          message: "no CP and W' stated and no physical 2-parameter fit: W' balance is unknown", location: nil
+        ))
+    }
+    return Result(
+      rides: rides, points: points, fits: fits, balances: balances, options: options,
+      inputs: options.boundedMemory
+        ? files : rides.map(\.file) + diagnostics.compactMap { $0.code == "no-power" ? $0.location : nil },
+      diagnostics: diagnostics)
+  }
+
+  /// The curve, the fits and the balances as tables.
+  public static func tables(_ r: Result) -> [ResultTable] {
+    let curve = ResultTable(
+      name: "power-curve",
+      rows: r.points.map {
+        ResultRecord([
+          "duration_s": .integer($0.seconds), "power_w": .number($0.watts, 1), "file": .string($0.file),
+          "start_offset_s": .integer($0.startOffsetSeconds),
+        ])
+      }, keyColumns: ["duration_s", "power_w", "file"])
+    let fits = ResultTable(
+      name: "power-fits",
+      rows: r.fits.map {
+        ResultRecord([
+          "model": .string($0.model.rawValue), "cp_w": .number($0.criticalPowerWatts, 1),
+          "w_prime_j": .number($0.wPrimeJoules, 0), "pmax_w": .number($0.maxPowerWatts, 1),
+          "tau_s": .number($0.tauSeconds, 1), "rmse_w": .number($0.rmseWatts, 2),
+          "points": .integer($0.points),
+          "from_s": .integer(r.options.fitFromSeconds), "to_s": .integer(r.options.fitToSeconds),
+        ])
+      })
+    let balance = ResultTable(
+      name: "w-prime-balance",
+      rows: r.balances.map { b in
+        let (minI, atI) = minimum(b.integral)
+        let (minD, atD) = minimum(b.differential)
+        return ResultRecord([
+          "file": .string(b.file), "cp_w": .number(b.criticalPowerWatts, 1),
+          "w_prime_j": .number(b.wPrimeJoules, 0),
+          "source": .string(b.source), "tau_s": .number(b.tauSeconds, 1),
+          "integral_min_j": .number(minI, 0), "integral_min_at_s": .integer(atI),
+          "differential_min_j": .number(minD, 0), "differential_min_at_s": .integer(atD),
+        ])
+      })
+    return [curve, fits, balance]
+  }
+
+  static func minimum(_ values: [Double]) -> (Double?, Int) {
+    guard let m = values.indices.min(by: { values[$0] < values[$1] }) else { return (nil, 0) }
+    return (values[m], m)
+  }
+
+  /// The power curve with the fitted models, and each ride's W' balance.
+  public static func charts(_ r: Result) -> [GnuplotChart] {
+    var out: [GnuplotChart] = []
+    if !r.points.isEmpty {
+      var series = [
+        GnuplotChart.Series(
+          title: "mean-maximal power", style: .lines,
+          points: r.points.map { .init(Double($0.seconds) / 60, $0.watts) })
+      ]
+      for fit in r.fits {
+        series.append(
+          .init(
+            title: "\(fit.model.rawValue): CP \(Fixed.format(fit.criticalPowerWatts, digits: 0)) W",
+            style: .lines,
+            points: r.points.filter { $0.seconds >= 60 }.map {
+              .init(Double($0.seconds) / 60, fit.power(atSeconds: Double($0.seconds)))
+            }))
+      }
+      var chart = GnuplotChart(
+        name: "power-curve", title: "Mean-maximal power", xLabel: "duration (min)", yLabel: "power (W)",
+        series: series)
+      chart.shadedRanges = [
+        .init(
+          from: Double(r.options.fitFromSeconds) / 60, to: Double(r.options.fitToSeconds) / 60,
+          title: "fit range")
+      ]
+      chart.yFromZero = true
+      out.append(chart)
+    }
+    for b in r.balances {
+      let stem = GnuplotChart.safeFileStem(
+        URL(fileURLWithPath: b.file).deletingPathExtension().lastPathComponent)
+      out.append(
+        GnuplotChart(
+          name: "\(stem)-w-prime-balance",
+          title: "W' balance: \(URL(fileURLWithPath: b.file).lastPathComponent)", xLabel: "time (min)",
+          yLabel: "W' balance (kJ)",
+          series: [
+            .init(
+              title: "integral (Skiba 2012)", style: .lines,
+              points: b.integral.enumerated().map { .init(Double($0) / 60, $1 / 1000) }),
+            .init(
+              title: "differential (Skiba 2015)", style: .lines,
+              points: b.differential.enumerated().map { .init(Double($0) / 60, $1 / 1000) }),
+          ]))
+    }
+    return out
+  }
+
+  /// `power curve`: compute, then store and print through the driver.
+  public static func run(
+    _ options: Options, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let result = try compute(options)
+    let parameters = options.described
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: result.inputs, parameters: parameters, diagnostics: result.diagnostics,
+        run: { inputs, recordedAt in
+          var rows = result.points.map {
+            ResultRow(subject: "\($0.seconds) s", metric: "mean_maximal_power", value: $0.watts, unit: "W")
+          }
+          for f in result.fits {
+            rows.append(
+              ResultRow(subject: f.model.rawValue, metric: "cp", value: f.criticalPowerWatts, unit: "W"))
+            if let w = f.wPrimeJoules {
+              rows.append(ResultRow(subject: f.model.rawValue, metric: "w_prime", value: w, unit: "J"))
+            }
+            if let p = f.maxPowerWatts {
+              rows.append(ResultRow(subject: f.model.rawValue, metric: "pmax", value: p, unit: "W"))
+            }
+            if let t = f.tauSeconds {
+              rows.append(ResultRow(subject: f.model.rawValue, metric: "tau", value: t, unit: "s"))
+            }
+          }
+          for b in result.balances {
+            rows.append(
+              ResultRow(
+                subject: b.file, metric: "w_prime_balance_integral_min", value: minimum(b.integral).0,
+                unit: "J"))
+            rows.append(
+              ResultRow(
+                subject: b.file, metric: "w_prime_balance_differential_min", value: minimum(b.differential).0,
+                unit: "J"))
+          }
+          var run = RunRecord(
+            command: "power curve", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+            results: rows)
+          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in
+          for chart in charts(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
+          for table in tables(result) { context.emit(table, format: format) }
+        }), context: context, database: databasePath)
+  }
+}

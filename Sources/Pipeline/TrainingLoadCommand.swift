@@ -1,0 +1,166 @@
+import EnergyLabCore
+import Foundation
+import Reporting
+import Store
+import Tracks
+
+/// `power load`: CTL, ATL and TSB over a folder of rides by date.
+public enum TrainingLoadCommand {
+  public struct Ride: Sendable, Hashable {
+    public var file: String
+    public var day: Int
+    public var tss: Double?
+  }
+
+  public struct Result: Sendable {
+    public var rides: [Ride]
+    public var days: [TrainingLoad.Day]
+    public var zone: TimeZone
+    public var inputs: [String]
+    public var parameters: [NamedParameter]
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// Each ride's TSS (as `track power` computes it for the whole ride) on
+  /// its start date in `zone`, then the daily loads.
+  public static func compute(
+    paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
+    zone: TimeZone, zoneName: String
+  ) throws -> Result {
+    let files = try PowerCurveCommand.files(paths)
+    guard !files.isEmpty else {
+      throw UsageError(.missing, "no ride files in \(paths.joined(separator: ", "))")
+    }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    calendar.locale = Locale(identifier: "en_US_POSIX")
+    var rides: [Ride] = []
+    var diagnostics: [Diagnostic] = []
+    for file in files {
+      let ride = try PowerCommand.ride(
+        file: file, parameters: power, ftpWatts: ftpWatts, trackParameters: track, defaultTimeZone: zone)
+      let whole = ride.rows[0]
+      guard let start = whole.summary.startSecondsSince1970 else {
+        diagnostics.append(
+          Diagnostic(
+            code: "ride-without-date", message: "no time on any record: the ride has no date", location: file)
+        )
+        continue
+      }
+      let date = Date(timeIntervalSince1970: start)
+      let midnight = calendar.startOfDay(for: date)
+      let offset = Double(zone.secondsFromGMT(for: midnight))
+      let day = Int(((midnight.timeIntervalSince1970 + offset) / 86400).rounded())
+      let tss = whole.summary.trainingStressScore
+      if tss == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "ride-without-tss",
+            message:
+              "no TSS (no power, or no FTP stated or in the file): the ride's load is unknown and left out of CTL and ATL",
+            location: file))
+      }
+      rides.append(Ride(file: file, day: day, tss: tss))
+    }
+    var byDay: [Int: (tss: Double, rides: Int)] = [:]
+    for r in rides {
+      guard let tss = r.tss else { continue }
+      byDay[r.day, default: (0, 0)].tss += tss
+      byDay[r.day, default: (0, 0)].rides += 1
+    }
+    let load = TrainingLoad()
+    let parameters =
+      power.described + [
+        NamedParameter(
+          name: "ctl_days", value: Fixed.shortest(load.chronicDays),
+          meaning: "chronic training load (fitness): exponentially weighted, CTL += (TSS - CTL) / 42 a day"),
+        NamedParameter(
+          name: "atl_days", value: Fixed.shortest(load.acuteDays),
+          meaning: "acute training load (fatigue): ATL += (TSS - ATL) / 7 a day"),
+        NamedParameter(
+          name: "tsb", value: "CTL - ATL of the day before", meaning: "training stress balance (form)"),
+        NamedParameter(name: "day_zone", value: zoneName, meaning: "time zone of the rides' dates"),
+      ]
+      + (ftpWatts.map {
+        [
+          NamedParameter(
+            name: "ftp_w", value: Fixed.shortest($0), meaning: "stated functional threshold power")
+        ]
+      } ?? [])
+    return Result(
+      rides: rides, days: load.days(byDay), zone: zone, inputs: files, parameters: parameters,
+      diagnostics: diagnostics)
+  }
+
+  static func dateText(_ day: Int) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let c = calendar.dateComponents(
+      [.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86400))
+    return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+  }
+
+  /// The ride days and the last day (the chart holds every day).
+  public static func table(_ r: Result) -> ResultTable {
+    let last = r.days.last?.day
+    return ResultTable(
+      name: "training-load",
+      rows: r.days.filter { $0.rides > 0 || $0.day == last }.map {
+        ResultRecord([
+          "date": .string(dateText($0.day)), "rides": .integer($0.rides), "tss": .number($0.tss, 1),
+          "ctl": .number($0.ctl, 1), "atl": .number($0.atl, 1), "tsb": .number($0.tsb, 1),
+        ])
+      })
+  }
+
+  public static func chart(_ r: Result) -> GnuplotChart? {
+    guard let first = r.days.first?.day else { return nil }
+    func series(_ title: String, _ value: (TrainingLoad.Day) -> Double) -> GnuplotChart.Series {
+      .init(title: title, style: .lines, points: r.days.map { .init(Double($0.day - first), value($0)) })
+    }
+    return GnuplotChart(
+      name: "training-load", title: "Training load from \(dateText(first))",
+      xLabel: "time since \(dateText(first)) (days)",
+      yLabel: "training stress (TSS per day)",
+      series: [
+        series("CTL (42 d)", \.ctl), series("ATL (7 d)", \.atl), series("TSB", \.tsb),
+        .init(
+          title: "TSS", style: .points,
+          points: r.days.filter { $0.rides > 0 }.map { .init(Double($0.day - first), $0.tss) }),
+      ])
+  }
+
+  public static func run(
+    paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
+    zone: TimeZone,
+    zoneName: String, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
+    context: CommandContext
+  ) throws {
+    let result = try compute(
+      paths: paths, power: power, ftpWatts: ftpWatts, track: track, zone: zone, zoneName: zoneName)
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
+        run: { inputs, recordedAt in
+          var rows: [ResultRow] = []
+          for d in result.days where d.rides > 0 || d.day == result.days.last?.day {
+            let subject = dateText(d.day)
+            rows += [
+              ResultRow(subject: subject, metric: "tss", value: d.tss, unit: "tss"),
+              ResultRow(subject: subject, metric: "ctl", value: d.ctl, unit: "tss/day"),
+              ResultRow(subject: subject, metric: "atl", value: d.atl, unit: "tss/day"),
+              ResultRow(subject: subject, metric: "tsb", value: d.tsb, unit: "tss/day"),
+            ]
+          }
+          var run = RunRecord(
+            command: "power load", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+            results: rows)
+          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in
+          if let chart = chart(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
+          context.emit(table(result), format: format)
+        }), context: context, database: databasePath)
+  }
+}
