@@ -267,6 +267,8 @@ public enum TrackCommands {
         inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
         diagnosticsListedInOutput: true,
         run: { inputs, recordedAt in
+          // Every file failed: nothing was summarised, so no run is stored.
+          guard !values.isEmpty else { return nil }
           var run = RunRecord(
             command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
             results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
