@@ -110,3 +110,25 @@ struct TimeGapTests {
     expectClose(profile.bins.reduce(0) { $0 + $1.durationSeconds }, 30, tolerance: 1e-9)
   }
 }
+
+/// `track plot` of a track with one timed fix said "fixes without times".
+struct OneFixPlotTests {
+  @Test func aOneFixTrackSaysOneFix() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-onefix-\(UUID().uuidString).gpx"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+    <?xml version="1.0"?>
+    <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="51.5" lon="-0.1"><time>2021-06-01T10:00:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let error = #expect(throws: InputError.self) {
+      try TrackCommands.plot(file: path, parameters: TrackAnalysisParameters())
+    }
+    #expect(
+      error?.description
+        == "\(path): one fix (with a time), so no step; expected two or more fixes to plot speed")
+  }
+}
