@@ -63,6 +63,20 @@ struct TimeGapTests {
     #expect(energy.parameters.contains { $0.name == "max_step_h" && $0.value == "6" })
   }
 
+  /// `track summary` cuts the path at the gap as the steps do: 3 steps of
+  /// 11.126 m (33.38 m) and 30 s of moving time, not the 100-year step; the
+  /// duration is still first to last time, and the warning names the step.
+  @Test func theSummaryDoesNotTravelTheGap() throws {
+    let file = try Self.century()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let (s, _) = try TrackPipelines.summarise(
+      file: file, parameters: TrackAnalysisParameters(), defaultTimeZone: nil)
+    expectClose(s.distance2DMeters, 33.38, tolerance: 0.02)
+    #expect(s.movingTimeSeconds == 30)
+    #expect(s.durationSeconds == 3_155_673_640)
+    #expect(s.diagnostics.contains { $0.code == "time-gap" && $0.location == "\(file):7" })
+  }
+
   /// A limit above the step costs it again, as before: the limit is what
   /// decides, and it is a parameter.
   @Test func theLimitIsAParameter() throws {
