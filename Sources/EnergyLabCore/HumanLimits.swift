@@ -75,7 +75,7 @@ public enum HumanLimits {
   /// A value as the user wrote it: shortest form, with exponents kept
   /// readable for absurd magnitudes.
   public static func text(_ value: Double) -> String {
-    guard value.isFinite, abs(value) < 1e9 else { return "\(value)" }
+    guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
     return Fixed.shortest(value)
   }
 }

@@ -13,8 +13,18 @@ public struct InputFingerprint: Sendable, Hashable {
   public var sha256: String
 
   /// The file at `path` with its size and SHA-256, under `path` as given.
+  /// Standard input (`-`) is fingerprinted from what its reader read.
   public static func of(path: String) throws -> InputFingerprint {
-    InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: try SHA256.hex(fileAt: path))
+    if path == StandardInput.name {
+      guard let read = StandardInput.fingerprint else {
+        throw InputError(
+          .unreadable, SourceLocation(file: path), "standard input was not read",
+          expected: "a command that reads standard input")
+      }
+      return read
+    }
+    return InputFingerprint(
+      path: path, sizeBytes: FileStatus.size(path), sha256: try SHA256.hex(fileAt: path))
   }
 
   /// The file at `path` as the results store records it: its size and
@@ -22,7 +32,7 @@ public struct InputFingerprint: Sendable, Hashable {
   /// keyed by where it is and by what it holds.
   public static func stored(path: String) throws -> InputFingerprint {
     var fingerprint = try of(path: path)
-    fingerprint.path = CanonicalPath.stored(path)
+    fingerprint.path = path == StandardInput.name ? path : CanonicalPath.stored(path)
     return fingerprint
   }
 }

@@ -14,12 +14,42 @@ public struct AccelDetector {
 
   /// Lines examined for detection.
   static let headLines = 64
+
+  /// The UTF-16 form of `bytes`, in words, when they are UTF-16 text: a
+  /// byte-order mark, or (without one) a zero byte in every other place of
+  /// the first characters, as ASCII text in UTF-16 has; nil otherwise.
+  static func utf16(_ bytes: ArraySlice<UInt8>) -> String? {
+    let b = Array(bytes.prefix(512))
+    if b.starts(with: [0xFF, 0xFE]) && !b.starts(with: [0xFF, 0xFE, 0, 0]) {
+      return "little-endian, with a byte-order mark"
+    }
+    if b.starts(with: [0xFE, 0xFF]) { return "big-endian, with a byte-order mark" }
+    let pairs = b.count / 2
+    guard pairs >= 4 else { return nil }
+    var zeroHigh = 0
+    var zeroLow = 0
+    for k in 0..<pairs {
+      let (first, second) = (b[2 * k], b[2 * k + 1])
+      if first != 0 && second == 0 { zeroHigh += 1 }
+      if first == 0 && second != 0 { zeroLow += 1 }
+    }
+    if zeroHigh * 10 >= pairs * 9 { return "little-endian, without a byte-order mark" }
+    if zeroLow * 10 >= pairs * 9 { return "big-endian, without a byte-order mark" }
+    return nil
+  }
   /// The highest sample rate accepted, Hz.
   public static let maximumRateHz = 10_000.0
 
   public func detect(head: [UInt8], file: String) throws -> AccelLayout {
     // Text has no NUL and few control bytes; anything else is not a CSV.
     let sample = head.prefix(4096)
+    if let utf16 = Self.utf16(sample) {
+      throw InputError(
+        .encoding, SourceLocation(file: file, line: 1), "UTF-16 text (\(utf16)), not UTF-8",
+        expected:
+          "a UTF-8 CSV file (AndroSensor and Windows programs can write UTF-16; save or convert it as UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
+      )
+    }
     let control = sample.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }.count
     if sample.contains(0) || control * 100 > sample.count {
       throw InputError(
@@ -79,6 +109,9 @@ public struct AccelDetector {
     }
     if map.format == .empaticaE4 || (map.format == nil && Self.empaticaHeader(lines) != nil) {
       return try empatica(lines, file)
+    }
+    if map.format == nil, let problem = Self.empaticaProblem(lines, file) {
+      throw problem
     }
     if map.format == .geneactiv || (map.format == nil && lines[0].hasPrefix("Device Type,GENEActiv")) {
       return try geneActiv(bytes, file)
@@ -411,6 +444,50 @@ public struct AccelDetector {
       return cells.count == 3 && cells.allSatisfy { Int($0) != nil }
     }
     return whole ? (first[0], second[0]) : nil
+  }
+
+  /// What is wrong with the header of a file shaped as an E4 `ACC.csv`
+  /// (two lines of three numbers, then rows of three whole numbers) whose
+  /// start or rate `empaticaHeader` refuses: the value, its line and what
+  /// the E4 writes; nil for a file of another shape.
+  static func empaticaProblem(_ lines: [String], _ file: String) -> InputError? {
+    guard lines.count >= 3 else { return nil }
+    func numbers(_ line: String) -> [Double]? {
+      let cells = split(line, 0x2C).map { $0.trimmingCharacters(in: .whitespaces) }
+      let values = cells.compactMap { Double($0) }
+      return cells.count == 3 && values.count == 3 ? values : nil
+    }
+    guard let starts = numbers(lines[0]), let rates = numbers(lines[1]) else { return nil }
+    let rows = lines.dropFirst(2).prefix(8)
+    guard
+      rows.dropLast(rows.count > 1 ? 1 : 0).allSatisfy({ line in
+        let cells = split(line, 0x2C)
+        return cells.count == 3 && cells.allSatisfy { Int($0.trimmingCharacters(in: .whitespaces)) != nil }
+      })
+    else { return nil }
+    func text(_ values: [Double]) -> String { values.map { HumanLimits.text($0) }.joined(separator: ", ") }
+    let e4 = "an Empatica E4 ACC.csv"
+    if Set(starts.map(\.bitPattern)).count != 1 {
+      return InputError(
+        .value, SourceLocation(file: file, line: 1), "\(e4) whose start times differ (\(text(starts)))",
+        expected: "one start time in Unix seconds, written three times")
+    }
+    let start = starts[0]
+    if !(start > 1e9 && start < 1e11) {
+      let hint = start >= 1e11 && start < 1e14 ? " (milliseconds? the E4 writes seconds)" : ""
+      return InputError(
+        .value, SourceLocation(file: file, line: 1),
+        "\(e4) with start time \(HumanLimits.text(start))\(hint)",
+        expected: "a Unix time in seconds from 2001 on (1e9 to 1e11)")
+    }
+    if Set(rates.map(\.bitPattern)).count != 1 {
+      return InputError(
+        .value, SourceLocation(file: file, line: 2), "\(e4) whose sample rates differ (\(text(rates)))",
+        expected: "one rate in Hz, written three times (the E4 writes 32)")
+    }
+    return InputError(
+      .value, SourceLocation(file: file, line: 2), "\(e4) with sample rate \(HumanLimits.text(rates[0])) Hz",
+      expected: "a rate of 1 to 1000 Hz (the E4 writes 32)")
   }
 
   private func empatica(_ lines: [String], _ file: String) throws -> AccelLayout {

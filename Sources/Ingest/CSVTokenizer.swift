@@ -82,7 +82,10 @@ public enum CSVTokenizer {
       while start < buffer.count {
         var end = start
         while end < buffer.count, buffer[end] != 0x0A { end += 1 }
-        if end < buffer.count { end += 1 }
+        // A last line without a newline stays its own line: its row is
+        // completed by csv_fini below and is on this line, not the next.
+        let endsLine = end < buffer.count
+        if endsLine { end += 1 }
         let length = end - start
         let consumed = csv_parse(
           &parser, buffer.baseAddress! + start, length, fieldCallback, rowCallback, context)
@@ -93,7 +96,7 @@ public enum CSVTokenizer {
             "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
             expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
         }
-        state.currentLine += 1
+        if endsLine { state.currentLine += 1 }
         start = end
         try deliver()
       }

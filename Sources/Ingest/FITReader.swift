@@ -567,7 +567,7 @@ struct FITDecoder {
     }
     guard architecture <= 1 else {
       throw InputError(
-        .malformed, location(offset + 2), "architecture byte \(architecture) in \(what)",
+        .malformed, location(offset + 2), "architecture byte \(architecture) in \(what())",
         expected: "0 (little endian) or 1 (big endian)")
     }
     let bigEndian = architecture == 1

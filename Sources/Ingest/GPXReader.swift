@@ -126,7 +126,10 @@ public struct GPXReader: Sendable {
         source: path, defaultOffsetSeconds: defaultOffsetSeconds, onPoint: onPoint)
       handler.defaultTimeZone = defaultTimeZone
       let scanner = XMLScanner(source: path, limits: limits)
-      let scanned = try scanner.scan(fileDescriptor: 0, handler: &handler)
+      // Hashed as it is read: the run's input is what came in.
+      var hasher = SHA256()
+      let scanned = try scanner.scan(fileDescriptor: 0, handler: &handler) { hasher.update(buffer: $0) }
+      StandardInput.record(sizeBytes: scanned.bytesRead, sha256: hasher.finalizeHex())
       guard scanned.bytesRead > 0 else {
         throw InputError(
           .empty,

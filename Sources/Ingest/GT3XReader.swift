@@ -143,6 +143,7 @@ public struct GT3XReader: Sendable {
       file: path, zone: options.timeZone, maximumStepSeconds: options.maximumTimeStepSeconds)
     var samples = 0
     var bytes = 0
+    var jumpOffset: Int?
 
     if let logEntry {
       let log = try ZipArchive.EntryReader(archive: archive, entry: logEntry)
@@ -158,6 +159,7 @@ public struct GT3XReader: Sendable {
       bytes = log.produced
       diagnostics += parser.diagnostics()
       clock = parser.clock
+      jumpOffset = parser.firstJumpOffset
     } else if let legacyEntry {
       let start = info["Start Date"].flatMap { Int64($0.value) }.map(Self.seconds(dotNetTicks:))
       guard let start else {
@@ -208,6 +210,12 @@ public struct GT3XReader: Sendable {
         expected: "ACTIVITY or ACTIVITY2 records in log.bin")
     }
     var notes = clock.diagnostics(localAsUTC: true)
+    if let jumpOffset {
+      // The record whose stamp jumped, rather than the block it was read in.
+      for i in notes.indices where notes[i].code == "time-jump" {
+        notes[i].location = "\(path) (log.bin) at byte \(jumpOffset)"
+      }
+    }
     if options.timeZone == nil, let stated = info["TimeZone"]?.value, !stated.isEmpty {
       for i in notes.indices where notes[i].code == "local-time-as-utc" {
         notes[i].message += " (info.txt states a UTC offset of \(stated))"
@@ -249,6 +257,9 @@ private struct LogParser {
   var blockOffset = 0
 
   var maximumStepSeconds: Double { clock.maximumStepSeconds }
+  /// Offset in log.bin of the first record stamped further ahead than a
+  /// step can be, for the clock's `time-jump` warning.
+  var firstJumpOffset: Int?
 
   init(path: String, rateHz: Double, scale: Double, fill: Bool, maximumFillSeconds: Int, clock: DeviceClock) {
     self.path = path
@@ -359,7 +370,10 @@ private struct LogParser {
     // Further ahead than a step can be: a damaged stamp, not sleep; the
     // clock leaves its samples out and says so, and the next record is
     // measured from the last good one.
-    guard Double(missing) <= maximumStepSeconds else { return }
+    guard Double(missing) <= maximumStepSeconds else {
+      if firstJumpOffset == nil { firstJumpOffset = base + position }
+      return
+    }
     lastSecond = second
     gaps += 1
     gapSeconds += missing

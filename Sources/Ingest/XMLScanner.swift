@@ -89,7 +89,9 @@ struct XMLScanner {
 
   /// Scans what can be read from an open file descriptor (a file or a pipe).
   @discardableResult
-  func scan<H: XMLEventHandler>(fileDescriptor fd: Int32, handler: inout H) throws -> Result {
+  func scan<H: XMLEventHandler>(
+    fileDescriptor fd: Int32, handler: inout H, tap: ((UnsafeRawBufferPointer) -> Void)? = nil
+  ) throws -> Result {
     // A small file gets a small buffer: zeroing 2 MB for a 100 kB track
     // costs more than reading it.
     var info = stat()
@@ -100,7 +102,10 @@ struct XMLScanner {
       read: { buffer, capacity in
         var n: Int
         repeat { n = read(fd, buffer, capacity) } while n < 0 && errno == EINTR
-        if n > 0 { bytesRead += n }
+        if n > 0 {
+          bytesRead += n
+          tap?(UnsafeRawBufferPointer(start: buffer, count: n))
+        }
         return n
       }, handler: &handler)
     return Result(encoding: encoding, bytesRead: bytesRead)

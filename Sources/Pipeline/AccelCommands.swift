@@ -491,6 +491,8 @@ public enum AccelCommands {
         inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics,
         diagnosticsListedInOutput: true,
         run: { inputs, recordedAt in
+          // Every file failed: nothing was summarised, so no run is stored.
+          guard !values.isEmpty else { return nil }
           var run = RunRecord(
             command: "accel summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
             results: values.flatMap { storedRows($0, subject: $0.file) })

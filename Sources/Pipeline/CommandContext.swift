@@ -241,7 +241,7 @@ public final class CommandContext {
   public func recordInput(_ path: String) throws -> InputFingerprint {
     if let writePolicy, FileManager.default.fileExists(atPath: path) { try writePolicy.checkReading(path) }
     let fingerprint: InputFingerprint
-    if fingerprintsInputs {
+    if fingerprintsInputs || path == StandardInput.name {
       fingerprint = try InputFingerprint.of(path: path)
     } else {
       fingerprint = InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: "")
@@ -256,7 +256,7 @@ public final class CommandContext {
   public func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
     try inputs.map { input in
       var out = input.sha256.isEmpty ? try InputFingerprint.of(path: input.path) : input
-      out.path = CanonicalPath.of(input.path)
+      out.path = input.path == StandardInput.name ? input.path : CanonicalPath.of(input.path)
       return out
     }
   }

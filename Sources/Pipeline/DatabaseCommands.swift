@@ -14,11 +14,25 @@ public enum DatabaseCommands {
   /// SQLite's integrity check of a store: "ok" when sound.
   public static func integrity(path: String) throws -> String { try open(path).integrityCheck() }
 
-  /// `PRAGMA integrity_check` of a store: "ok" when sound.
+  /// The tables and columns a store lacks of its schema; empty when whole.
+  public static func schemaProblems(path: String) throws -> [String] { try open(path).schemaCheck() }
+
+  /// `PRAGMA integrity_check` of a store, then its schema: every table and
+  /// column its migrations make must be there. "ok" when both hold.
   public static func check(path: String, context: CommandContext) throws {
     let result = try integrity(path: path)
-    context.write("\(path): \(result)\n")
-    guard result == "ok" else { throw RuntimeError("\(path): integrity check failed: \(result)") }
+    guard result == "ok" else {
+      context.write("\(path): \(result)\n")
+      throw RuntimeError("\(path): integrity check failed: \(result)")
+    }
+    let problems = try schemaProblems(path: path)
+    guard problems.isEmpty else {
+      context.write("\(path): \(problems.joined(separator: "; "))\n")
+      throw RuntimeError(
+        "\(path): schema check failed: \(problems.joined(separator: "; ")); expected every table and column of an EnergyLab results database"
+      )
+    }
+    context.write("\(path): ok\n")
   }
 
   /// Opens a store read-only: reading commands never migrate or change a
@@ -46,13 +60,17 @@ public enum DatabaseCommands {
   }
 
   /// A table of the store as it is printed: numbers as numbers, except
-  /// digests and keys.
+  /// digests and keys; whole numbers (row ids, counts, sizes) as integers
+  /// in every format, as CSV and JSON always printed them.
   public static func exported(path: String, table: String) throws -> ResultTable {
     let (columns, rows) = try open(path).rows(of: table)
     let records = rows.map { values in
       var record = ResultRecord()
       for (column, value) in zip(columns, values) {
-        if let value, let number = Double(value), !column.hasSuffix("sha256"), !column.contains("key") {
+        if let value, !column.hasSuffix("sha256"), !column.contains("key"), let integer = Int(value) {
+          record[column] = .integer(integer)
+        } else if let value, let number = Double(value), !column.hasSuffix("sha256"), !column.contains("key")
+        {
           record[column] = .number(number, 4)
         } else {
           record[column] = value.map { .string($0) } ?? .null

@@ -280,6 +280,8 @@ public enum TrackCommands {
         inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
         diagnosticsListedInOutput: true,
         run: { inputs, recordedAt in
+          // Every file failed: nothing was summarised, so no run is stored.
+          guard !values.isEmpty else { return nil }
           var run = RunRecord(
             command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
             results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
@@ -460,9 +462,16 @@ public enum TrackCommands {
     let stem = GnuplotChart.safeFileStem(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
     let trackName = URL(fileURLWithPath: file).lastPathComponent
     guard let t0 = steps.first(where: { $0.startSecondsSince1970 != nil })?.startSecondsSince1970 else {
+      // Say what is missing: a fix to make a step, or times on the fixes.
+      let timed = track.points.filter { $0.timeSecondsSince1970 != nil }.count
+      let what =
+        track.points.count < 2
+        ? "\(track.points.count == 1 ? "one fix" : "no fix")\(timed == 1 ? " (with a time)" : ""), so no step"
+        : timed == 1 ? "one fix of \(track.points.count) has a time" : "fixes without times"
       throw InputError(
-        .malformed,
-        SourceLocation(file: file), "fixes without times", expected: "<time> on the fixes to plot speed")
+        .malformed, SourceLocation(file: file), what,
+        expected: track.points.count < 2
+          ? "two or more fixes to plot speed" : "<time> on the fixes to plot speed")
     }
     let classifier = SpeedBandClassifier(parameters: modes)
     let activities = classifier.activities(of: steps)

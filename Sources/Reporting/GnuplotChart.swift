@@ -506,8 +506,14 @@ public struct GnuplotChart: Sendable, Hashable {
 
   /// A gnuplot single-quoted string: quotes doubled, line breaks and other
   /// control characters (ESC, BEL, ...) replaced by spaces, Unicode kept.
+  /// gnuplot's scanner reads a string that opens with a doubled quote
+  /// (`'''Green'' routes'`) as an empty string and a stray token, so a
+  /// leading quote is joined on as the double-quoted `"'"`, which holds no
+  /// backquote or backslash for gnuplot to act on.
   public static func quote(_ text: String) -> String {
-    "'" + PrintableText.clean(text).replacingOccurrences(of: "'", with: "''") + "'"
+    let clean = PrintableText.clean(text)
+    if clean.hasPrefix("'") { return "\"'\"." + quote(String(clean.dropFirst())) }
+    return "'" + clean.replacingOccurrences(of: "'", with: "''") + "'"
   }
 
   /// An ASCII slug: lower-case letters, digits, `-` and `_`, runs of
@@ -535,7 +541,13 @@ public struct GnuplotChart: Sendable, Hashable {
     return out.isEmpty ? "chart" : out
   }
 
-  private func sanitizedComment(_ text: String) -> String { PrintableText.clean(text) }
+  /// Text for a `#` comment line: a backslash at its end would join the
+  /// next line to the comment (in a script, a command; in a data file, the
+  /// first row), so it is followed by a space.
+  private func sanitizedComment(_ text: String) -> String {
+    let clean = PrintableText.clean(text)
+    return clean.hasSuffix("\\") ? clean + " " : clean
+  }
 }
 
 /// What rendering a chart produced.

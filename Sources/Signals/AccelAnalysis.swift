@@ -205,6 +205,14 @@ public struct AccelAnalyzer {
   private let source: String
   private var warmupTime: [Double] = []
   private var warmupValues: [Double] = []
+  /// The largest acceleration a raw row may hold on any axis, g: 1000 g,
+  /// five times the widest range of a body-worn accelerometer (±200 g,
+  /// Analog Devices ADXL377). A larger value (one cell of 1e308 mg in a
+  /// Polar export) would make every mean infinite and empty the file's
+  /// steps and ENMO; its row is left out with a warning.
+  public static let maximumAccelerationG = 1000.0
+  private var implausibleRows = 0
+  private var firstImplausible: (time: Double, value: Double)?
   private var rate: Double?
   private var gapThreshold = 1.0
   /// Step detection and ActiGraph counts each run on a thread of their
@@ -265,6 +273,25 @@ public struct AccelAnalyzer {
   /// Adds a block of rows (times strictly increasing across blocks) with
   /// `kind.width` values per row.
   public mutating func add(time: [Double], values: [Double]) {
+    if kind == .raw, !time.isEmpty, values.contains(where: { !(abs($0) <= Self.maximumAccelerationG) }) {
+      // Rows beyond any accelerometer's range are left out, and said.
+      let width = values.count / time.count
+      var keptTime: [Double] = []
+      var keptValues: [Double] = []
+      for (i, t) in time.enumerated() {
+        let row = values[(i * width)..<((i + 1) * width)]
+        if let bad = row.first(where: { !(abs($0) <= Self.maximumAccelerationG) }) {
+          implausibleRows += 1
+          if firstImplausible == nil { firstImplausible = (t, bad) }
+          continue
+        }
+        keptTime.append(t)
+        keptValues += row
+      }
+      guard !keptTime.isEmpty else { return }
+      add(time: keptTime, values: keptValues)
+      return
+    }
     if rate == nil {
       warmupTime += time
       warmupValues += values
@@ -472,6 +499,15 @@ public struct AccelAnalyzer {
     if rate == nil && !warmupTime.isEmpty { start() }
     var diagnostics: [Diagnostic] = []
     let where_ = source.isEmpty ? nil : source
+    if let (t, value) = firstImplausible {
+      let when = t > 1e9 ? ISO8601.formatUTC(t, fractionDigits: 3) : "\(Fixed.shortest(t)) s"
+      diagnostics.append(
+        Diagnostic(
+          code: "implausible-acceleration",
+          message:
+            "\(implausibleRows) row(s) with an acceleration beyond ±\(Fixed.shortest(Self.maximumAccelerationG)) g, no accelerometer's range, left out (a damaged or misread cell), the first \(value.isFinite && abs(value) < 1e9 ? Fixed.shortest(value) : "\(value)") g at \(when)",
+          location: where_))
+    }
     for a in accumulators.indices { accumulators[a].finish() }
     drain()
     stepStage?.submit { $0.finish() }

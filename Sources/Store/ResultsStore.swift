@@ -407,6 +407,13 @@ public final class ResultsStore: Sendable {
   }
 
   private static func openForWriting(_ path: String) throws -> (DatabaseQueue, Set<String>) {
+    // A store this user cannot write is refused before SQLite opens it:
+    // opening would leave -wal and -shm files with the store's read-only
+    // permissions, owned by this user, that keep everyone else from
+    // writing once the store is made writable again.
+    if let blocker = StoreError.writeBlocker(path: path) {
+      throw StoreError(cannotWrite: path, action: "open results database", cause: blocker)
+    }
     var configuration = Configuration()
     configuration.foreignKeysEnabled = true
     configuration.busyMode = .timeout(busyTimeoutSeconds)
@@ -766,6 +773,38 @@ public final class ResultsStore: Sendable {
   /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
   public func integrityCheck() throws -> String {
     try reading { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+  }
+
+  /// What the store lacks of the schema its applied migrations make: each
+  /// table missing, and each column missing from a table, named; empty
+  /// when the store holds them all. The expected schema is made by running
+  /// the same migrations on an empty database in memory, so it is stated
+  /// once, in the migrations.
+  public func schemaCheck() throws -> [String] {
+    let (applied, present) = try reading { db -> ([String], [String: [String]]) in
+      let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+      var present: [String: [String]] = [:]
+      for table in Self.tables where try db.tableExists(table) {
+        present[table] = try db.columns(in: table).map(\.name)
+      }
+      return (applied, present)
+    }
+    guard let last = Self.migrator.migrations.last(where: applied.contains) else { return [] }
+    let expected = try DatabaseQueue()
+    try Self.migrator.migrate(expected, upTo: last)
+    var problems: [String] = []
+    try expected.read { db in
+      for table in Self.tables where try db.tableExists(table) {
+        guard let columns = present[table] else {
+          problems.append("table \(table) is missing")
+          continue
+        }
+        for column in try db.columns(in: table).map(\.name) where !columns.contains(column) {
+          problems.append("table \(table) has no column \(column)")
+        }
+      }
+    }
+    return problems
   }
 
   /// A read of the store, its database errors told with the file's name.

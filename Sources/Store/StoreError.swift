@@ -1,5 +1,12 @@
 import EnergyLabCore
+import Foundation
 import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A results database that could not be read or written, with SQLite's
 /// evidence: the result code, its message, and the statement and arguments
@@ -47,6 +54,9 @@ public struct StoreError: ReportedError, Sendable {
   public var migrations: [String] = []
   /// Whether the file was opened for writing and left as it was.
   public var nothingWritten = false
+  /// What on the file system made SQLite fail, in words, when it can be
+  /// told: a read-only file or file system, a full disk, a missing folder.
+  public var cause: String?
 
   /// A refusal of the store's own, with its evidence.
   init(
@@ -70,6 +80,60 @@ public struct StoreError: ReportedError, Sendable {
     sql = error.sql
     arguments = error.arguments.map { "\($0)" }
     self.attempts = attempts
+    cause = Self.cause(path: path, resultCode: error.resultCode.rawValue)
+  }
+
+  /// A write refused before SQLite touched the file, for `cause`.
+  init(cannotWrite path: String, action: String, cause: String) {
+    kind = .cannotWrite
+    self.path = path
+    self.action = action
+    self.cause = cause
+    nothingWritten = true
+  }
+
+  /// Why SQLite could not open, read or write `path`, told from the file
+  /// system when its result code is one of read-only, I/O error, full or
+  /// cannot-open; nil when the file system shows nothing wrong.
+  static func cause(path: String, resultCode: Int32) -> String? {
+    // SQLITE_READONLY 8, SQLITE_IOERR 10, SQLITE_FULL 13, SQLITE_CANTOPEN 14.
+    guard [8, 10, 13, 14].contains(resultCode & 0xFF) else { return nil }
+    if let blocker = writeBlocker(path: path) { return blocker }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var fs = statvfs()
+    guard statvfs(folder, &fs) == 0, fs.f_bavail == 0 || resultCode & 0xFF == 13 else { return nil }
+    return "the disk holding \(folder) is full (\(UInt64(fs.f_bavail) * UInt64(fs.f_frsize)) bytes free)"
+  }
+
+  /// What keeps this user from writing the store, in words: a missing
+  /// folder, a read-only file system, the database file, a `-wal` or
+  /// `-shm` file beside it (SQLite gives those the database's permissions,
+  /// so another user's failed attempt on a read-only store leaves them
+  /// read-only), or the folder; nil when nothing does.
+  static func writeBlocker(path: String) -> String? {
+    let manager = FileManager.default
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+      return "the folder \(folder) does not exist"
+    }
+    var fs = statvfs()
+    if statvfs(folder, &fs) == 0 && fs.f_flag & UInt(ST_RDONLY) != 0 {
+      return "the file system holding \(folder) is mounted read-only"
+    }
+    if manager.fileExists(atPath: path) && access(path, W_OK) != 0 {
+      return "the database file is read-only for this user"
+    }
+    for suffix in ["-wal", "-shm"]
+    where manager.fileExists(atPath: path + suffix) && access(path + suffix, W_OK) != 0 {
+      return
+        "its \(suffix) file (\(path + suffix)) is read-only for this user, left by another user's attempt; remove it once no one uses the database"
+    }
+    if access(folder, W_OK) != 0 && !manager.fileExists(atPath: path + "-wal") {
+      return
+        "the folder \(folder) is not writable for this user (SQLite writes a -wal file beside the database)"
+    }
+    return nil
   }
 
   public var description: String {
@@ -101,7 +165,12 @@ public struct StoreError: ReportedError, Sendable {
     case .busy, .cannotRead, .cannotWrite:
       break
     }
-    var text = "\(path): cannot \(action): \(message ?? "unknown error")"
+    let said = message.map { cause == nil ? $0 : "SQLite: \($0)" }
+    var text =
+      "\(path): cannot \(action): " + [cause, said].compactMap { $0 }.joined(separator: " (")
+      + (cause != nil && said != nil ? ")" : "")
+    if cause == nil && message == nil { text += "unknown error" }
+    if nothingWritten { text += "; nothing was written to it" }
     if let attempts { text += " (still busy after \(attempts) attempts)" }
     if let sql { text += " (SQL: \(sql)" + (arguments.map { "; arguments \($0)" } ?? "") + ")" }
     return text

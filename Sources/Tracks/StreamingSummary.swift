@@ -170,6 +170,10 @@ struct PathAccumulator: Sendable {
   private var gapDuration = 0.0
   private var sawGapDuration = false
   private var largestGap: (meters: Double, seconds: Double?, line: Int)?
+  /// Time steps longer than `maximumStepHours`: the path is cut there as
+  /// `TrackAnalysis.steps` cuts it, so the step is neither travelled nor
+  /// moving time.
+  private var timeGaps: TimeGaps
   private var fixesWithElevation = 0
   /// What the step to the next fix needs of the previous one: its time,
   /// elevation and reduced latitude (not the whole fix, which is copied for
@@ -221,6 +225,7 @@ struct PathAccumulator: Sendable {
   init(source: String, parameters: TrackAnalysisParameters) {
     self.source = source
     self.parameters = parameters
+    timeGaps = TimeGaps(source: source, limitHours: parameters.maximumStepHours)
   }
 
   mutating func add(_ p: TrackPoint) {
@@ -232,6 +237,11 @@ struct PathAccumulator: Sendable {
       currentSegment = p.segment
       recordGap(to: p)
       if !parameters.joinSegments { endSegment() }
+    } else if let ta = previousTime, let tb = p.timeSecondsSince1970,
+      tb - ta > parameters.maximumStepHours * 3600
+    {
+      timeGaps.add(from: ta, to: tb, line: p.sourceLine)
+      endSegment()
     }
     points += 1
     lastLatitude = p.latitudeDegrees
@@ -479,6 +489,7 @@ struct PathAccumulator: Sendable {
     var diagnostics = inherited
     diagnostics += TimeOrder.diagnostics(
       backwards: backwards, repeated: repeated, location: firstBadLine.map { "\(source):\($0)" } ?? source)
+    diagnostics += timeGaps.diagnostics
     if points == 0 {
       if !hasWaypoints {
         diagnostics.append(

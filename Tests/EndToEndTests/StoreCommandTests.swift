@@ -243,3 +243,60 @@ struct NotebookChartTests {
     #expect(out.stderr.contains("bad.gpx:1"), "the file and line of the reason: \(out.stderr)")
   }
 }
+
+/// Store behaviour the reliability probe found wrong: an all-failed summary
+/// stored an empty run, standard input could not be stored, and integers
+/// printed with four decimals.
+struct StoreProbeTests {
+  /// `accel summary missing.csv --db` and `track summary missing.gpx
+  /// old.gpx --db` stored a run of 0 inputs; with no file read, nothing is
+  /// stored (not even an empty database); with one read, one run is.
+  @Test func aSummaryWhoseFilesAllFailStoresNoRun() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.copyItem(atPath: StoreCommandTests.track, toPath: folder + "/walk.gpx")
+    let accel = try energylab(["accel", "summary", "missing.csv", "--db", "f.sqlite"], in: folder)
+    #expect(accel.status == 1 && accel.stderr.contains("0 summarised"))
+    let tracks = try energylab(
+      ["track", "summary", "missing.gpx", "old.gpx", "--db", "f.sqlite"], in: folder)
+    #expect(tracks.status == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder + "/f.sqlite"))
+    let one = try energylab(["track", "summary", "missing.gpx", "walk.gpx", "--db", "f.sqlite"], in: folder)
+    #expect(one.status == 1)
+    #expect(try StoreCommandTests().runs("f.sqlite", in: folder) == 1)
+  }
+
+  /// `cat walk.gpx | energylab energy - --db x.sqlite` said "-: cannot
+  /// open file". The input is stored as `-` with the size and SHA-256 of
+  /// the bytes piped in (those of the file, as `sha256sum` gives them).
+  @Test func standardInputIsStoredWithItsDigest() throws {
+    let folder = try scratchFolder()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: StoreCommandTests.track))
+    for command in [
+      ["energy", "-", "--model", "acsm-walking", "--mass", "70kg"], ["track", "summary", "-"],
+    ] {
+      let out = try energylab(command + ["--db", "x.sqlite"], in: folder, stdin: bytes)
+      #expect(out.status == 0, "\(out.stderr)")
+    }
+    let inputs = try energylab(
+      ["db", "export", "--table", "inputs", "--db", "x.sqlite", "--format", "csv"], in: folder)
+    let digest = try run(["/usr/bin/sha256sum", StoreCommandTests.track], in: folder).stdout.prefix(64)
+    #expect(
+      inputs.stdout.split(separator: "\n").filter { $0.hasSuffix(",-,\(bytes.count),\(digest)") }.count == 2)
+  }
+
+  /// `run_id`, `points` and `size_bytes` printed as 1.0000, 601.0000 and
+  /// 67534.0000 in table and Markdown form; integers print as integers.
+  @Test func exportPrintsIntegersAsIntegers() throws {
+    let folder = try scratchFolder()
+    try FileManager.default.copyItem(atPath: StoreCommandTests.track, toPath: folder + "/walk.gpx")
+    _ = try energylab(["track", "summary", "walk.gpx", "--db", "t.sqlite"], in: folder)
+    let size = try #require(
+      FileManager.default.attributesOfItem(atPath: folder + "/walk.gpx")[.size] as? Int)
+    for format in ["markdown", "table"] {
+      let out = try energylab(
+        ["db", "export", "--table", "inputs", "--db", "t.sqlite", "--format", format], in: folder)
+      #expect(out.stdout.contains(" \(size) ") && !out.stdout.contains("\(size).0000"), "\(out.stdout)")
+      #expect(!out.stdout.contains("1.0000"))
+    }
+  }
+}

@@ -475,7 +475,10 @@ struct IdleSleepFillLimitTests {
       // (filled with 30 samples when asked).
       #expect(read.time.count == (fill ? 120 : 90))
       expectClose(try #require(read.time.last), Double(start + 3) + 29.0 / 30, tolerance: 1e-6)
-      #expect(read.summary?.diagnostics.contains { $0.code == "time-jump" } == true)
+      // Each record is 8 header bytes, 180 of samples and a checksum: the
+      // shifted third starts at byte 2 x 189 = 378 of log.bin.
+      let jump = try #require(read.summary?.diagnostics.first { $0.code == "time-jump" })
+      #expect(jump.location == "\(path) (log.bin) at byte 378")
       #expect(read.summary?.diagnostics.contains { $0.code == "time-backwards" } == false)
     }
   }

@@ -63,6 +63,20 @@ struct TimeGapTests {
     #expect(energy.parameters.contains { $0.name == "max_step_h" && $0.value == "6" })
   }
 
+  /// `track summary` cuts the path at the gap as the steps do: 3 steps of
+  /// 11.126 m (33.38 m) and 30 s of moving time, not the 100-year step; the
+  /// duration is still first to last time, and the warning names the step.
+  @Test func theSummaryDoesNotTravelTheGap() throws {
+    let file = try Self.century()
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let (s, _) = try TrackPipelines.summarise(
+      file: file, parameters: TrackAnalysisParameters(), defaultTimeZone: nil)
+    expectClose(s.distance2DMeters, 33.38, tolerance: 0.02)
+    #expect(s.movingTimeSeconds == 30)
+    #expect(s.durationSeconds == 3_155_673_640)
+    #expect(s.diagnostics.contains { $0.code == "time-gap" && $0.location == "\(file):7" })
+  }
+
   /// A limit above the step costs it again, as before: the limit is what
   /// decides, and it is a parameter.
   @Test func theLimitIsAParameter() throws {
@@ -108,5 +122,27 @@ struct TimeGapTests {
     #expect(profile.activities.count == 2)
     #expect(profile.bins.map(\.label) == ["2021-06-01T10:00:00+00:00", "2121-06-01T10:00:00+00:00"])
     expectClose(profile.bins.reduce(0) { $0 + $1.durationSeconds }, 30, tolerance: 1e-9)
+  }
+}
+
+/// `track plot` of a track with one timed fix said "fixes without times".
+struct OneFixPlotTests {
+  @Test func aOneFixTrackSaysOneFix() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-onefix-\(UUID().uuidString).gpx"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+    <?xml version="1.0"?>
+    <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="51.5" lon="-0.1"><time>2021-06-01T10:00:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let error = #expect(throws: InputError.self) {
+      try TrackCommands.plot(file: path, parameters: TrackAnalysisParameters())
+    }
+    #expect(
+      error?.description
+        == "\(path): one fix (with a time), so no step; expected two or more fixes to plot speed")
   }
 }
