@@ -117,7 +117,8 @@ public enum ModeEvaluationCommand {
         let track = try TrackCommands.readTrack(file, parameters: options.trackParameters)
         let (steps, notes) = TrackAnalysis(parameters: options.trackParameters).steps(of: track)
         return TrackEpochs(
-          file: file, epochs: classifier.observedEpochs(of: steps), diagnostics: track.diagnostics + notes)
+          file: file, epochs: classifier.observedEpochs(of: steps, points: track.points),
+          diagnostics: track.diagnostics + notes)
       }
     }.map { try $0.get() }
     for t in tracks { diagnostics += t.diagnostics }
@@ -128,7 +129,7 @@ public enum ModeEvaluationCommand {
     }
     let dayOf = firstDay
     var withFix = Set<Double>()
-    for t in tracks { for e in t.epochs { withFix.insert(e.startSecondsSince1970) } }
+    for t in tracks { for e in t.epochs where e.fixes > 0 { withFix.insert(e.startSecondsSince1970) } }
 
     @Sendable func truthMode(_ e: Double, excludingDay: Int? = nil) -> TransportMode? {
       guard let k = dayOf[e], k != excludingDay, let m = truths[k].0.mode(at: e) else { return nil }

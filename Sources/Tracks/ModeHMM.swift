@@ -49,7 +49,8 @@ public struct ModeModelCounts: Sendable, Hashable {
 /// P(mode j | mode i) = (n_trans[i][j] + c) / (sum_j n_trans[i][j] + c * 4)
 /// ```
 ///
-/// An epoch's speed is the median of the speeds of the steps that end in it
+/// An epoch's speed is the median of the speeds of the steps whose middle
+/// falls in it
 /// (steps longer than `maximumStepSeconds` are signal loss and give no
 /// speed); an epoch with a fix but no speed observes nothing. Runs of
 /// epochs with fixes are decoded apart where no fix falls for more than
@@ -70,6 +71,11 @@ public struct ModeModelParameters: Sendable, Hashable {
   public var epochSeconds = 30.0
   /// Steps longer than this are signal loss: no speed, s.
   public var maximumStepSeconds = 60.0
+  /// A step's speed is measured over at least this long (back along the
+  /// steps before it), so that fixes a second apart do not turn position
+  /// noise into speed, s. The 5 s fixes the model was fitted on are
+  /// measured step by step.
+  public var minimumBaselineSeconds = 5.0
   /// A longer time without a fix splits the epochs into runs decoded
   /// apart, s.
   public var maximumEpochGapSeconds = 120.0
@@ -95,13 +101,13 @@ public struct ModeModelParameters: Sendable, Hashable {
   /// study (`energylab evaluate modes --fit`, every day).
   public static let palmsValidationCounts = ModeModelCounts(
     emission: [
-      [176, 59, 80, 95, 529, 377, 32, 8, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-      [83, 18, 16, 21, 36, 33, 37, 75, 161, 211, 299, 79, 25, 4, 0, 0, 0, 0, 0],
-      [288, 98, 85, 45, 77, 49, 66, 54, 50, 49, 105, 78, 103, 90, 145, 184, 93, 73, 57],
-      [1905, 99, 52, 30, 26, 12, 8, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+      [170, 60, 83, 98, 523, 381, 40, 8, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1],
+      [81, 20, 22, 16, 33, 34, 37, 75, 167, 212, 296, 79, 23, 3, 0, 0, 0, 0, 0],
+      [273, 108, 89, 48, 63, 58, 63, 55, 65, 51, 102, 91, 91, 74, 159, 173, 99, 77, 55],
+      [1929, 101, 42, 25, 23, 6, 4, 3, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0],
     ],
     transition: [
-      [1217, 33, 18, 74], [9, 1027, 0, 60], [16, 0, 1663, 73], [97, 26, 88, 1901],
+      [1223, 33, 18, 74], [9, 1027, 0, 60], [16, 0, 1667, 73], [97, 26, 88, 1903],
     ])
 
   var binCount: Int { speedBinUpperEdges.count + 1 }
@@ -126,6 +132,9 @@ public struct ModeModelParameters: Sendable, Hashable {
       NamedParameter(
         name: "mode_max_step_s", value: Fixed.shortest(maximumStepSeconds),
         meaning: "longer steps are signal loss and give no speed"),
+      NamedParameter(
+        name: "mode_min_baseline_s", value: Fixed.shortest(minimumBaselineSeconds),
+        meaning: "a step's speed is measured over at least this long"),
       NamedParameter(
         name: "mode_max_epoch_gap_s", value: Fixed.shortest(maximumEpochGapSeconds),
         meaning: "a longer time without a fix splits the decoding"),
@@ -169,9 +178,16 @@ public struct ModeEpoch: Sendable, Hashable {
   public var startSecondsSince1970: Double
   /// Fixes that fall in the epoch.
   public var fixes: Int
-  /// Median speed of the steps ending in the epoch, m/s; nil when none.
+  /// Median speed of the steps whose middle falls in the epoch, m/s; nil
+  /// when none.
   public var speedMetersPerSecond: Double?
   public var mode: TransportMode
+  /// Distance of the steps whose middle falls in the epoch (signal loss
+  /// included), m.
+  public var distanceMeters: Double = 0
+  /// Position of the last fix in the epoch (with the track's points).
+  public var latitudeDegrees: Double?
+  public var longitudeDegrees: Double?
 }
 
 /// The epoch mode model (`ModeModelParameters`): epochs of a track's steps,
@@ -183,36 +199,85 @@ public struct EpochModeClassifier: Sendable {
     self.parameters = parameters
   }
 
-  /// Epochs with at least one fix, in time order, with their speed; modes
-  /// are not yet decided (`.stationary`).
-  public func observedEpochs(of steps: [TrackStep]) -> [ModeEpoch] {
+  /// Epochs with a fix or a step's middle, in time order, with their speed; modes
+  /// are not yet decided (`.stationary`). With the track's `points` (which
+  /// the steps' `endPointIndex` index), a step's speed is measured over a
+  /// baseline of at least `minimumBaselineSeconds` back along contiguous
+  /// steps (the straight distance between the fixes at its ends), so that
+  /// position noise of fixes a second apart is not read as speed; without
+  /// them, each step's own speed.
+  public func observedEpochs(of steps: [TrackStep], points: [TrackPoint]? = nil) -> [ModeEpoch] {
     let length = parameters.epochSeconds
     var fixes: [Double: Int] = [:]
     var speeds: [Double: [Double]] = [:]
+    var distances: [Double: Double] = [:]
+    var positions: [Double: (Double, Double)] = [:]
     var lastEnd: Double?
-    for step in steps {
+    for (k, step) in steps.enumerated() {
       guard let start = step.startSecondsSince1970 else { continue }
       let duration = step.durationSeconds ?? 0
       let end = start + duration
       // A segment's first fix (the step's start) is a fix too.
-      if lastEnd != start { fixes[(start / length).rounded(.down) * length, default: 0] += 1 }
-      let epoch = (end / length).rounded(.down) * length
-      fixes[epoch, default: 0] += 1
+      if lastEnd != start {
+        let first = (start / length).rounded(.down) * length
+        fixes[first, default: 0] += 1
+        if let points, step.endPointIndex >= 1, step.endPointIndex - 1 < points.count {
+          let p = points[step.endPointIndex - 1]
+          positions[first] = (p.latitudeDegrees, p.longitudeDegrees)
+        }
+      }
+      let fixEpoch = (end / length).rounded(.down) * length
+      fixes[fixEpoch, default: 0] += 1
+      if let points, step.endPointIndex < points.count {
+        let p = points[step.endPointIndex]
+        positions[fixEpoch] = (p.latitudeDegrees, p.longitudeDegrees)
+      }
       lastEnd = end
-      if duration > 0, duration <= parameters.maximumStepSeconds {
+      // A step counts in the epoch that holds its middle: a step across a
+      // boundary belongs where most of it lies.
+      let epoch = ((start + end) / 2 / length).rounded(.down) * length
+      distances[epoch, default: 0] += step.distance2DMeters
+      guard duration > 0, duration <= parameters.maximumStepSeconds else { continue }
+      if let points, let speed = baselineSpeed(steps, k, end: end, points: points) {
+        speeds[epoch, default: []].append(speed)
+      } else {
         speeds[epoch, default: []].append(step.distance2DMeters / duration)
       }
     }
-    return fixes.keys.sorted().map { start in
+    return Set(fixes.keys).union(speeds.keys).sorted().map { start in
       ModeEpoch(
-        startSecondsSince1970: start, fixes: fixes[start]!, speedMetersPerSecond: speeds[start].map(median),
-        mode: .stationary)
+        startSecondsSince1970: start, fixes: fixes[start] ?? 0,
+        speedMetersPerSecond: speeds[start].map(median),
+        mode: .stationary, distanceMeters: distances[start] ?? 0, latitudeDegrees: positions[start]?.0,
+        longitudeDegrees: positions[start]?.1)
     }
   }
 
+  /// The speed of step `k` over at least `minimumBaselineSeconds`: back
+  /// along steps of one segment, each with a time, no longer than
+  /// `maximumStepSeconds` and joined end to start.
+  func baselineSpeed(_ steps: [TrackStep], _ k: Int, end: Double, points: [TrackPoint]) -> Double? {
+    var j = k
+    while let start = steps[j].startSecondsSince1970, end - start < parameters.minimumBaselineSeconds, j > 0 {
+      let previous = steps[j - 1]
+      guard previous.segment == steps[j].segment, previous.endPointIndex == steps[j].endPointIndex - 1,
+        let d = previous.durationSeconds, d > 0, d <= parameters.maximumStepSeconds
+      else { break }
+      j -= 1
+    }
+    let from = steps[j].endPointIndex - 1
+    let to = steps[k].endPointIndex
+    guard from >= 0, to < points.count, let t0 = steps[j].startSecondsSince1970, end > t0 else { return nil }
+    let a = points[from]
+    let b = points[to]
+    return Geodesy.distanceMeters(
+      fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
+      longitude: b.longitudeDegrees) / (end - t0)
+  }
+
   /// The epochs of `steps` with their modes.
-  public func epochs(of steps: [TrackStep]) -> [ModeEpoch] {
-    decode(observedEpochs(of: steps))
+  public func epochs(of steps: [TrackStep], points: [TrackPoint]? = nil) -> [ModeEpoch] {
+    decode(observedEpochs(of: steps, points: points))
   }
 
   /// Observed epochs (`observedEpochs`) with their modes decided.
@@ -288,7 +353,7 @@ public struct EpochModeClassifier: Sendable {
     return out.reversed()
   }
 
-  /// The mode of every step: the mode of the epoch its end falls in; a
+  /// The mode of every step: the mode of the epoch that holds its middle; a
   /// signal-loss step (longer than `maximumStepSeconds`) is stationary
   /// when slower than `gapStationarySpeedMetersPerSecond`.
   public func stepModes(of steps: [TrackStep], epochs: [ModeEpoch]) -> [TransportMode] {
@@ -304,7 +369,7 @@ public struct EpochModeClassifier: Sendable {
       {
         return .stationary
       }
-      let mode = byStart[((start + duration) / length).rounded(.down) * length] ?? last
+      let mode = byStart[((start + duration / 2) / length).rounded(.down) * length] ?? last
       last = mode
       return mode
     }
@@ -312,8 +377,8 @@ public struct EpochModeClassifier: Sendable {
 
   /// Activities of `steps`: runs of steps of one mode, never across a gap
   /// between segments.
-  public func activities(of steps: [TrackStep]) -> [Activity] {
-    activities(of: steps, modes: stepModes(of: steps, epochs: epochs(of: steps)))
+  public func activities(of steps: [TrackStep], points: [TrackPoint]? = nil) -> [Activity] {
+    activities(of: steps, modes: stepModes(of: steps, epochs: epochs(of: steps, points: points)))
   }
 
   /// Activities from steps' modes already decided.

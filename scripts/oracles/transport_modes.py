@@ -10,9 +10,10 @@ Some Movement); epochs without truth or without a GPS fix are left out.
 
 Two predictors: PALMS's own output (tripMode per epoch), and the epoch
 hidden Markov model of EnergyLab's README written again from its
-equations: epoch speed = median of the speeds of the steps (fix to fix,
-WGS-84 geodesic distance by Vincenty's inverse formula, steps of at most
-60 s) ending in the epoch; emission and transition probabilities = counts
+equations: epoch speed = median of the speeds of the steps (steps of at
+most 60 s; each measured from the fix at least 5 s before its end, back
+along such steps, to its end, WGS-84 geodesic distance by Vincenty's
+inverse formula) whose middle falls in the epoch; emission and transition probabilities = counts
 plus a pseudocount (1 and 0.5), normalised; Viterbi over runs of epochs
 split where no fix falls for more than 120 s. With --fit the counts are
 fitted on the given days; with --counts FILE (JSON) they are read.
@@ -104,11 +105,19 @@ def epoch_speeds(fx):
         present.add(int(t // EPOCH * EPOCH))
         if i == 0:
             continue
-        t0, lat0, lon0 = fx[i - 1]
-        dt = t - t0
-        if 0 < dt <= 60:
-            speeds[int(t // EPOCH * EPOCH)].append(vincenty(lat0, lon0, lat, lon) / dt)
-    return {e: (statistics.median(speeds[e]) if speeds[e] else None) for e in sorted(present)}
+        dt = t - fx[i - 1][0]
+        if not 0 < dt <= 60:
+            continue
+        # Back along steps of at most 60 s until the baseline is 5 s long.
+        j = i - 1
+        while t - fx[j][0] < 5 and j > 0 and 0 < fx[j][0] - fx[j - 1][0] <= 60:
+            j -= 1
+        t0, lat0, lon0 = fx[j]
+        # The step counts in the epoch holding its middle.
+        middle = (fx[i - 1][0] + t) / 2
+        speeds[int(middle // EPOCH * EPOCH)].append(vincenty(lat0, lon0, lat, lon) / (t - t0))
+    epochs = sorted(present | set(speeds))
+    return {e: (statistics.median(speeds[e]) if speeds[e] else None) for e in epochs}, present
 
 
 def bin_of(v):
@@ -195,8 +204,9 @@ def main():
     for p in sorted(glob.glob(os.path.join(args.truth, "*.csv"))):
         for e, t in truth_epochs(p, tz).items():
             truth.setdefault(e, t)
-    tracks = [epoch_speeds(fixes(p)) for p in args.gpx]
-    with_fix = set(e for sp in tracks for e in sp)
+    read = [epoch_speeds(fixes(p)) for p in args.gpx]
+    tracks = [sp for sp, _ in read]
+    with_fix = set(e for _, present in read for e in present)
     result = {}
     if args.counts:
         c = json.load(open(args.counts))
