@@ -30,6 +30,10 @@ public enum ModeEvaluationCommand {
     public var leaveOneDayOut = true
     /// Print the counts fitted on every day.
     public var fit = false
+    /// Also score the speed bands (`SpeedBandClassifier`) on the same
+    /// epochs: each epoch takes the band of the last step whose middle
+    /// falls in it.
+    public var speedBands: SpeedBandParameters?
     public var chartsDirectory: String?
     public var databasePath: String?
     public var format: OutputFormat?
@@ -66,6 +70,8 @@ public enum ModeEvaluationCommand {
     var file: String
     var epochs: [ModeEpoch]
     var diagnostics: [Diagnostic]
+    /// The speed bands' class per epoch start, when asked for.
+    var bands: [Double: ScoredMode] = [:]
   }
 
   public static func evaluate(_ options: Options) throws -> Evaluation {
@@ -116,9 +122,20 @@ public enum ModeEvaluationCommand {
         let file = options.tracks[k]
         let track = try TrackCommands.readTrack(file, parameters: options.trackParameters)
         let (steps, notes) = TrackAnalysis(parameters: options.trackParameters).steps(of: track)
+        var bands: [Double: ScoredMode] = [:]
+        if let p = options.speedBands {
+          let length = options.model.epochSeconds
+          for a in SpeedBandClassifier(parameters: p).activities(of: steps) {
+            for step in steps[a.stepRange] {
+              guard let start = step.startSecondsSince1970 else { continue }
+              let middle = start + (step.durationSeconds ?? 0) / 2
+              bands[(middle / length).rounded(.down) * length] = ScoredMode(a.mode)
+            }
+          }
+        }
         return TrackEpochs(
           file: file, epochs: classifier.observedEpochs(of: steps, points: track.points),
-          diagnostics: track.diagnostics + notes)
+          diagnostics: track.diagnostics + notes, bands: bands)
       }
     }.map { try $0.get() }
     for t in tracks { diagnostics += t.diagnostics }
@@ -181,6 +198,11 @@ public enum ModeEvaluationCommand {
       let folds = parallelMap(count: truths.count, workers: workers) { k in decode(fitted(excludingDay: k)) }
       scores.append(score("energylab-held-out", { folds[$0] }))
     }
+    if options.speedBands != nil {
+      var bands: [Double: ScoredMode] = [:]
+      for t in tracks { bands.merge(t.bands) { _, later in later } }
+      scores.append(score("speed-bands", { _ in bands }))
+    }
     var inputs = truthFiles + options.tracks
     if let palms = options.palmsPath {
       var labels: [Double: ScoredMode] = [:]
@@ -214,6 +236,7 @@ public enum ModeEvaluationCommand {
         meaning: "energylab-held-out: each day decoded by counts fitted on the other days"),
     ]
     parameters += options.trackParameters.described + options.model.described
+    if let p = options.speedBands { parameters += p.described }
     return Evaluation(
       days: truthFiles.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent },
       scores: scores,

@@ -39,6 +39,8 @@ struct EvaluateModesCLI: ContextCommand {
   @Option(help: "PALMS output CSV (dateTime, tripMode) to score on the same epochs.") var palms: String?
   @Flag(help: "Skip the leave-one-day-out scores.") var noHeldOut = false
   @Flag(help: "Also print the model's counts fitted on every day.") var fit = false
+  @Flag(help: "Also score the speed bands (the classifier before the epoch model) on the same epochs.")
+  var speedBands = false
   @Option(help: "Write the confusion charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var track: TrackOptions
   @OptionGroup var run: FileRunOptions
@@ -52,6 +54,7 @@ struct EvaluateModesCLI: ContextCommand {
     options.trackParameters = track.parameters
     options.leaveOneDayOut = !noHeldOut
     options.fit = fit
+    if speedBands { options.speedBands = SpeedBandParameters() }
     options.chartsDirectory = charts
     options.databasePath = store.path
     options.format = output.format

@@ -88,4 +88,23 @@ struct ModeEvaluationTests {
     #expect(counts.transition == [[106, 2, 2, 7], [1, 58, 0, 5], [1, 0, 87, 2], [8, 2, 5, 178]])
     #expect(e.scores.map(\.predictor) == ["energylab", "energylab-held-out"])
   }
+
+  /// The speed bands scored beside the epoch model on the same epochs:
+  /// they know no stationary class, so no epoch is called stationary, and
+  /// every standing epoch is wrong.
+  @Test func speedBandsAreScoredOnTheSameEpochs() throws {
+    var options = ModeEvaluationCommand.Options(
+      truthDirectory: "\(Self.folder)/truth",
+      tracks: ["\(Self.folder)/gpx/030711_106.gpx", "\(Self.folder)/gpx/040611_106.gpx"],
+      timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+    options.leaveOneDayOut = false
+    options.speedBands = SpeedBandParameters()
+    let e = try Self.evaluation(options)
+    #expect(e.scores.map(\.predictor) == ["energylab", "speed-bands"])
+    let bands = e.scores[1].confusion
+    #expect(bands.epochs == 469)
+    #expect(ScoredMode.allCases.allSatisfy { bands.count(truth: $0, predicted: .stationary) == 0 })
+    #expect(bands.recall(.stationary) == 0)
+    #expect(e.parameters.contains { $0.name == "mode_walk_max_mps" })
+  }
 }
