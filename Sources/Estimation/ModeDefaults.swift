@@ -1,3 +1,4 @@
+import EnergyLabCore
 import Tracks
 
 /// The energy model each transport mode is run through unless another is
@@ -8,9 +9,9 @@ public enum ModeDefaults {
   public static let cyclingMET = 7.5
 
   /// The ACSM equations on foot, MET for cycling, and resting VO2 for
-  /// passive travel (PEM thesis L1018).
+  /// passive travel (PEM thesis L1018) and for staying in a place.
   public static let modelForMode: [TransportMode: String] = [
     .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
-    .train: "resting", .plane: "resting",
+    .train: "resting", .plane: "resting", .vehicle: "resting", .stationary: "resting",
   ]
 }

@@ -8,7 +8,8 @@ public enum ModeSource: String, Sendable, Hashable {
   case given
   /// The file declares it (TCX `Sport`, GPX `<trk><type>`, FIT `sport`).
   case declared
-  /// Speed bands over the steps (nothing usable was declared).
+  /// Inferred from the steps' speeds (nothing usable was declared): the
+  /// epoch model, or speed bands where chosen.
   case speed
 }
 
@@ -24,20 +25,24 @@ public struct ModeActivity: Sendable, Hashable {
 ///
 /// The rule, in order: a mode the caller gives applies to every step; else
 /// the activity a file declares for a segment applies to its steps (one
-/// activity per run of segments with the same declared mode); speed bands
-/// classify only the steps of segments that declare nothing the mode table
-/// knows. A declared activity is never changed by its speeds: where the
-/// speed bands put more than `contradictionShare` of its time in another
+/// activity per run of segments with the same declared mode); `inference`
+/// (the epoch model unless speed bands are chosen) classifies only the
+/// steps of segments that declare nothing the mode table knows. A declared
+/// activity is never changed by its speeds: where the speed bands (which
+/// know running) put more than `contradictionShare` of its time in another
 /// mode, a warning says so.
 public struct ModeClassifier: Sendable {
-  public var speedBands: SpeedBandParameters
+  public var inference: ModeInference
+  /// The bands that check a declared activity against its speeds.
+  public var speedBands = SpeedBandParameters()
   public var givenMode: TransportMode?
   /// Share of a declared activity's time that speed bands must put in
   /// another mode before a warning: 0.5.
   public var contradictionShare = 0.5
 
-  public init(speedBands: SpeedBandParameters = SpeedBandParameters(), givenMode: TransportMode? = nil) {
-    self.speedBands = speedBands
+  public init(inference: ModeInference = .standard, givenMode: TransportMode? = nil) {
+    self.inference = inference
+    if case .speedBands(let p) = inference { speedBands = p }
     self.givenMode = givenMode
   }
 
@@ -46,7 +51,12 @@ public struct ModeClassifier: Sendable {
     public var diagnostics: [Diagnostic]
   }
 
-  public func activities(of steps: [TrackStep], declaredSportBySegment: [Int32: String], source: String)
+  /// `points` are the track's fixes (which the steps' `endPointIndex`
+  /// index), for the epoch model's speeds over a baseline.
+  public func activities(
+    of steps: [TrackStep], points: [TrackPoint]? = nil, declaredSportBySegment: [Int32: String],
+    source: String
+  )
     -> Result
   {
     let bands = SpeedBandClassifier(parameters: speedBands)
@@ -91,7 +101,7 @@ public struct ModeClassifier: Sendable {
         }
       } else {
         if let sport { unknownWords[sport, default: 0] += range.count }
-        for a in bands.activities(of: Array(steps[range])) {
+        for a in inference.activities(of: Array(steps[range]), points: points) {
           var shifted = a
           shifted.stepRange = (a.stepRange.lowerBound + start)..<(a.stepRange.upperBound + start)
           out.append(ModeActivity(activity: shifted, source: .speed, declaredSport: sport))
@@ -104,7 +114,7 @@ public struct ModeClassifier: Sendable {
         Diagnostic(
           code: "declared-sport-unknown", severity: .note,
           message:
-            "the file declares \"\(word)\" for \(count) steps, which names no transport mode; speed bands classify them",
+            "the file declares \"\(word)\" for \(count) steps, which names no transport mode; \(inference.identifier) classifies them",
           location: source))
     }
     return Result(activities: out, diagnostics: diagnostics)
@@ -140,10 +150,10 @@ public struct ModeEnergyEstimator: Sendable {
   /// Looks the models up: `modelForMode` where it names one, else
   /// `ModeDefaults.modelForMode`. Throws for an unknown model id.
   public init(
-    modelForMode: [TransportMode: String] = [:], speedBands: SpeedBandParameters = SpeedBandParameters(),
+    modelForMode: [TransportMode: String] = [:], inference: ModeInference = .standard,
     givenMode: TransportMode? = nil, cyclingMET: Double = ModeDefaults.cyclingMET
   ) throws {
-    classifier = ModeClassifier(speedBands: speedBands, givenMode: givenMode)
+    classifier = ModeClassifier(inference: inference, givenMode: givenMode)
     var models: [TransportMode: any EnergyModel] = [:]
     for mode in TransportMode.allCases {
       models[mode] = try ModelRegistry.model(id: modelForMode[mode] ?? ModeDefaults.modelForMode[mode]!)
@@ -172,12 +182,12 @@ public struct ModeEnergyEstimator: Sendable {
   /// first part's energy; `perStep` sees every step's model output and
   /// energy, kcal.
   public func estimate(
-    steps: [TrackStep], declaredSportBySegment: [Int32: String], source: String, subject: ModelInput,
-    inherited: [Diagnostic] = [],
+    steps: [TrackStep], points: [TrackPoint]? = nil, declaredSportBySegment: [Int32: String], source: String,
+    subject: ModelInput, inherited: [Diagnostic] = [],
     perStep: ((ModeActivity, any EnergyModel, TrackStep, ModelOutput, Double) -> Void)? = nil
   ) throws -> Result {
     let classified = classifier.activities(
-      of: steps, declaredSportBySegment: declaredSportBySegment, source: source)
+      of: steps, points: points, declaredSportBySegment: declaredSportBySegment, source: source)
     var parts: [Part] = []
     for (index, activity) in classified.activities.enumerated() {
       let model = models[activity.activity.mode]!

@@ -18,10 +18,10 @@ public enum EnergyCommand {
     public var track = TrackAnalysisParameters()
     /// Split tracks into activities by speed band and apply each mode's model.
     public var byMode = false
-    public var modes = SpeedBandParameters()
+    public var modes = ModeInference.standard
     /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
     public var modelForMode: [TransportMode: String] = [:]
-    /// The mode of every step, over what files declare and speed bands.
+    /// The mode of every step, over what files declare and the epoch model.
     public var givenMode: TransportMode?
     /// Measured expenditure to report beside the model's (`--measured`);
     /// a COSMED K5 export given as a track is its own measurement.
@@ -65,7 +65,7 @@ public enum EnergyCommand {
     public var file: String
     /// The activity and its 1-based index in the file, with `byMode`.
     public var activity: Activity?
-    /// Where the activity's mode came from (declared, speed bands, given).
+    /// Where the activity's mode came from (declared, inferred from speed, given).
     public var modeSource: ModeSource?
     public var index: Int
     public var energy: TrackEnergy
@@ -119,7 +119,7 @@ public enum EnergyCommand {
     let estimator =
       options.byMode
       ? try ModeEnergyEstimator(
-        modelForMode: options.modelForMode, speedBands: options.modes, givenMode: options.givenMode,
+        modelForMode: options.modelForMode, inference: options.modes, givenMode: options.givenMode,
         cyclingMET: options.cyclingMET) : nil
     let analysis = TrackAnalysis(parameters: options.track)
     var parts: [Part] = []
@@ -205,7 +205,9 @@ public enum EnergyCommand {
       var pieces: [(activity: ModeActivity?, energy: TrackEnergy)] = []
       if let estimator {
         let estimated = try estimator.estimate(
-          steps: steps, declaredSportBySegment: track.declaredSportBySegment, source: file, subject: subject,
+          steps: steps, points: track.points, declaredSportBySegment: track.declaredSportBySegment,
+          source: file,
+          subject: subject,
           inherited: inherited,
           perStep: options.perFix || compares
             ? { activity, model, step, output, energy in
@@ -325,7 +327,7 @@ public enum EnergyCommand {
         NamedParameter(
           name: "mode_rule", value: options.givenMode.map { "given:\($0.rawValue)" } ?? "declared-then-speed",
           meaning: options.givenMode == nil
-            ? "the activity a file declares, else speed bands" : "one mode for every step"))
+            ? "the activity a file declares, else the mode classifier" : "one mode for every step"))
     } else {
       parameterList.append(
         NamedParameter(name: "model", value: options.modelID, meaning: mainModel.info.name))

@@ -57,7 +57,10 @@ public enum ProfileCommand {
     /// set lacks (with a warning); nil makes that an error.
     public var factorFallback: TransportMode?
     public var track = TrackAnalysisParameters()
-    public var modes = SpeedBandParameters()
+    public var modes = ModeInference.standard
+    /// The factor a vehicle activity (car, bus or train, not told apart)
+    /// takes when the set has no `vehicle` factor: car.
+    public var vehicleFactorMode = TransportMode.car
     /// MET of cycling under the `met` model when no MET is given.
     public var cyclingMET = ModeDefaults.cyclingMET
     /// Files the command line read for these options, and what it took
@@ -102,10 +105,16 @@ public enum ProfileCommand {
     }
     let analysis = TrackAnalysis(parameters: options.track)
     let estimator = try ModeEnergyEstimator(
-      modelForMode: options.modelForMode, speedBands: modes, cyclingMET: options.cyclingMET)
+      modelForMode: options.modelForMode, inference: modes, cyclingMET: options.cyclingMET)
     var out: [ProfileActivity] = []
     var diagnosticsFound: [Diagnostic] = []
     var fallbacks: [String: [String: (count: Int, meters: Double)]] = [:]
+    var vehicleAs: [String: (count: Int, meters: Double)] = [:]
+    if !factors.modes.contains(TransportMode.vehicle.rawValue),
+      !factors.modes.contains(options.vehicleFactorMode.rawValue)
+    {
+      throw factors.unknownMode(options.vehicleFactorMode.rawValue, as: "vehicle factor mode", remedy: nil)
+    }
     var base = options.subject
     base.bodyMassKilograms = mass
     let zone = options.timeZone.zone
@@ -116,7 +125,9 @@ public enum ProfileCommand {
       let (steps, diagnostics) = analysis.steps(of: track)
       diagnosticsFound += track.diagnostics + diagnostics
       let estimated = try estimator.estimate(
-        steps: steps, declaredSportBySegment: track.declaredSportBySegment, source: file, subject: base)
+        steps: steps, points: track.points, declaredSportBySegment: track.declaredSportBySegment,
+        source: file,
+        subject: base)
       diagnosticsFound += estimated.unattachedDiagnostics
       for part in estimated.parts {
         let activity = part.activity.activity
@@ -130,7 +141,24 @@ public enum ProfileCommand {
         diagnosticsFound += energy.diagnostics
         let mode = activity.mode.rawValue
         var factorMode = mode
-        if !factors.modes.contains(mode) {
+        if activity.mode == .vehicle && !factors.modes.contains(mode) {
+          // GPS alone does not tell a car from a bus or a train: costed by
+          // the stated mode's factor, and said.
+          factorMode = options.vehicleFactorMode.rawValue
+          vehicleAs[file, default: (0, 0)].count += 1
+          vehicleAs[file, default: (0, 0)].meters += activity.distanceMeters
+        }
+        if activity.mode == .stationary {
+          // Staying in a place is not travel: no CO2.
+          out.append(
+            ProfileActivity(
+              mode: mode, startSecondsSince1970: start, endSecondsSince1970: end,
+              distanceMeters: activity.distanceMeters, durationSeconds: activity.durationSeconds,
+              energyKilocalories: energy.energyKilocalories, co2Kilograms: 0, session: file,
+              modelID: model.info.id))
+          continue
+        }
+        if !factors.modes.contains(factorMode) {
           guard let fallback = options.factorFallback?.rawValue else {
             throw InputError(
               .value,
@@ -152,6 +180,14 @@ public enum ProfileCommand {
       }
     }
     var fallbackDiagnostics: [Diagnostic] = []
+    for (file, total) in vehicleAs.sorted(by: { $0.key < $1.key }) {
+      fallbackDiagnostics.append(
+        Diagnostic(
+          code: "vehicle-factor", severity: .note,
+          message:
+            "\(total.count) vehicle activit\(total.count == 1 ? "y" : "ies") (\(Fixed.format(total.meters / 1000, digits: 2)) km) took the \(options.vehicleFactorMode.rawValue) factor: GPS speeds do not tell a car from a bus or a train",
+          location: file))
+    }
     for (file, byMode) in fallbacks.sorted(by: { $0.key < $1.key }) {
       for (mode, total) in byMode.sorted(by: { $0.key < $1.key }) {
         fallbackDiagnostics.append(
@@ -168,7 +204,10 @@ public enum ProfileCommand {
       parameters: options.track.described + modes.described + [
         NamedParameter(
           name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
-          meaning: "MET of cycling (Compendium 2011, 01015)")
+          meaning: "MET of cycling (Compendium 2011, 01015)"),
+        NamedParameter(
+          name: "vehicle_factor_mode", value: options.vehicleFactorMode.rawValue,
+          meaning: "factor of vehicle activities when the set has no vehicle factor"),
       ]
         + options.modelForMode.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map {
           NamedParameter(

@@ -1,4 +1,5 @@
 import EnergyLabCore
+import Estimation
 import Foundation
 import Ingest
 import Reporting
@@ -299,27 +300,32 @@ public enum TrackCommands {
     try summaries.finish(of: files.count)
   }
 
-  /// A track cut into activities, by speed band or by the Alter Eco
-  /// thesis's classifier.
+  /// A track cut into activities: what the file declares, else the mode
+  /// classifier (the epoch model by default, or speed bands); or the Alter
+  /// Eco thesis's classifier. With epochs, every epoch from the first fix to
+  /// the last with its mode.
   public struct Segmentation: Sendable {
     public enum Activities: Sendable {
-      case speedBands([Activity])
+      case modes([ModeActivity])
       case alterEco([AlterEcoActivity])
     }
     public var file: String
     public var activities: Activities
+    /// Every epoch of the track with its mode (when asked for).
+    public var epochs: [ModeEpoch]?
     /// The files read: the track, and the regions of the Alter Eco rules.
     public var inputs: [String]
     public var parameters: [NamedParameter]
     public var diagnostics: [Diagnostic]
   }
 
-  /// The activities of a track by speed band, or by the Alter Eco thesis's
-  /// classifier when `alterEco` is given.
+  /// The activities of a track: declared sports first, then `inference`;
+  /// or the Alter Eco thesis's classifier when `alterEco` is given.
+  /// `epochs` also gives every epoch with its mode (not with Alter Eco).
   public static func segmentation(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
-    regionsPath: String? = nil
+    inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
+    regionsPath: String? = nil, epochs: Bool = false
   ) throws -> Segmentation {
     let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
     if let alterEco {
@@ -339,19 +345,28 @@ public enum TrackCommands {
         parameters: alterEco.described + parameters.described, diagnostics: track.diagnostics)
     }
     let (steps, diagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
+    let classified = ModeClassifier(inference: inference).activities(
+      of: steps, points: track.points, declaredSportBySegment: track.declaredSportBySegment, source: file)
+    var timeline: [ModeEpoch]?
+    if epochs {
+      var modes = Array(repeating: TransportMode.stationary, count: steps.count)
+      for a in classified.activities { for i in a.activity.stepRange { modes[i] = a.activity.mode } }
+      var p = ModeModelParameters()
+      p.epochSeconds = inference.epochSeconds
+      timeline = EpochModeClassifier(parameters: p).timeline(of: steps, points: track.points, modes: modes)
+    }
     return Segmentation(
-      file: file, activities: .speedBands(SpeedBandClassifier(parameters: modes).activities(of: steps)),
-      inputs: [file], parameters: parameters.described + modes.described,
-      diagnostics: track.diagnostics + diagnostics)
+      file: file, activities: .modes(classified.activities), epochs: timeline, inputs: [file],
+      parameters: parameters.described + inference.described,
+      diagnostics: track.diagnostics + diagnostics + classified.diagnostics)
   }
 
-  /// The activities as the `track-segments` table.
-  public static func table(_ segmentation: Segmentation) -> ResultTable {
+  /// The activities as rows of the `track-segments` table.
+  public static func rows(_ segmentation: Segmentation) -> [ResultRecord] {
     let file = segmentation.file
-    let rows: [ResultRecord]
     switch segmentation.activities {
     case .alterEco(let activities):
-      rows = activities.enumerated().map { k, a in
+      return activities.enumerated().map { k, a in
         ResultRecord([
           "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode),
           "start_time": .string(ISO8601.formatUTC(a.startSecondsSince1970)),
@@ -360,10 +375,12 @@ public enum TrackCommands {
           "duration_s": .number(a.endSecondsSince1970 - a.startSecondsSince1970, 1),
         ])
       }
-    case .speedBands(let activities):
-      rows = activities.enumerated().map { k, a in
-        ResultRecord([
+    case .modes(let activities):
+      return activities.enumerated().map { k, m in
+        let a = m.activity
+        return ResultRecord([
           "file": .string(file), "activity": .integer(k + 1), "mode": .string(a.mode.rawValue),
+          "mode_source": .string(m.source.rawValue),
           "start_time": a.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
           "end_time": a.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
           "distance_m": .number(a.distanceMeters, 1), "duration_s": .number(a.durationSeconds, 1),
@@ -371,9 +388,31 @@ public enum TrackCommands {
         ])
       }
     }
-    return ResultTable(
+  }
+
+  /// The activities as the `track-segments` table.
+  public static func table(_ segmentation: Segmentation) -> ResultTable {
+    table(rows(segmentation))
+  }
+
+  static func table(_ rows: [ResultRecord]) -> ResultTable {
+    ResultTable(
       name: "track-segments", rows: rows,
       keyColumns: ["file", "activity", "mode", "distance_m", "duration_s"])
+  }
+
+  /// The epochs as rows of the `track-epochs` table: file, epoch start
+  /// with the offset of `timeZone` at that instant, mode, speed, fixes.
+  public static func epochRows(_ segmentation: Segmentation, timeZone: TimeZone) -> [ResultRecord] {
+    (segmentation.epochs ?? []).map { e in
+      let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: e.startSecondsSince1970))
+      return ResultRecord([
+        "file": .string(segmentation.file),
+        "epoch_start": .string(ISO8601.formatWithOffset(e.startSecondsSince1970, offsetSeconds: offset)),
+        "mode": .string(e.mode.rawValue), "speed_mps": .number(e.speedMetersPerSecond, 3),
+        "fix": .bool(e.fixes > 0), "fixes": .integer(e.fixes),
+      ])
+    }
   }
 
   /// The activities as stored rows (no model, so no energy or CO2).
@@ -388,9 +427,10 @@ public enum TrackCommands {
           durationSeconds: a.endSecondsSince1970 - a.startSecondsSince1970, model: "",
           energyKilocalories: nil, co2Kilograms: nil)
       }
-    case .speedBands(let activities):
-      return activities.enumerated().map { k, a in
-        ActivityRow(
+    case .modes(let activities):
+      return activities.enumerated().map { k, m in
+        let a = m.activity
+        return ActivityRow(
           trackPath: file, index: k + 1, mode: a.mode.rawValue,
           startTime: a.startSecondsSince1970.map { ISO8601.formatUTC($0) },
           endTime: a.endSecondsSince1970.map { ISO8601.formatUTC($0) }, distanceMeters: a.distanceMeters,
@@ -399,31 +439,101 @@ public enum TrackCommands {
     }
   }
 
-  /// `track segments`: segment, then store and print through the driver.
+  /// The epochs as stored rows: the mode's index in `TransportMode` order
+  /// is not a number to store, so each epoch stores its speed and fixes,
+  /// and its mode as a metric named after it (value 1).
+  static func storedEpochs(_ segmentation: Segmentation, epochSeconds: Double) -> [EpochRow] {
+    (segmentation.epochs ?? []).flatMap { e -> [EpochRow] in
+      let start = ISO8601.formatUTC(e.startSecondsSince1970)
+      var rows = [
+        EpochRow(
+          source: segmentation.file, epochStart: start, epochSeconds: epochSeconds,
+          metric: "mode_\(e.mode.rawValue)",
+          value: 1, unit: "flag"),
+        EpochRow(
+          source: segmentation.file, epochStart: start, epochSeconds: epochSeconds, metric: "fixes",
+          value: Double(e.fixes), unit: "count"),
+      ]
+      if let v = e.speedMetersPerSecond {
+        rows.append(
+          EpochRow(
+            source: segmentation.file, epochStart: start, epochSeconds: epochSeconds, metric: "speed",
+            value: v, unit: "m/s"))
+      }
+      return rows
+    }
+  }
+
+  /// `track segments`: each file segmented (on every core), unreadable
+  /// files reported and skipped; then stored and printed through the
+  /// driver, one run for all files. With `epochs`, the epoch table too.
   public static func segments(
-    file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    modes: SpeedBandParameters = SpeedBandParameters(), alterEco: AlterEcoParameters? = nil,
-    regionsPath: String? = nil, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
+    regionsPath: String? = nil, epochs: Bool = false, failFast: Bool = false, jobs: Int? = nil,
+    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
-    let segmentation = try segmentation(
-      file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes, alterEco: alterEco,
-      regionsPath: regionsPath)
-    let classifier = alterEco == nil ? "speed-bands" : "alter-eco"
+    let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    let results = parallelMap(count: files.count, workers: workers) { k in
+      Result {
+        try segmentation(
+          file: files[k], parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
+          alterEco: alterEco, regionsPath: regionsPath, epochs: epochs)
+      }
+    }
+    var found: [Segmentation] = []
+    var failures = 0
+    for (file, result) in zip(files, results) {
+      switch result {
+      case .success(let s): found.append(s)
+      case .failure(let error as InputError):
+        if failFast { throw error }
+        failures += 1
+        context.warn("energylab: \(error) (skipped)")
+        _ = file
+      case .failure(let error): throw error
+      }
+    }
+    let classifier = alterEco == nil ? inference.identifier : "alter-eco"
+    var inputs: [String] = []
+    for s in found { for i in s.inputs where !inputs.contains(i) { inputs.append(i) } }
+    let parameterList =
+      (found.first?.parameters ?? parameters.described)
+      + (epochs
+        ? [
+          NamedParameter(
+            name: "epoch_s", value: Fixed.shortest(inference.epochSeconds),
+            meaning: "length of the printed epochs")
+        ] : [])
+    let diagnostics = found.flatMap(\.diagnostics)
+    let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
     try Driver.finish(
       ComputedOutcome(
-        inputs: segmentation.inputs, parameters: segmentation.parameters,
-        diagnostics: segmentation.diagnostics,
+        inputs: inputs, parameters: parameterList, diagnostics: diagnostics,
         run: { inputs, recordedAt in
           var run = RunRecord(
-            command: "track segments --classifier \(classifier)", recordedAt: recordedAt, inputs: inputs,
-            parameters: segmentation.parameters)
-          run.activities = activityRows(segmentation)
-          run.diagnostics = segmentation.diagnostics.map(DiagnosticRow.init)
+            command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
+            recordedAt: recordedAt, inputs: inputs, parameters: parameterList)
+          run.activities = found.flatMap(activityRows)
+          run.epochs = found.flatMap { storedEpochs($0, epochSeconds: inference.epochSeconds) }
+          run.diagnostics = diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in context.emit(table(segmentation), format: format) }),
+        render: { context in
+          if epochs {
+            context.emit(
+              ResultTable(
+                name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
+                keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
+          } else {
+            context.emit(table(found.flatMap(rows)), format: format)
+          }
+        }),
       context: context, database: databasePath)
+    if failures > 0 {
+      throw RuntimeError(
+        "\(failures) of \(files.count) files could not be read; \(found.count) segmented")
+    }
   }
 
   /// A track's charts and its activities, ready to draw and print.
@@ -438,10 +548,11 @@ public enum TrackCommands {
   /// grade over distance, and the mode segmentation.
   public static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    modes: SpeedBandParameters = SpeedBandParameters(), chartsDirectory: String?, format: OutputFormat?,
+    inference: ModeInference = .standard, chartsDirectory: String?, format: OutputFormat?,
     context: CommandContext
   ) throws {
-    let plot = try plot(file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, modes: modes)
+    let plot = try plot(
+      file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference)
     try Driver.finish(
       ComputedOutcome(
         inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics,
@@ -453,7 +564,7 @@ public enum TrackCommands {
 
   public static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    modes: SpeedBandParameters = SpeedBandParameters()
+    inference: ModeInference = .standard
   ) throws -> Plot {
     let track = try readTrack(file, parameters: parameters, defaultTimeZone: defaultTimeZone)
     let analysis = TrackAnalysis(parameters: parameters)
@@ -473,8 +584,10 @@ public enum TrackCommands {
         expected: track.points.count < 2
           ? "two or more fixes to plot speed" : "<time> on the fixes to plot speed")
     }
-    let classifier = SpeedBandClassifier(parameters: modes)
-    let activities = classifier.activities(of: steps)
+    // What the file declares wins; the classifier fills the rest.
+    let classified = ModeClassifier(inference: inference).activities(
+      of: steps, points: track.points, declaredSportBySegment: track.declaredSportBySegment, source: file)
+    let activities = classified.activities.map(\.activity)
     // Speed over time, one series per mode.
     var speedSeries: [GnuplotChart.Series] = []
     for mode in TransportMode.allCases {
@@ -548,6 +661,173 @@ public enum TrackCommands {
     }
     return Plot(
       charts: charts, activities: ResultTable(name: "track-activities", rows: rows),
-      parameters: parameters.described + modes.described, diagnostics: track.diagnostics + diagnostics)
+      parameters: parameters.described + inference.described,
+      diagnostics: track.diagnostics + diagnostics + classified.diagnostics)
+  }
+}
+
+extension TrackCommands {
+  /// Trips, stays and places of tracks of one person (`track trips`).
+  public struct TripsResult: Sendable {
+    public var files: [String]
+    public var found: TripsAndPlaces
+    public var parameters: [NamedParameter]
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// Each file's epochs and modes (declared sports first, then
+  /// `inference`), its trips and stays; then the places of all the stays
+  /// together, as one person's. Unreadable files are skipped and counted
+  /// in `failures` (or thrown with `failFast`).
+  public static func trips(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
+    failFast: Bool = false, warn: (String) -> Void = { _ in }
+  ) throws -> (result: TripsResult, failures: Int) {
+    let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
+    let detector = TripDetector(parameters: tripParameters)
+    let results = parallelMap(count: files.count, workers: workers) { k in
+      Result { () -> (trips: [Trip], stays: [Stay], diagnostics: [Diagnostic]) in
+        let s = try segmentation(
+          file: files[k], parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
+          epochs: true)
+        let found = detector.tripsAndStays(
+          of: s.epochs ?? [], epochSeconds: inference.epochSeconds, source: files[k])
+        return (found.trips, found.stays, s.diagnostics)
+      }
+    }
+    var trips: [Trip] = []
+    var stays: [Stay] = []
+    var diagnostics: [Diagnostic] = []
+    var read: [String] = []
+    var failures = 0
+    for (file, result) in zip(files, results) {
+      switch result {
+      case .success(let r):
+        trips += r.trips
+        stays += r.stays
+        diagnostics += r.diagnostics
+        read.append(file)
+      case .failure(let error as InputError):
+        if failFast { throw error }
+        failures += 1
+        warn("energylab: \(error) (skipped)")
+      case .failure(let error): throw error
+      }
+    }
+    let places = detector.places(&stays)
+    return (
+      TripsResult(
+        files: read, found: TripsAndPlaces(trips: trips, stays: stays, places: places),
+        parameters: parameters.described + inference.described + tripParameters.described,
+        diagnostics: diagnostics), failures
+    )
+  }
+
+  /// The trips table: file, trip, start and end with their offset, modes in
+  /// order, distance, duration, pauses.
+  public static func tripsTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
+    var index: [String: Int] = [:]
+    let rows = r.found.trips.map { t -> ResultRecord in
+      index[t.source, default: 0] += 1
+      return ResultRecord([
+        "file": .string(t.source), "trip": .integer(index[t.source]!),
+        "start_time": .string(local(t.startSecondsSince1970, timeZone)),
+        "end_time": .string(local(t.endSecondsSince1970, timeZone)),
+        "modes": .string(t.modes.map(\.rawValue).joined(separator: ">")),
+        "distance_m": .number(t.distanceMeters, 1), "duration_s": .number(t.durationSeconds, 0),
+        "pauses": .integer(t.pauses),
+      ])
+    }
+    return ResultTable(
+      name: "trips", rows: rows,
+      keyColumns: ["file", "trip", "start_time", "modes", "distance_m", "duration_s"])
+  }
+
+  /// The places table: centre, visits, time spent.
+  public static func placesTable(_ r: TripsResult) -> ResultTable {
+    ResultTable(
+      name: "places",
+      rows: r.found.places.map { p in
+        ResultRecord([
+          "place": .integer(p.index), "latitude_deg": .number(p.latitudeDegrees, 6),
+          "longitude_deg": .number(p.longitudeDegrees, 6), "visits": .integer(p.visits),
+          "duration_s": .number(p.durationSeconds, 0),
+        ])
+      })
+  }
+
+  /// The stays table: file, start, end, duration, place (unknown without
+  /// a fix).
+  public static func staysTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
+    ResultTable(
+      name: "stays",
+      rows: r.found.stays.map { s in
+        ResultRecord([
+          "file": .string(s.source), "start_time": .string(local(s.startSecondsSince1970, timeZone)),
+          "end_time": .string(local(s.endSecondsSince1970, timeZone)),
+          "duration_s": .number(s.durationSeconds, 0), "place": s.place.map { .integer($0) } ?? .null,
+        ])
+      })
+  }
+
+  static func local(_ seconds: Double, _ zone: TimeZone) -> String {
+    ISO8601.formatWithOffset(
+      seconds, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+  }
+
+  /// `track trips`: trips, stays and places of the files, stored (trips and
+  /// places in their tables, stays among the results) and printed.
+  public static func trips(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
+    failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+  ) throws {
+    let (r, failures) = try trips(
+      files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
+      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { context.warn($0) })
+    let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
+    try Driver.finish(
+      ComputedOutcome(
+        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics,
+        run: { inputs, recordedAt in
+          var run = RunRecord(
+            command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
+            inputs: inputs,
+            parameters: r.parameters)
+          var index: [String: Int] = [:]
+          run.trips = r.found.trips.map { t in
+            index[t.source, default: 0] += 1
+            return TripRow(
+              trackPath: t.source, index: index[t.source]!,
+              startTime: ISO8601.formatUTC(t.startSecondsSince1970),
+              endTime: ISO8601.formatUTC(t.endSecondsSince1970),
+              modes: t.modes.map(\.rawValue).joined(separator: ">"),
+              distanceMeters: t.distanceMeters, durationSeconds: t.durationSeconds, pauses: t.pauses)
+          }
+          run.places = r.found.places.map {
+            PlaceRow(
+              index: $0.index, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+              visits: $0.visits, durationSeconds: $0.durationSeconds)
+          }
+          run.results = r.found.stays.enumerated().flatMap { k, s -> [ResultRow] in
+            let subject = "\(s.source) stay \(ISO8601.formatUTC(s.startSecondsSince1970))"
+            return [ResultRow(subject: subject, metric: "duration", value: s.durationSeconds, unit: "s")]
+              + (s.place.map {
+                [ResultRow(subject: subject, metric: "place", value: Double($0), unit: "index")]
+              }
+                ?? [])
+          }
+          run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
+          return run
+        },
+        render: { context in
+          context.emit(tripsTable(r, timeZone: zone), format: format)
+          context.emit(placesTable(r), format: format)
+          context.emit(staysTable(r, timeZone: zone), format: format)
+        }), context: context, database: databasePath)
+    if failures > 0 {
+      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(r.files.count) read")
+    }
   }
 }

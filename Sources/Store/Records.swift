@@ -41,6 +41,8 @@ struct PreparedRun {
     try add(run.surveyResults)
     try add(run.errorSummaries)
     try add(run.diagnostics)
+    try add(run.trips)
+    try add(run.places)
   }
 
   private mutating func add<Row: RunChildRecord>(_ rows: [Row]) throws {
@@ -230,6 +232,43 @@ extension ActivityRow: RunChildRecord {
     container["model"] = model
     container["energy_kcal"] = finite(energyKilocalories)
     container["co2_kg"] = finite(co2Kilograms)
+  }
+}
+
+extension TripRow: RunChildRecord {
+  public static let databaseTableName = "trips"
+  public init(row: Row) throws {
+    self.init(
+      trackPath: row["track_path"], index: row["trip"], startTime: row["start_time"],
+      endTime: row["end_time"],
+      modes: row["modes"], distanceMeters: row["distance_m"], durationSeconds: row["duration_s"],
+      pauses: row["pauses"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["track_path"] = trackPath
+    container["trip"] = index
+    container["start_time"] = startTime
+    container["end_time"] = endTime
+    container["modes"] = modes
+    container["distance_m"] = distanceMeters
+    container["duration_s"] = durationSeconds
+    container["pauses"] = pauses
+  }
+}
+
+extension PlaceRow: RunChildRecord {
+  public static let databaseTableName = "places"
+  public init(row: Row) throws {
+    self.init(
+      index: row["place"], latitudeDegrees: row["latitude_deg"], longitudeDegrees: row["longitude_deg"],
+      visits: row["visits"], durationSeconds: row["duration_s"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["place"] = index
+    container["latitude_deg"] = latitudeDegrees
+    container["longitude_deg"] = longitudeDegrees
+    container["visits"] = visits
+    container["duration_s"] = durationSeconds
   }
 }
 

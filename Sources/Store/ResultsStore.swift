@@ -22,6 +22,9 @@ public struct RunRecord: Sendable, Hashable {
   public var epochs: [EpochRow] = []
   public var referenceValues: [ReferenceValueRow] = []
   public var surveyResults: [SurveyResultRow] = []
+  /// Trips and the places of stays between them (`track trips`).
+  public var trips: [TripRow] = []
+  public var places: [PlaceRow] = []
   /// What the readers and models noticed about the inputs (not part of
   /// the key: the same inputs and parameters give the same diagnostics).
   public var diagnostics: [DiagnosticRow] = []
@@ -83,6 +86,7 @@ public struct RunRecord: Sendable, Hashable {
       out.activities[i].trackPath = names.rename(out.activities[i].trackPath)
     }
     for i in out.epochs.indices { out.epochs[i].source = names.rename(out.epochs[i].source) }
+    for i in out.trips.indices { out.trips[i].trackPath = names.rename(out.trips[i].trackPath) }
     for i in out.referenceValues.indices {
       out.referenceValues[i].reference = names.rename(out.referenceValues[i].reference)
     }
@@ -278,6 +282,50 @@ public struct EpochRow: Sendable, Hashable {
   }
 }
 
+/// A trip of a track: start, end, its modes in order (`walk>vehicle>walk`),
+/// distance, duration and pauses.
+public struct TripRow: Sendable, Hashable {
+  public var trackPath: String
+  public var index: Int
+  public var startTime: String
+  public var endTime: String
+  public var modes: String
+  public var distanceMeters: Double
+  public var durationSeconds: Double
+  public var pauses: Int
+  public init(
+    trackPath: String, index: Int, startTime: String, endTime: String, modes: String, distanceMeters: Double,
+    durationSeconds: Double, pauses: Int
+  ) {
+    self.trackPath = trackPath
+    self.index = index
+    self.startTime = startTime
+    self.endTime = endTime
+    self.modes = modes
+    self.distanceMeters = distanceMeters
+    self.durationSeconds = durationSeconds
+    self.pauses = pauses
+  }
+}
+
+/// A place where the person stays: its centre, visits and time there.
+public struct PlaceRow: Sendable, Hashable {
+  public var index: Int
+  public var latitudeDegrees: Double
+  public var longitudeDegrees: Double
+  public var visits: Int
+  public var durationSeconds: Double
+  public init(
+    index: Int, latitudeDegrees: Double, longitudeDegrees: Double, visits: Int, durationSeconds: Double
+  ) {
+    self.index = index
+    self.latitudeDegrees = latitudeDegrees
+    self.longitudeDegrees = longitudeDegrees
+    self.visits = visits
+    self.durationSeconds = durationSeconds
+  }
+}
+
 /// A cell of a reference table as a run used it.
 public struct ReferenceValueRow: Sendable, Hashable {
   public var reference: String
@@ -377,7 +425,7 @@ public final class ResultsStore: Sendable {
   public static let tables = [
     "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
     "epochs",
-    "reference_values", "survey_results", "diagnostics",
+    "reference_values", "survey_results", "diagnostics", "trips", "places",
   ]
 
   /// How long a statement waits for another process's lock before SQLite
@@ -635,6 +683,25 @@ public final class ResultsStore: Sendable {
     migrator.registerMigration("v5-error-summary-text") { db in
       try db.execute(sql: "ALTER TABLE error_summaries ADD COLUMN text TEXT")
     }
+    // Trips (start, end, modes in order, distance, pauses) and the places
+    // of the stays between them, as PALMS defines both.
+    migrator.registerMigration("v6-trips-places") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE trips (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            track_path TEXT NOT NULL, trip INTEGER NOT NULL, start_time TEXT NOT NULL, end_time TEXT NOT NULL,
+            modes TEXT NOT NULL, distance_m REAL NOT NULL, duration_s REAL NOT NULL, pauses INTEGER NOT NULL
+          );
+          CREATE TABLE places (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            place INTEGER NOT NULL, latitude_deg REAL NOT NULL, longitude_deg REAL NOT NULL,
+            visits INTEGER NOT NULL, duration_s REAL NOT NULL
+          );
+          CREATE INDEX trips_run ON trips(run_id);
+          CREATE INDEX places_run ON places(run_id);
+          """)
+    }
     return migrator
   }
 
@@ -685,6 +752,8 @@ public final class ResultsStore: Sendable {
         run.referenceValues = try rows(ReferenceValueRow.self)
         run.surveyResults = try rows(SurveyResultRow.self)
         run.diagnostics = try rows(DiagnosticRow.self)
+        run.trips = try rows(TripRow.self)
+        run.places = try rows(PlaceRow.self)
         return run
       }
     }

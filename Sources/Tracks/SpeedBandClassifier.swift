@@ -1,18 +1,6 @@
 import EnergyLabCore
 import Foundation
 
-/// Ways of travelling, as the theses' activity domains name them (PEM
-/// thesis: Walk, Run, Car, Bus, Train; plus cycling).
-public enum TransportMode: String, Sendable, Hashable, CaseIterable {
-  case walk
-  case run
-  case cycle
-  case bus
-  case car
-  case train
-  case plane
-}
-
 /// Named parameters of the speed-band classifier; every one is reported.
 ///
 /// Bands are on the median speed of a sliding window of fixes. The defaults
@@ -33,7 +21,7 @@ public struct SpeedBandParameters: Sendable, Hashable {
   public var carMaxMetersPerSecond = 30.0
   public var trainMaxMetersPerSecond = 70.0
   /// Modes the classifier may give.
-  public var enabledModes: [TransportMode] = TransportMode.allCases
+  public var enabledModes: [TransportMode] = TransportMode.speedBandModes
   /// Fixes in the running-median window that smooths step speeds.
   public var medianWindowFixes = 5
   /// Activities shorter than this are absorbed by a neighbour, s.

@@ -42,8 +42,23 @@ enum Movement: String, CaseIterable, ExpressibleByArgument {
 
 /// How `track segments` tells transport modes apart.
 enum Classifier: String, CaseIterable, ExpressibleByArgument {
+  case epochHMM = "epoch-hmm"
   case speedBands = "speed-bands"
   case alterEco = "alter-eco"
+}
+
+/// How `energy --by-mode` and `profile` infer modes where a file declares
+/// none.
+enum ModeClassifierChoice: String, CaseIterable, ExpressibleByArgument {
+  case epochHMM = "epoch-hmm"
+  case speedBands = "speed-bands"
+
+  var inference: ModeInference {
+    switch self {
+    case .epochHMM: return .standard
+    case .speedBands: return .speedBands(SpeedBandParameters())
+    }
+  }
 }
 
 /// What `sweep` varies.

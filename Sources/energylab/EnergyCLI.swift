@@ -27,7 +27,15 @@ struct EnergyCLI: ContextCommand {
   @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
   @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
   var model = "acsm-walking"
-  @Flag(help: "Split tracks into activities by speed band; one model per mode.") var byMode = false
+  @Flag(
+    help:
+      "Split tracks into activities by mode (what a file declares, else --classifier); one model per mode.")
+  var byMode = false
+  @Option(
+    help:
+      "Modes where a file declares none: epoch-hmm (walk, cycle, vehicle, stationary; the default) or speed-bands (walk, run, cycle, bus, car, train, plane)."
+  )
+  var classifier = ModeClassifierChoice.epochHMM
   @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).", transform: ArgumentValue.modeModel)
   var modelFor: [(mode: TransportMode, model: String)] = []
   @Option(
@@ -57,6 +65,7 @@ struct EnergyCLI: ContextCommand {
     options.track = track.parameters
     options.byMode = byMode || mode != nil
     options.givenMode = mode
+    options.modes = classifier.inference
     options.measured = measured.options()
     options.breathFilter = measured.filter
     options.perFix = perFix

@@ -11,8 +11,10 @@ import Tracks
 struct EvaluateCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "evaluate",
-    abstract: "Evaluate models against a reference: a published table, or measured expenditure.",
-    subcommands: [EvaluateTableCLI.self, EvaluateMeasuredCLI.self], defaultSubcommand: EvaluateTableCLI.self)
+    abstract:
+      "Evaluate models against a reference: a published table or measured expenditure; transport modes against observed truth.",
+    subcommands: [EvaluateReferenceCLI.self, EvaluateMeasuredCLI.self, EvaluateModesCLI.self],
+    defaultSubcommand: EvaluateReferenceCLI.self)
 }
 
 struct EvaluateMeasuredCLI: ContextCommand {
@@ -58,10 +60,58 @@ struct EvaluateMeasuredCLI: ContextCommand {
   }
 }
 
-struct EvaluateTableCLI: ContextCommand {
+struct EvaluateModesCLI: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "table",
-    abstract: "Evaluate models against every cell of a reference table (the default of evaluate).",
+    commandName: "modes",
+    abstract: "Score transport modes per 30 s epoch against an observer's second-by-second truth.",
+    discussion: """
+      Reads every .csv in --truth (Date, Time, Mode per second, local time of
+      --truth-tz), classifies the tracks, and scores each epoch whose truth
+      holds one class for at least 16 of its 30 seconds and in which a track
+      has a fix. Prints accuracy, per-mode precision, recall and F1, the
+      confusion matrix and the score per day, for EnergyLab's model, for the
+      same model fitted without each day (leave-one-day-out) and, with
+      --palms, for PALMS's own output on the same epochs.
+      Example: energylab evaluate modes --truth truth/ --truth-tz America/Los_Angeles --palms palms.csv gpx/*.gpx
+      """)
+  @Argument(help: "GPS tracks of the same days.") var tracks: [String]
+  @Option(help: "Folder of truth CSV files, one per day.") var truth: String
+  @Option(
+    help: "Time zone of the truth's (and --palms's) local times (IANA name).",
+    transform: { try NamedTimeZone(named: $0) })
+  var truthTz: NamedTimeZone
+  @Option(help: "PALMS output CSV (dateTime, tripMode) to score on the same epochs.") var palms: String?
+  @Flag(help: "Skip the leave-one-day-out scores.") var noHeldOut = false
+  @Flag(help: "Also print the model's counts fitted on every day.") var fit = false
+  @Flag(help: "Also score the speed bands (the classifier before the epoch model) on the same epochs.")
+  var speedBands = false
+  @Option(help: "Write the confusion charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
+  @OptionGroup var track: TrackOptions
+  @OptionGroup var run: FileRunOptions
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var output: FormatOption
+
+  func execute(in context: CommandContext) throws {
+    run.apply(to: context)
+    var options = ModeEvaluationCommand.Options(
+      truthDirectory: truth, tracks: tracks, palmsPath: palms, timeZone: truthTz.zone)
+    options.trackParameters = track.parameters
+    options.leaveOneDayOut = !noHeldOut
+    options.fit = fit
+    if speedBands { options.speedBands = SpeedBandParameters() }
+    options.chartsDirectory = charts
+    options.databasePath = store.path
+    options.format = output.format
+    options.jobs = run.jobs
+    try ModeEvaluationCommand.run(options, context: context)
+  }
+}
+
+struct EvaluateReferenceCLI: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "reference",
+    abstract:
+      "Evaluate models against every cell of a reference table (the default: `evaluate --models ...`).",
     discussion: """
       Inputs the table does not state (the Stanford walking table states no
       speed) must be given with --assume and are printed with the results.

@@ -39,6 +39,15 @@ struct ProfileCLI: ContextCommand {
     parsing: .unconditional, help: "Body mass, as 65kg (default 70kg).",
     transform: { try QuantityParser.massKilograms($0) })
   var mass: Double?
+  @Option(
+    help:
+      "Modes where a file declares none: epoch-hmm (walk, cycle, vehicle, stationary; the default) or speed-bands (walk, run, cycle, bus, car, train, plane)."
+  )
+  var classifier = ModeClassifierChoice.epochHMM
+  @Option(
+    help:
+      "Factor of vehicle activities (car, bus or train, not told apart) when the set has no vehicle factor.")
+  var vehicleFactor = TransportMode.car
   @Option(help: "Write charts (PNG, SVG, .gp, .dat) into this folder.") var charts: String?
   @OptionGroup var store: StoreOptions
   var db: String? { store.path }
@@ -52,6 +61,8 @@ struct ProfileCLI: ContextCommand {
       files: files, binning: by, timeZone: try track.namedTimeZone() ?? .utc)
     options.factorSet = factors
     options.factorFallback = factorFallback
+    options.modes = classifier.inference
+    options.vehicleFactorMode = vehicleFactor
     options.bodyMassKilograms = try mass.map { try HumanLimits.check($0, .bodyMass) }
     options.track = track.parameters
     options.chartsDirectory = charts

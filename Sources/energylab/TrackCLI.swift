@@ -11,7 +11,7 @@ import Tracks
 struct TrackCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "track", abstract: "Synthesise, summarise and segment tracks.",
-    subcommands: [Synth.self, Summary.self, Segments.self, Plot.self, Power.self])
+    subcommands: [Synth.self, Summary.self, Segments.self, Trips.self, Plot.self, Power.self])
 
   struct Power: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -160,14 +160,26 @@ struct TrackCLI: ParsableCommand {
 
   struct Segments: ContextCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Activities of a track by transport mode: mode, start, end, distance, duration."
-    )
-    @Argument(help: "Track file: GPX, TCX, FIT, or COSMED K5 CSV.") var file: String
+      abstract:
+        "Activities of tracks by transport mode: mode, where it came from, start, end, distance, duration; or one row per epoch.",
+      discussion: """
+        A sport the file declares (TCX Sport, GPX <type>, FIT sport) wins; the
+        classifier fills the rest. epoch-hmm (the default) gives walk, cycle,
+        vehicle and stationary per 30 s epoch from speed in context; its
+        parameters and counts are printed with the run. Unreadable files are
+        reported and skipped; the run then exits 1.
+        """)
+    @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
     @Option(
       help:
-        "Classifier: speed-bands (walk, run, cycle, bus, car, train, plane) or alter-eco (the Alter Eco thesis's rules)."
+        "Classifier: epoch-hmm (walk, cycle, vehicle, stationary per epoch), speed-bands (walk, run, cycle, bus, car, train, plane) or alter-eco (the Alter Eco thesis's rules)."
     )
-    var classifier = Classifier.speedBands
+    var classifier = Classifier.epochHMM
+    @Option(
+      parsing: .unconditional,
+      help: "Print one row per epoch of this length instead of activities (the epoch model's: 30s).",
+      transform: QuantityParser.durationSeconds)
+    var epochs: Double?
     @Option(help: "Alter Eco: regions of interest CSV (name,kind,latitude_deg,longitude_deg,radius_m).")
     var regions: String?
     @Option(
@@ -176,20 +188,108 @@ struct TrackCLI: ParsableCommand {
       transform: QuantityParser.speedMetersPerSecond)
     var cyclingSpeed: Double?
     @OptionGroup var track: TrackOptions
+    @OptionGroup var run: FileRunOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
+
+    func validate() throws {
+      if let epochs {
+        guard epochs == ModeModelParameters().epochSeconds else {
+          throw ValidationError(
+            "--epochs \(Fixed.shortest(epochs))s: the epoch model was fitted on 30 s epochs; use --epochs 30s"
+          )
+        }
+        guard classifier != .alterEco else {
+          throw ValidationError("--epochs gives epoch modes of epoch-hmm or speed-bands, not of alter-eco")
+        }
+      }
+    }
+
     func execute(in context: CommandContext) throws {
+      run.apply(to: context)
       var alterEco: AlterEcoParameters?
+      var inference = ModeInference.standard
       switch classifier {
-      case .speedBands: break
+      case .epochHMM: break
+      case .speedBands: inference = .speedBands(SpeedBandParameters())
       case .alterEco:
         var p = AlterEcoParameters()
         if let cyclingSpeed { p.carSpeedMetersPerSecond = cyclingSpeed }
         alterEco = p
       }
       try TrackCommands.segments(
-        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(), alterEco: alterEco,
-        regionsPath: regions, databasePath: store.path, format: output.format, context: context)
+        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        inference: inference,
+        alterEco: alterEco, regionsPath: regions, epochs: epochs != nil, failFast: run.failFast,
+        jobs: run.jobs,
+        databasePath: store.path, format: output.format, context: context)
+    }
+  }
+
+  struct Trips: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Trips (start, end, modes, distance, duration, pauses), stays and places of one person's tracks.",
+      discussion: """
+        As PALMS defines them (Kerr et al. 2011; Carlson et al. 2015), with its
+        defaults: a trip is travel of at least 100 m and 180 s; a stop inside it
+        of at least 180 s is a pause, one over 300 s ends it; a stay of at least
+        180 s is a visit to a place, and stays within 30 m of a place's centre
+        are visits to the same place. Modes come from what a file declares,
+        then the classifier. Every parameter is printed with the run.
+        """)
+    @Argument(help: "Track files of one person: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
+    @Option(help: "Classifier: epoch-hmm (the default) or speed-bands.") var classifier = ModeClassifierChoice
+      .epochHMM
+    @Option(
+      parsing: .unconditional, help: "Shorter travel is no trip (default 100m).",
+      transform: { try QuantityParser.distanceMeters($0) })
+    var minTripLength: Double = 100
+    @Option(
+      parsing: .unconditional, help: "Briefer travel is no trip (default 180s).",
+      transform: QuantityParser.durationSeconds)
+    var minTripDuration: Double = 180
+    @Option(
+      parsing: .unconditional, help: "A stop this long inside a trip is a pause (default 180s).",
+      transform: QuantityParser.durationSeconds)
+    var minPause: Double = 180
+    @Option(
+      parsing: .unconditional, help: "A longer stop ends the trip (default 300s).",
+      transform: QuantityParser.durationSeconds)
+    var maxPause: Double = 300
+    @Option(
+      parsing: .unconditional, help: "Stays this near a place's centre are visits to it (default 30m).",
+      transform: { try QuantityParser.distanceMeters($0) })
+    var placeRadius: Double = 30
+    @Option(
+      parsing: .unconditional, help: "A shorter stay is no visit to a place (default 180s).",
+      transform: QuantityParser.durationSeconds)
+    var minStay: Double = 180
+    @OptionGroup var track: TrackOptions
+    @OptionGroup var run: FileRunOptions
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: FormatOption
+
+    func validate() throws {
+      guard minPause <= maxPause else { throw ValidationError("--min-pause must not exceed --max-pause") }
+      guard minTripLength >= 0, minTripDuration >= 0, placeRadius > 0, minStay >= 0 else {
+        throw ValidationError("trip and place thresholds must not be negative (and --place-radius positive)")
+      }
+    }
+
+    func execute(in context: CommandContext) throws {
+      run.apply(to: context)
+      var p = TripParameters()
+      p.minimumTripLengthMeters = minTripLength
+      p.minimumTripDurationSeconds = minTripDuration
+      p.minimumPauseSeconds = minPause
+      p.maximumPauseSeconds = maxPause
+      p.locationRadiusMeters = placeRadius
+      p.minimumDurationAtLocationSeconds = minStay
+      try TrackCommands.trips(
+        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        inference: classifier.inference, tripParameters: p, jobs: run.jobs, failFast: run.failFast,
+        databasePath: store.path, format: output.format, context: context)
     }
   }
 }

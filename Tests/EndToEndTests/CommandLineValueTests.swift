@@ -56,7 +56,7 @@ struct CommandLineValueTests {
   @Test(arguments: [
     (
       ["track", "segments", "t.gpx", "--classifier", "nope"],
-      "'--classifier <classifier>'. Please provide one of 'speed-bands' and 'alter-eco'"
+      "'--classifier <classifier>'. Please provide one of 'epoch-hmm', 'speed-bands' or 'alter-eco'"
     ),
     (["track", "synth", "-o", "t.gpx", "--leg", "1,2"], "'--leg <leg>': expected SPEED,GRADE,DURATION"),
     (["track", "synth", "-o", "t.gpx", "--start", "noon"], "'--start <start>': expected ISO-8601"),
@@ -139,13 +139,18 @@ struct CommandLineValueTests {
     #expect(zone.stderr.contains("did you mean Europe/London?"), "\(zone.stderr)")
   }
 
-  /// A bus at 10 m/s for 10 minutes (6 km): Alter Eco's factors have no bus,
+  /// A bus at 10 m/s for 10 minutes (6 km), declared a bus in the file
+  /// (GPS speeds alone give a vehicle): Alter Eco's factors have no bus,
   /// so the leg is an error unless a fallback is named; then car's 0.175
   /// kg/km gives 6 x 0.175 = 1.05 kg, with a warning.
   @Test func aModeWithoutAFactorIsNeverSwappedSilently() throws {
     let folder = try scratchFolder()
     _ = try energylab(
       ["track", "synth", "-o", "bus.gpx", "--speed", "10mps", "--duration", "10min"], in: folder)
+    let undeclared = try String(contentsOfFile: folder + "/bus.gpx", encoding: .utf8)
+    try undeclared.replacingOccurrences(
+      of: "<name>synthetic walk</name>", with: "<name>synthetic walk</name><type>bus</type>"
+    ).write(toFile: folder + "/bus.gpx", atomically: true, encoding: .utf8)
     let refused = try energylab(["profile", "bus.gpx"], in: folder)
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("a bus activity"), "\(refused.stderr)")

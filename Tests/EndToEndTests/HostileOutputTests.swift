@@ -85,7 +85,12 @@ struct EveryTableCommandTests {
     let sus = ["--items", "S1,S2,S3,S4,S5,S6,S7,S8,S9,S10"]
     let runs: [String: [String]] = [
       "energy": ["walk.gpx", "--model", "acsm-walking", "--mass", "70kg"],
-      "evaluate table": [
+      "evaluate modes": [
+        "\(packageRoot)/Datasets/palms-mode-validation/gpx/030711_106.gpx", "--truth",
+        "\(packageRoot)/Datasets/palms-mode-validation/truth", "--truth-tz", "America/Los_Angeles",
+        "--no-held-out",
+      ],
+      "evaluate reference": [
         "--models", "acsm-walking", "--reference", "stanford-walking", "--assume", "speed=3mph", "grade=0",
         "--cells",
       ],
@@ -123,6 +128,7 @@ struct EveryTableCommandTests {
       ],
       "track summary": ["walk.gpx"],
       "track segments": ["walk.gpx"],
+      "track trips": ["walk.gpx"],
       "track plot": ["walk.gpx", "--charts", "charts"],
       "track power": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit"],
       "power load": ["\(packageRoot)/Datasets/power-rides/edge810-vector-ride.fit", "--charts", "charts"],
@@ -136,7 +142,7 @@ struct EveryTableCommandTests {
       "db export": ["--db", "s.sqlite", "--table", "runs"],
     ]
     let commands = try Self.tableCommands()
-    #expect(commands.count >= 28, "\(commands)")
+    #expect(commands.count >= 30, "\(commands)")
     #expect(Set(commands) == Set(runs.keys), "commands with --format and no case here, or the reverse")
     for command in commands {
       guard let arguments = runs[command] else { continue }

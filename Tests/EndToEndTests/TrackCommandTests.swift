@@ -136,8 +136,16 @@ struct TrackCommandLineTests {
       ["track", "synth", "-o", "j.gpx", "--leg", "1.3mps,0,5min", "--leg", "10mps,0,5min"], in: folder)
     let out = try energylab(["track", "segments", "j.gpx", "--format", "json"], in: folder)
     let rows = try #require(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
-    #expect(rows.compactMap { $0["mode"] as? String } == ["walk", "bus"])
+    // The epoch model: walk, then a vehicle (10 m/s), cut where the legs
+    // meet (each step counts in the epoch that holds its middle).
+    #expect(rows.compactMap { $0["mode"] as? String } == ["walk", "vehicle"])
     #expect(rows.compactMap { $0["duration_s"] as? Double } == [300, 300])
+    let bands = try energylab(
+      ["track", "segments", "j.gpx", "--classifier", "speed-bands", "--format", "json"], in: folder)
+    let bandRows = try #require(
+      JSONSerialization.jsonObject(with: Data(bands.stdout.utf8)) as? [[String: Any]])
+    #expect(bandRows.compactMap { $0["mode"] as? String } == ["walk", "bus"])
+    #expect(bandRows.compactMap { $0["duration_s"] as? Double } == [300, 300])
   }
 }
 

@@ -63,3 +63,34 @@ struct EmissionFactorTests {
         "x.csv:7:3: unknown unit \"g/km\"; expected kgCO2/km, kgCO2e/km, kgCO2/pkm or kgCO2/mile") == true)
   }
 }
+
+struct ModeTruthReaderTests {
+  /// Local San Diego times: 9:00:00 on 7 March 2011 is PST (UTC-8),
+  /// 17:00:00Z; 9:00:00 on 6 April 2011 is PDT (UTC-7), 16:00:00Z.
+  @Test func localTimesBecomeUTCAcrossTheChangeToDaylightTime() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("truth-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("Record.csv").path
+    // Latin-1 bytes in a place name (0xE9, "é") must not stop the reader.
+    var bytes = Array("Date,Time,Event,Mode,LocName_S\n3/7/2011,9:00:00,Trip,Walk,Caf".utf8)
+    bytes += [0xE9] + Array("\n4/6/2011,9:00:00,Pause,Some Movement/Walk,\n".utf8)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let rows = try ModeTruthReader.observedSeconds(
+      path: path, timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+    #expect(rows.map(\.secondsSince1970) == [1_299_517_200, 1_302_105_600])
+    #expect(rows.map(\.label) == ["Walk", "Some Movement/Walk"])
+  }
+
+  @Test func aMissingModeColumnIsNamed() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("truth-\(UUID().uuidString).csv")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try "Date,Time\n3/7/2011,9:00:00\n".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect {
+      try ModeTruthReader.observedSeconds(path: path, timeZone: TimeZone(identifier: "UTC")!)
+    } throws: { error in
+      "\(error)".contains("no Mode column") && "\(error)".contains(":1")
+    }
+  }
+}

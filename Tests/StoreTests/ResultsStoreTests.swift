@@ -48,6 +48,15 @@ struct ResultsStoreTests {
       DiagnosticRow(
         location: "walk.gpx:12", severity: "warning", code: "impossible-fix", message: "left out 1 fix")
     ]
+    run.trips = [
+      TripRow(
+        trackPath: "walk.gpx", index: 1, startTime: "2012-05-08T09:00:00Z", endTime: "2012-05-08T09:10:00Z",
+        modes: "walk", distanceMeters: 777.85, durationSeconds: 600, pauses: 0)
+    ]
+    run.places = [
+      PlaceRow(
+        index: 1, latitudeDegrees: 50.8671, longitudeDegrees: -0.0873, visits: 2, durationSeconds: 3600)
+    ]
     return run
   }
 
@@ -58,9 +67,12 @@ struct ResultsStoreTests {
     #expect(
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units", "v5-error-summary-text",
+        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places",
       ])
-    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
+    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 14))
+    // Trips and places come back as stored.
+    #expect(try store.allRuns().map(\.trips) == [run(45.76).trips])
+    #expect(try store.allRuns().map(\.places) == [run(45.76).places])
     // Diagnostics come back as stored, with their run.
     #expect(try store.allRuns().map(\.diagnostics) == [run(45.76).diagnostics])
     #expect(
@@ -79,7 +91,7 @@ struct ResultsStoreTests {
     let path = temporaryPath()
     try ResultsStore(path: path).record(run(45.76))
     try ResultsStore(path: path).record(run(45.76))
-    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 12))
+    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 14))
     try ResultsStore(path: path).record(run(50, parameter: "70"))
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
@@ -191,7 +203,7 @@ struct StoreAccessTests {
     #expect(
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units", "v5-error-summary-text",
+        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()

@@ -31,7 +31,7 @@ set bmargin 7
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'hilly-trip-modes.png'
 plot 'hilly-trip-modes.dat' using 2:xtic(1) ls 1 title 'walk', \
-     '' using 3 ls 2 title 'bus'
+     '' using 3 ls 2 title 'vehicle'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'hilly-trip-modes.svg'
 replot

@@ -24,7 +24,7 @@ set yrange [0:*]
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'hilly-trip-speed.png'
 plot 'hilly-trip-speed.dat' index 0 using 1:2 with points ls 1 title 'walk', \
-     'hilly-trip-speed.dat' index 1 using 1:2 with points ls 2 title 'bus'
+     'hilly-trip-speed.dat' index 1 using 1:2 with points ls 2 title 'vehicle'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'hilly-trip-speed.svg'
 replot

@@ -31,8 +31,7 @@ set bmargin 7
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.png'
 plot 'profile-co2-by-day-alter-eco-2020.dat' using 2:xtic(1) ls 1 title 'walk', \
-     '' using 3 ls 2 title 'train', \
-     '' using 4 ls 3 title 'car', \
+     '' using 3 ls 2 title 'vehicle', \
      13.7 with lines ls 10 title 'UK average 13.7 kg/day (Alter Eco)'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.svg'

@@ -1,0 +1,42 @@
+# EnergyLab chart: Predicted mode by true mode: palms (truth)
+# Edit and run with: gnuplot mode-confusion-palms.gp
+set encoding utf8
+set title 'Predicted mode by true mode: palms (truth)' noenhanced
+set xlabel 'true mode' noenhanced
+set ylabel 'share of the true mode''s epochs (%)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.75
+set xtics noenhanced
+set xlabel offset 0,0
+set yrange [0:100]
+set ytics add (100)
+set bmargin 7
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'mode-confusion-palms.png'
+plot 'mode-confusion-palms.dat' using 2:xtic(1) ls 1 title 'walk', \
+     '' using 3 ls 2 title 'cycle', \
+     '' using 4 ls 3 title 'vehicle', \
+     '' using 5 ls 4 title 'stationary', \
+     '' using 6 ls 5 title 'unlabelled'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'mode-confusion-palms.svg'
+replot
+unset output

@@ -1,0 +1,33 @@
+# EnergyLab chart: Cumulative energy
+# Edit and run with: gnuplot profile-cumulative-energy-alter-eco-2020-3.gp
+set encoding utf8
+set title 'Cumulative energy' noenhanced
+set xlabel 'local time (Europe/London)' noenhanced
+set ylabel 'energy (kcal)' noenhanced
+set key below box noenhanced maxrows 2
+set bmargin 7
+set grid lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set style line 1 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 2 lc rgb '#d1495b' pt 5 ps 0.7 lw 2
+set style line 3 lc rgb '#2e933c' pt 9 ps 0.8 lw 2
+set style line 4 lc rgb '#edae49' pt 11 ps 0.8 lw 2
+set style line 5 lc rgb '#66468c' pt 13 ps 0.8 lw 2
+set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
+set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
+set style line 10 lc rgb '#333333' dt 1 lw 1.5
+set style line 11 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set xdata time
+set timefmt '%s'
+set format x "%d %b\n%H:%M"
+unset key
+set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+set output 'profile-cumulative-energy-alter-eco-2020-3.png'
+plot 'profile-cumulative-energy-alter-eco-2020-3.dat' index 0 using 1:2 with lines ls 1 title 'energy'
+set terminal svg size 900,560 dynamic font 'Sans,11'
+set output 'profile-cumulative-energy-alter-eco-2020-3.svg'
+replot
+unset output
