@@ -120,8 +120,8 @@ public enum TrainingLoadCommand {
     }
     return GnuplotChart(
       name: "training-load", title: "Training load from \(dateText(first))",
-      xLabel: "days since \(dateText(first))",
-      yLabel: "TSS per day",
+      xLabel: "days since \(dateText(first)) (d)",
+      yLabel: "load (TSS/day)",
       series: [
         series("CTL (42 d)", \.ctl), series("ATL (7 d)", \.atl), series("TSB", \.tsb),
         .init(

@@ -2,8 +2,8 @@
 # Edit and run with: gnuplot training-load.gp
 set encoding utf8
 set title 'Training load from 2011-11-02' noenhanced
-set xlabel 'days since 2011-11-02' noenhanced
-set ylabel 'TSS per day' noenhanced
+set xlabel 'days since 2011-11-02 (d)' noenhanced
+set ylabel 'load (TSS/day)' noenhanced
 set key below box noenhanced maxrows 2
 set bmargin 7
 set grid lc rgb '#dddddd'
