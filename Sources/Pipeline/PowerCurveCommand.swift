@@ -138,6 +138,8 @@ public enum PowerCurveCommand {
     if options.boundedMemory {
       for file in files {
         var curve = StreamingMeanMaximalPower()
+        var zerosBeforePower = 0
+        var sawPower = false
         let rule = options.power.missingPower
         _ = try TrackCommands.streamTrackFile(
           file, defaultTimeZone: options.defaultTimeZone, readTruncated: options.track.readTruncatedFiles,
@@ -145,10 +147,21 @@ public enum PowerCurveCommand {
         ) { p in
           guard p.kind == .track || p.kind == .timeOnly else { return }
           if let w = p.powerWatts {
+            // Zeros held back until the first power value: a file with no
+            // power at all is no ride at 0 W.
+            for _ in 0..<zerosBeforePower { curve.add(0) }
+            zerosBeforePower = 0
+            sawPower = true
             curve.add(w)
           } else if rule == .zero || (rule == .auto && p.cadencePerMinute != nil) {
-            curve.add(0)
+            if sawPower { curve.add(0) } else { zerosBeforePower += 1 }
           }
+        }
+        guard sawPower else {
+          diagnostics.append(
+            Diagnostic(
+              code: "no-power", message: "no record carries power: the ride is left out", location: file))
+          continue
         }
         longest = max(longest, curve.samples)
         for p in curve.curve() where p.watts > best[p.seconds]?.watts ?? -1 {

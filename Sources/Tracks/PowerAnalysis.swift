@@ -165,7 +165,10 @@ public struct PowerAnalysis: Sendable {
   public init(parameters: PowerParameters = PowerParameters()) { self.parameters = parameters }
 
   /// The 1 Hz power series of `samples` under the missing-power rule.
+  /// A ride where no record carries power has no series (a run with a
+  /// cadence sensor is not a ride at 0 W).
   public func series(_ samples: [PowerSample]) -> [Double] {
+    guard samples.contains(where: { $0.powerWatts != nil }) else { return [] }
     var watts: [Double] = []
     watts.reserveCapacity(samples.count)
     for s in samples {
@@ -234,7 +237,9 @@ public struct PowerAnalysis: Sendable {
     watts.reserveCapacity(samples.count)
     var position = [Int?](repeating: nil, count: samples.count)
     var zeroAt = [Bool](repeating: false, count: samples.count)
-    for (i, s) in samples.enumerated() {
+    // No record with power: every figure is unknown, none is 0.
+    let anyPower = samples.contains { $0.powerWatts != nil }
+    for (i, s) in samples.enumerated() where anyPower {
       if let p = s.powerWatts {
         position[i] = watts.count
         watts.append(p)

@@ -17,14 +17,14 @@ struct PowerModelTests {
   @Test func martinPowerByHand() throws {
     let steady = try Martin1998Cycling().evaluate(
       ModelInput(speedMetersPerSecond: 8, gradeFraction: 0.03, bodyMassKilograms: 70, durationSeconds: 2))
-    expectClose(try #require(steady.powerWatts), 313.29343, tolerance: 1e-4)
+    expectClose(steady.powerWatts, 313.29343, tolerance: 1e-4)
     // Metabolic: 313.29343 x 60 / 4184 / 0.198 = 22.6906 kcal/min.
-    expectClose(try #require(steady.kilocaloriesPerMinute), 313.29343 * 60 / 4184 / 0.198, tolerance: 1e-4)
+    expectClose(steady.kilocaloriesPerMinute, 313.29343 * 60 / 4184 / 0.198, tolerance: 1e-4)
     var accelerating = ModelInput(
       speedMetersPerSecond: 8, gradeFraction: 0.03, bodyMassKilograms: 70, durationSeconds: 2)
     accelerating.previousSpeedMetersPerSecond = 7
     expectClose(
-      try #require(try Martin1998Cycling().evaluate(accelerating).powerWatts), 618.23508, tolerance: 1e-4)
+      try Martin1998Cycling().evaluate(accelerating).powerWatts, 618.23508, tolerance: 1e-4)
   }
 
   /// Down 6 % at 10 m/s the model needs negative power: the rider coasts,
@@ -41,11 +41,11 @@ struct PowerModelTests {
   /// 150 x 60 / 4184 / 0.198 = 10.8639 kcal/min; at 0.25: 8.6042.
   @Test func measuredPowerOverGrossEfficiency() throws {
     let output = try PowerMeterEnergy().evaluate(ModelInput(bodyMassKilograms: 70, powerWatts: 150))
-    expectClose(try #require(output.kilocaloriesPerMinute), 10.863897, tolerance: 1e-6)
+    expectClose(output.kilocaloriesPerMinute, 10.863897, tolerance: 1e-6)
     var input = ModelInput(bodyMassKilograms: 70, powerWatts: 150)
     input.mechanicalEfficiency = 0.25
     expectClose(
-      try #require(try PowerMeterEnergy().evaluate(input).kilocaloriesPerMinute), 150 * 60 / 4184 / 0.25,
+      try PowerMeterEnergy().evaluate(input).kilocaloriesPerMinute, 150 * 60 / 4184 / 0.25,
       tolerance: 1e-9)
     #expect(throws: ModelError.self) { try PowerMeterEnergy().evaluate(ModelInput(bodyMassKilograms: 70)) }
   }

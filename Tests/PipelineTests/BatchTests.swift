@@ -133,7 +133,7 @@ struct BatchSubjectTests {
       let run = try #require(byFolder[id])
       let activity = try #require(run.activities.first)
       #expect(activity.model == "pandolf-1977")
-      expectClose(try #require(activity.energyKilocalories), kcal, tolerance: kcal * 0.005)
+      expectClose(activity.energyKilocalories, kcal, tolerance: kcal * 0.005)
       #expect(run.parameters.contains { $0.name == "subject_id" && $0.value == id } == (id != "P03"))
       #expect(run.inputs.contains { $0.path.hasSuffix("subjects.csv") })
     }
@@ -151,7 +151,7 @@ struct BatchSubjectTests {
       "subject_id,body_mass_lb,resting_hr_bpm,max_hr_bpm,height_cm\nA,154,58,190,172\n", source: "s.csv")
     #expect(subjects.count == 1 && subjects[0].id == "A")
     // 154 lb x 0.45359237 = 69.853 kg.
-    expectClose(try #require(subjects[0].bodyMassKilograms), 69.85322498, tolerance: 1e-6)
+    expectClose(subjects[0].bodyMassKilograms, 69.85322498, tolerance: 1e-6)
     #expect(
       subjects[0].restingHeartRateBeatsPerMinute == 58 && subjects[0].maximumHeartRateBeatsPerMinute == 190)
     #expect(subjects[0].heightMeters == 1.72)

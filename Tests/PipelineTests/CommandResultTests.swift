@@ -28,13 +28,13 @@ struct CommandResultTests {
       id: "acsm-walking", input: input, published: [try .init(parsing: "kcal_per_min=6.0")])
     #expect(evaluation.model.id == "acsm-walking")
     expectClose(
-      try #require(evaluation.output.vo2MillilitersPerKilogramPerMinute), 18.788768, tolerance: 1e-9)
-    expectClose(try #require(evaluation.absoluteVO2MillilitersPerMinute), 1315.21376, tolerance: 1e-7)
-    expectClose(try #require(evaluation.output.kilocaloriesPerMinute), 6.5760688, tolerance: 1e-9)
+      evaluation.output.vo2MillilitersPerKilogramPerMinute, 18.788768, tolerance: 1e-9)
+    expectClose(evaluation.absoluteVO2MillilitersPerMinute, 1315.21376, tolerance: 1e-7)
+    expectClose(evaluation.output.kilocaloriesPerMinute, 6.5760688, tolerance: 1e-9)
     #expect(!evaluation.hasExtent && evaluation.output.energyKilocalories == nil)
     let published = try #require(evaluation.published.first)
-    expectClose(try #require(published.difference), 0.5760688, tolerance: 1e-9)
-    expectClose(try #require(published.relativeDifferencePercent), 9.601147, tolerance: 1e-6)
+    expectClose(published.difference, 0.5760688, tolerance: 1e-9)
+    expectClose(published.relativeDifferencePercent, 9.601147, tolerance: 1e-6)
   }
 
   /// StepMyHealth balance (thesis L553-577): intake - steps x 0.4 kcal;
@@ -68,7 +68,7 @@ struct CommandResultTests {
       texts: ["1 hour 5 mins", "45 mins"], actual: ["50 mins", "45 mins"])
     #expect(readings.map(\.minutes) == [65, 45])
     #expect(readings[0].differenceMinutes == 15)
-    expectClose(try #require(readings[0].relativeDifferencePercent), 30, tolerance: 1e-9)
+    expectClose(readings[0].relativeDifferencePercent, 30, tolerance: 1e-9)
     #expect(readings[1].differenceMinutes == 0)
     let mismatched = #expect(throws: UsageError.self) {
       try DurationCommand.read(texts: ["45 mins"], actual: ["1", "2"])
@@ -195,7 +195,7 @@ struct TrackCommandResultTests {
     let (summary, header) = try found.results[0].get()
     #expect(header.format == "gpx-1.1", "GPXWriter writes GPX 1.1")
     expectClose(summary.distance2DMeters, 6780, tolerance: 6780 * 0.002)
-    expectClose(try #require(summary.durationSeconds), 1200, tolerance: 1e-6)
+    expectClose(summary.durationSeconds, 1200, tolerance: 1e-6)
     #expect(throws: InputError.self) { try found.results[1].get() }
   }
 }
@@ -311,7 +311,7 @@ struct SweepCommandResultTests {
     )
     #expect(sweep.points.count == 11)
     let breakEven = try #require(sweep.breakEvens.first)
-    expectClose(try #require(breakEven.value), mph, tolerance: 1e-9)
+    expectClose(breakEven.value, mph, tolerance: 1e-9)
     // ACSM's walking equation holds to 3.7 mph: the break-even lies outside.
     #expect(breakEven.insideValidRange == false)
     #expect(sweep.validRanges.count == 1 && sweep.validRanges[0].to <= 3.7)
@@ -390,7 +390,7 @@ struct EnergyCommandResultTests {
     expectClose(energy.parts[0].energy.energyKilocalories, 39.55, tolerance: 39.55 * 0.02)
     // Coordinates are written to 1e-8 degrees (about 1 mm): speeds good to
     // about 1e-5 of 1.3 m/s.
-    expectClose(try #require(energy.parts[0].energy.kilocaloriesPerMinute), 3.955, tolerance: 1e-5)
+    expectClose(energy.parts[0].energy.kilocaloriesPerMinute, 3.955, tolerance: 1e-5)
     expectClose(energy.parts[1].energy.energyKilocalories, 12.25, tolerance: 12.25 * 0.02)
     expectClose(energy.totalDurationSeconds, 1200, tolerance: 1.5)
     let run = EnergyCommand.runRecord(energy, options: options, inputs: [], recordedAt: nil)
@@ -415,7 +415,7 @@ struct EnergyCommandResultTests {
     // decimals, about 1 mm; times to the millisecond): up to about 0.2 % of
     // a 1 s step's speed, 0.005 kcal/min.
     let walking = energy.fixes[300]
-    expectClose(try #require(walking.output.kilocaloriesPerMinute), 3.955, tolerance: 0.005)
+    expectClose(walking.output.kilocaloriesPerMinute, 3.955, tolerance: 0.005)
   }
 }
 
@@ -525,7 +525,7 @@ struct AccelCommandResultTests {
     let r = try AccelCommands.epochs(file: path, epochSeconds: 60, options: AccelOptions())
     let epochs = try #require(r.analysis.epochs(seconds: 60))
     #expect(epochs.count == 1)
-    expectClose(try #require(epochs[0].enmoMilliG), 300 / Double.pi, tolerance: 3)
+    expectClose(epochs[0].enmoMilliG, 300 / Double.pi, tolerance: 3)
     expectClose(Double(try #require(epochs[0].steps)), 120, tolerance: 1.5)
     let days = try AccelCommands.days(r, options: AccelOptions(), energy: AccelEnergyOptions())
     #expect(days.count == 1 && days[0].day.steps == epochs[0].steps)
@@ -562,8 +562,8 @@ struct AccelCommandResultTests {
       recording, options: options, energy: AccelEnergyOptions(), intakeKilocalories: 2100,
       allowanceKilocalories: nil)
     let totals = Dictionary(uniqueKeysWithValues: energy.totals.map { ($0.model, $0.kcal) })
-    expectClose(try #require(totals["steps-stepmyhealth"]), 0.4 * steps, tolerance: 1e-9)
-    expectClose(try #require(totals["steps-birdsley-2005"]), 0.0507 * steps, tolerance: 1e-9)
+    expectClose(totals["steps-stepmyhealth"], 0.4 * steps, tolerance: 1e-9)
+    expectClose(totals["steps-birdsley-2005"], 0.0507 * steps, tolerance: 1e-9)
     #expect(energy.hourly == nil)
     let user = try #require(energy.balance?.users.first)
     expectClose(user.balance.balanceKilocalories, 2100 - 0.4 * steps, tolerance: 1e-9)

@@ -97,7 +97,7 @@ struct EnergyOnActivitiesTests {
     #expect(Set(track.points.map(\.segment)) == [0, 1])
     #expect(track.declaredSportBySegment == [0: "Running", 1: "Running"])
     let summary = TrackAnalysis().summary(of: track)
-    expectClose(try #require(track.deviceDistanceMeters), 178 * 4.4, tolerance: 1e-6)
+    expectClose(track.deviceDistanceMeters, 178 * 4.4, tolerance: 1e-6)
     #expect(abs(summary.distance2DMeters - 178 * 4.4) / (178 * 4.4) < 0.005)
     #expect(track.diagnostics.contains { $0.code == "tcx-tracks-joined" && $0.message.contains("1 pauses") })
   }
@@ -118,7 +118,7 @@ struct EnergyOnActivitiesTests {
     let part = try #require(energy.parts.first)
     #expect(part.activity?.mode == .run && part.modeSource == .declared)
     #expect(part.energy.modelID == "acsm-running")
-    expectClose(try #require(part.energy.kilocaloriesPerMinute), 19.705, tolerance: 19.705 * 0.002)
+    expectClose(part.energy.kilocaloriesPerMinute, 19.705, tolerance: 19.705 * 0.002)
     #expect(energy.diagnostics.contains { $0.code == "declared-mode-contradicted" })
 
     options.givenMode = .walk
@@ -143,7 +143,7 @@ struct EnergyOnActivitiesTests {
     options.byMode = true
     let energy = try EnergyCommand.energy(options)
     #expect(energy.parts.map { $0.activity?.mode } == [.cycle])
-    expectClose(try #require(energy.parts[0].energy.kilocaloriesPerMinute), 8.75, tolerance: 1e-9)
+    expectClose(energy.parts[0].energy.kilocaloriesPerMinute, 8.75, tolerance: 1e-9)
     #expect(energy.diagnostics.contains { $0.code == "declared-mode-contradicted" })
   }
 
@@ -209,7 +209,7 @@ struct EnergyOnActivitiesTests {
     options.modelID = "cameron-walking"
     options.files = [untimed]
     let cameron = try EnergyCommand.energy(options)
-    expectClose(try #require(cameron.totalEnergyKilocalories), 5.089, tolerance: 0.02)
+    expectClose(cameron.totalEnergyKilocalories, 5.089, tolerance: 0.02)
   }
 
   /// A step of 20 s from 50 s into the recording lies half in the first

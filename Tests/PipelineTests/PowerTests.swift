@@ -206,3 +206,26 @@ struct PowerTests {
     #expect(record.keys.contains("zone7_s"))
   }
 }
+
+/// A run with a cadence sensor and no power meter is no ride at 0 W:
+/// every power figure is unknown and the curve leaves it out.
+struct NoPowerTests {
+  @Test func cadenceWithoutPowerIsUnknown() throws {
+    let file = "\(PowerTests.folder)/activity-small-fenix2-run.fit"
+    let ride = try PowerCommand.ride(
+      file: file, parameters: PowerParameters(), ftpWatts: 250, trackParameters: TrackAnalysisParameters())
+    let s = ride.rows[0].summary
+    #expect(s.samples == 0)
+    #expect(s.normalizedPowerWatts == nil)
+    #expect(s.workJoules == nil)
+    #expect(s.meanPowerWatts == nil)
+    #expect(ride.diagnostics.contains { $0.code == "no-power" })
+    for bounded in [false, true] {
+      var options = PowerCurveCommand.Options(paths: [file])
+      options.boundedMemory = bounded
+      let curve = try PowerCurveCommand.compute(options)
+      #expect(curve.points.isEmpty, "bounded \(bounded)")
+      #expect(curve.diagnostics.contains { $0.code == "no-power" }, "bounded \(bounded)")
+    }
+  }
+}
