@@ -589,26 +589,31 @@ public enum AccelCommands {
     try Driver.finish(
       outcome(
         r, command: "accel days", options: options, energy: energy,
-        fill: { run in
-          let rules = options.analysis.dayRules
-          for (d, energy) in perDay {
-            let subject = "\(r.file) \(d.date)"
-            var values: [(String, Double?, String)] = [
-              ("recorded_h", d.recordedHours, "h"), ("wear_h", d.wearHours, "h"),
-              ("valid", rules.isValid(d) ? 1 : 0, "boolean"), ("steps", d.steps.map(Double.init), "steps"),
-              ("enmo_mean_mg", d.enmoMeanMilliG, "mg"), ("sedentary_min", d.minutes[.sedentary], "min"),
-              ("light_min", d.minutes[.light], "min"), ("moderate_min", d.minutes[.moderate], "min"),
-              ("vigorous_min", d.minutes[.vigorous], "min"), ("mvpa_bout_min", d.mvpaBoutMinutes, "min"),
-            ]
-            values += energy.map { ("energy_\($0.model)", $0.kilocalories, "kcal") }
-            run.results += values.compactMap { name, value, unit in
-              value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
-            }
-          }
-        },
+        fill: { run in run.results += storedDays(perDay, file: r.file, rules: options.analysis.dayRules) },
         render: { context in
           try renderDays(r, perDay: perDay, options: options, format: format, context: context)
         }), context: context, database: databasePath)
+  }
+
+  /// A recording's days as stored rows, one subject per day (`file date`).
+  static func storedDays(
+    _ perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])], file: String,
+    rules: DayRules
+  ) -> [ResultRow] {
+    perDay.flatMap { d, energy -> [ResultRow] in
+      let subject = "\(file) \(d.date)"
+      var values: [(String, Double?, String)] = [
+        ("recorded_h", d.recordedHours, "h"), ("wear_h", d.wearHours, "h"),
+        ("valid", rules.isValid(d) ? 1 : 0, "boolean"), ("steps", d.steps.map(Double.init), "steps"),
+        ("enmo_mean_mg", d.enmoMeanMilliG, "mg"), ("sedentary_min", d.minutes[.sedentary], "min"),
+        ("light_min", d.minutes[.light], "min"), ("moderate_min", d.minutes[.moderate], "min"),
+        ("vigorous_min", d.minutes[.vigorous], "min"), ("mvpa_bout_min", d.mvpaBoutMinutes, "min"),
+      ]
+      values += energy.map { ("energy_\($0.model)", $0.kilocalories, "kcal") }
+      return values.compactMap { name, value, unit in
+        value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
+      }
+    }
   }
 
   static func renderDays(

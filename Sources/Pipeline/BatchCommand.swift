@@ -39,6 +39,9 @@ public enum BatchCommand {
     public var modelForMode: [TransportMode: String] = [:]
     /// Follow symbolic links that lead out of the study folders.
     public var followLinks = false
+    /// Process every file again, even one whose run (or failure) is
+    /// already stored from the same content under the same options.
+    public var rerun = false
 
     public init(folders: [String], databasePath: String) {
       self.folders = folders
@@ -325,7 +328,7 @@ public enum BatchCommand {
   /// subjects file are fingerprinted by the driver like any input.
   static func process(
     _ file: StudyFile, options: Options, factors: EmissionFactorSet, factorPath: String,
-    progress: ((Int) -> Void)?
+    batchOptions: NamedParameter, progress: ((Int) -> Void)?
   ) throws -> FileResult {
     let (kind, notRecording) = try kind(of: file, options: options)
     let subject = try subject(of: file, options: options)
@@ -368,7 +371,7 @@ public enum BatchCommand {
           NamedParameter(
             name: "time_zone", value: options.timeZone.name,
             meaning: "zone of track times written without an offset"),
-        ] + subjectParameters
+        ] + subjectParameters + [batchOptions]
       var diagnostics = subjectDiagnostics + found.diagnostics
       if header.format == "cosmed-k5" {
         diagnostics.append(
@@ -402,6 +405,7 @@ public enum BatchCommand {
       let totals = try AccelEnergy.totals(r.analysis, options: energy)
       var diagnostics = subjectDiagnostics + r.diagnostics
       var minutes: [AccelEpoch] = []
+      var days: [ResultRow] = []
       if !r.info.layout.absoluteTime {
         // Times counted from the first sample would be stored as 1970.
         diagnostics.append(
@@ -412,14 +416,18 @@ public enum BatchCommand {
             location: file.path))
       } else {
         minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs ?? []
+        days = AccelCommands.storedDays(
+          try AccelCommands.days(r, options: accel, energy: energy), file: file.storedPath,
+          rules: accel.analysis.dayRules)
       }
       let outcome = AccelCommands.outcome(
-        r, command: "batch accelerometer", options: accel, energy: energy, extra: subjectParameters,
+        r, command: "batch accelerometer", options: accel, energy: energy,
+        extra: subjectParameters + [batchOptions],
         otherInputs: subjectsFile, diagnostics: diagnostics,
         fill: { run in
           run.results =
             AccelCommands.storedRows(r, subject: file.storedPath)
-            + AccelCommands.storedEnergy(totals, subject: file.storedPath)
+            + AccelCommands.storedEnergy(totals, subject: file.storedPath) + days
           run.epochs = AccelCommands.storedEpochs(minutes, r, source: file.storedPath)
         }, render: { _ in })
       return FileResult(kind: kind, outcome: outcome, diagnostics: diagnostics)
@@ -452,6 +460,78 @@ public enum BatchCommand {
     }
   }
 
+  /// The name of the parameter that carries `optionsParameter`'s digest.
+  static let optionsParameterName = "batch_options"
+
+  /// Commands of the runs a rerun looks for: a file's run, or its failure.
+  /// Surveys are read again every time (they are small, and their run is
+  /// exactly `survey summary`'s, which carries no batch options).
+  static let resumableCommands = ["batch track", "batch accelerometer", "batch failed"]
+
+  /// Everything that decides a file's run besides the file, as one digest
+  /// stored with each run: the options (not the folders, store, jobs,
+  /// shard, fail-fast or rerun, which change where and how fast, not
+  /// what), the factor set's and subjects file's contents and EnergyLab's
+  /// version. A rerun skips a file stored from the same content under the
+  /// same digest, so a killed task or a resubmitted array does only what is
+  /// missing, and a change of any option does every file again.
+  static func optionsParameter(_ options: Options, factorPath: String) throws -> NamedParameter {
+    var decisive = options
+    decisive.folders = []
+    decisive.databasePath = ""
+    decisive.jobs = nil
+    decisive.shard = nil
+    decisive.failFast = false
+    decisive.rerun = false
+    decisive.subjectsPath = nil
+    var text = "energylab \(EnergyLabVersion.current)\n\(CanonicalDescription.of(decisive))\n"
+    text += "factors \(try SHA256.hex(fileAt: factorPath))\n"
+    if let subjects = options.subjectsPath { text += "subjects \(try SHA256.hex(fileAt: subjects))\n" }
+    return NamedParameter(
+      name: optionsParameterName, value: String(SHA256.hex(Array(text.utf8)).prefix(16)),
+      meaning:
+        "digest of batch's options, factor set, subjects file and version: a rerun skips a file stored with the same content and digest"
+    )
+  }
+
+  /// Whether the store already holds this file's run (false) or failure
+  /// (true) from the same content under the same options; nil when it
+  /// must be processed. The size is compared first, so only a file that
+  /// may be done is hashed.
+  static func storedBefore(_ file: StudyFile, done: [String: [ResultsStore.FileRun]], options: String) throws
+    -> Bool?
+  {
+    let runs = (done[file.storedPath] ?? []).filter { $0.parameter == options }
+    guard !runs.isEmpty else { return nil }
+    let size = FileStatus.size(file.path)
+    let sameSize = runs.filter { $0.input.sizeBytes == size }
+    guard !sameSize.isEmpty else { return nil }
+    let digest = try SHA256.hex(fileAt: file.path)
+    let same = sameSize.filter { $0.input.sha256 == digest }
+    guard !same.isEmpty else { return nil }
+    return same.allSatisfy { $0.command.hasPrefix("batch failed ") }
+  }
+
+  /// The run that stores a file's failure: the file (when it can be
+  /// fingerprinted at all; an unreadable file is tried again next time),
+  /// the options' digest and the error as a diagnostic.
+  static func failureRun(_ file: StudyFile, error: InputError, batchOptions: NamedParameter) throws
+    -> RunRecord?
+  {
+    guard let fingerprint = try? InputFingerprint.stored(path: file.path) else { return nil }
+    var run = RunRecord(
+      command: "batch failed \(file.storedPath)", recordedAt: nil, inputs: [fingerprint],
+      parameters: [batchOptions])
+    var location = error.location
+    location.file = file.storedPath
+    run.diagnostics = [
+      DiagnosticRow(
+        location: location.description, severity: "error", code: "unreadable-\(error.kind.rawValue)",
+        message: "\(error.problem); expected \(error.expected)")
+    ]
+    return run
+  }
+
   /// What a batch did: the files it took, what each became, which could
   /// not be read (each with its reason) and which activities took the
   /// fallback factor.
@@ -473,6 +553,11 @@ public enum BatchCommand {
     /// What the walk of the folders passed over, and why.
     public var skipped: [Diagnostic] = []
 
+    /// Files left as they were because the store holds their run (or
+    /// their failure) from the same content under the same options.
+    public var alreadyStored = 0
+    public var failedBefore = 0
+
     public var stored: Int { counts.values.reduce(0, +) }
   }
 
@@ -480,7 +565,8 @@ public enum BatchCommand {
   /// hands each file's run to `record` (the results store) as it is done,
   /// so a study of any size is never held whole.
   public static func batch(
-    _ options: Options, progress: (@Sendable (String) -> Void)? = nil,
+    _ options: Options, progress: ProgressBar.Display? = nil,
+    done: [String: [ResultsStore.FileRun]] = [:],
     record: @escaping @Sendable (RunRecord) throws -> Void
   ) throws -> Outcome {
     let discovery = try discover(options.folders, followLinks: options.followLinks)
@@ -489,15 +575,21 @@ public enum BatchCommand {
       options.shard.map { shard in all.filter { shard.contains(relativePath: $0.relativePath) } } ?? all
     let factorPath = try ShippedData.factorSetPath(options.factorSet)
     let factors = try FactorReaders.emissionFactorSet(path: factorPath)
+    let batchOptions = try optionsParameter(options, factorPath: factorPath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
-    let bar = ProgressBar(label: "batch", files: files.map(\.path), sink: progress)
+    let bar = ProgressBar(label: "batch", files: files.map(\.path), display: progress)
     let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))
     _ = parallelMap(count: files.count, workers: workers) { index in
       guard outcome.withLock({ $0.stop == nil }) else { return }
       let file = files[index]
       do {
+        if let earlier = try storedBefore(file, done: done, options: batchOptions.value) {
+          outcome.withLock { earlier ? ($0.failedBefore += 1) : ($0.alreadyStored += 1) }
+          bar.finished(file: index, failed: earlier)
+          return
+        }
         let result = try process(
-          file, options: options, factors: factors, factorPath: factorPath,
+          file, options: options, factors: factors, factorPath: factorPath, batchOptions: batchOptions,
           progress: { bar.reading(file: index, bytes: $0) })
         // Stored as every command's outcome is; batch runs carry no time,
         // so shards merge into exactly the runs of one batch.
@@ -508,10 +600,19 @@ public enum BatchCommand {
           $0.diagnostics += result.diagnostics
         }
       } catch let error as InputError {
+        // The failure is stored with the file, so a rerun knows it and a
+        // reader of the store sees why the file has no results.
+        do {
+          if let run = try failureRun(file, error: error, batchOptions: batchOptions) { try record(run) }
+        } catch {
+          outcome.withLock { $0.stop = error }
+        }
         outcome.withLock {
           $0.failures.append("\(error)")
           if options.failFast { $0.stop = error }
         }
+        bar.finished(file: index, failed: true)
+        return
       } catch let notTaken as NotTaken {
         outcome.withLock { $0.skipped.append(notTaken.diagnostic) }
       } catch {
@@ -537,12 +638,19 @@ public enum BatchCommand {
 
   public static func run(_ options: Options, context: CommandContext) throws {
     let store = try ResultsStore(path: options.databasePath)
-    let result = try batch(options, progress: context.progressSink, record: { try store.record($0) })
+    let done =
+      options.rerun
+      ? [:] : try store.fileRuns(commands: resumableCommands, parameter: optionsParameterName)
+    let display: ProgressBar.Display? =
+      context.progressSink.map { .bar($0) } ?? context.progressLog.map { .log($0, every: 60) }
+    let result = try batch(options, progress: display, done: done, record: { try store.record($0) })
     render(result, options: options, context: context)
     if let error = result.stop { throw error }
-    if !result.failures.isEmpty {
+    let failed = result.failures.count + result.failedBefore
+    if failed > 0 {
       throw RuntimeError(
-        "\(result.failures.count) of \(result.processed) files could not be read; \(result.stored) stored")
+        "\(failed) of \(result.processed) files could not be read\(result.failedBefore > 0 ? " (\(result.failedBefore) in an earlier run, not tried again; --rerun tries them)" : ""); \(result.stored + result.alreadyStored) stored"
+      )
     }
   }
 
@@ -606,8 +714,12 @@ public enum BatchCommand {
       stored.isEmpty
       ? ""
       : "; \(warnings) warnings and \(stored.count - warnings) notes stored (db export --table diagnostics)"
+    let earlier =
+      result.alreadyStored + result.failedBefore == 0
+      ? ""
+      : "; \(result.alreadyStored) already stored and \(result.failedBefore) failed in an earlier run with the same content and options, left as they were (--rerun does them again)"
     context.write(
-      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\n"
+      "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\(earlier)\n"
     )
   }
 }

@@ -89,6 +89,11 @@ public final class CommandContext {
   /// (set by the command line), nowhere otherwise or with `--quiet`.
   public var progressSink: (@Sendable (String) -> Void)?
 
+  /// Where long work (`batch`) logs a progress line at intervals when
+  /// standard error is not a terminal (a Slurm task's log); nowhere with
+  /// `--quiet`.
+  public var progressLog: (@Sendable (String) -> Void)?
+
   /// A diagnostic the user should see: on standard error from the command
   /// line, among the report's diagnostics in a notebook.
   public func report(_ diagnostic: Diagnostic) {

@@ -126,12 +126,16 @@ struct StoredNames {
   }
 
   /// `text` with the file it names, whole or before `#` (an activity of
-  /// a file) or before `:line` or `:line:column` (a place in it), given
+  /// a file), before a last space (a day of a file) or before `:line` or `:line:column` (a place in it), given
   /// its stored name; unchanged when it names no file.
   mutating func rename(_ text: String) -> String {
     if let whole = file(text) { return whole }
     if let hash = text.firstIndex(of: "#"), let name = file(String(text[..<hash])) {
       return name + text[hash...]
+    }
+    // A day of a recording: `file 2024-03-01`.
+    if let space = text.lastIndex(of: " "), let name = file(String(text[..<space])) {
+      return name + text[space...]
     }
     // Up to two trailing `:digits` (line, then column).
     var end = text.endIndex
@@ -727,6 +731,40 @@ public final class ResultsStore: Sendable {
       try queue.write { db in for run in runs { _ = try run.insert(into: db) } }
     }
     return runs.count
+  }
+
+  /// A stored run of one file: a run whose command ends with the name of
+  /// one of its inputs (`batch track /study/a.gpx`), that input's size
+  /// and digest, and the value of one named parameter of the run.
+  public struct FileRun: Sendable, Hashable {
+    public var command: String
+    public var input: InputFingerprint
+    public var parameter: String?
+  }
+
+  /// The runs of one file whose command is one of `commands` followed by
+  /// the file's stored name, with the value of `parameter` (nil where the
+  /// run has none), by stored name. One query, however many runs.
+  public func fileRuns(commands: [String], parameter: String) throws -> [String: [FileRun]] {
+    guard !commands.isEmpty else { return [:] }
+    let matches = commands.map { _ in "r.command = ? || ' ' || i.path" }.joined(separator: " OR ")
+    return try reading { db in
+      var found: [String: [FileRun]] = [:]
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT r.command, i.path, i.size_bytes, i.sha256,
+            (SELECT p.value FROM parameters p WHERE p.run_id = r.id AND p.name = ?) AS parameter
+          FROM runs r JOIN inputs i ON i.run_id = r.id
+          WHERE \(matches)
+          """, arguments: StatementArguments([parameter] + commands))
+      while let row = try rows.next() {
+        let input = InputFingerprint(path: row["path"], sizeBytes: row["size_bytes"], sha256: row["sha256"])
+        found[input.path, default: []].append(
+          FileRun(command: row["command"], input: input, parameter: row["parameter"]))
+      }
+      return found
+    }
   }
 
   /// Every run with all its rows, in the order stored.

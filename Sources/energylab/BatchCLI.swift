@@ -19,7 +19,10 @@ struct FileRunOptions: ParsableArguments {
   }
 
   func apply(to context: CommandContext) {
-    if quiet { context.progressSink = nil }
+    if quiet {
+      context.progressSink = nil
+      context.progressLog = nil
+    }
   }
 }
 
@@ -36,6 +39,14 @@ struct BatchCLI: ContextCommand {
       failed. --shard K/N takes the files whose path relative to their folder
       hashes to shard K, for a Slurm job array (scripts/slurm/); merge the shard
       databases with `energylab db merge`.
+
+      A rerun into the same database leaves every file whose run (or failure)
+      is stored from the same content under the same options (their digest is
+      the run's batch_options parameter) and does the rest, so a killed task or
+      a resubmitted array does only what is missing; --rerun does every file.
+      A file that cannot be read is stored as a run `batch failed FILE` with
+      its error. Progress: a bar on a terminal, otherwise a line a minute on
+      standard error (files done and failed, rate, time left).
 
       --subjects FILE gives the participants (id, body_mass_kg, age_years, sex,
       height_m, resting_hr_bpm, max_hr_bpm, vo2max_ml_kg_min); a file is a
@@ -75,6 +86,11 @@ struct BatchCLI: ContextCommand {
   var followLinks = false
   @Flag(
     help:
+      "Process every file again (default: a file whose run, or failure, the database already holds from the same content under the same options is left as stored, so a rerun or a resubmitted array task does only what is missing)."
+  )
+  var rerun = false
+  @Flag(
+    help:
       "Accelerometer recordings: auto-calibrate raw acceleration against gravity first, as accel summary --calibrate (van Hees et al. 2014; default off). Reads each raw recording twice."
   )
   var calibrate = false
@@ -111,6 +127,7 @@ struct BatchCLI: ContextCommand {
     options.shard = shard
     options.failFast = run.failFast
     options.followLinks = followLinks
+    options.rerun = rerun
     if let tz {
       options.timeZone = try NamedTimeZone(named: tz)
       options.accel.timeZone = options.timeZone.zone

@@ -107,6 +107,8 @@ enum Terminal {
     context.fingerprintsInputs = false
     if isatty(STDERR_FILENO) == 1 {
       context.progressSink = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
+    } else {
+      context.progressLog = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
     }
     context.terminalWidth = terminalWidth()
     return context

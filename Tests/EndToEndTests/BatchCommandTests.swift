@@ -6,8 +6,9 @@ import Testing
 /// merge into exactly the unsharded results, and the same results on one
 /// core or two.
 struct BatchCommandTests {
-  /// Runs a batch of the study stores: 4 tracks, 1 recording, 1 survey.
-  static let studyRuns = 6
+  /// Runs a batch of the study stores: 4 tracks, 1 recording, 1 survey,
+  /// and the broken recording's failure.
+  static let studyRuns = 7
 
   static func study() throws -> String {
     let folder = try scratchFolder()
@@ -81,7 +82,8 @@ struct BatchCommandTests {
     #expect(all.stderr.contains("study/recordings/broken.csv:3:1: 3 fields; expected 4 fields"))
     #expect(!all.stderr.contains("\u{1B}"), "no progress bar when standard error is not a terminal")
     let info = try energylab(["db", "info", "--db", "all.sqlite", "--format", "csv"], in: folder)
-    #expect(info.stdout.contains("runs,6\n"))
+    // Six files stored and the broken one's failure, a run of its own.
+    #expect(info.stdout.contains("runs,7\n"))
     #expect(info.stdout.contains("tracks,4\n"))
     // Two shards, merged twice: the same results as the single run.
     for k in 1...2 {
@@ -90,7 +92,7 @@ struct BatchCommandTests {
     }
     #expect(try energylab(["db", "merge", "m.sqlite", "s1.sqlite", "s2.sqlite"], in: folder).status == 0)
     let again = try energylab(["db", "merge", "m.sqlite", "s1.sqlite", "s2.sqlite"], in: folder)
-    #expect(again.stdout.hasSuffix("(6 runs)\n"))
+    #expect(again.stdout.hasSuffix("(7 runs)\n"))
     let same = try energylab(["db", "compare", "all.sqlite", "m.sqlite"], in: folder)
     #expect(same.status == 0, "\(same.stderr)")
     // One shard alone differs from the whole.
@@ -211,7 +213,8 @@ struct BatchCommandTests {
   /// commands compute and stores it through the same driver: a track's
   /// stored summary, `tracks` row and activities are those `track summary
   /// --db` and `profile --db` store for the file; a recording's results
-  /// are those of `accel summary --db` and `accel energy --db`; a survey's
+  /// are those of `accel summary --db` and `accel energy --db`, its days
+  /// those of `accel days --db`; a survey's
   /// run is the very run `survey summary --db` stores (the same run key,
   /// parameters and rows). The single commands here are typed from the
   /// study's parent folder by relative path, batch was given the folder:
@@ -230,6 +233,7 @@ struct BatchCommandTests {
       ("p.sqlite", ["profile", "study/morning.gpx", "--by", "day", "--tz", "UTC"]),
       ("a.sqlite", ["accel", "summary", "study/rec.csv"]),
       ("e.sqlite", ["accel", "energy", "study/rec.csv"]),
+      ("d.sqlite", ["accel", "days", "study/rec.csv"]),
       ("s.sqlite", ["survey", "summary", "study/demo.csv"]),
     ]
     for single in singles {
@@ -240,7 +244,10 @@ struct BatchCommandTests {
     let recording = CanonicalName.resolved(folder) + "/study/rec.csv"
     let batchResults = try Self.rowTexts("results", db: "b.sqlite", in: folder)
     func of(_ file: String, energy: Bool) -> [String] {
-      batchResults.filter { $0.contains("subject=\(file) ") && $0.contains("metric=energy_") == energy }
+      batchResults.filter {
+        $0.contains("subject=\(file) ") && !$0.contains("subject=\(file) 20")
+          && $0.contains("metric=energy_") == energy
+      }
     }
     let trackResults = try Self.rowTexts("results", db: "t.sqlite", in: folder)
     #expect(!trackResults.isEmpty)
@@ -257,6 +264,11 @@ struct BatchCommandTests {
     let energy = try Self.rowTexts("results", db: "e.sqlite", in: folder)
     #expect(!energy.isEmpty)
     #expect(of(recording, energy: true) == energy)
+    let days = try Self.rowTexts("results", db: "d.sqlite", in: folder)
+    #expect(
+      days.contains { $0.contains("metric=wear_h ") }
+        && days.allSatisfy { $0.contains("subject=\(recording) 20") })
+    #expect(batchResults.filter { $0.contains("subject=\(recording) 20") } == days)
     // The survey: one run, the same in both stores.
     for table in ["inputs", "parameters", "survey_results", "diagnostics"] {
       let single = try Self.rowTexts(table, db: "s.sqlite", in: folder)

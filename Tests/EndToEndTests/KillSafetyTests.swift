@@ -86,8 +86,14 @@ struct BatchKillSafetyTests {
         #expect(results.stdout.contains(fields.joined(separator: ",")))
       }
     }
+    // The rerun does what the kills left undone (the track at least was
+    // stored before them) and ends where one whole run ends.
     let again = try energylab(["batch", "study", "--db", "s.sqlite", "--quiet"], in: folder)
     #expect(again.status == 0, "\(again.stderr)")
-    #expect(again.stdout.contains("1 tracks, 3 accelerometer recordings"))
+    #expect(again.stdout.contains(" already stored"), "\(again.stdout)")
+    let whole = try energylab(["batch", "study", "--db", "whole.sqlite", "--quiet"], in: folder)
+    #expect(whole.stdout.contains("1 tracks, 3 accelerometer recordings"), "\(whole.stdout)")
+    let compared = try energylab(["db", "compare", "whole.sqlite", "s.sqlite"], in: folder)
+    #expect(compared.status == 0, "\(compared.stdout) \(compared.stderr)")
   }
 }

@@ -67,7 +67,7 @@ struct StoreCommandTests {
       process.arguments = arguments
       process.currentDirectoryURL = URL(fileURLWithPath: folder)
       let err = URL(fileURLWithPath: folder).appendingPathComponent("w-\(processes.count).err")
-      FileManager.default.createFile(atPath: err.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: err.path, contents: nil)
       process.standardOutput = FileHandle.nullDevice
       process.standardError = try FileHandle(forWritingTo: err)
       try process.run()

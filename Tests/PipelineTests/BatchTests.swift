@@ -55,6 +55,38 @@ struct ProgressLineTests {
   }
 }
 
+/// Without a terminal (a Slurm task's log) progress is a plain line at an
+/// interval: the time, files done and failed, rate and time left; no
+/// escape codes, nothing to clear at the end.
+struct ProgressLogTests {
+  @Test func aLogLineSaysFilesDoneAndFailed() {
+    final class Lines: @unchecked Sendable {
+      var text: [String] = []
+    }
+    let lines = Lines()
+    let bar = ProgressBar(
+      label: "batch", files: ["/nonexistent/a", "/nonexistent/b", "/nonexistent/c"],
+      display: .log({ lines.text.append($0) }, every: 0))
+    bar.finished(file: 0)
+    bar.finished(file: 1, failed: true)
+    bar.end()
+    #expect(lines.text.count == 2, "\(lines.text)")
+    let last = lines.text.last ?? ""
+    #expect(
+      last.contains(" batch [") && last.contains("2/3 files (1 failed)") && last.hasSuffix("\n"), "\(last)")
+    #expect(last.hasPrefix("20") && !last.contains("\u{1B}"))
+    // A long interval: nothing until the last file, which is always said.
+    let quiet = Lines()
+    let slow = ProgressBar(
+      label: "batch", files: ["/nonexistent/a", "/nonexistent/b"],
+      display: .log({ quiet.text.append($0) }, every: 3600))
+    slow.finished(file: 0)
+    #expect(quiet.text.isEmpty)
+    slow.finished(file: 1)
+    #expect(quiet.text.count == 1 && quiet.text[0].contains("2/2 files"))
+  }
+}
+
 /// A batch is a value: each file's run goes to the sink it is given (here
 /// a list, not a database), and unreadable files come back with their
 /// reason.
@@ -77,7 +109,7 @@ struct BatchValueTests {
     #expect(outcome.counts == [.track: 1] && outcome.stored == 1)
     #expect(outcome.failures.count == 1)
     #expect(outcome.failures.first?.contains("broken.gpx:1") == true, "\(outcome.failures)")
-    let run = try #require(runs.withLock { $0 }.first)
+    let run = try #require(runs.withLock { $0 }.first { $0.command.hasPrefix("batch track ") })
     // Fixes in the file, counted here by the text of its <trkpt> elements.
     let fixes =
       try String(contentsOfFile: morning, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1

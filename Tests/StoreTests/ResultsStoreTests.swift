@@ -270,10 +270,10 @@ struct StoreAccessTests {
     #expect(try journalMode(other) == "delete")
 
     let empty = dir + "/empty.sqlite"
-    FileManager.default.createFile(atPath: empty, contents: Data())
+    _ = FileManager.default.createFile(atPath: empty, contents: Data())
     #expect(message { _ = try ResultsStore.reading(empty) }.contains("empty file"))
     let text = dir + "/text.sqlite"
-    FileManager.default.createFile(atPath: text, contents: Data("runs,inputs\n".utf8))
+    _ = FileManager.default.createFile(atPath: text, contents: Data("runs,inputs\n".utf8))
     #expect(message { _ = try ResultsStore.reading(text) }.contains("not an SQLite database"))
     #expect(message { _ = try ResultsStore.reading(dir + "/none.sqlite") }.contains("no such database"))
     #expect(!FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
