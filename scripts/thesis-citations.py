@@ -28,7 +28,10 @@ listed, and no "et al." for a single author. A row whose authors are "-"
 is a known wrong attribution (its last field says what to cite instead);
 a row whose year is "*" is a word that stands before a year but names no
 author (a month, a university, a journal abbreviation). CitationTests
-runs the same check.
+runs the same check, and also checks citations without a year: "Name et
+al." needs a reference whose first author is Name, "Name and Other" (Name
+a first author of the list) needs Other as that reference's second
+author; words in quotation marks (a thesis quoted as written) are left.
 
     scripts/thesis-citations.py check      # citations without a row, and
                                            # author-year citations that

@@ -107,7 +107,8 @@ public struct StrideWalking: EnergyModel {
   }
 }
 
-/// Energy of speeding up, after Hay et al.: a body of mass m that gains
+/// Energy of speeding up, after Rassia et al. 2009 (whom the PEM thesis
+/// cites as "Hay et al."): a body of mass m that gains
 /// speed gains kinetic energy, or, equivalently, work is force times
 /// distance.
 ///
@@ -148,14 +149,14 @@ public struct KineticEnergy: EnergyModel {
     switch method {
     case .kineticEnergy:
       return ModelInfo(
-        id: method.rawValue, name: "Kinetic energy of speed changes (Hay et al.)",
+        id: method.rawValue, name: "Kinetic energy of speed changes (Rassia et al. 2009)",
         equation: "E (J) = max(0, 1/2*m*(v^2 - v0^2)) / efficiency",
         inputs: [
           "body mass m (kg)", "speed v (m/s)", "previous speed v0 (m/s, default 0)", "efficiency (default 1)",
         ],
         validRange: "any; counts only the energy of acceleration",
         citation:
-          "Rassia, Hay, Beresford & Baker, Movement dynamics in office environments, the 2009 CIB SASBE conference (the PEM thesis's reference [16], L1374; its text says Hay et al., L745-751); primary text not located",
+          "Rassia, Hay, Beresford & Baker, Movement dynamics in office environments, the 2009 CIB SASBE conference (the PEM thesis's reference [16], L1374; its text cites it as \"Hay et al.\", L745-751); primary text not located",
         notes: "the thesis prints 1/2*m*(dv)^2; this is 1/2*m*(v^2 - v0^2), the same only from rest")
     case .forceTimesDistance:
       return ModelInfo(

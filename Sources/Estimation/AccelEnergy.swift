@@ -152,7 +152,7 @@ public enum AccelEnergy {
     "steps-birdsley-2005": "steps x 0.0507 kcal (Birdsley 2005)",
     "steps-fixed": "steps x a given kcal per step",
     "steps-stride": "ACSM walking at steps x stride per epoch (stepping epochs only)",
-    "kinetic-hay": "kinetic energy of speed changes between epochs (Hay et al.)",
+    "kinetic-hay": "kinetic energy of speed changes between epochs (Rassia et al. 2009)",
   ]
 
   /// The epoch table a model is computed on: the one the cut-points

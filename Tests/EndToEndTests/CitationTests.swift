@@ -291,6 +291,59 @@ struct AuthorYearCitationTests {
     return rows
   }
 
+  /// A citation without a year: "Name et al." or "Name and Name" with no
+  /// year after it. Words in quotation marks (a thesis quoted as it
+  /// wrote) are not citations of ours.
+  static let yearless = try! NSRegularExpression(
+    pattern:
+      #"(?<![\w."\u201C-])((?:van |de )?[A-Z][A-Za-z\u2019'-]+)(?:(?:,? +(?:and|&|&amp;) +((?:van |de )?[A-Z][A-Za-z\u2019'-]+))|( +et al\.?))(?!'s)(?![,.]? *\(?(?:[A-Z][a-z]+ )?(?:19|20)\d\d)(?![\w-])"#
+  )
+
+  /// Citations without a year in `text`, by the same line rule as
+  /// `citations(in:)`.
+  static func yearlessCitations(in text: String) -> [Citation] {
+    let flat = text as NSString
+    return yearless.matches(in: text, range: NSRange(location: 0, length: flat.length)).map { m in
+      func group(_ k: Int) -> String? {
+        m.range(at: k).location == NSNotFound ? nil : flat.substring(with: m.range(at: k))
+      }
+      let line = flat.substring(to: m.range.location).filter { $0 == "\n" }.count + 1
+      return Citation(name: group(1) ?? "", second: group(2), etAl: group(3) != nil, year: "", line: line)
+    }
+  }
+
+  /// Why a citation without a year names no reference as listed, or nil:
+  /// "Name et al." needs a reference whose first author is Name, with
+  /// more than one author; "Name and Other" is checked when Name is a
+  /// first author of the list (otherwise it is prose, as "Swift and
+  /// Python"): Other must be the second author of one of Name's.
+  static func yearlessProblem(_ c: Citation, _ references: [String: [[String]]]) -> String? {
+    let known = (references[c.name] ?? []).filter { $0[1] != "*" && $0[2] != "-" }
+    let surnames = known.map { row in
+      row[2].components(separatedBy: ", ").map { author in
+        let words = author.split(separator: " ")
+        return words.count > 1 ? words.dropLast().joined(separator: " ") : author
+      }
+    }
+    if c.etAl {
+      guard !known.isEmpty else {
+        let firstAuthors = references.values.flatMap { $0 }.filter {
+          $0[2].components(separatedBy: ", ").dropFirst().contains { $0.hasPrefix(c.name + " ") }
+        }
+        let instead = firstAuthors.first.map { " (\($0[2]) \($0[1]) is \($0[0]) et al.)" } ?? ""
+        return "\(c.name) et al.: no reference with first author \(c.name) in references.tsv\(instead)"
+      }
+      if surnames.allSatisfy({ $0.count == 1 }) {
+        return "\(c.name) et al.: \(c.name) wrote alone, so no et al."
+      }
+      return nil
+    }
+    guard let second = c.second, !known.isEmpty else { return nil }
+    if surnames.contains(where: { $0.count > 1 && $0[1] == second }) { return nil }
+    return
+      "\(c.name) and \(second): the references of \(c.name) list \(known.map { $0[2] }.joined(separator: "; "))"
+  }
+
   /// Why a citation does not match the references, or nil.
   static func problem(_ c: Citation, _ references: [String: [[String]]]) -> String? {
     let known = references[c.name] ?? []
@@ -333,6 +386,9 @@ struct AuthorYearCitationTests {
         count += 1
         if let problem = Self.problem(c, references) { Issue.record("\(file):\(c.line): \(problem)") }
       }
+      for c in Self.yearlessCitations(in: text) {
+        if let problem = Self.yearlessProblem(c, references) { Issue.record("\(file):\(c.line): \(problem)") }
+      }
     }
     // Hall et al. 2004, Keytel et al. 2005, Bland and Altman 1999 and the
     // rest are found in the shipped text (about 150 citations).
@@ -351,6 +407,24 @@ struct AuthorYearCitationTests {
     #expect(found.count == 1, "\(found)")
     let problems = try found.compactMap { Self.problem($0, try Self.references()) }
     #expect(problems.count == 1 && problems[0].contains(expected), "\(problems)")
+  }
+
+  /// Citations without a year are checked too: "Hay et al." names the
+  /// second author of Rassia, Hay, Beresford and Baker (2009) as if first;
+  /// "Bland and Smith" names a second author Bland never had. Quoted
+  /// words, prose ("Swift and Python") and right ones pass.
+  @Test func citationsWithoutAYearAreChecked() throws {
+    let references = try Self.references()
+    let wrong = try #require(Self.yearlessCitations(in: "the kinetic model after Hay et al., as").first)
+    #expect(Self.yearlessProblem(wrong, references)?.contains("first author Hay") == true)
+    #expect(Self.yearlessProblem(wrong, references)?.contains("Rassia et al.") == true)
+    let second = try #require(Self.yearlessCitations(in: "the limits of Bland and Smith show").first)
+    #expect(Self.yearlessProblem(second, references)?.contains("Bland JM, Altman DG") == true)
+    let fine =
+      "limits of Bland and Altman, as Hall et al. found; Swift and Python; the thesis's \"Hay et al.\""
+    let found = Self.yearlessCitations(in: fine)
+    #expect(found.map(\.name) == ["Bland", "Hall", "Swift"], "\(found)")
+    #expect(found.compactMap { Self.yearlessProblem($0, references) } == [])
   }
 
   @Test func rightCitationsPass() throws {
