@@ -6,7 +6,8 @@ import Foundation
 /// block (`name = value` lines) and used in commands as `${name}`.
 public struct Notebook: Sendable, Hashable {
   public enum Part: Sendable, Hashable {
-    case prose(String)
+    /// Prose and the notebook line it starts on.
+    case prose(String, line: Int)
     case commands([Command])
     case parameters([NamedParameter])
   }
@@ -16,6 +17,9 @@ public struct Notebook: Sendable, Hashable {
   public struct Command: Sendable, Hashable {
     public var arguments: [String]
     public var line: Int
+    /// The name its results are reached by in `{{name.column}}`, from a
+    /// `# result: name` line right above it (`NotebookValues`).
+    public var resultName: String?
     /// The command as written, parameters substituted.
     public var text: String { (["energylab"] + arguments.map(Notebook.shellQuoted)).joined(separator: " ") }
   }
@@ -48,13 +52,14 @@ public struct Notebook: Sendable, Hashable {
     let lines = text.components(separatedBy: "\n")
     var parts: [Part] = []
     var prose: [String] = []
+    var proseLine = 1
     var parameters: [String: String] = [:]
     var allowedWrites: [String] = []
     var allowedReads: [String] = []
     var i = 0
     func flushProse() {
       if !prose.isEmpty {
-        parts.append(.prose(prose.joined(separator: "\n")))
+        parts.append(.prose(prose.joined(separator: "\n"), line: proseLine))
         prose = []
       }
     }
@@ -62,6 +67,7 @@ public struct Notebook: Sendable, Hashable {
       let line = lines[i]
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       guard trimmed == "```energylab" || trimmed == "```energylab-parameters" else {
+        if prose.isEmpty { proseLine = i + 1 }
         prose.append(line)
         i += 1
         continue
@@ -126,11 +132,27 @@ public struct Notebook: Sendable, Hashable {
     var commands: [Command] = []
     var pending = ""
     var pendingLine = 0
+    var name: String?
     for (number, raw) in body {
       var line = raw
       if pending.isEmpty {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+        if trimmed.hasPrefix("#") {
+          let comment = trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+          if comment.hasPrefix("result:") {
+            let given = comment.dropFirst("result:".count).trimmingCharacters(in: .whitespaces)
+            guard given.first?.isLetter == true,
+              given.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            else {
+              throw InputError(
+                .malformed, SourceLocation(file: path, line: number), "result name \"\(given)\"",
+                expected: "a letter, then letters, digits, _ or -")
+            }
+            name = given
+          }
+          continue
+        }
+        if trimmed.isEmpty { continue }
         pendingLine = number
       }
       let continues = line.hasSuffix("\\")
@@ -147,7 +169,10 @@ public struct Notebook: Sendable, Hashable {
           .malformed,
           SourceLocation(file: path, line: pendingLine), "empty command", expected: "an energylab command")
       }
-      commands.append(Command(arguments: words, line: pendingLine))
+      var command = Command(arguments: words, line: pendingLine)
+      command.resultName = name
+      name = nil
+      commands.append(command)
       pending = ""
     }
     if !pending.isEmpty {
@@ -191,7 +216,17 @@ public struct Notebook: Sendable, Hashable {
     var inWord = false
     var quote: Character?
     var escaped = false
+    // Inside `{{...}}` (a value of a named result) spaces do not split.
+    var braces = 0
+    var previous: Character?
     for c in text {
+      defer { previous = c }
+      if c == "{" && previous == "{" && quote == nil { braces += 1 }
+      if c == "}" && previous == "}" && quote == nil && braces > 0 { braces -= 1 }
+      if braces > 0 && (c == " " || c == "\t") {
+        word.append(c)
+        continue
+      }
       if escaped {
         word.append(c)
         escaped = false

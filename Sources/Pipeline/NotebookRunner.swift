@@ -123,11 +123,18 @@ public struct NotebookRunner {
       allowed: notebook.allowedWrites, allowedReads: notebook.allowedReads)
     var commandNumber = 0
     var writtenTables = 0
+    // Prose is filled with the values of named results once every command
+    // has run (prose may speak of a result printed below it); until then
+    // each prose part stands in the report as a marker.
+    var values = NotebookValues()
+    var prose: [(text: String, line: Int)] = []
+    func marker(_ k: Int) -> String { "\u{0}prose \(k)\u{0}" }
     context.provenance.addInput(try InputFingerprint.of(path: notebook.path))
     for part in notebook.parts {
       switch part {
-      case .prose(let text):
-        report.text += text + "\n"
+      case .prose(let text, let line):
+        report.text += marker(prose.count) + "\n"
+        prose.append((text, line))
       case .parameters(let list):
         context.provenance.addParameters(list)
         report.text += "Parameters of this notebook:\n\n| name | value |\n| --- | --- |\n"
@@ -136,8 +143,12 @@ public struct NotebookRunner {
         }
         report.text += "\n"
       case .commands(let commands):
-        for command in commands {
+        for var command in commands {
           commandNumber += 1
+          // Values of results above it, as `{{walks.grade_pct[1]}}`.
+          command.arguments = try command.arguments.map {
+            $0.contains("{{") ? try values.interpolate($0, path: notebook.path, line: command.line) : $0
+          }
           progress("\(notebook.name): [\(commandNumber)] \(command.text)")
           context.provenance.commands.append(command.text)
           report.text += "```sh\n$ \(command.text)\n```\n\n"
@@ -159,9 +170,16 @@ public struct NotebookRunner {
             let file = String(format: "%02d", commandNumber) + "-\(GnuplotChart.safeFileStem(table.name)).csv"
             try AtomicFile.write(ResultRenderer.csv(table), to: "\(folder)/data/\(file)")
           }
+          if let name = command.resultName {
+            values.add(name, tables: Array(context.emittedTables.dropFirst(writtenTables)))
+          }
           writtenTables = context.emittedTables.count
         }
       }
+    }
+    for (k, part) in prose.enumerated() {
+      report.text = report.text.replacingOccurrences(
+        of: marker(k), with: try values.interpolate(part.text, path: notebook.path, line: part.line))
     }
     report.text += provenanceSection(context.provenance)
     try AtomicFile.write(normalized(report.text), to: "\(folder)/report.md")
