@@ -7,9 +7,12 @@ public struct ModelInput: Sendable, Hashable {
   public var gradeFraction: Double?
   public var bodyMassKilograms: Double?
   public var heartRateBeatsPerMinute: Double?
-  /// Resting heart rate of the subject, bpm: recorded with the run; no
-  /// shipped model uses it yet.
+  /// Resting heart rate of the subject, bpm (the heart-rate-reserve
+  /// models).
   public var restingHeartRateBeatsPerMinute: Double?
+  /// Maximal heart rate of the subject, bpm, where measured (the
+  /// heart-rate-reserve models; otherwise 208 - 0.7 x age).
+  public var maximumHeartRateBeatsPerMinute: Double?
   public var ageYears: Double?
   public var sex: Sex?
   public var vo2MaxMillilitersPerKilogramPerMinute: Double?
@@ -105,7 +108,7 @@ public struct ModelInput: Sendable, Hashable {
 /// be counted.
 public struct DomainTreatment: Sendable, Hashable {
   /// Stable identifier: `downhill-as-level`, `santee-2001-downhill`,
-  /// `gradient-clamped`, `floored-at-rest`, `floored-at-standing`.
+  /// `vertical-efficiency-extension`, `floored-at-rest`, `floored-at-standing`.
   public var code: String
   /// What was done instead of the equation, in a sentence.
   public var description: String
@@ -246,6 +249,7 @@ extension ModelInput {
       ("vo2max_ml_kg_min", vo2MaxMillilitersPerKilogramPerMinute, "subject VO2max"),
       ("heart_rate_bpm", heartRateBeatsPerMinute, "heart rate given for the subject"),
       ("resting_heart_rate_bpm", restingHeartRateBeatsPerMinute, "subject resting heart rate"),
+      ("max_heart_rate_bpm", maximumHeartRateBeatsPerMinute, "subject maximal heart rate"),
       ("height_m", heightMeters, "subject height"),
       ("load_kg", loadKilograms, "load carried"),
       ("terrain_factor", terrainFactor, "terrain factor (Pandolf eta)"),

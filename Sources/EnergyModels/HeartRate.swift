@@ -159,3 +159,124 @@ enum HeartRateChecks {
     return output
   }
 }
+
+/// Oxygen uptake from heart rate by the heart-rate-reserve method: the
+/// share of heart-rate reserve is the share of VO2 reserve.
+///
+/// ```
+/// %HRR  = 100 (HR - HRrest) / (HRmax - HRrest)
+/// %VO2R = (%HRR - b) / m
+/// VO2   = VO2rest + %VO2R / 100 x (VO2max - VO2rest)      mL/kg/min
+/// ```
+/// VO2rest = 3.5 mL/kg/min (1 MET); HRrest the subject's resting heart
+/// rate; HRmax the subject's where given, else 208 - 0.7 x age (Tanaka et
+/// al. 2001). Two published lines:
+/// - `swain-1997-hrr`: m = 1, b = 0, the identity: Swain & Leutholtz found
+///   %HRR equal to %VO2R, not to %VO2max, in cycle ergometry (Swain DP,
+///   Leutholtz BC. Heart rate reserve is equivalent to %VO2 reserve, not to
+///   %VO2max. Med Sci Sports Exerc 1997;29(3):410-414); the form ACSM
+///   prescribes with.
+/// - `swain-1998-treadmill`: m = 1.03, b = 1.5, the mean regression of 50
+///   adults' Bruce treadmill tests (%HRR = 1.03 %VO2R + 1.5; Swain DP,
+///   Leutholtz BC, King ME, Haas LA, Branch JD. Relationship between %
+///   heart rate reserve and % VO2 reserve in treadmill exercise. Med Sci
+///   Sports Exerc 1998;30(2):318-321).
+/// A heart rate below rest gives less than resting VO2: raised to rest
+/// (`floored-at-rest`). A heart rate above HRmax gives a diagnostic.
+/// kcal/min at 5 kcal per litre of oxygen.
+public struct SwainHeartRateReserve: EnergyModel {
+  public enum Line: String, Sendable, Hashable {
+    case identity1997
+    case treadmill1998
+  }
+
+  public let line: Line
+
+  public init(line: Line) { self.line = line }
+
+  /// Slope m and intercept b of %HRR = m %VO2R + b.
+  public var slopeAndIntercept: (slope: Double, intercept: Double) {
+    switch line {
+    case .identity1997: return (1, 0)
+    case .treadmill1998: return (1.03, 1.5)
+    }
+  }
+
+  public var info: ModelInfo {
+    switch line {
+    case .identity1997:
+      return ModelInfo(
+        id: "swain-1997-hrr", name: "Heart-rate reserve as VO2 reserve (identity)",
+        equation:
+          "VO2 = 3.5 + (HR - HRrest)/(HRmax - HRrest) * (VO2max - 3.5) (mL/kg/min); HRmax = 208 - 0.7*age unless given",
+        inputs: [
+          "heart rate HR (bpm)", "resting heart rate HRrest (bpm)", "VO2max (mL/kg/min)",
+          "maximal heart rate HRmax (bpm) or age (years)", "body mass (kg)",
+        ],
+        validRange: "steady exercise between rest and maximum (cycle ergometry, adults)",
+        citation: "Swain & Leutholtz, Med Sci Sports Exerc 1997;29(3):410-414")
+    case .treadmill1998:
+      return ModelInfo(
+        id: "swain-1998-treadmill", name: "Heart-rate reserve as VO2 reserve (treadmill line)",
+        equation:
+          "%VO2R = (%HRR - 1.5)/1.03; VO2 = 3.5 + %VO2R/100 * (VO2max - 3.5) (mL/kg/min); HRmax = 208 - 0.7*age unless given",
+        inputs: [
+          "heart rate HR (bpm)", "resting heart rate HRrest (bpm)", "VO2max (mL/kg/min)",
+          "maximal heart rate HRmax (bpm) or age (years)", "body mass (kg)",
+        ],
+        validRange: "treadmill exercise between rest and maximum (Bruce protocol, 50 adults)",
+        citation: "Swain et al., Med Sci Sports Exerc 1998;30(2):318-321")
+    }
+  }
+
+  /// Gross VO2, mL/kg/min.
+  public func vo2(heartRate hr: Double, resting: Double, maximum: Double, vo2Max: Double) -> Double {
+    let (m, b) = slopeAndIntercept
+    let reserveShare = (100 * (hr - resting) / (maximum - resting) - b) / m / 100
+    return Oxygen.restingMillilitersPerKilogramPerMinute
+      + reserveShare * (vo2Max - Oxygen.restingMillilitersPerKilogramPerMinute)
+  }
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let hr = try input.required(input.heartRateBeatsPerMinute, .heartRate, for: info.id)
+    let resting = try input.required(input.restingHeartRateBeatsPerMinute, .restingHeartRate, for: info.id)
+    let vo2Max = try input.required(input.vo2MaxMillilitersPerKilogramPerMinute, .vo2Max, for: info.id)
+    let mass = try input.required(input.bodyMassKilograms, .mass, for: info.id)
+    let maximum: Double
+    if let given = input.maximumHeartRateBeatsPerMinute {
+      maximum = given
+    } else {
+      let age = try input.required(input.ageYears, .maximumHeartRate, .age, for: info.id)
+      maximum = Keytel2005.maximumHeartRate(ageYears: age)
+    }
+    guard maximum > resting else {
+      throw ModelError(
+        model: info.id,
+        .invalid(
+          .maximumHeartRate, value: maximum,
+          expected: "above the resting heart rate \(Fixed.shortest(resting)) bpm"))
+    }
+    guard vo2Max > Oxygen.restingMillilitersPerKilogramPerMinute else {
+      throw ModelError(model: info.id, .invalid(.vo2Max, value: vo2Max, expected: "above 3.5 mL/kg/min"))
+    }
+    var diagnostics: [Diagnostic] = []
+    if hr > maximum {
+      diagnostics.append(
+        Diagnostic(
+          code: "heart-rate-outside-valid-range",
+          message:
+            "\(Fixed.format(hr, digits: 0)) bpm is above the maximal heart rate \(Fixed.format(maximum, digits: 0)) bpm\(input.maximumHeartRateBeatsPerMinute == nil ? " (208 - 0.7 x age)" : ""): VO2 above VO2max"
+        ))
+    }
+    let vo2 = vo2(heartRate: hr, resting: resting, maximum: maximum, vo2Max: vo2Max)
+    let perMinute = Oxygen.kilocaloriesPerMinute(
+      vo2MillilitersPerKilogramPerMinute: vo2, bodyMassKilograms: mass)
+    var output = ModelOutput(
+      vo2MillilitersPerKilogramPerMinute: vo2, kilocaloriesPerMinute: perMinute,
+      energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 }, diagnostics: diagnostics
+    )
+    output.floorAtRest(
+      bodyMassKilograms: mass, durationSeconds: input.effectiveDurationSeconds, model: info.id)
+    return output
+  }
+}

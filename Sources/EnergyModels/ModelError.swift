@@ -11,7 +11,9 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
   case enmo, mad
   case verticalCounts = "counts"
   case vectorMagnitudeCounts = "vm-counts"
-  case restingHeartRate = "resting-heart-rate"
+  case restingHeartRate = "resting-hr"
+  case maximumHeartRate = "max-hr"
+  case vo2Max = "vo2max"
 
   public var words: String {
     switch self {
@@ -37,6 +39,8 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
     case .verticalCounts: return "vertical-axis counts per minute"
     case .vectorMagnitudeCounts: return "vector-magnitude counts per minute"
     case .restingHeartRate: return "a resting heart rate"
+    case .maximumHeartRate: return "a maximal heart rate"
+    case .vo2Max: return "a VO2max (mL/kg/min)"
     }
   }
 }

@@ -6,11 +6,13 @@ public enum ModelRegistry {
   public static let all: [any EnergyModel] =
     [
       ACSMWalking(), ACSMRunning(), ACSMByGait(), ACSMLegCycling(), ACSMArmErgometry(), ACSMStepping(),
-      CameronWalking(), Keytel2005(), Keytel2005Pounds(), METModel(), PerStep.stepMyHealth,
+      CameronWalking(), Keytel2005(), Keytel2005Pounds(), SwainHeartRateReserve(line: .identity1997),
+      SwainHeartRateReserve(line: .treadmill1998), METModel(), PerStep.stepMyHealth,
       PerStep.birdsley2005, PerStep.configurable,
       StrideWalking(), Resting(), KineticEnergy(), KineticEnergy(method: .forceTimesDistance), Pandolf1977(),
       Minetti2002(gait: .walking),
-      Minetti2002(gait: .running), Looney2019(), PowerMeterEnergy(), Martin1998Cycling(),
+      Minetti2002(gait: .running), MetabolicPowerRunning(), Looney2019(), PowerMeterEnergy(),
+      Martin1998Cycling(),
     ] + Hildebrand2014.all + [Ellingson2017()] + CountsMET.Equation.allCases.map(CountsMET.init)
 
   public static func model(id: String) throws -> any EnergyModel {

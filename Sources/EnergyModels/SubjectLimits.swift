@@ -7,6 +7,7 @@ extension ModelInput {
     [
       (.bodyMass, bodyMassKilograms), (.age, ageYears), (.height, heightMeters),
       (.heartRate, heartRateBeatsPerMinute), (.restingHeartRate, restingHeartRateBeatsPerMinute),
+      (.maximumHeartRate, maximumHeartRateBeatsPerMinute),
       (.vo2Max, vo2MaxMillilitersPerKilogramPerMinute),
     ]
   }

@@ -139,13 +139,19 @@ extension ModeDefaults {
 /// `profile` and `batch` share: the steps split into activities of one
 /// mode each (`ModeClassifier`), each activity run through its mode's
 /// model with the subject that model takes (`ModeDefaults.subject`:
-/// cycling under `met` at `cyclingMET` unless a MET was given).
+/// cycling under `met` at `cyclingMET` unless a MET was given). A cycling
+/// activity with measured power is costed from it (`measuredPowerWins`).
 public struct ModeEnergyEstimator: Sendable {
   public var classifier: ModeClassifier
   /// The model of every mode.
   public var models: [TransportMode: any EnergyModel]
   /// MET of cycling under the `met` model when no MET is given.
   public var cyclingMET: Double
+  /// Whether a cycling activity whose steps carry power is costed from its
+  /// measured work (`MeasuredPowerFirst`: `power-meter` where a step has
+  /// power, the cycling model where it has none): true unless the caller
+  /// named the cycling model.
+  public var measuredPowerWins: Bool
 
   /// Looks the models up: `modelForMode` where it names one, else
   /// `ModeDefaults.modelForMode`. Throws for an unknown model id.
@@ -160,6 +166,7 @@ public struct ModeEnergyEstimator: Sendable {
     }
     self.models = models
     self.cyclingMET = cyclingMET
+    measuredPowerWins = modelForMode[.cycle] == nil
   }
 
   /// An activity and its energy under its mode's model.
@@ -190,12 +197,26 @@ public struct ModeEnergyEstimator: Sendable {
       of: steps, points: points, declaredSportBySegment: declaredSportBySegment, source: source)
     var parts: [Part] = []
     for (index, activity) in classified.activities.enumerated() {
-      let model = models[activity.activity.mode]!
+      let modeModel = models[activity.activity.mode]!
+      var model = modeModel
+      var notes: [Diagnostic] = []
+      let range = activity.activity.stepRange
+      let powered = steps[range].filter { $0.powerWatts != nil && $0.durationSeconds != nil }.count
+      if measuredPowerWins, activity.activity.mode == .cycle, powered > 0 {
+        model = MeasuredPowerFirst(fallback: modeModel)
+        let timed = steps[range].filter { $0.durationSeconds != nil }.count
+        notes.append(
+          Diagnostic(
+            code: "measured-power-used", severity: .note,
+            message:
+              "activity \(index + 1) (cycle) carries power on \(powered) of \(timed) timed steps: costed from its measured work by power-meter (energy linear in work rate, ACSM leg ergometry)\(powered < timed ? ", the steps without power by \(modeModel.info.id)" : "") instead of \(modeModel.info.id)",
+            location: source))
+      }
       let energy = try TrackEnergy(
-        source: source, steps: steps[activity.activity.stepRange], model: model,
+        source: source, steps: steps[range], model: model,
         subject: ModeDefaults.subject(
-          subject, mode: activity.activity.mode, model: model, cyclingMET: cyclingMET),
-        diagnostics: index == 0 ? inherited + classified.diagnostics : [],
+          subject, mode: activity.activity.mode, model: modeModel, cyclingMET: cyclingMET),
+        diagnostics: (index == 0 ? inherited + classified.diagnostics : []) + notes,
         perStep: perStep.map { see in { step, output, kcal in see(activity, model, step, output, kcal) } })
       parts.append(Part(activity: activity, model: model, energy: energy))
     }

@@ -277,6 +277,7 @@ public enum BatchCommand {
     input.heightMeters = subject?.heightMeters
     input.vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
     input.restingHeartRateBeatsPerMinute = subject?.restingHeartRateBeatsPerMinute
+    input.maximumHeartRateBeatsPerMinute = subject?.maximumHeartRateBeatsPerMinute
     var diagnostics: [Diagnostic] = []
     (input, diagnostics) = SubjectFromFile.merge(
       input, profile: profile, file: file.path, givenBy: "the subjects file")

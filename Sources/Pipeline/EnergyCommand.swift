@@ -321,6 +321,11 @@ public enum EnergyCommand {
       }
       parameterList.append(
         NamedParameter(
+          name: "measured_power", value: estimator!.measuredPowerWins ? "power-meter" : "ignored",
+          meaning:
+            "cycling activities with power records: costed by power-meter unless a cycle model is named"))
+      parameterList.append(
+        NamedParameter(
           name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)"))
       parameterList.append(

@@ -59,6 +59,8 @@ public enum MeasuredEvaluationCommand {
       .vectorMagnitudeCounts: ["cpm": 1],
       .heartRate: ["bpm": 1],
       .restingHeartRate: ["bpm": 1],
+      .maximumHeartRate: ["bpm": 1],
+      .vo2Max: ["mL/kg/min": 1, "ml/kg/min": 1],
       .age: ["years": 1],
       .height: ["m": 1, "cm": 0.01],
     ]
@@ -90,6 +92,13 @@ public enum MeasuredEvaluationCommand {
       }
     }
 
+    /// Whether the cell is a heart rate of 0: a strap without contact, a
+    /// dropout, never 0 bpm.
+    func isZeroHeartRate(_ cell: String) -> Bool {
+      guard [.heartRate, .restingHeartRate, .maximumHeartRate].contains(input) else { return false }
+      return Double(cell.trimmingCharacters(in: .whitespaces)) == 0
+    }
+
     /// The cell as the model input's value, or nil when missing.
     func read(_ cell: String, into input: inout ModelInput) -> Bool {
       let text = cell.trimmingCharacters(in: .whitespaces)
@@ -116,6 +125,8 @@ public enum MeasuredEvaluationCommand {
       case .vectorMagnitudeCounts: input.vectorMagnitudeCountsPerMinute = value
       case .heartRate: input.heartRateBeatsPerMinute = value
       case .restingHeartRate: input.restingHeartRateBeatsPerMinute = value
+      case .maximumHeartRate: input.maximumHeartRateBeatsPerMinute = value
+      case .vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute = value
       case .age: input.ageYears = value
       case .height: input.heightMeters = value
       default: return false
@@ -199,6 +210,7 @@ public enum MeasuredEvaluationCommand {
     var ids = [[String]](repeating: [], count: models.count)
     var byValues = [[String]](repeating: [], count: models.count)
     var withoutMeasured = 0
+    var zeroHeartRates = [Int](repeating: 0, count: options.inputs.count)
     var withoutPrediction = [Int](repeating: 0, count: models.count)
     var firstMissing = [String?](repeating: nil, count: models.count)
     var notes: [String: (count: Int, example: Diagnostic)] = [:]
@@ -222,7 +234,13 @@ public enum MeasuredEvaluationCommand {
           expected: "a number in \(options.measuredUnit.rawValue)")
       }
       var input = ModelInput()
-      for (column, i) in zip(options.inputs, inputIndices) { _ = column.read(row.fields[i], into: &input) }
+      for (k, (column, i)) in zip(options.inputs, inputIndices).enumerated() {
+        if column.isZeroHeartRate(row.fields[i]) {
+          zeroHeartRates[k] += 1
+          continue
+        }
+        _ = column.read(row.fields[i], into: &input)
+      }
       input.gradeFraction = input.gradeFraction ?? 0
       let id = row.fields[idIndex].trimmingCharacters(in: .whitespaces)
       let by = byIndex.map { row.fields[$0].trimmingCharacters(in: .whitespaces) } ?? "all"
@@ -279,6 +297,14 @@ public enum MeasuredEvaluationCommand {
           code: "rows-without-measured", severity: .note,
           message:
             "\(withoutMeasured) row(s) without a measured \(options.measuredColumn) (empty or NA) left out",
+          location: options.path))
+    }
+    for (k, column) in options.inputs.enumerated() where zeroHeartRates[k] > 0 {
+      diagnostics.append(
+        Diagnostic(
+          code: "heart-rate-zero",
+          message:
+            "\(zeroHeartRates[k]) row(s) with \(column.column) 0 (the strap lost contact): read as missing, not as 0 bpm",
           location: options.path))
     }
     for (m, model) in options.modelIDs.enumerated() where withoutPrediction[m] > 0 {

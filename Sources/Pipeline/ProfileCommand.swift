@@ -206,6 +206,10 @@ public enum ProfileCommand {
           name: "cycling_met", value: Fixed.shortest(options.cyclingMET),
           meaning: "MET of cycling (Compendium 2011, 01015)"),
         NamedParameter(
+          name: "measured_power", value: options.modelForMode[.cycle] == nil ? "power-meter" : "ignored",
+          meaning:
+            "cycling activities with power records: costed by power-meter unless a cycle model is named"),
+        NamedParameter(
           name: "vehicle_factor_mode", value: options.vehicleFactorMode.rawValue,
           meaning: "factor of vehicle activities when the set has no vehicle factor"),
       ]

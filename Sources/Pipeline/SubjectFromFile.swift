@@ -3,7 +3,8 @@ import EnergyModels
 import Ingest
 
 /// Subject values a file carries (a FIT `user_profile`: weight, sex, age,
-/// height), used where the command line gives none, and said.
+/// height, resting and maximal heart rate), used where the command line
+/// gives none, and said.
 enum SubjectFromFile {
   /// `given` with each missing value taken from `profile`; a note names
   /// every value taken from the file. The command line wins. A profile
@@ -37,6 +38,7 @@ enum SubjectFromFile {
     take(profile.ageYears, .age, into: \.ageYears)
     take(profile.heightMeters, .height, into: \.heightMeters)
     take(profile.restingHeartRateBeatsPerMinute, .restingHeartRate, into: \.restingHeartRateBeatsPerMinute)
+    take(profile.maxHeartRateBeatsPerMinute, .maximumHeartRate, into: \.maximumHeartRateBeatsPerMinute)
     var notes: [Diagnostic] = []
     if !taken.isEmpty {
       notes.append(

@@ -18,7 +18,9 @@ struct EnergyCLI: ContextCommand {
       With --by-mode, tracks are split into walk, run, cycle, bus, car and train
       activities, and each mode has its own model (defaults: acsm-walking,
       acsm-running, met at 7.5 MET for cycling, and resting for passive travel;
-      change with --model-for cycle=acsm-cycling). The activity a file declares
+      change with --model-for cycle=acsm-cycling). A cycling activity whose
+      steps carry power is costed from its measured work by power-meter unless
+      --model-for names the cycling model. The activity a file declares
       (TCX Sport, GPX <type>) sets the mode of its segments; bands of median
       speed classify only what is undeclared; --mode sets one mode for every
       step, over both.

@@ -28,8 +28,9 @@ struct EvaluateMeasuredCLI: ContextCommand {
           --input enmo=ENMO:mg --input speed=speed:kmh --input mass=Weight:kg \
           --models hildebrand-2014-hip-adult,acsm-walking --by speed
       Inputs: speed (kmh, mps, mph, m/min), mass (kg, lb), enmo and mad (mg, g),
-      counts and vm-counts (cpm), heart-rate and resting-heart-rate (bpm), age
-      (years), height (m, cm), sex (1=male, 1=female or m/f).
+      counts and vm-counts (cpm), heart-rate, resting-hr and max-hr (bpm; 0 is
+      a dropout), vo2max (mL/kg/min), age (years), height (m, cm), sex (1=male,
+      1=female or m/f).
       """)
 
   @Argument(help: "CSV table with a header: one row per participant and condition.") var table: String

@@ -17,7 +17,8 @@ struct ProfileCLI: ContextCommand {
     discussion: """
       Trips are split into activities by speed band (modes the factor set lacks
       hand their band to the next faster mode). Energy: ACSM on foot, MET 7.5
-      cycling, resting VO2 when travelling passively (PEM thesis). CO2:
+      cycling (power-meter where the ride carries power), resting VO2 when
+      travelling passively (PEM thesis). CO2:
       distance x the factor set's factor. An activity spanning bins is split in
       proportion to its time in each. Defaults: --factors alter-eco-2020,
       --mass 70kg; both are named in the output.

@@ -28,6 +28,11 @@ struct SubjectOptions: ParsableArguments {
     parsing: .unconditional, help: "Resting heart rate, as 55bpm (recorded with the run).",
     transform: QuantityParser.heartRateBeatsPerMinute)
   var restingHr: Double?
+  @Option(
+    parsing: .unconditional,
+    help: "Maximal heart rate, as 185bpm (heart-rate-reserve models; else 208 - 0.7 x age).",
+    transform: QuantityParser.heartRateBeatsPerMinute)
+  var maxHr: Double?
   @Option(help: "VO2max in mL/kg/min.") var vo2max: Double?
   @Option(
     parsing: .unconditional, help: "Carried load, as 10kg or 22lb.",
@@ -63,8 +68,10 @@ struct SubjectOptions: ParsableArguments {
   var bikeMass: Double?
   @Option(help: "Activity code of the MET table Datasets/met/compendium-2011.csv (model met).") var activity:
     String?
-  @Option(help: "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min).") var subjects:
-    String?
+  @Option(
+    help:
+      "Subjects CSV (id, body_mass_kg, age_years, sex, height_m, vo2max_ml_kg_min, resting_hr_bpm, max_hr_bpm)."
+  ) var subjects: String?
   @Option(help: "Subject id in --subjects.") var subject: String?
 
   func validate() throws {
@@ -105,6 +112,7 @@ struct SubjectOptions: ParsableArguments {
       input.heightMeters = row.heightMeters
       input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
       input.restingHeartRateBeatsPerMinute = row.restingHeartRateBeatsPerMinute
+      input.maximumHeartRateBeatsPerMinute = row.maximumHeartRateBeatsPerMinute
     }
     if let mass { input.bodyMassKilograms = mass }
     if let age { input.ageYears = age }
@@ -112,6 +120,7 @@ struct SubjectOptions: ParsableArguments {
     if let height { input.heightMeters = height }
     if let heartRate { input.heartRateBeatsPerMinute = heartRate }
     if let restingHr { input.restingHeartRateBeatsPerMinute = restingHr }
+    if let maxHr { input.maximumHeartRateBeatsPerMinute = maxHr }
     if let vo2max { input.vo2MaxMillilitersPerKilogramPerMinute = vo2max }
     if let load { input.loadKilograms = load }
     if let terrain { input.terrainFactor = terrain }

@@ -71,19 +71,44 @@ struct DomainTreatmentTests {
 
   /// Minetti's quintic turns below zero past its fitted range (at i = -0.6:
   /// 280.5 x (-0.07776) - 58.7 x 0.1296 - 76.8 x (-0.216) + 51.9 x 0.36 +
-  /// 19.6 x (-0.6) + 2.5 = -3.4064 J/kg/m); a steeper gradient is costed at
-  /// -0.45, where Cw = 3.6051 J/kg/m (same polynomial by hand).
-  @Test func minettiClampsTheGradientToItsFit() throws {
+  /// 19.6 x (-0.6) + 2.5 = -3.4064 J/kg/m). Beyond +-0.45 the vertical
+  /// efficiency g i / C(i) of the nearest end is kept (Minetti et al. 2002,
+  /// abstract: beyond +-0.15 it is that of concentric and eccentric muscle).
+  /// By hand from the published polynomials: Cw(+0.45) = 17.600297, so the
+  /// efficiency is 9.80665 x 0.45 / 17.600297 = 0.250734 (Margaria's
+  /// concentric 0.25), Cw(-0.45) = 3.605069, -1.224108 (eccentric -1.20);
+  /// Cr(+0.45) = 19.426015, 0.227169. At +0.60: Cw = 17.600297 x 0.60 /
+  /// 0.45 = 23.467063 J/kg/m; at -0.60: 3.605069 x 0.60 / 0.45 = 4.806759.
+  /// At 1 m/s for 70 kg, +0.60 walking costs (23.467063 + rest 1.220333
+  /// W/kg) x 70 x 60 / 4184 = 24.7818 kcal/min, where the held cost gave
+  /// 18.8926 (24 % low).
+  @Test func minettiKeepsTheVerticalEfficiencyBeyondItsFit() throws {
     expectClose(Minetti2002.cost(gradientFraction: -0.6, gait: .walking), -3.4064, tolerance: 1e-4)
     expectClose(Minetti2002.cost(gradientFraction: -0.45, gait: .walking), 3.60507, tolerance: 1e-4)
+    expectClose(
+      Minetti2002.verticalEfficiency(gradientFraction: 0.45, gait: .walking), 0.250734, tolerance: 1e-6)
+    expectClose(
+      Minetti2002.verticalEfficiency(gradientFraction: -0.45, gait: .walking), -1.224108, tolerance: 1e-6)
+    expectClose(
+      Minetti2002.verticalEfficiency(gradientFraction: 0.45, gait: .running), 0.227169, tolerance: 1e-6)
+    expectClose(Minetti2002.extendedCost(gradientFraction: 0.6, gait: .walking), 23.467063, tolerance: 1e-5)
+    expectClose(Minetti2002.extendedCost(gradientFraction: -0.6, gait: .walking), 4.806759, tolerance: 1e-5)
+    expectClose(Minetti2002.extendedCost(gradientFraction: 0.6, gait: .running), 25.901353, tolerance: 1e-5)
+    // Inside the fit the extension is the polynomial itself.
+    #expect(
+      Minetti2002.extendedCost(gradientFraction: 0.3, gait: .running)
+        == Minetti2002.cost(gradientFraction: 0.3, gait: .running))
     let steep = try Minetti2002(gait: .walking).evaluate(
-      ModelInput(speedMetersPerSecond: 1, gradeFraction: -0.6, bodyMassKilograms: 70))
+      ModelInput(speedMetersPerSecond: 1, gradeFraction: 0.6, bodyMassKilograms: 70))
     let edge = try Minetti2002(gait: .walking).evaluate(
-      ModelInput(speedMetersPerSecond: 1, gradeFraction: -0.45, bodyMassKilograms: 70))
-    #expect(steep.kilocaloriesPerMinute == edge.kilocaloriesPerMinute)
-    #expect(steep.treatment?.code == "gradient-clamped")
+      ModelInput(speedMetersPerSecond: 1, gradeFraction: 0.45, bodyMassKilograms: 70))
+    expectClose(steep.kilocaloriesPerMinute, 24.7818, tolerance: 1e-4)
+    #expect(steep.treatment?.code == "vertical-efficiency-extension")
     #expect(edge.treatment == nil)
-    #expect(try #require(steep.treatment?.equationKilocaloriesPerMinute) < 0)
+    let down = try Minetti2002(gait: .walking).evaluate(
+      ModelInput(speedMetersPerSecond: 1, gradeFraction: -0.6, bodyMassKilograms: 70))
+    #expect(try #require(down.treatment?.equationKilocaloriesPerMinute) < 0)
+    expectClose(down.kilocaloriesPerMinute, (4.806759 + 1.220333) * 70 * 60 / 4184, tolerance: 1e-5)
   }
 
   /// Keytel (male, 70 kg, 30 y) at 50 bpm: -55.0969 + 0.6309 x 50 + 0.1988
@@ -159,5 +184,84 @@ struct RestFloorTests {
     let out = try METModel().evaluate(ModelInput(bodyMassKilograms: 70, metabolicEquivalent: 0.95))
     expectClose(out.kilocaloriesPerMinute, 0.95 * 70 / 60, tolerance: 1e-12)
     #expect(out.diagnostics.map(\.code) == ["met-below-rest"])
+  }
+}
+
+/// Every registered model over a grid of inputs (speeds 0-8 m/s, grades
+/// -0.7 to +0.7, heart rates 30-200 bpm, power 0-400 W, low and high
+/// accelerometer values, MET 0.9-12): a rate under rest (3.5 mL/kg/min,
+/// 1.225 kcal/min for 70 kg) comes only with a named treatment or
+/// diagnostic, and never below zero. Per-step models cost steps, not time,
+/// and are left out. Below rest by their publication's own definition:
+/// `kinetic-hay` and `work-force-distance` count only the work of speed
+/// changes (0 at constant speed; PEM thesis L745-762), and `met` at 1 MET
+/// is the Compendium's rest, 1 kcal/kg/h (1.1667 kcal/min for 70 kg, under
+/// ACSM's 3.5 mL/kg/min at 5 kcal/L).
+struct NoModelBelowRestTests {
+  static let belowRestByDefinition: Set<String> = ["kinetic-hay", "work-force-distance"]
+
+  @Test func noRegisteredModelGoesBelowRestUnnamed() throws {
+    let rest = 1.225
+    var base = ModelInput(bodyMassKilograms: 70, ageYears: 30, sex: .male, durationSeconds: 60)
+    base.restingHeartRateBeatsPerMinute = 60
+    base.vo2MaxMillilitersPerKilogramPerMinute = 45
+    base.heightMeters = 1.75
+    var inputs: [ModelInput] = []
+    for speed in [0.0, 0.2, 1.0, 2.5, 5.0, 8.0] {
+      for grade in [-0.7, -0.45, -0.2, 0, 0.2, 0.45, 0.7] {
+        for previous in [0.0, speed, 8.0] {
+          var input = base
+          input.speedMetersPerSecond = speed
+          input.gradeFraction = grade
+          input.previousSpeedMetersPerSecond = previous
+          inputs.append(input)
+        }
+      }
+    }
+    for hr in [30.0, 55, 80, 120, 160, 200] {
+      var input = base
+      input.heartRateBeatsPerMinute = hr
+      inputs.append(input)
+    }
+    for watts in [0.0, 10, 40, 150, 400] {
+      var input = base
+      input.powerWatts = watts
+      input.stepRatePerMinute = 20
+      input.stepHeightMeters = 0.2
+      inputs.append(input)
+    }
+    for (enmo, counts) in [(0.0, 0.0), (1.0, 10.0), (30.0, 1500.0), (400.0, 9000.0)] {
+      var input = base
+      input.enmoMilligravity = enmo
+      input.madMilligravity = enmo
+      input.verticalCountsPerMinute = counts
+      input.vectorMagnitudeCountsPerMinute = counts
+      inputs.append(input)
+    }
+    for met in [1.0, 3.0, 12.0] {
+      var input = base
+      input.metabolicEquivalent = met
+      inputs.append(input)
+    }
+    var checked = Set<String>()
+    for model in ModelRegistry.all where !model.info.id.hasPrefix("steps-") && model.info.id != "per-step" {
+      for input in inputs {
+        guard let output = try? model.evaluate(input), let rate = output.kilocaloriesPerMinute else {
+          continue
+        }
+        checked.insert(model.info.id)
+        #expect(rate >= 0, "\(model.info.id) \(rate) kcal/min")
+        if rate < rest - 1e-9, !Self.belowRestByDefinition.contains(model.info.id),
+          !(model.info.id == "met" && rate >= (input.metabolicEquivalent ?? 0) * 70 / 60 - 1e-9
+            && (input.metabolicEquivalent ?? 0) >= 1)
+        {
+          #expect(
+            output.treatment != nil || !output.diagnostics.isEmpty,
+            "\(model.info.id) gives \(rate) kcal/min, under rest, unnamed, at \(input)")
+        }
+      }
+    }
+    #expect(checked.contains("osgnach-2010-metabolic-power") && checked.contains("swain-1997-hrr"))
+    #expect(checked.count >= 30, "\(checked.sorted())")
   }
 }

@@ -138,3 +138,31 @@ struct SubjectFromFITTests {
       given.diagnostics.first { $0.code == "subject-from-file" }?.message.contains("body mass") == false)
   }
 }
+
+/// The resting and maximal heart rate a FIT user profile holds are those
+/// the heart-rate-reserve model runs with: the Fenix 5 run's profile
+/// (resting 47 bpm, fitdecode) gives the energy the same values given on
+/// the command line give, and another resting heart rate another energy.
+struct RestingHeartRateFromFITTests {
+  @Test func theProfilesRestingHeartRateIsUsed() throws {
+    let path = "\(EnergyOnFITTests.folder)/garmin-fenix-5-run.fit"
+    func energy(_ change: (inout ModelInput) -> Void) throws -> EnergyCommand.Energy {
+      var subject = ModelInput(bodyMassKilograms: 70, ageYears: 30)
+      subject.vo2MaxMillilitersPerKilogramPerMinute = 50
+      change(&subject)
+      return try EnergyCommand.energy(
+        EnergyCommand.Options(files: [path], modelID: "swain-1997-hrr", subject: subject))
+    }
+    let fromFile = try energy { _ in }
+    let note = try #require(fromFile.diagnostics.first { $0.code == "subject-from-file" })
+    #expect(note.message.contains("resting heart rate 47 bpm"))
+    // The profile holds no maximal heart rate: 208 - 0.7 x 30 throughout.
+    #expect(!note.message.contains("maximal heart rate"))
+    let given = try energy { $0.restingHeartRateBeatsPerMinute = 47 }
+    let other = try energy { $0.restingHeartRateBeatsPerMinute = 60 }
+    let a = try #require(fromFile.totalEnergyKilocalories)
+    #expect(a > 0)
+    expectClose(a, try #require(given.totalEnergyKilocalories), tolerance: 1e-9)
+    #expect(abs(a - (other.totalEnergyKilocalories ?? a)) > 0.01)
+  }
+}
