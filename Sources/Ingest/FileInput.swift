@@ -34,7 +34,11 @@ public enum FileInput {
   /// The limits in force; tests set small ones with `$limits.withValue`.
   @TaskLocal public static var limits = Limits()
 
-  public static func read(_ path: String, expected: String, maximumRowBytes: Int? = nil) throws -> Data {
+  /// `csvRows`: a row may run over several lines inside a quoted cell;
+  /// false holds each line to the limit (Markdown, plain text).
+  public static func read(_ path: String, expected: String, maximumRowBytes: Int? = nil, csvRows: Bool = true)
+    throws -> Data
+  {
     let fd: Int32
     if path == StandardInput.name {
       fd = try StandardInputSpool.open()
@@ -56,6 +60,7 @@ public enum FileInput {
     defer { close(fd) }
     let limits = limits
     var rows = RowLengthCheck(limit: maximumRowBytes ?? limits.maximumRowBytes, source: path)
+    rows.quoted = csvRows
     var data = Data()
     var block = [UInt8](repeating: 0, count: 1 << 20)
     while true {

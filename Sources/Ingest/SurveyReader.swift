@@ -624,6 +624,8 @@ public struct SurveyReader: Sendable {
 struct RowLengthCheck {
   let limit: Int
   let source: String
+  /// Whether a quoted cell may hold line breaks (CSV); false counts lines.
+  var quoted = true
   private var inQuotes = false
   private var rowBytes = 0
   private var line = 1
@@ -636,7 +638,7 @@ struct RowLengthCheck {
 
   mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     for byte in bytes {
-      if byte == 0x22 { inQuotes.toggle() }
+      if byte == 0x22 && quoted { inQuotes.toggle() }
       if byte == 0x0A {
         line += 1
         if !inQuotes {
@@ -649,9 +651,11 @@ struct RowLengthCheck {
       if rowBytes > limit {
         throw InputError(
           .malformed,
-          SourceLocation(file: source, line: rowLine), "a row longer than \(limit) bytes",
-          expected:
-            "rows of at most \(limit) bytes (the reader's limit; an unclosed quote makes one long row)"
+          SourceLocation(file: source, line: rowLine),
+          "a \(quoted ? "row" : "line") longer than \(limit) bytes",
+          expected: quoted
+            ? "rows of at most \(limit) bytes (the reader's limit; an unclosed quote makes one long row)"
+            : "lines of at most \(limit) bytes (the reader's limit)"
         )
       }
     }
