@@ -293,6 +293,7 @@ struct StoreProbeTests {
     (["accel", "summary", "-", "--non-wear"], "Datasets/accelerometer/walk-run-50hz.csv.gz"),
     (["accel", "epochs", "-"], "Datasets/accelerometer/walk-run-50hz.csv.gz"),
     (["survey", "summary", "-"], "Datasets/surveys/alter-eco-beta.csv"),
+    (["accel", "days", "-"], "Datasets/accelerometer/day-counts-60s.csv"),
   ])
   func accelAndSurveyCommandsStoreStandardInput(command: [String], file: String) throws {
     let folder = try scratchFolder()
@@ -307,6 +308,11 @@ struct StoreProbeTests {
     #expect(
       inputs.stdout.split(separator: "\n").filter { $0.hasSuffix(",-,\(bytes.count),\(digest)") }.count == 1,
       "\(inputs.stdout)")
+    // The stored command names standard input as `-`, not as a file `-` in
+    // the working folder (which would key the run by where it was typed).
+    let runs = try energylab(
+      ["db", "export", "--table", "runs", "--db", "x.sqlite", "--format", "csv"], in: folder)
+    #expect(!runs.stdout.contains(folder) && !runs.stdout.contains("/-"), "\(runs.stdout)")
     // The same command on the file itself prints the same table, but for
     // the file's name.
     let direct = try energylab(command.map { $0 == "-" ? path : $0 } + ["--format", "csv"], in: folder)
