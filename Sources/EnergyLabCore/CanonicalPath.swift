@@ -31,7 +31,8 @@ public enum CanonicalPath {
   /// (two sites) stay apart, and the same study run from any folder is
   /// stored under the same names.
   public static func stored(_ path: String) -> String {
-    if path.hasPrefix(ShippedDataRoots.namePrefix) { return path }
+    // Standard input is `-` wherever the command runs.
+    if path.hasPrefix(ShippedDataRoots.namePrefix) || path == StandardInput.name { return path }
     let file = resolved(path)
     return ShippedDataRoots.name(ofResolved: file) ?? file
   }

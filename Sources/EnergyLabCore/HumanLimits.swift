@@ -14,6 +14,16 @@
 /// rhythm near 25 bpm and the fastest about 300 bpm in arrhythmia (220 -
 /// age is the usual maximum); VO2max, below 10 in severe heart failure and
 /// about 97 in the best endurance athletes.
+///
+/// Values inside a recording (a fix's heart rate or speed, a breath's
+/// uptake, an epoch's steps) are held to limits of the same kind, each a
+/// bound no person or vehicle a study meets goes past: speed, 340 m/s, the
+/// speed of sound at sea level (an airliner cruises at about 250 m/s);
+/// oxygen uptake, 7,500 mL/min, beyond the highest recorded (about 7.5
+/// L/min in elite rowers and skiers); energy, 40 kcal/min, about the
+/// uptake limit's 7.5 L/min times 5 kcal/L; steps, 300 per minute, above
+/// a sprinter's 4.5-5 steps a second. `RecordLimits` leaves such a value
+/// out of its record and counts it.
 public enum HumanLimits {
   /// A quantity about a person with its stated limits.
   public enum Quantity: String, Sendable, Hashable, CaseIterable {
@@ -24,6 +34,15 @@ public enum HumanLimits {
     case restingHeartRate = "resting heart rate"
     case maximumHeartRate = "maximal heart rate"
     case vo2Max = "VO2max"
+    /// A speed a recording reports for a fix or a breath (a device's
+    /// speed field): any way a person travels, up to an airliner's.
+    case speed
+    /// Oxygen uptake of one breath or sample.
+    case oxygenUptake = "oxygen uptake"
+    /// Energy expenditure of one breath or sample.
+    case energyRate = "energy expenditure rate"
+    /// Steps per minute in one epoch of a step or count export.
+    case stepRate = "step rate"
 
     /// Lowest and highest accepted value, in `unit`.
     public var range: ClosedRange<Double> {
@@ -33,6 +52,10 @@ public enum HumanLimits {
       case .height: return 0.5...2.8
       case .heartRate, .restingHeartRate, .maximumHeartRate: return 20...300
       case .vo2Max: return 5...100
+      case .speed: return 0...340
+      case .oxygenUptake: return 0...7500
+      case .energyRate: return 0...40
+      case .stepRate: return 0...300
       }
     }
 
@@ -43,6 +66,10 @@ public enum HumanLimits {
       case .height: return "m"
       case .heartRate, .restingHeartRate, .maximumHeartRate: return "bpm"
       case .vo2Max: return "mL/kg/min"
+      case .speed: return "m/s"
+      case .oxygenUptake: return "mL/min"
+      case .energyRate: return "kcal/min"
+      case .stepRate: return "steps/min"
       }
     }
 
@@ -77,5 +104,60 @@ public enum HumanLimits {
   public static func text(_ value: Double) -> String {
     guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
     return Fixed.shortest(value)
+  }
+}
+
+/// Holds each value read from a recording's records to `HumanLimits`: a
+/// value outside them is left out of its record (read as missing, never
+/// used), counted by quantity, and said once per quantity with the first
+/// place it was seen. Every reader of recordings (FIT, GPX and TCX, K5 and
+/// measured exports, count exports) keeps one, so `energy`, `batch` and
+/// every other command leave out the same values.
+public struct RecordLimits: Sendable, Hashable {
+  /// What a record is called in the messages: `records`, `fixes`, `breaths`.
+  public var noun: String
+  public private(set) var leftOut: [HumanLimits.Quantity: Int] = [:]
+  private var first: [HumanLimits.Quantity: (value: Double, place: String)] = [:]
+
+  public init(noun: String) { self.noun = noun }
+
+  public static func == (a: RecordLimits, b: RecordLimits) -> Bool {
+    a.noun == b.noun && a.leftOut == b.leftOut
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(noun)
+    hasher.combine(leftOut)
+  }
+
+  /// `value` when it lies within the quantity's limits (or is nil); nil,
+  /// counted, when it does not. `place` names where it was read (`line
+  /// 12`, `record 40`) for the message.
+  public mutating func keep(
+    _ value: Double?, _ quantity: HumanLimits.Quantity, at place: @autoclosure () -> String
+  )
+    -> Double?
+  {
+    guard let value else { return nil }
+    if HumanLimits.accepts(value, quantity) { return value }
+    leftOut[quantity, default: 0] += 1
+    if first[quantity] == nil { first[quantity] = (value, place()) }
+    return nil
+  }
+
+  /// One warning per quantity with values left out, coded
+  /// `implausible-<quantity>` (`implausible-heart-rate`).
+  public func diagnostics(location: String?) -> [Diagnostic] {
+    HumanLimits.Quantity.allCases.compactMap { quantity in
+      guard let count = leftOut[quantity], let (value, place) = first[quantity] else { return nil }
+      let code = "implausible-" + quantity.rawValue.lowercased().replacingOccurrences(of: " ", with: "-")
+      return Diagnostic(
+        code: code,
+        message:
+          "\(count) \(noun) with a \(quantity.rawValue) outside the human and device limits of \(quantity.limitsText): "
+          + "left out of \(count == 1 ? "its record" : "their records") (read as missing, never used); the first "
+          + "\(HumanLimits.text(value)) \(quantity.unit) at \(place)",
+        location: location)
+    }
   }
 }

@@ -46,8 +46,9 @@ public enum BreathExclusion: String, Sendable, Hashable, CaseIterable {
 public struct BreathFilter: Sendable, Hashable {
   public var lowUptakeMillilitersPerMinute = 100.0
   public var highVentilationLitersPerMinute = 10.0
-  public var highestUptakeMillilitersPerMinute = 7500.0
-  public var highestKilocaloriesPerMinute = 40.0
+  /// `HumanLimits`' upper limits of a sample's uptake and energy rate.
+  public var highestUptakeMillilitersPerMinute = HumanLimits.Quantity.oxygenUptake.range.upperBound
+  public var highestKilocaloriesPerMinute = HumanLimits.Quantity.energyRate.range.upperBound
   public var outlierStandardDeviations = 4.0
   public var outlierNeighbours = 4
   public var outlierPasses = 10

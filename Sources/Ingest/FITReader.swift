@@ -389,6 +389,8 @@ struct FITDecoder {
   var crcMismatches: [String] = []
   /// Records with heart rate 0 (no strap contact), read as missing.
   var heartRateZeros = 0
+  /// Heart rates and speeds outside `HumanLimits`, left out.
+  var recordLimits = RecordLimits(noun: "records")
   /// Where the file being read declares its CRC ends; nil while its
   /// header is read.
   var declaredEndOffset: Int?
@@ -727,21 +729,22 @@ struct FITDecoder {
       elevationMeters: (m.number(F.enhancedAltitude) != nil
         ? m.scaled(F.enhancedAltitude, scale: 5, offset: 500) : m.scaled(F.altitude, scale: 5, offset: 500)),
       timeSecondsSince1970: time,
-      heartRateBeatsPerMinute: m.number(F.heartRate).flatMap { $0 > 0 ? $0 : nil },
+      heartRateBeatsPerMinute: recordLimits.keep(
+        m.number(F.heartRate).flatMap { $0 > 0 ? $0 : nil }, .heartRate, at: "record \(summary.recordCount)"),
       sourceLine: summary.recordCount, kind: kind, segment: segment)
     // A strap without contact writes 0: a dropout, never a heart rate.
     if m.number(F.heartRate) == 0 { heartRateZeros += 1 }
     p.cadencePerMinute = m.number(F.cadence)
     p.powerWatts = m.number(F.power)
     p.temperatureCelsius = m.number(F.temperature)
-    p.reportedSpeedMetersPerSecond =
+    p.reportedSpeedMetersPerSecond = recordLimits.keep(
       m.number(F.enhancedSpeed) != nil
-      ? m.scaled(F.enhancedSpeed, scale: 1000)
-      : m.number(F.speed) != nil
-        ? m.scaled(F.speed, scale: 1000)
-        : m.byteArray(F.compressedSpeedDistance).flatMap { b in
-          b.count == 3 ? Double(UInt16(b[0]) | UInt16(b[1] & 0x0F) << 8) / 100 : nil
-        }
+        ? m.scaled(F.enhancedSpeed, scale: 1000)
+        : m.number(F.speed) != nil
+          ? m.scaled(F.speed, scale: 1000)
+          : m.byteArray(F.compressedSpeedDistance).flatMap { b in
+            b.count == 3 ? Double(UInt16(b[0]) | UInt16(b[1] & 0x0F) << 8) / 100 : nil
+          }, .speed, at: "record \(summary.recordCount)")
     if kind == .track { structure.trackPoints += 1 } else { structure.timeOnlyPoints += 1 }
     try onPoint(p)
   }
@@ -865,6 +868,7 @@ struct FITDecoder {
         "\(heartRateZeros) records with heart rate 0 (the strap lost contact): read as missing, not as 0 bpm",
         severity: .warning)
     }
+    out += recordLimits.diagnostics(location: source)
     for mismatch in crcMismatches {
       note("fit-crc-mismatch", "\(mismatch); read all the same (ignoreCRC)", severity: .warning)
     }

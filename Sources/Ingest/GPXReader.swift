@@ -209,6 +209,8 @@ struct TrackFileHandler: XMLEventHandler {
   var invalidText = 0
   /// Heart rates of 0 (no strap contact), read as missing.
   var heartRateZeros = 0
+  /// Heart rates and speeds outside `HumanLimits`, left out.
+  var recordLimits = RecordLimits(noun: "fixes")
   /// Empty value elements by `Field.rawValue`, and the first line of each.
   var emptyValues: [Int] = Array(repeating: 0, count: 18)
   var firstEmptyLine: Int?
@@ -688,6 +690,8 @@ struct TrackFileHandler: XMLEventHandler {
         current.heartRateBeatsPerMinute = nil
         heartRateZeros += 1
       }
+      current.heartRateBeatsPerMinute = recordLimits.keep(
+        current.heartRateBeatsPerMinute, .heartRate, at: "line \(line)")
     case .cad:
       current.cadencePerMinute = try value(
         "cad", expected: "a cadence per minute", line: line, column: column)
@@ -697,8 +701,9 @@ struct TrackFileHandler: XMLEventHandler {
     case .power:
       current.powerWatts = try value("power", expected: "a power in watts", line: line, column: column)
     case .speed:
-      current.reportedSpeedMetersPerSecond = try value(
-        "speed", expected: "a speed in m/s", line: line, column: column)
+      current.reportedSpeedMetersPerSecond = recordLimits.keep(
+        try value("speed", expected: "a speed in m/s", line: line, column: column), .speed, at: "line \(line)"
+      )
     case .hdop:
       current.horizontalDilution = try value(
         "hdop", expected: "a dilution of precision", line: line, column: column)
@@ -744,6 +749,7 @@ struct TrackFileHandler: XMLEventHandler {
           code: "encoding-not-utf8", message: "the file declares encoding \(encoding); it was read as UTF-8",
           location: source))
     }
+    diagnostics += recordLimits.diagnostics(location: source)
     if heartRateZeros > 0 {
       diagnostics.append(
         Diagnostic(

@@ -2,7 +2,7 @@ import CZlib
 import EnergyLabCore
 import Foundation
 
-/// Reads a text file, plain or gzip-compressed (told apart by the gzip
+/// Reads a text file (`-`: standard input), plain or gzip-compressed (told apart by the gzip
 /// magic bytes, not by the name), in chunks that end at a line break, so
 /// that each chunk can be parsed on its own thread.
 ///
@@ -39,14 +39,18 @@ public final class LineChunks {
   public init(path: String, maximumLineBytes: Int = LineChunks.defaultMaximumLineBytes) throws {
     self.path = path
     self.maximumLineBytes = maximumLineBytes
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw InputError(.unreadable, SourceLocation(file: path), "no such file", expected: "a readable file")
+    if path == StandardInput.name {
+      fd = try StandardInputSpool.open()
+    } else {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw InputError(.unreadable, SourceLocation(file: path), "no such file", expected: "a readable file")
+      }
+      guard !isDirectory.boolValue else {
+        throw InputError(.unreadable, SourceLocation(file: path), "is a folder", expected: "a file")
+      }
+      fd = open(path, O_RDONLY)
     }
-    guard !isDirectory.boolValue else {
-      throw InputError(.unreadable, SourceLocation(file: path), "is a folder", expected: "a file")
-    }
-    fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw InputError(
         .unreadable,

@@ -384,6 +384,7 @@ public struct MeasuredExpenditureReader: Sendable {
     var firstSkipped: Int?
     var missingEnergy = 0
     var withoutFix = 0
+    var limits = RecordLimits(noun: "breaths")
     var previous: (time: Double, line: Int)?
     let used = [timeIndex, vo2Index, vco2Index, energyIndex, heartRateIndex].compactMap { $0 }
     for row in rows[dataStart...] {
@@ -437,7 +438,7 @@ public struct MeasuredExpenditureReader: Sendable {
       }
       if sample.energyKilocaloriesPerMinute == nil { missingEnergy += 1 }
       if let heartRate = try number(heartRateIndex, "HR", "bpm"), heartRate > 0 {
-        sample.heartRateBeatsPerMinute = heartRate
+        sample.heartRateBeatsPerMinute = limits.keep(heartRate, .heartRate, at: "line \(row.line)")
       }
       if let index = latitudeIndex {
         sample.latitudeDegrees = try Self.coordinate(
@@ -449,7 +450,8 @@ public struct MeasuredExpenditureReader: Sendable {
           Self.cell(row, index), axis: .longitude, decimalComma: decimalComma,
           location: SourceLocation(file: source, line: row.line, column: index + 1))
       }
-      sample.speedMetersPerSecond = try number(speedIndex, "GPS Speed", "km/h").map { $0 * speedScale }
+      sample.speedMetersPerSecond = limits.keep(
+        try number(speedIndex, "GPS Speed", "km/h").map { $0 * speedScale }, .speed, at: "line \(row.line)")
       sample.elevationMeters = try number(altitudeIndex, "GPS Altitude", "m")
       sample.ventilationLitersPerMinute = try number(ventilationIndex, "VE", "L/min").map {
         $0 * ventilationScale
@@ -511,6 +513,7 @@ public struct MeasuredExpenditureReader: Sendable {
             + "have no measured energy",
           location: source))
     }
+    diagnostics += limits.diagnostics(location: source)
     if withoutFix > 0 {
       diagnostics.append(
         Diagnostic(
@@ -1083,9 +1086,20 @@ public struct MeasuredExpenditureReader: Sendable {
   /// The file's text (gzip inflated; UTF-8, UTF-16 with a byte-order mark,
   /// or else Windows-1252, as Windows exports of analyser software are).
   static func text(path: String, expected: String) throws -> (String, [Diagnostic]) {
-    let chunks = try LineChunks(path: path)
+    let chunks = try LineChunks(path: path, maximumLineBytes: FileInput.limits.maximumRowBytes)
     var bytes: [UInt8] = []
-    while let chunk = try chunks.next() { bytes += chunk }
+    let maximumBytes = FileInput.limits.maximumBytes
+    var rows = RowLengthCheck(limit: FileInput.limits.maximumRowBytes, source: path)
+    while let chunk = try chunks.next() {
+      try chunk.withUnsafeBufferPointer { try rows.feed($0) }
+      bytes += chunk
+      guard bytes.count <= maximumBytes else {
+        throw InputError(
+          .malformed, SourceLocation(file: path), "a file longer than \(maximumBytes) bytes",
+          expected:
+            "\(expected) of at most \(maximumBytes) bytes (the reader's limit: it is held in memory whole)")
+      }
+    }
     if bytes.isEmpty {
       throw InputError(.empty, SourceLocation(file: path), "empty file", expected: expected)
     }

@@ -122,7 +122,7 @@ public enum SubjectsReader {
         case .vo2Max: subject.vo2MaxMillilitersPerKilogramPerMinute = converted
         case .restingHeartRate: subject.restingHeartRateBeatsPerMinute = converted
         case .maximumHeartRate: subject.maximumHeartRateBeatsPerMinute = converted
-        case .heartRate: break
+        case .heartRate, .speed, .oxygenUptake, .energyRate, .stepRate: break
         }
       }
       guard !subject.id.isEmpty else {

@@ -63,8 +63,9 @@ public struct SurveyReader: Sendable {
   public static let aggregateHeader = ["question_id", "question", "n", "kind", "answer", "value", "note"]
 
   public func read(path: String) throws -> Survey {
-    try checkRowLengths(path: path)
-    let data = try FileInput.read(path, expected: "a survey export (CSV)")
+    let data = try FileInput.read(
+      path, expected: "a survey export (CSV)",
+      maximumRowBytes: min(maximumRowBytes, FileInput.limits.maximumRowBytes))
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     // UTF-8 is read from the file's bytes in place: a large export is held
     // once while it is read.
@@ -108,23 +109,6 @@ public struct SurveyReader: Sendable {
         expected: "a \(dialect) export, or another \(Remedy.slot)", remedy: Remedy(.surveyDialect))
     }
     return survey
-  }
-
-  /// Reads the file once in blocks of 1 MiB, refusing a row over
-  /// `maximumRowBytes` before the file is held whole.
-  func checkRowLengths(path: String) throws {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    // A file that cannot be opened is reported by the read that follows.
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    var rows = RowLengthCheck(limit: maximumRowBytes, source: path)
-    var block = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let n = block.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return }
-      try block.withUnsafeBufferPointer { try rows.feed(UnsafeBufferPointer(rebasing: $0[..<n])) }
-    }
   }
 
   func detect(_ text: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
@@ -640,6 +624,8 @@ public struct SurveyReader: Sendable {
 struct RowLengthCheck {
   let limit: Int
   let source: String
+  /// Whether a quoted cell may hold line breaks (CSV); false counts lines.
+  var quoted = true
   private var inQuotes = false
   private var rowBytes = 0
   private var line = 1
@@ -652,7 +638,7 @@ struct RowLengthCheck {
 
   mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     for byte in bytes {
-      if byte == 0x22 { inQuotes.toggle() }
+      if byte == 0x22 && quoted { inQuotes.toggle() }
       if byte == 0x0A {
         line += 1
         if !inQuotes {
@@ -665,9 +651,11 @@ struct RowLengthCheck {
       if rowBytes > limit {
         throw InputError(
           .malformed,
-          SourceLocation(file: source, line: rowLine), "a row longer than \(limit) bytes",
-          expected:
-            "rows of at most \(limit) bytes (the survey reader's limit; an unclosed quote makes one long row)"
+          SourceLocation(file: source, line: rowLine),
+          "a \(quoted ? "row" : "line") longer than \(limit) bytes",
+          expected: quoted
+            ? "rows of at most \(limit) bytes (the reader's limit; an unclosed quote makes one long row)"
+            : "lines of at most \(limit) bytes (the reader's limit)"
         )
       }
     }

@@ -1,5 +1,6 @@
 import EnergyLabCore
 import Foundation
+import Ingest
 
 /// A literate pipeline: Markdown prose with fenced `energylab` blocks of
 /// commands, and parameters declared once in an `energylab-parameters`
@@ -35,11 +36,9 @@ public struct Notebook: Sendable, Hashable {
   public var allowedReads: [String] = []
 
   public static func read(path: String) throws -> Notebook {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw InputError(
-        .unreadable,
-        SourceLocation(file: path), "cannot read notebook", expected: "a readable Markdown file")
-    }
+    // Lines of at most 4 MiB and a file of at most 1 GiB, as every text
+    // read whole.
+    let data = try FileInput.read(path, expected: "a readable Markdown notebook", csvRows: false)
     guard let text = String(data: data, encoding: .utf8) else {
       throw InputError(
         .encoding, SourceLocation(file: path), "not UTF-8 text", expected: "a UTF-8 Markdown notebook")

@@ -234,6 +234,8 @@ public struct AccelAnalyzer {
   private var intervalStats = (n: 0.0, sum: 0.0, sumSquares: 0.0)
   private var nominalInterval = 0.0
   private var stepsColumnSeen = false
+  /// Epochs whose steps column gives a step rate outside `HumanLimits`.
+  private var recordLimits = RecordLimits(noun: "epochs")
   private var stepsFromColumn = 0.0
   private var kept: [[EpochAccumulator.Closed]] = []
   private var stepTimes: [Double] = []
@@ -399,7 +401,14 @@ public struct AccelAnalyzer {
       switch kind {
       case .raw: break  // processRaw
       case .counts:
-        let steps = values[5 * i + 3]
+        var steps = values[5 * i + 3]
+        // A step rate no person reaches (a damaged cell, another column)
+        // is left out of the epoch's steps: unknown, never summed.
+        if !steps.isNaN, nominalInterval > 0,
+          recordLimits.keep(steps * 60 / nominalInterval, .stepRate, at: Self.place(t)) == nil
+        {
+          steps = .nan
+        }
         if !steps.isNaN {
           stepsColumnSeen = true
           stepsFromColumn += steps
@@ -488,6 +497,11 @@ public struct AccelAnalyzer {
     countStage?.submit { $0.add(time, values, blockRuns) }
   }
 
+  /// A row's time for a message: a date-time, or seconds from the start.
+  static func place(_ t: Double) -> String {
+    t > 1e9 ? ISO8601.formatUTC(t, fractionDigits: 3) : "\(Fixed.shortest(t)) s"
+  }
+
   /// The file's vector magnitude, else sqrt(axis1^2 + axis2^2 + axis3^2).
   private func vectorMagnitude(_ values: [Double], _ i: Int) -> Double {
     if !values[5 * i + 4].isNaN { return values[5 * i + 4] }
@@ -499,6 +513,7 @@ public struct AccelAnalyzer {
     if rate == nil && !warmupTime.isEmpty { start() }
     var diagnostics: [Diagnostic] = []
     let where_ = source.isEmpty ? nil : source
+    diagnostics += recordLimits.diagnostics(location: where_)
     if let (t, value) = firstImplausible {
       let when = t > 1e9 ? ISO8601.formatUTC(t, fractionDigits: 3) : "\(Fixed.shortest(t)) s"
       diagnostics.append(

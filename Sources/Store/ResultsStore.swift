@@ -439,13 +439,20 @@ public final class ResultsStore: Sendable {
   /// concurrent first migration got there first).
   static let attempts = 8
 
-  public init(path: String, access: Access = .write) throws {
+  public convenience init(path: String, access: Access = .write) throws {
+    try self.init(path: path, access: access, maximumPages: nil)
+  }
+
+  /// A store whose file may not grow past `maximumPages` pages (SQLite's
+  /// `max_page_count`): a write beyond fails as on a full disk, so tests
+  /// reach that failure without filling one.
+  init(path: String, access: Access = .write, maximumPages: Int?) throws {
     self.path = path
     self.access = access
     switch access {
     case .write:
       (queue, presentTables) = try Self.retrying(path: path, doing: "open results database") {
-        try Self.openForWriting(path)
+        try Self.openForWriting(path, maximumPages: maximumPages)
       }
     case .read:
       (queue, presentTables) = try Self.openForReading(path)
@@ -458,7 +465,9 @@ public final class ResultsStore: Sendable {
     try ResultsStore(path: path, access: .read)
   }
 
-  private static func openForWriting(_ path: String) throws -> (DatabaseQueue, Set<String>) {
+  private static func openForWriting(_ path: String, maximumPages: Int?) throws -> (
+    DatabaseQueue, Set<String>
+  ) {
     // A store this user cannot write is refused before SQLite opens it:
     // opening would leave -wal and -shm files with the store's read-only
     // permissions, owned by this user, that keep everyone else from
@@ -471,6 +480,7 @@ public final class ResultsStore: Sendable {
     configuration.busyMode = .timeout(busyTimeoutSeconds)
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      if let maximumPages { try db.execute(sql: "PRAGMA max_page_count = \(maximumPages)") }
     }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
     // Checked before anything is changed: another program's file keeps

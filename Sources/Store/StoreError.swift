@@ -102,7 +102,13 @@ public struct StoreError: ReportedError, Sendable {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     var fs = statvfs()
     guard statvfs(folder, &fs) == 0, fs.f_bavail == 0 || resultCode & 0xFF == 13 else { return nil }
-    return "the disk holding \(folder) is full (\(UInt64(fs.f_bavail) * UInt64(fs.f_frsize)) bytes free)"
+    let free = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
+    guard free == 0 else {
+      // SQLITE_FULL with room on the disk: a quota, or a page limit.
+      return
+        "the database is full: no room for it to grow (a quota or a size limit; \(free) bytes free on the disk holding \(folder))"
+    }
+    return "the disk holding \(folder) is full (0 bytes free)"
   }
 
   /// What keeps this user from writing the store, in words: a missing

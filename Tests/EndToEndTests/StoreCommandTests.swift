@@ -284,6 +284,103 @@ struct StoreProbeTests {
       inputs.stdout.split(separator: "\n").filter { $0.hasSuffix(",-,\(bytes.count),\(digest)") }.count == 2)
   }
 
+  /// `accel summary -` and `survey summary -` said "-: no such file". They
+  /// read standard input (a gzipped recording too) and store it as `-`
+  /// with the size and SHA-256 of the bytes piped in, as `sha256sum` gives
+  /// them; a first pass (non-wear) reads the same bytes again.
+  @Test(arguments: [
+    (["accel", "summary", "-"], "Datasets/accelerometer/day-counts-60s.csv"),
+    (["accel", "summary", "-", "--non-wear"], "Datasets/accelerometer/walk-run-50hz.csv.gz"),
+    (["accel", "epochs", "-"], "Datasets/accelerometer/walk-run-50hz.csv.gz"),
+    (["survey", "summary", "-"], "Datasets/surveys/alter-eco-beta.csv"),
+    (["accel", "days", "-"], "Datasets/accelerometer/day-counts-60s.csv"),
+  ])
+  func accelAndSurveyCommandsStoreStandardInput(command: [String], file: String) throws {
+    let folder = try scratchFolder()
+    let path = "\(packageRoot)/\(file)"
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let out = try energylab(command + ["--db", "x.sqlite", "--format", "csv"], in: folder, stdin: bytes)
+    #expect(out.status == 0, "\(out.stderr)")
+    #expect(!out.stdout.isEmpty)
+    let inputs = try energylab(
+      ["db", "export", "--table", "inputs", "--db", "x.sqlite", "--format", "csv"], in: folder)
+    let digest = try run(["/usr/bin/sha256sum", path], in: folder).stdout.prefix(64)
+    #expect(
+      inputs.stdout.split(separator: "\n").filter { $0.hasSuffix(",-,\(bytes.count),\(digest)") }.count == 1,
+      "\(inputs.stdout)")
+    // The stored command names standard input as `-`, not as a file `-` in
+    // the working folder (which would key the run by where it was typed).
+    let runs = try energylab(
+      ["db", "export", "--table", "runs", "--db", "x.sqlite", "--format", "csv"], in: folder)
+    #expect(!runs.stdout.contains(folder) && !runs.stdout.contains("/-"), "\(runs.stdout)")
+    // The same command on the file itself prints the same table, but for
+    // the file's name.
+    let direct = try energylab(command.map { $0 == "-" ? path : $0 } + ["--format", "csv"], in: folder)
+    #expect(direct.status == 0)
+    #expect(
+      direct.stdout.replacingOccurrences(of: path, with: "-")
+        .replacingOccurrences(
+          of: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, with: "-")
+        == out.stdout, "\(direct.stdout)\n\(out.stdout)")
+  }
+
+  /// A store left read-only by its owner: another user's write is refused
+  /// naming the cause, and leaves no `-wal` or `-shm` file (the probe's
+  /// left files owned by that user, mode 444, which blocked everyone once
+  /// the store was writable again); a third user then writes it. As root
+  /// the two users are uid 65534 and 1001 (`setpriv`); otherwise the
+  /// test's own user plays both.
+  @Test func aReadOnlyStoreIsRefusedAndLeftClean() throws {
+    let folder = try scratchFolder()
+    let shared = folder + "/shared"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: StoreCommandTests.track, toPath: shared + "/walk.gpx")
+    for path in [folder, shared] { chmod(path, 0o777) }
+    chmod(shared + "/walk.gpx", 0o644)
+    func energy(_ mass: Int, as uid: Int?) throws -> Outcome {
+      let arguments = [
+        "energy", "shared/walk.gpx", "--model", "acsm-walking", "--mass", "\(mass)kg", "--db",
+        "shared/s.sqlite",
+      ]
+      guard let uid, getuid() == 0 else { return try energylab(arguments, in: folder) }
+      return try run(
+        ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", binary] + arguments,
+        in: folder)
+    }
+    #expect(try energy(70, as: nil).status == 0)
+    let store = shared + "/s.sqlite"
+    chmod(store, 0o444)
+    if getuid() == 0 {
+      let refused = try energy(71, as: 65534)
+      #expect(refused.status == 1)
+      #expect(
+        refused.stderr.contains(
+          "shared/s.sqlite: cannot open results database: the database file is read-only for this user; nothing was written to it"
+        ), "\(refused.stderr)")
+    }
+    for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
+    chmod(store, 0o666)
+    let written = try energy(72, as: 1001)
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(try StoreCommandTests().runs("shared/s.sqlite", in: folder) == 2)
+  }
+
+  /// A store in a folder that does not exist is named as such (SQLite says
+  /// "unable to open database file"), exit 1, and nothing is created.
+  @Test func aStoreInAMissingFolderIsNamed() throws {
+    let folder = try scratchFolder()
+    let out = try energylab(
+      [
+        "energy", StoreCommandTests.track, "--model", "acsm-walking", "--mass", "70kg", "--db",
+        "absent/s.sqlite",
+      ],
+      in: folder)
+    #expect(out.status == 1)
+    #expect(out.stderr.contains("absent/s.sqlite: cannot open results database: the folder"), "\(out.stderr)")
+    #expect(out.stderr.contains("absent does not exist; nothing was written to it"), "\(out.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/absent"))
+  }
+
   /// `run_id`, `points` and `size_bytes` printed as 1.0000, 601.0000 and
   /// 67534.0000 in table and Markdown form; integers print as integers.
   @Test func exportPrintsIntegersAsIntegers() throws {

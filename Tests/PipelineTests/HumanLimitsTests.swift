@@ -156,3 +156,71 @@ struct LargeSubjectsFileTests {
       error?.description.hasPrefix("many.csv:100002:1: participant \"S100000\" is listed twice") == true)
   }
 }
+
+/// A heart rate inside a recording outside the human limits (350 bpm on one
+/// fix of a 10-minute walk at 120 bpm) is left out and said, never used:
+/// `keytel-2005` costs the walk exactly as it costs the same file with that
+/// fix's heart rate absent, and `energy` and `batch` give the same energy
+/// and the same warning for the file.
+struct RecordHeartRateLimitTests {
+  static func walk(heartRateAtFix300 hr: String?) -> String {
+    var spec = SyntheticTrackSpec()
+    spec.speedMetersPerSecond = 1.3
+    spec.heartRateBeatsPerMinute = 120
+    let gpx = GPXWriter.gpx(TrackSynthesizer.track(spec), creator: "test")
+    // The 300th fix's heart-rate element, replaced or removed.
+    let element = "<gpxtpx:hr>120</gpxtpx:hr>"
+    var parts = gpx.components(separatedBy: element)
+    let replacement = hr.map { "<gpxtpx:hr>\($0)</gpxtpx:hr>" } ?? ""
+    let before = parts[0..<300].joined(separator: element)
+    parts.replaceSubrange(0..<300, with: [before])
+    return parts[0] + replacement + parts[1...].joined(separator: element)
+  }
+
+  @Test func energyAndBatchLeaveOutTheSameHeartRate() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-record-hr-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.createDirectory(atPath: folder + "/study/P01", withIntermediateDirectories: true)
+    let bad = folder + "/study/P01/walk.gpx"
+    let absent = folder + "/absent.gpx"
+    try Self.walk(heartRateAtFix300: "350").write(toFile: bad, atomically: true, encoding: .utf8)
+    try Self.walk(heartRateAtFix300: nil).write(toFile: absent, atomically: true, encoding: .utf8)
+    #expect(Self.walk(heartRateAtFix300: "350").components(separatedBy: "<gpxtpx:hr>350<").count == 2)
+
+    let subject = ModelInput(bodyMassKilograms: 70, ageYears: 30, sex: .male)
+    let energy = try EnergyCommand.energy(
+      EnergyCommand.Options(files: [bad], modelID: "keytel-2005", subject: subject))
+    let reference = try EnergyCommand.energy(
+      EnergyCommand.Options(files: [absent], modelID: "keytel-2005", subject: subject))
+    let kcal = try #require(energy.parts.first?.energy.energyKilocalories)
+    let withoutHR = try #require(reference.parts.first?.energy.energyKilocalories)
+    #expect(kcal == withoutHR)
+    // Keytel et al. 2005 at 120 bpm for a 30-year-old 70 kg man, 10 min:
+    // (-55.0969 + 0.6309 x 120 + 0.1988 x 70 + 0.2017 x 30) / 4.184 x 10
+    // = 40.5781 / 4.184 x 10 = 96.98 kcal; the steps on either side of the
+    // left-out heart rate make up at most 2 s of the 600.
+    expectClose(kcal, 96.98, tolerance: 96.98 * 0.005)
+    let warning = try #require(energy.diagnostics.first { $0.code == "implausible-heart-rate" })
+    #expect(warning.message.contains("the first 350 bpm"))
+
+    let subjectsPath = folder + "/subjects.csv"
+    try "participant_id,body_mass_kg,age_years,sex\nP01,70,30,m\n".write(
+      toFile: subjectsPath, atomically: true, encoding: .utf8)
+    var options = BatchCommand.Options(folders: [folder + "/study"], databasePath: folder + "/unused.sqlite")
+    options.subjects = try SubjectsReader.read(path: subjectsPath)
+    options.subjectsPath = subjectsPath
+    options.modelForMode = [.walk: "keytel-2005"]
+    options.jobs = 1
+    let runs = Mutex<[RunRecord]>([])
+    let outcome = try BatchCommand.batch(options) { run in runs.withLock { $0.append(run) } }
+    #expect(outcome.failures.isEmpty)
+    let run = try #require(runs.withLock { $0 }.first)
+    let batchKcal = run.activities.compactMap(\.energyKilocalories).reduce(0, +)
+    #expect(run.activities.allSatisfy { $0.model == "keytel-2005" })
+    expectClose(batchKcal, kcal, tolerance: 1e-6)
+    #expect(
+      run.diagnostics.contains { $0.code == "implausible-heart-rate" && $0.message == warning.message })
+  }
+}

@@ -613,3 +613,25 @@ struct IntensityEpochTests {
     #expect(!chosen.diagnostics.contains { $0.code == "cut-points-default" })
   }
 }
+
+/// A steps column whose epoch gives a step rate no person reaches (more
+/// than 300 steps a minute) is left out of the steps, with a warning; the
+/// rest are summed. 15 s rows: 20, 100 (400 steps/min), 25, 10 steps.
+struct StepRateLimitTests {
+  @Test func anImpossibleStepRateIsLeftOut() throws {
+    var p = AccelAnalysisParameters()
+    p.epochSeconds = [60]
+    var analyzer = AccelAnalyzer(kind: .counts, declaredRateHz: 1.0 / 15, parameters: p, source: "c.csv")
+    let nan = Double.nan
+    analyzer.add(
+      time: [0, 15, 30, 45],
+      values: [500, 0, 0, 20, nan, 500, 0, 0, 100, nan, 500, 0, 0, 25, nan, 452, 0, 0, 10, nan])
+    let a = analyzer.finish()
+    #expect(a.steps == 20 + 25 + 10)
+    let warning = try #require(a.diagnostics.first { $0.code == "implausible-step-rate" })
+    #expect(
+      warning.message.hasPrefix(
+        "1 epochs with a step rate outside the human and device limits of 0-300 steps/min"))
+    #expect(warning.message.hasSuffix("the first 400 steps/min at 15 s"))
+  }
+}
