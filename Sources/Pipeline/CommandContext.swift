@@ -272,6 +272,8 @@ public final class CommandContext {
   /// same name (two `day1.gpx` of different participants) gets `-2`, so no
   /// chart overwrites another's files.
   private var chartStems: [String: Set<String>] = [:]
+  /// What each folder's charts draw (without name and title), by stem.
+  private var drawnCharts: [String: [GnuplotChart: String]] = [:]
 
   public func draw(_ chart: GnuplotChart, folder requested: String?, format: OutputFormat?) throws {
     var folder = requested
@@ -286,6 +288,26 @@ public final class CommandContext {
       folder = nil
     }
     guard let target = folder ?? figuresDirectory else { return }
+    // A chart that would draw one value, or the same value everywhere, or
+    // what an earlier chart of this folder already drew, is not drawn;
+    // the report (or the command line) says why.
+    let markdown = (format ?? defaultFormat) == .markdown
+    func notDrawn(_ why: String) {
+      if markdown {
+        write(
+          "\n*Chart \"\(Markdown.escapeInline(chart.title))\" not drawn: \(Markdown.escapeInline(why)).*\n")
+      } else {
+        warn("energylab: note: chart \"\(chart.title)\" not drawn: \(why)")
+      }
+    }
+    if let why = chart.notWorthDrawing {
+      notDrawn(why)
+      return
+    }
+    if let earlier = drawnCharts[target, default: [:]][chart.drawnContent] {
+      notDrawn("it would draw exactly what \(earlier).png above draws")
+      return
+    }
     let base = GnuplotChart.safeFileStem(chart.name)
     var stem = base
     var k = 1
@@ -294,6 +316,7 @@ public final class CommandContext {
       stem = "\(base)-\(k)"
     }
     chartStems[target, default: []].insert(stem)
+    drawnCharts[target, default: [:]][chart.drawnContent] = stem
     let rendered = try GnuplotRenderer.render(chart, into: target, stem: stem)
     if let reason = rendered.skippedReason {
       // A chart gnuplot could not draw fails a notebook command and warns

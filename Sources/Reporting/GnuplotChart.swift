@@ -671,3 +671,41 @@ public enum ImageCheck {
       ? nil : "\(bytes.count) bytes without the PNG end chunk"
   }
 }
+
+extension GnuplotChart {
+  /// Why drawing the chart would mislead, when it would: bars that draw
+  /// one value (or none), or a grid with one value in every cell. The
+  /// value stays in the table beside it; nil for a chart worth drawing.
+  public var notWorthDrawing: String? {
+    if let map = heatMap {
+      let cells = map.values.flatMap { $0 }.filter(\.isFinite)
+      // Cells that differ by under a tenth of the largest magnitude take
+      // one colour of a palette centred on zero: one colour everywhere
+      // says nothing a sentence does not.
+      if let low = cells.min(), let high = cells.max(), cells.count > 1 {
+        let mean = cells.reduce(0, +) / Double(cells.count)
+        if high - low <= 0.1 * max(abs(low), abs(high)) {
+          return
+            "every cell is about \(Fixed.format(mean, digits: 1)) (\(map.valueLabel); from \(Fixed.format(low, digits: 1)) to \(Fixed.format(high, digits: 1))), which a sentence says better"
+        }
+      }
+    }
+    if let bars = stackedBars {
+      let drawn = bars.values.flatMap { $0 }.filter { $0.isFinite && $0 != 0 }
+      if drawn.count <= 1 {
+        return drawn.isEmpty
+          ? "nothing to draw" : "one value (\(Fixed.shortest(drawn[0]))) would be one bar; the table gives it"
+      }
+    }
+    return nil
+  }
+
+  /// What the chart draws, without its name and title: two charts with
+  /// the same are the same chart.
+  public var drawnContent: GnuplotChart {
+    var content = self
+    content.name = ""
+    content.title = ""
+    return content
+  }
+}
