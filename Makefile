@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/energylab
 DEBUG_BIN := .build/debug/energylab
 
-.PHONY: deps build release reproduce test test-slurm lint format generated fuzz clean install
+.PHONY: deps build release reproduce test readme-figures test-slurm lint format generated fuzz clean install
 
 # Installs the binary into PREFIX/bin and the shipped data it reads
 # (reference tables, MET table, factor sets, airports) into
@@ -33,11 +33,16 @@ reproduce: release
 	$(RELEASE_BIN) run --reproducible
 
 # Unit, golden-file and end-to-end tests (the end-to-end tests run the built
-# binary, so it is built first).
+# binary, so it is built first), then lint. Says how many tests were
+# skipped and why; fails on a skip Tests/expected-skips.tsv does not list
+# and when the README's test figures are not this run's (scripts/test-run).
 test: deps
-	$(SWIFT) build
-	ENERGYLAB_BIN=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test
-	$(MAKE) --no-print-directory lint
+	SWIFT=$(SWIFT) scripts/test-run
+
+# Copies the figures of the last `make test` (tests, suites, skipped,
+# seconds) into the README.
+readme-figures:
+	python3 scripts/check-test-run --readme README.md --figures .build/test-figures.txt --write-readme
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

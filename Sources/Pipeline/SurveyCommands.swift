@@ -70,8 +70,14 @@ public enum SurveyCommands {
   /// A survey read with its scales assigned, and what reading it found.
   public struct Loaded: Sendable {
     public var survey: Survey
-    /// Scales by question id: assigned, detected for reversed questions, reversed.
+    /// Scales by question id: assigned, inferred from the labels a
+    /// question's raw answers use, reversed.
     public var scales: [String: SurveyScale]
+    /// The questions whose scale was inferred from their answers (not
+    /// assigned by QUESTION=SCALE).
+    public var inferred: Set<String> = []
+    /// The scales of the scale file, tried before the built-in ones.
+    public var custom: [SurveyScale] = []
     /// The export, then the scale file when given.
     public var inputs: [String]
     /// What the reader noticed (the dialect it chose, columns passed over).
@@ -116,6 +122,34 @@ public enum SurveyCommands {
       let question = try survey.question(matching: String(item[..<eq]))
       assigned[question.id] = try SurveyScale.named(String(item[item.index(after: eq)...]), extra: custom)
     }
+    // A question of raw single answers takes the scale its labels fit (the
+    // scale file's first); when a longer wording fits them too, the choice
+    // is noted once per pair of scales.
+    var inferred: Set<String> = []
+    var notes = survey.notes
+    var longer: [(chosen: SurveyScale, other: SurveyScale, questions: [String])] = []
+    for q in survey.questions where assigned[q.id] == nil && !q.isMultiSelect {
+      guard let column = q.answers else { continue }
+      let answers = column.choices.flatMap { $0 }
+      guard let scale = SurveyScale.detect(answers, extra: custom) else { continue }
+      assigned[q.id] = scale
+      inferred.insert(q.id)
+      guard let other = SurveyScale.longerFit(answers, than: scale) else { continue }
+      if let k = longer.firstIndex(where: { $0.chosen.name == scale.name && $0.other.name == other.name }) {
+        longer[k].questions.append(q.id)
+      } else {
+        longer.append((scale, other, [q.id]))
+      }
+    }
+    for (chosen, other, questions) in longer {
+      let unused = other.labels.filter { chosen.index(of: $0) == nil }.map { "\"\($0)\"" }
+      notes.append(
+        Diagnostic(
+          code: "scale-length-inferred", severity: .note,
+          message:
+            "\(questions.joined(separator: ", ")) read on the \(chosen.labels.count)-point \(chosen.name) scale: no answer is \(unused.joined(separator: " or ")); if the questions offered \(other.labels.count) points, assign \(other.name) (QUESTION=\(other.name))",
+          location: survey.source, remedy: Remedy(.ordinalScale)))
+    }
     for item in input.reverse {
       let question = try survey.question(matching: item)
       let answers = (question.answers?.choices ?? []).flatMap { $0 } + question.aggregate.flatMap(\.labels)
@@ -124,9 +158,37 @@ public enum SurveyCommands {
           .unsupported, "reversed question \"\(item)\" has no scale; give it one (QUESTION=SCALE)")
       }
       assigned[question.id] = scale.reversed
+      inferred.remove(question.id)
     }
     return Loaded(
-      survey: survey, scales: assigned, inputs: inputs, notes: survey.notes, parameters: parameters)
+      survey: survey, scales: assigned, inferred: inferred, custom: custom, inputs: inputs, notes: notes,
+      parameters: parameters)
+  }
+
+  /// The scales of `questions` and how each was chosen, one row per scale:
+  /// its name, the questions on it, every label's code.
+  static func scaleRows(_ loaded: Loaded, _ questions: [SurveyQuestion], scales: [String: SurveyScale])
+    -> [ResultRecord]
+  {
+    var order: [String] = []
+    var byScale: [String: (scale: SurveyScale, ids: [String], inferred: Bool)] = [:]
+    for q in questions {
+      guard let scale = scales[q.id] else { continue }
+      if byScale[scale.name] == nil {
+        order.append(scale.name)
+        byScale[scale.name] = (scale, [], true)
+      }
+      byScale[scale.name]!.ids.append(q.id)
+      if !loaded.inferred.contains(q.id) { byScale[scale.name]!.inferred = false }
+    }
+    return order.map { name in
+      let entry = byScale[name]!
+      return ResultRecord([
+        "scale": .string(name), "questions": .string(entry.ids.joined(separator: ",")),
+        "chosen": .string(entry.inferred ? "inferred from the labels used" : "assigned"),
+        "coding": .string(entry.scale.coding),
+      ])
+    }
   }
 
   /// A survey command's outcome: the export and scale file read, the
@@ -158,6 +220,7 @@ public enum SurveyCommands {
       "question": .string(s.question.text), "id": .string(s.question.id),
       "n": s.n.map { .integer($0) } ?? .null,
       "scale": s.scale.map { .string($0.name) } ?? .null, "counts": .record(counts),
+      "coding": s.scale.map { .string($0.coding) } ?? .null,
       "percentages": .record(percentages),
       "median": .number(s.median, 2), "iqr": .number(s.interquartileRange, 2),
     ])
@@ -368,6 +431,17 @@ public enum SurveyCommands {
         context.write(
           "\n(Mean and SD of ordinal codes are shown for comparison with published means; medians are the summary of record.)\n"
         )
+        // How the labels became codes, one row per scale.
+        context.write("\n")
+        context.emit(
+          ResultTable(
+            name: "survey-scales",
+            rows: scaleRows(
+              result.loaded, ordinal.map(\.question),
+              scales: Dictionary(
+                ordinal.compactMap { s in s.scale.map { (s.question.id, $0) } },
+                uniquingKeysWith: { a, _ in a }))),
+          format: fmt)
       }
       for s in summaries where !s.openAnswers.isEmpty {
         context.write(
@@ -528,15 +602,21 @@ public enum SurveyCommands {
   public struct SUSResult: Sendable {
     public var survey: Survey
     public var items: [SurveyQuestion]
-    /// (respondent id, score, items answered), in the export's order.
-    public var respondents: [(id: String, score: Double?, itemsUsed: Int)]
+    /// Each item's scale, by question id: how its answers became 1-5.
+    public var scales: [String: SurveyScale]
+    /// (respondent id, score, items answered, items without a score:
+    /// unanswered or not applicable), in the export's order.
+    public var respondents: [(id: String, score: Double?, itemsUsed: Int, missing: [String])]
     public var summary: SUS.Summary
     public var scores: [Double] { respondents.compactMap(\.score) }
     public var skipped: Int { respondents.filter { $0.score == nil }.count }
+    /// "agreement5-somewhat: Strongly disagree = 1, ..." per scale used.
+    public var coding: String { codingText(items, scales) }
     public var parameters: [NamedParameter] {
       [
         NamedParameter(
           name: "sus_items", value: items.map(\.id).joined(separator: ","), meaning: "items 1-10 in order"),
+        NamedParameter(name: "sus_coding", value: coding, meaning: "answers read as 1-5"),
         NamedParameter(
           name: "sus_incomplete_skipped", value: String(skipped),
           meaning: "respondents without all ten answers"),
@@ -544,21 +624,97 @@ public enum SurveyCommands {
     }
   }
 
+  /// "scale: label = code, ..." for each scale of `questions`, in order.
+  static func codingText(_ questions: [SurveyQuestion], _ scales: [String: SurveyScale]) -> String {
+    var seen = Set<String>()
+    return questions.compactMap { scales[$0.id] }.filter { seen.insert($0.name).inserted }.map {
+      "\($0.name): \($0.coding)"
+    }.joined(separator: "; ")
+  }
+
+  /// The scale of each of `questions` that is scored together (the SUS
+  /// items, an ASQ task): an assigned scale as given; the others take the
+  /// scale that holds all their answers pooled, so one item that happens
+  /// not to use "Agree" is read on the same wording as the rest. Answers
+  /// that are numbers on no scale ("4.0") are read as numbers
+  /// (`pointsN`, coded as written).
+  static func pooledScales(
+    _ questions: [SurveyQuestion], assigned: [String: SurveyScale], custom: [SurveyScale], points: Int,
+    source: String, what: String
+  ) throws -> [String: SurveyScale] {
+    var scales: [String: SurveyScale] = [:]
+    let open = questions.filter { assigned[$0.id] == nil }
+    for q in questions { if let s = assigned[q.id] { scales[q.id] = s } }
+    if !open.isEmpty {
+      let answers = open.flatMap { ($0.answers?.choices ?? []).flatMap { $0 } }
+      // The questionnaire's length decides between wordings that both fit
+      // (7-point items that never used "Somewhat").
+      let fits = SurveyScale.candidates(answers, extra: custom)
+      if let scale = fits.first(where: { $0.isCodedOneTo(points) }) ?? fits.first {
+        for q in open { scales[q.id] = scale }
+      } else if answers.allSatisfy({ Double($0) != nil }) {
+        let numbers = SurveyScale(
+          name: "points\(points)", labels: (1...points).map(String.init), notApplicable: [])
+        for q in open { scales[q.id] = numbers }
+      } else {
+        let unknown = Array(Set(answers)).sorted().prefix(6).map { "\"\($0)\"" }
+        throw InputError(
+          .value, SourceLocation(file: source),
+          "the \(what) items \(open.map(\.id).joined(separator: ",")) are answered on no known scale (\(unknown.joined(separator: ", ")))",
+          expected:
+            "a \(points)-point scale: numbers 1-\(points), a built-in wording or a scale file with QUESTION=SCALE",
+          remedy: Remedy(.ordinalScale))
+      }
+    }
+    for q in questions where !(scales[q.id]!.isCodedOneTo(points)) {
+      let scale = scales[q.id]!
+      throw UsageError(
+        .unsupported,
+        "\(what) items are answered on \(points) points coded 1-\(points); \(q.id) is read on \(scale.name) (\(scale.coding)); give it a \(points)-point scale with \(Remedy.slot)",
+        remedy: Remedy(.ordinalScale))
+    }
+    return scales
+  }
+
+  /// The code of one respondent's answer to an item: nil when unanswered
+  /// or not applicable; an error naming the respondent when the answer is
+  /// on no label of the item's scale.
+  static func code(
+    _ q: SurveyQuestion, respondent r: Int, id: String, scale: SurveyScale, source: String
+  ) throws -> Double? {
+    guard let answer = q.answers?[r].first, !answer.isEmpty, !scale.isNotApplicable(answer) else {
+      return nil
+    }
+    if let i = scale.index(of: answer) { return scale.values[i] }
+    if scale.isNumeric, let number = Double(answer) { return number }
+    throw InputError(
+      .value, SourceLocation(file: source),
+      "respondent \(id), \(q.id): \"\(answer)\" is not on the \(scale.name) scale",
+      expected: "one of \(scale.labels.joined(separator: ", "))")
+  }
+
   /// SUS of a survey: the ten items named in order, or the ten questions
-  /// answered 1-5. A respondent without all ten answers gets no score and
-  /// is left out of the summary (prorating would change the scale's
-  /// meaning).
-  public static func sus(_ survey: Survey, items: [String]) throws -> SUSResult {
+  /// answered on a 5-point scale. Label answers are coded through the
+  /// items' scale (`scales`, else inferred from the labels of all ten
+  /// items, `custom` scales first). A respondent without all ten answers
+  /// gets no score and is left out of the summary (prorating would change
+  /// the scale's meaning).
+  public static func sus(
+    _ survey: Survey, items: [String], scales assigned: [String: SurveyScale] = [:],
+    custom: [SurveyScale] = []
+  ) throws -> SUSResult {
     let questions: [SurveyQuestion]
     if items.isEmpty {
       questions = survey.questions.filter { q in
-        let answers = (q.answers?.choices ?? []).flatMap { $0 }
-        return !answers.isEmpty && answers.allSatisfy { ["1", "2", "3", "4", "5"].contains($0) }
+        guard !q.isMultiSelect, let column = q.answers else { return false }
+        let answers = column.choices.flatMap { $0 }
+        let scale = assigned[q.id] ?? SurveyScale.detect(answers, extra: custom)
+        return scale?.isCodedOneTo(5) ?? false
       }
       guard questions.count == 10 else {
         throw UsageError(
           .missing,
-          "found \(questions.count) questions answered 1-5 in \(survey.source); name the 10 SUS items with \(Remedy.slot)",
+          "found \(questions.count) questions answered on a 5-point scale in \(survey.source); name the 10 SUS items with \(Remedy.slot)",
           remedy: Remedy(.surveyItems))
       }
     } else {
@@ -574,16 +730,39 @@ public enum SurveyCommands {
       throw UsageError(
         .unsupported, "\(survey.source) holds no raw responses; SUS needs each respondent's ten answers")
     }
-    var respondents: [(id: String, score: Double?, itemsUsed: Int)] = []
+    let scales = try pooledScales(
+      questions, assigned: assigned, custom: custom, points: 5, source: survey.source, what: "SUS")
+    var respondents: [(id: String, score: Double?, itemsUsed: Int, missing: [String])] = []
     for r in 0..<count {
-      let answers = questions.map { $0.answers.flatMap { $0[r].first.flatMap(Double.init) } }
-      let used = answers.compactMap { $0 }.count
       let id = survey.respondentIDs?[r] ?? String(r + 1)
-      respondents.append((id, used == 10 ? try SUS.score(answers.map { $0! }) : nil, used))
+      var codes: [Double] = []
+      var missing: [String] = []
+      for q in questions {
+        if let c = try code(q, respondent: r, id: id, scale: scales[q.id]!, source: survey.source) {
+          codes.append(c)
+        } else {
+          missing.append(q.id)
+        }
+      }
+      respondents.append((id, missing.isEmpty ? try SUS.score(codes) : nil, codes.count, missing))
     }
     let scores = respondents.compactMap(\.score)
-    guard !scores.isEmpty else { throw UsageError(.unsupported, "no respondent answered all ten SUS items") }
-    return SUSResult(survey: survey, items: questions, respondents: respondents, summary: SUS.summary(scores))
+    guard !scores.isEmpty else {
+      throw UsageError(
+        .unsupported,
+        "no respondent answered all ten SUS items (each left out: \(respondents.prefix(3).map { "\($0.id) without \($0.missing.joined(separator: ","))" }.joined(separator: "; ")))"
+      )
+    }
+    return SUSResult(
+      survey: survey, items: questions, scales: scales, respondents: respondents, summary: SUS.summary(scores)
+    )
+  }
+
+  /// SUS of a loaded survey: its assigned scales and scale file apply.
+  public static func sus(_ loaded: Loaded, items: [String]) throws -> SUSResult {
+    try sus(
+      loaded.survey, items: items, scales: loaded.scales.filter { !loaded.inferred.contains($0.key) },
+      custom: loaded.custom)
   }
 
   public static func sus(
@@ -591,7 +770,7 @@ public enum SurveyCommands {
     format: OutputFormat?, context: CommandContext
   ) throws {
     let loaded = try loaded(input)
-    let result = try sus(loaded.survey, items: items)
+    let result = try sus(loaded, items: items)
     let s = result.summary
     try Driver.finish(
       outcome(
@@ -628,7 +807,9 @@ public enum SurveyCommands {
     let perRespondent = result.respondents.map { r in
       ResultRecord([
         "respondent": .string(r.id), "score": .number(r.score, 1), "items_used": .integer(r.itemsUsed),
-        "note": .string(r.score == nil ? "\(10 - r.itemsUsed) of 10 items missing: no score" : ""),
+        "note": .string(
+          r.score == nil
+            ? "\(10 - r.itemsUsed) of 10 items missing (\(r.missing.joined(separator: ","))): no score" : ""),
       ])
     }
     let record = ResultRecord([
@@ -637,6 +818,7 @@ public enum SurveyCommands {
       "ci95_upper": .number(s.upper, 1), "adjective": .string(SUS.adjective(s.mean)),
       "grade": .string(SUS.grade(s.mean)), "skipped": .integer(skipped),
       "items": .string(questions.map(\.id).joined(separator: ",")),
+      "coding": .string(result.coding),
       "missing_rule": .string("a respondent without all ten items gets no score and is left out"),
     ])
     let fmt = format ?? context.defaultFormat
@@ -690,24 +872,54 @@ public enum SurveyCommands {
     return (0..<column.count).map { column[$0].first }
   }
 
+  /// One ASQ task scored: the summary over respondents with all three
+  /// items, how many were left out, and how the answers were coded.
+  public struct ASQTask: Sendable {
+    public var task: String
+    public var summary: SUS.Summary
+    /// Respondents without all three items (unanswered or not applicable).
+    public var skipped: Int
+    /// "points7: 1 = 1, ..." or "agreement7: Strongly disagree = 1, ...".
+    public var coding: String
+  }
+
   /// After-Scenario Questionnaire: per task, each respondent's mean of the
-  /// three items (1-7), then the mean, SD and 95 % t interval over
-  /// respondents (those with all three items in range).
-  public static func asq(_ survey: Survey, tasks: [(name: String, items: [String])]) throws
-    -> [(task: String, summary: SUS.Summary)]
-  {
+  /// three items (coded 1-7 through their scale: numbers as given, labels
+  /// through an assigned, file or inferred 7-point scale), then the mean,
+  /// SD and 95 % t interval over respondents with all three items.
+  public static func asq(
+    _ survey: Survey, tasks: [(name: String, items: [String])], scales assigned: [String: SurveyScale] = [:],
+    custom: [SurveyScale] = []
+  ) throws -> [ASQTask] {
     try tasks.map { task in
       let questions = try task.items.map { try survey.question(matching: $0) }
       guard questions.count == 3, let respondents = questions[0].answers?.count else {
         throw UsageError(.missing, "ASQ task \(task.name) needs three items with raw answers")
       }
+      let scales = try pooledScales(
+        questions, assigned: assigned, custom: custom, points: 7, source: survey.source, what: "ASQ")
       var scores: [Double] = []
+      var skipped = 0
       for r in 0..<respondents {
-        let items = questions.compactMap { $0.answers.flatMap { $0[r].first.flatMap(Double.init) } }
-        guard items.count == 3, items.allSatisfy({ (1...7).contains($0) }) else { continue }
+        let id = survey.respondentIDs?[r] ?? String(r + 1)
+        let items = try questions.compactMap {
+          try code($0, respondent: r, id: id, scale: scales[$0.id]!, source: survey.source)
+        }
+        guard items.count == 3 else {
+          skipped += 1
+          continue
+        }
+        guard items.allSatisfy({ (1...7).contains($0) }) else {
+          throw InputError(
+            .value, SourceLocation(file: survey.source),
+            "respondent \(id), task \(task.name): answers \(items.map(Fixed.shortest).joined(separator: ", "))",
+            expected: "ASQ items coded 1-7")
+        }
         scores.append(try ASQ.score(items))
       }
-      return (task.name, SUS.summary(scores))
+      return ASQTask(
+        task: task.name, summary: SUS.summary(scores), skipped: skipped, coding: codingText(questions, scales)
+      )
     }
   }
 
@@ -718,32 +930,42 @@ public enum SurveyCommands {
     throws
   {
     let loaded = try loaded(input)
-    let scores = try asq(loaded.survey, tasks: tasks)
-    let parameters = tasks.map {
-      NamedParameter(
-        name: "asq_task_\($0.name)", value: $0.items.joined(separator: ","), meaning: "the task's three items"
-      )
-    }
+    let scores = try asq(
+      loaded.survey, tasks: tasks, scales: loaded.scales.filter { !loaded.inferred.contains($0.key) },
+      custom: loaded.custom)
+    let parameters =
+      tasks.map {
+        NamedParameter(
+          name: "asq_task_\($0.name)", value: $0.items.joined(separator: ","),
+          meaning: "the task's three items")
+      }
+      + scores.map {
+        NamedParameter(name: "asq_coding_\($0.task)", value: $0.coding, meaning: "answers read as 1-7")
+      }
     try Driver.finish(
       outcome(
         loaded, command: "survey asq", parameters: parameters,
         fill: { run in
-          for (task, s) in scores {
-            let subject = "\(loaded.survey.name) \(task)"
+          for t in scores {
+            let s = t.summary
+            let subject = "\(loaded.survey.name) \(t.task)"
             run.results += [
               ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
               ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
               ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
               ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
               ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
+              ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
             ]
           }
         },
         render: { context in
-          let rows = scores.map { task, s in
-            ResultRecord([
-              "task": .string(task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+          let rows = scores.map { t in
+            let s = t.summary
+            return ResultRecord([
+              "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
               "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+              "skipped": .integer(t.skipped), "coding": .string(t.coding),
             ])
           }
           context.emit(ResultTable(name: "asq", rows: rows), format: format)
@@ -858,6 +1080,8 @@ public enum SurveyCommands {
     public var groups: [(name: String, values: [Double])]
     /// Mann-Whitney U for two groups, Kruskal-Wallis H for more.
     public var test: Test
+    /// The scale whose codes are compared.
+    public var scale: SurveyScale
   }
 
   public static func comparison(_ loaded: Loaded, question: String, by group: String) throws
@@ -890,7 +1114,7 @@ public enum SurveyCommands {
       byGroup.count == 2
       ? .mannWhitney(SurveyStatistics.mannWhitney(byGroup[0].values, byGroup[1].values))
       : .kruskalWallis(SurveyStatistics.kruskalWallis(byGroup.map(\.values)))
-    return GroupComparison(question: q, by: g, groups: byGroup, test: test)
+    return GroupComparison(question: q, by: g, groups: byGroup, test: test, scale: scale)
   }
 
   public static func compare(
@@ -947,6 +1171,7 @@ public enum SurveyCommands {
     let byGroup = result.groups.map { ($0.name, $0.values) }
     var record = ResultRecord([
       "question": .string(q.text), "by": .string(g.text),
+      "scale": .string(result.scale.name), "coding": .string(result.scale.coding),
       "groups": .array(
         byGroup.map {
           .record(

@@ -10,33 +10,59 @@ public struct SurveyScale: Sendable, Hashable {
   public var values: [Double]
   public var neutral: String?
   public var notApplicable: [String]
+  /// Other spellings of a label, as platforms word it ("Neutral" for
+  /// "Neither agree nor disagree"): alias -> the label it stands for.
+  public var aliases: [String: String]
 
   public init(
     name: String, labels: [String], values: [Double]? = nil, neutral: String? = nil,
-    notApplicable: [String] = []
+    notApplicable: [String] = [], aliases: [String: String] = [:]
   ) {
     self.name = name
     self.labels = labels
     self.values = values ?? labels.indices.map { Double($0 + 1) }
     self.neutral = neutral
     self.notApplicable = notApplicable
+    self.aliases = aliases
   }
 
   static let defaultNotApplicable = ["N/A", "Not applicable", "Prefer not to say", "Don't know"]
 
-  /// The built-in scales.
+  /// The neutral point of agreement scales and the other ways exports word it.
+  static let agreementNeutral = "Neither agree nor disagree"
+  static let agreementNeutralAliases = [
+    "Neutral": agreementNeutral, "Neither agree or disagree": agreementNeutral,
+    "Neither disagree nor agree": agreementNeutral, "Undecided": agreementNeutral,
+  ]
+
+  /// An agree/disagree scale: the disagree side from the strongest, the
+  /// neutral point, the agree side to the strongest.
+  static func agreement(_ name: String, disagree: [String], agree: [String]) -> SurveyScale {
+    SurveyScale(
+      name: name, labels: disagree + [agreementNeutral] + agree, neutral: agreementNeutral,
+      notApplicable: defaultNotApplicable, aliases: agreementNeutralAliases)
+  }
+
+  /// The built-in scales. The agreement scales are the wordings survey
+  /// platforms offer: 5 points as SurveyMonkey's and Google Forms' grids
+  /// ("Disagree", "Agree") or Qualtrics' ("Somewhat disagree", "Somewhat
+  /// agree"); 7 points as Qualtrics and SurveyMonkey ("Disagree",
+  /// "Somewhat ..."), with "Slightly", or with "Moderately" and "Slightly".
   public static let builtIn: [SurveyScale] = [
-    SurveyScale(
-      name: "agreement5",
-      labels: ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree", "Strongly agree"],
-      neutral: "Neither agree nor disagree", notApplicable: defaultNotApplicable),
-    SurveyScale(
-      name: "agreement7",
-      labels: [
-        "Strongly disagree", "Disagree", "Somewhat disagree", "Neither agree nor disagree", "Somewhat agree",
-        "Agree",
-        "Strongly agree",
-      ], neutral: "Neither agree nor disagree", notApplicable: defaultNotApplicable),
+    agreement(
+      "agreement5", disagree: ["Strongly disagree", "Disagree"], agree: ["Agree", "Strongly agree"]),
+    agreement(
+      "agreement5-somewhat", disagree: ["Strongly disagree", "Somewhat disagree"],
+      agree: ["Somewhat agree", "Strongly agree"]),
+    agreement(
+      "agreement7", disagree: ["Strongly disagree", "Disagree", "Somewhat disagree"],
+      agree: ["Somewhat agree", "Agree", "Strongly agree"]),
+    agreement(
+      "agreement7-slightly", disagree: ["Strongly disagree", "Disagree", "Slightly disagree"],
+      agree: ["Slightly agree", "Agree", "Strongly agree"]),
+    agreement(
+      "agreement7-moderately", disagree: ["Strongly disagree", "Moderately disagree", "Slightly disagree"],
+      agree: ["Slightly agree", "Moderately agree", "Strongly agree"]),
     SurveyScale(
       name: "likelihood5",
       labels: [
@@ -95,8 +121,23 @@ public struct SurveyScale: Sendable, Hashable {
   /// when it is not a label.
   public func index(of answer: String) -> Int? {
     let key = Self.normalised(answer)
-    return labels.firstIndex { Self.normalised($0) == key }
+    if let i = labels.firstIndex(where: { Self.normalised($0) == key }) { return i }
+    guard let alias = aliases.first(where: { Self.normalised($0.key) == key }) else { return nil }
+    return labels.firstIndex(of: alias.value)
   }
+
+  /// Whether the scale reads `answer`: one of its labels, an alias or a
+  /// not-applicable answer.
+  public func holds(_ answer: String) -> Bool { index(of: answer) != nil || isNotApplicable(answer) }
+
+  /// The numeric code of each label, lowest first: "Strongly disagree = 1,
+  /// ..., Strongly agree = 5".
+  public var coding: String {
+    zip(labels, values).map { "\($0) = \(Fixed.shortest($1))" }.joined(separator: ", ")
+  }
+
+  /// Whether the labels are the numbers themselves ("1" ... "5").
+  public var isNumeric: Bool { labels.allSatisfy { Double($0) != nil } }
 
   public func isNotApplicable(_ answer: String) -> Bool {
     notApplicable.contains { Self.normalised($0) == Self.normalised(answer) }
@@ -106,17 +147,42 @@ public struct SurveyScale: Sendable, Hashable {
     text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
   }
 
-  /// The first built-in scale holding every answer given, with fewer
-  /// labels preferred (yes/no before yes/maybe/no).
-  public static func detect(_ answers: [String]) -> SurveyScale? {
-    let distinct = Set(answers.map(normalised))
-    guard !distinct.isEmpty else { return nil }
-    return builtIn.filter { $0.name != "severity" }.sorted { $0.labels.count < $1.labels.count }.first {
-      scale in
-      distinct.allSatisfy { a in
-        scale.labels.contains { normalised($0) == a } || scale.notApplicable.contains { normalised($0) == a }
-      }
+  /// The scale holding every answer given: a scale of `extra` (a scale
+  /// file) before the built-in ones, and among them the one with fewest
+  /// labels (yes/no before yes/maybe/no), so a scale's length is inferred
+  /// from the labels used: "Somewhat agree" without "Agree" is the 5-point
+  /// wording, "Somewhat agree" with "Agree" the 7-point one.
+  public static func detect(_ answers: [String], extra: [SurveyScale] = []) -> SurveyScale? {
+    candidates(answers, extra: extra).first
+  }
+
+  /// Every scale holding every answer given, in the order `detect` prefers
+  /// them; empty without an answer on a scale.
+  public static func candidates(_ answers: [String], extra: [SurveyScale] = []) -> [SurveyScale] {
+    var seen = Set<String>()
+    let distinct = answers.filter { seen.insert(normalised($0)).inserted }
+    guard !distinct.isEmpty else { return [] }
+    let builtIns = builtIn.filter { $0.name != "severity" }
+    func fitting(_ scales: [SurveyScale]) -> [SurveyScale] {
+      scales.enumerated().filter { _, scale in
+        distinct.allSatisfy(scale.holds) && distinct.contains { scale.index(of: $0) != nil }
+      }.sorted { ($0.element.labels.count, $0.offset) < ($1.element.labels.count, $1.offset) }.map(\.element)
     }
+    return fitting(extra) + fitting(builtIns)
+  }
+
+  /// The next longer worded scale that also holds every answer, when the
+  /// chosen one is worded (not numbers): the answers alone cannot tell the
+  /// two apart, so the choice is stated.
+  public static func longerFit(_ answers: [String], than chosen: SurveyScale) -> SurveyScale? {
+    guard !chosen.isNumeric else { return nil }
+    return candidates(answers).first { $0.labels.count > chosen.labels.count && !$0.isNumeric }
+  }
+
+  /// Whether the scale codes its labels 1 to `points`, one each, as SUS
+  /// (5) and ASQ (7) items are scored.
+  public func isCodedOneTo(_ points: Int) -> Bool {
+    labels.count == points && Set(values) == Set((1...points).map(Double.init))
   }
 
   /// Reads scales from a CSV `scale,label,value,role` (role: empty,

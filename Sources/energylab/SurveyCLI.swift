@@ -17,11 +17,13 @@ struct SurveyInputOptions: ParsableArguments {
   var export: String
   @Option(
     help:
-      "Scale of a question, as QUESTION=SCALE (agreement5, agreement7, likelihood5, ease5, quality5, definitely5, yesno, yesmaybeno, points5, points7, severity or one of --scales); repeatable."
+      "Scale of a question, as QUESTION=SCALE (agreement5, agreement5-somewhat, agreement7, agreement7-slightly, agreement7-moderately, likelihood5, ease5, quality5, definitely5, yesno, yesmaybeno, points5, points7, severity or one of --scales); repeatable. Without it, a question's scale is inferred from the labels its answers use."
   )
   var scale: [String] = []
-  @Option(help: "CSV of custom scales: scale,label,value,role (role empty, neutral or na).") var scales:
-    String?
+  @Option(
+    help:
+      "CSV of custom scales: scale,label,value,role (role empty, neutral or na); tried before the built-in ones when inferring a question's scale."
+  ) var scales: String?
   @Option(help: "A multi-select question whose options share one cell (Google Forms, Qualtrics); repeatable.")
   var multi: [String] = []
   @Option(help: "A reverse-scored question (its scale is coded from the other end); repeatable.")

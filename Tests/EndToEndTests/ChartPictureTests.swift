@@ -130,7 +130,9 @@ struct ChartPictureTests {
       FileManager.default.isExecutableFile(atPath: "\($0)/gnuplot")
     }
 
-  @Test(.enabled(if: gnuplotInstalled)) func everyChartFitsItsCanvas() throws {
+  @Test(
+    .enabled(if: gnuplotInstalled, "gnuplot is not installed (scripts/install-deps installs gnuplot-nox)"))
+  func everyChartFitsItsCanvas() throws {
     let scratch = try scratchFolder()
     let run = try energylab(
       ["run", "--reproducible", "--quiet", "--reports-dir", scratch], in: packageRoot)

@@ -2,13 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The shared real device files beside the checkout.
-private let devices = (packageRoot as NSString).appendingPathComponent(
-  "../shared/datasets/accelerometer-device-files")
-private let haveDevices = FileManager.default.fileExists(atPath: devices + "/ax3_testfile.cwa")
+/// The real device files shipped in the repository.
+private let devices = packageRoot + "/Datasets/device-files"
 
-@Suite(
-  .enabled(if: haveDevices, "../shared/datasets/accelerometer-device-files is missing beside the checkout"))
 struct DeviceFileCommandTests {
   /// `accel convert` writes the AX3 file's 17,400 samples (the count
   /// actfast and scikit-digital-health give) as CSV; its first row is

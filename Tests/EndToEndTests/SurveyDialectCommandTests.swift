@@ -49,7 +49,7 @@ struct SurveyDialectCommandTests {
         respondent,score,items_used,note
         u1,75,10,
         u2,100,10,
-        u3,,9,1 of 10 items missing: no score
+        u3,,9,1 of 10 items missing (s4): no score
         u4,25,10,
 
         """)

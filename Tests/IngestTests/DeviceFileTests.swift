@@ -5,12 +5,9 @@ import Testing
 
 @testable import Ingest
 
-/// The shared folder of real device files (GGIR and GGIRread test data),
-/// beside the checkout.
-let deviceFolder = (packageRoot as NSString).appendingPathComponent(
-  "../shared/datasets/accelerometer-device-files")
-let haveDeviceFiles = FileManager.default.fileExists(atPath: deviceFolder + "/ax3_testfile.cwa")
-let skipReason: Comment = "../shared/datasets/accelerometer-device-files is missing beside the checkout"
+/// The real device files (GGIR and GGIRread test data) shipped in the
+/// repository, so these tests run in a fresh clone.
+let deviceFolder = packageRoot + "/Datasets/device-files"
 
 /// Every sample of a device file, read by EnergyLab.
 struct DeviceReading {
@@ -75,7 +72,6 @@ func sd(_ v: [Double]) -> Double {
 /// brief's tolerance; CWA, GENEActiv and GT3X agree to float32 rounding).
 let gTolerance = 0.002
 
-@Suite(.enabled(if: haveDeviceFiles, skipReason))
 struct DeviceFileAgreementTests {
   /// file, reader, the shift from the reader's times to ours (s), the
   /// time tolerance (s), the options.
@@ -251,7 +247,6 @@ struct DeviceFormatTests {
 
 /// Broken input: each a clear error naming the file and byte offset, or a
 /// diagnostic naming what was lost; never a crash.
-@Suite(.enabled(if: haveDeviceFiles, skipReason))
 struct BrokenDeviceFileTests {
   let folder: String
 

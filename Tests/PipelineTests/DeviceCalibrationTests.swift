@@ -6,10 +6,9 @@ import TestSupport
 import Testing
 
 /// Auto-calibration of a real recording: ActiGraph's `actigraph_testfile.gt3x`
-/// (GGIR's test data, 30 Hz, 588 s), beside the checkout.
+/// (GGIR's test data, 30 Hz, 588 s), shipped in Datasets/device-files.
 @Suite struct DeviceCalibrationTests {
-  static let file = (packageRoot as NSString).appendingPathComponent(
-    "../shared/datasets/accelerometer-device-files/actigraph_testfile.gt3x")
+  static let file = packageRoot + "/Datasets/device-files/actigraph_testfile.gt3x"
 
   /// The still points of the file with x' = gain * x + offset per axis.
   func points(gain: SIMD3<Double>, offset: SIMD3<Double>) throws -> StillPointCollector {
@@ -26,7 +25,7 @@ import Testing
     return collector
   }
 
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: file)))
+  @Test
   func aKnownGainAndOffsetErrorIsUndone() throws {
     let plain = try points(gain: SIMD3(repeating: 1), offset: SIMD3())
     let distorted = try points(gain: SIMD3(1.05, 1, 0.97), offset: SIMD3(0.03, -0.02, 0.01))
@@ -80,7 +79,7 @@ import Testing
   /// 0.97), offset (0.03, -0.02, 0.01) g, coefficient (2, -1.5, 1) mg/°C.
   /// The file records no temperature; a cold and a warm spell are what the
   /// temperature term of van Hees et al. 2014 is for.
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: file)))
+  @Test
   func aTemperatureDependentOffsetErrorIsUndone() throws {
     let (time, values) = try samples()
     let shift = ((time.last! - time.first! + 1) / 10).rounded(.up) * 10

@@ -13,9 +13,13 @@ struct ChartTitleQuoteTests {
     #expect(GnuplotChart.quote("A 'Green' route") == "'A ''Green'' route'")
   }
 
-  @Test(arguments: [
-    "'Green' routes are better", "Routes ending in a slash\\", "'", "x'; system('touch PWNED'); '",
-  ])
+  @Test(
+    .enabled(
+      if: GnuplotRenderer.gnuplotPath() != nil,
+      "gnuplot is not installed (scripts/install-deps installs gnuplot-nox)"),
+    arguments: [
+      "'Green' routes are better", "Routes ending in a slash\\", "'", "x'; system('touch PWNED'); '",
+    ])
   func titlesWithQuotesAndBackslashesDraw(title: String) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "energylab-quote-\(UUID().uuidString)"
@@ -29,7 +33,6 @@ struct ChartTitleQuoteTests {
     let data = try String(contentsOfFile: "\(folder)/q.dat", encoding: .utf8)
     #expect(data.split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 3)
     #expect(!data.split(separator: "\n").contains { $0.hasPrefix("#") && $0.hasSuffix("\\") })
-    guard GnuplotRenderer.gnuplotPath() != nil else { return }
     #expect(rendered.skippedReason == nil, "\(rendered.skippedReason ?? "")")
     #expect(FileManager.default.fileExists(atPath: "\(folder)/q.png"))
     #expect(!FileManager.default.fileExists(atPath: "\(folder)/PWNED"))
