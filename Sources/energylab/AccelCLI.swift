@@ -6,6 +6,30 @@ import Ingest
 import Pipeline
 import Signals
 
+/// What to do with the seconds an ActiGraph slept in idle sleep mode, for
+/// the `accel` commands and `batch`.
+struct IdleSleepOptions: ParsableArguments {
+  enum Mode: String, ExpressibleByArgument, CaseIterable {
+    case fill, gap
+  }
+  @Option(
+    help: ArgumentHelp(
+      "ActiGraph .gt3x idle sleep: fill (the default: the seconds the device slept hold its last sample, as ActiLife fills them) or gap (leave them out, with the time left out in a diagnostic).",
+      valueName: "fill|gap"))
+  var idleSleep: Mode?
+  @Flag(
+    help: ArgumentHelp("Same as --idle-sleep fill, the default (kept for old scripts).", visibility: .hidden))
+  var fillIdleSleep = false
+
+  func validate() throws {
+    if fillIdleSleep, idleSleep == .gap {
+      throw ValidationError("--fill-idle-sleep and --idle-sleep gap contradict each other; give one")
+    }
+  }
+
+  var fills: Bool { (idleSleep ?? .fill) == .fill }
+}
+
 /// The step detector's settings, for every command that counts steps in
 /// raw acceleration (the `accel` commands and `batch`).
 struct StepOptions: ParsableArguments {
@@ -108,11 +132,7 @@ struct AccelReadOptions: ParsableArguments {
       "Epoch the cut-points classify, as 5s or 60s (default: the one they were published for, 60 s for freedson-1998 and 5 s for the others); another applies them there anyway, with a warning.",
     transform: QuantityParser.durationSeconds)
   var intensityEpoch: Double?
-  @Flag(
-    help:
-      "Fill the seconds an ActiGraph (.gt3x) slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
-  )
-  var fillIdleSleep = false
+  @OptionGroup var idleSleep: IdleSleepOptions
   @Flag(
     help:
       "Auto-calibrate raw acceleration against gravity first (van Hees et al. 2014; default off: the file's values are used as read). Reads the file twice."
@@ -161,6 +181,7 @@ struct AccelReadOptions: ParsableArguments {
       throw ValidationError("--mvpa-bout-share must be above 0 and at most 1")
     }
     try steps.validate()
+    try idleSleep.validate()
   }
 
   func options() throws -> AccelOptions {
@@ -178,7 +199,7 @@ struct AccelReadOptions: ParsableArguments {
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
     o.analysis.intensityEpochSeconds = intensityEpoch
-    o.fillIdleSleep = fillIdleSleep
+    o.fillIdleSleep = idleSleep.fills
     if calibrate || calibrationStillSd != nil {
       var c = AutoCalibrationParameters()
       if let calibrationStillSd { c.stillSDMilliG = calibrationStillSd }
