@@ -739,6 +739,105 @@ public enum AccelCommands {
     public var totals: [AccelEnergy.Total]
     public var hourly: [AccelEnergy.Hour]?
     public var balance: BalanceCommand.Leaderboard?
+    /// What applying the equations noticed (another device or site).
+    public var diagnostics: [Diagnostic] = []
+  }
+
+  /// The device a recording's format names ("actigraph", "geneactiv",
+  /// "axivity", "empatica"), nil for a phone or a generic CSV.
+  static func equationDevice(of format: AccelFormat) -> String? {
+    switch format {
+    case .actigraphRaw, .actigraphCounts, .actigraphGT3X: return "actigraph"
+    case .geneactiv, .geneactivBin: return "geneactiv"
+    case .axivity, .axivityCWA: return "axivity"
+    case .empaticaE4: return "empatica"
+    case .ukBiobankEpoch: return "axivity"
+    case .phone, .generic: return nil
+    }
+  }
+
+  /// The options with each equation's epoch among the epochs analysed.
+  public static func withEquationEpochs(_ options: AccelOptions, energy: AccelEnergyOptions) throws
+    -> AccelOptions
+  {
+    var options = options
+    for id in energy.equations {
+      let e = try AccelEquation.named(id)
+      if !options.analysis.epochSeconds.contains(where: { abs($0 - e.epochSeconds) < 1e-9 }) {
+        options.analysis.epochSeconds = (options.analysis.epochSeconds + [e.epochSeconds]).sorted()
+      }
+    }
+    return options
+  }
+
+  /// The totals of the equations asked for (`AccelEnergyOptions.equations`)
+  /// on a recording, each on its own epoch, with a warning where the
+  /// recording's device or wear location is not the equation's, and an
+  /// error where the recording gives none of the equation's quantity.
+  public static func equationTotals(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions)
+    throws -> (totals: [AccelEnergy.Total], diagnostics: [Diagnostic])
+  {
+    var totals: [AccelEnergy.Total] = []
+    var diagnostics: [Diagnostic] = []
+    let device = equationDevice(of: r.info.layout.format)
+    let stated = r.statedWearLocation.flatMap(CutPoints.wearLocation(stated:))
+    let given = options.analysis.wearLocationStated ? options.analysis.steps.wearLocation : nil
+    let site = stated ?? given
+    for id in energy.equations {
+      let e = try AccelEquation.named(id)
+      let result = try e.energy(r.analysis, bodyMassKilograms: energy.bodyMassKilograms, sex: energy.sex)
+      guard let kcal = result.kilocalories else {
+        throw UsageError(
+          .unsupported,
+          "\(r.file): \(id) takes \(e.quantity.rawValue) on \(Fixed.shortest(e.epochSeconds)) s epochs, and the recording gives none (\(r.analysis.kind.rawValue) data\(r.analysis.epochs(seconds: e.epochSeconds) == nil ? "; its epochs cannot be cut to \(Fixed.shortest(e.epochSeconds)) s" : ""))"
+        )
+      }
+      totals.append(
+        AccelEnergy.Total(
+          model: id, kcal: kcal,
+          basis:
+            "\(e.model.info.equation) on \(result.epochs) worn \(Fixed.shortest(e.epochSeconds)) s epochs of \(e.quantity.rawValue) (\(e.model.info.citation))"
+        ))
+      if result.missing > 0 {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-epochs-unknown",
+            message:
+              "\(id): \(result.missing) worn \(Fixed.shortest(e.epochSeconds)) s epoch(s) have no \(e.quantity.rawValue) and add nothing to its total",
+            location: r.file))
+      }
+      if let device, device != e.device {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-device",
+            message:
+              "\(id) was derived on \(e.device == "actigraph" ? "ActiGraph" : "GENEActiv") recordings; this one is from \(device == "actigraph" ? "an ActiGraph" : device == "geneactiv" ? "a GENEActiv" : "an \(device.capitalized)") (\(r.info.layout.format.rawValue)): the devices' outputs differ, so the equation is applied outside its own data",
+            location: r.file))
+      } else if device == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-device", severity: .note,
+            message:
+              "\(id) was derived on \(e.device == "actigraph" ? "ActiGraph" : "GENEActiv") recordings; the device of this \(r.info.layout.format.rawValue) file is not known",
+            location: r.file))
+      }
+      if let site, site != e.site {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-wear-location",
+            message:
+              "\(id) was derived at the \(e.site.rawValue); this recording was worn at the \(site.rawValue) (\(stated != nil ? "its header: \"\(r.statedWearLocation ?? "")\"" : "--wear-location")): the equation is applied outside its own data",
+            location: r.file))
+      } else if site == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-wear-location", severity: .note,
+            message:
+              "\(id) was derived at the \(e.site.rawValue); the recording states no wear location (--wear-location says it)",
+            location: r.file))
+      }
+    }
+    return (totals, diagnostics)
   }
 
   public static func recordingEnergy(
@@ -751,6 +850,9 @@ public enum AccelCommands {
       recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
       hourly: hourly ? try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone) : nil, balance: nil
     )
+    let equations = try equationTotals(r, options: options, energy: energy)
+    result.totals += equations.totals
+    result.diagnostics = equations.diagnostics
     if let intake = intakeKilocalories {
       guard let steps = r.analysis.steps else {
         throw UsageError(.unsupported, "\(r.file) has no steps; the calorie balance needs them")
@@ -775,6 +877,7 @@ public enum AccelCommands {
     allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
     context: CommandContext
   ) throws {
+    let options = try withEquationEpochs(options, energy: energy)
     let r = try AccelPipeline.analyse(file, options: options)
     let result = try recordingEnergy(
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
@@ -790,7 +893,7 @@ public enum AccelCommands {
     try Driver.finish(
       outcome(
         r, command: "accel energy", options: options, energy: energy,
-        extra: result.balance?.parameters ?? [],
+        extra: result.balance?.parameters ?? [], diagnostics: r.diagnostics + result.diagnostics,
         fill: { $0.results = storedEnergy(result.totals, subject: r.file) },
         render: { context in
           context.emit(

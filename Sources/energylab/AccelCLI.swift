@@ -221,6 +221,25 @@ struct AccelReadOptions: ParsableArguments {
 }
 
 /// The subject behind accelerometer energy.
+/// Registered accelerometer equations for `accel energy` and `batch`.
+struct AccelEquationArguments: ParsableArguments {
+  @Option(
+    name: .customLong("model"),
+    help: ArgumentHelp(
+      "A registered accelerometer equation to apply as well, each on its own epoch (repeat or separate by commas): \(AccelEquation.all.map(\.id).joined(separator: ", ")).",
+      valueName: "id"))
+  var equations: [String] = []
+  @Option(help: "Sex (male or female), for the equations that take it (santos-lozano-2013-adult, -older).")
+  var sex: Sex?
+
+  func apply(to o: inout AccelEnergyOptions) throws {
+    o.equations = try equations.flatMap { $0.split(separator: ",").map(String.init) }.map {
+      try AccelEquation.named($0).id
+    }
+    if let sex { o.sex = sex }
+  }
+}
+
 struct AccelEnergyArguments: ParsableArguments {
   @Option(
     parsing: .unconditional, help: "Body mass, as 65kg or 143lb (default 70 kg).",
@@ -238,6 +257,7 @@ struct AccelEnergyArguments: ParsableArguments {
 
   func options() throws -> AccelEnergyOptions {
     var o = AccelEnergyOptions()
+
     if let mass { o.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
     o.heightMeters = try height.map { try HumanLimits.check($0, .height) }
     o.strideMeters = stride
@@ -319,14 +339,17 @@ struct AccelCLI: ParsableCommand {
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
+    @OptionGroup var equation: AccelEquationArguments
     @Option(help: "Energy eaten, kcal: adds the StepMyHealth calorie balance.") var intake: Double?
     @Option(help: "Daily allowance of the calorie balance, kcal (default 2000).") var allowance: Double?
     @Flag(help: "Also print energy and steps per local hour of the day.") var hourly = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
+      var energy = try subject.options()
+      try equation.apply(to: &energy)
       try AccelCommands.energy(
-        file: file, options: try read.options(), energy: try subject.options(), intakeKilocalories: intake,
+        file: file, options: try read.options(), energy: energy, intakeKilocalories: intake,
         allowanceKilocalories: allowance, hourly: hourly, databasePath: store.path, format: output.format,
         context: context)
     }

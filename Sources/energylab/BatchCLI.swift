@@ -84,6 +84,7 @@ struct BatchCLI: ContextCommand {
   )
   var nonWear = false
   @OptionGroup var idleSleep: IdleSleepOptions
+  @OptionGroup(title: "Accelerometer energy equations") var equation: AccelEquationArguments
   @Flag(
     help:
       "FIT tracks: read a file that ends early up to its last whole message, with a diagnostic saying how many bytes are missing (default: the file fails)."
@@ -119,6 +120,7 @@ struct BatchCLI: ContextCommand {
     options.track.readTruncatedFiles = readTruncated
     options.track.ignoreFileCRC = ignoreCRC
     if let mass { options.energy.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
+    try equation.apply(to: &options.energy)
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback
     if let subjects {
