@@ -307,3 +307,72 @@ public struct Crouter2015: EnergyModel {
       vo2: met * Oxygen.restingMillilitersPerKilogramPerMinute, input: input, diagnostics: [], model: info.id)
   }
 }
+
+/// METs from ActiGraph vertical-axis counts per 10 s at the hip, the
+/// refined two-regression model (Crouter et al. 2010):
+///
+/// ```
+/// c  = counts per 10 s (counts per minute / 6)
+/// CV = for each of the six windows of six consecutive 10 s epochs that
+///      hold the epoch, SD / mean x 100 of their counts (SD with n - 1);
+///      the lowest of them
+/// c <= 8:              1.0 MET
+/// c > 8 and CV <= 10:  MET = 2.294275 x exp(0.00084679 x c)          (walking, running)
+/// c > 8 and CV > 10:   MET = 0.749395 + 0.716431 ln c - 0.179874 (ln c)^2
+///                            + 0.033173 (ln c)^3                     (intermittent activity)
+/// kcal/min = MET x 3.5 x body mass (kg) / 1000 x 5
+/// ```
+///
+/// Adults, ActiGraph GT1M on the hip, 10 s epochs, structured activities
+/// from sitting to running. The CV comes from the recording's sequence of
+/// epochs (`AccelEquation` computes it); the model takes it as an input.
+/// Never below rest (1 MET at or below 8 counts; both regressions are
+/// above 1 MET over c > 8).
+///
+/// Crouter SE, Kuffel E, Haas JD, Frongillo EA, Bassett DR Jr. Refined
+/// two-regression model for the ActiGraph accelerometer. Med Sci Sports
+/// Exerc 2010;42(5):1029-1037.
+public struct Crouter2010Refined: EnergyModel {
+  public init() {}
+
+  public let info = ModelInfo(
+    id: "crouter-2010-refined",
+    name: "Crouter 2010 refined two-regression model, vertical counts per 10 s",
+    equation:
+      "c = counts/10s; MET = 1 if c <= 8; 2.294275*exp(0.00084679*c) if CV <= 10 %; else 0.749395 + 0.716431 ln c - 0.179874 (ln c)^2 + 0.033173 (ln c)^3; kcal/min = MET*3.5*kg/1000*5",
+    inputs: [
+      "vertical-axis counts per minute (taken per 10 s: cpm/6)",
+      "lowest CV of the six 60 s windows holding the 10 s epoch (%)", "body mass (kg)",
+    ],
+    validRange:
+      "adults; ActiGraph GT1M on the hip; 10 s epochs; structured activities from sitting to running",
+    citation: "Crouter et al., Med Sci Sports Exerc 2010;42(5):1029-1037",
+    notes: "the CV is that of the recording's own 10 s counts; accel energy --model computes it")
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let perMinute = try input.required(input.verticalCountsPerMinute, .verticalCounts, for: info.id)
+    guard perMinute >= 0 else {
+      throw ModelError(
+        model: info.id,
+        .invalid(.verticalCounts, value: perMinute, expected: "of at least 0 counts per minute"))
+    }
+    let c = perMinute / 6
+    let met: Double
+    if c <= 8 {
+      met = 1
+    } else {
+      let cv = try input.required(input.countsCoefficientOfVariationPercent, .countsVariation, for: info.id)
+      guard cv >= 0 else {
+        throw ModelError(model: info.id, .invalid(.countsVariation, value: cv, expected: "of at least 0 %"))
+      }
+      if cv <= 10 {
+        met = 2.294275 * exp(0.00084679 * c)
+      } else {
+        let l = log(c)
+        met = 0.749395 + 0.716431 * l - 0.179874 * l * l + 0.033173 * l * l * l
+      }
+    }
+    return try ACSMCommon.output(
+      vo2: met * Oxygen.restingMillilitersPerKilogramPerMinute, input: input, diagnostics: [], model: info.id)
+  }
+}

@@ -12,6 +12,7 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
   case verticalCounts = "counts"
   case vectorMagnitudeCounts = "vm-counts"
   case restingHeartRate = "resting-heart-rate"
+  case countsVariation = "counts-cv"
 
   public var words: String {
     switch self {
@@ -37,6 +38,7 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
     case .verticalCounts: return "vertical-axis counts per minute"
     case .vectorMagnitudeCounts: return "vector-magnitude counts per minute"
     case .restingHeartRate: return "a resting heart rate"
+    case .countsVariation: return "the coefficient of variation of 10 s counts (%)"
     }
   }
 }

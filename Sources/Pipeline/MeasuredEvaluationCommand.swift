@@ -59,6 +59,7 @@ public enum MeasuredEvaluationCommand {
       .vectorMagnitudeCounts: ["cpm": 1],
       .heartRate: ["bpm": 1],
       .restingHeartRate: ["bpm": 1],
+      .countsVariation: ["%": 1],
       .age: ["years": 1],
       .height: ["m": 1, "cm": 0.01],
     ]
@@ -116,6 +117,7 @@ public enum MeasuredEvaluationCommand {
       case .vectorMagnitudeCounts: input.vectorMagnitudeCountsPerMinute = value
       case .heartRate: input.heartRateBeatsPerMinute = value
       case .restingHeartRate: input.restingHeartRateBeatsPerMinute = value
+      case .countsVariation: input.countsCoefficientOfVariationPercent = value
       case .age: input.ageYears = value
       case .height: input.heightMeters = value
       default: return false

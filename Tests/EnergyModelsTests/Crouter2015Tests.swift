@@ -34,3 +34,29 @@ struct Crouter2015Tests {
     #expect(throws: ModelError.self) { try Crouter2015(.vertical).evaluate(input) }
   }
 }
+
+/// Crouter et al. 2010's refined two-regression model against
+/// scripts/oracles/crouter-2010.py, written from the published rule: the
+/// MET of epochs it printed with their counts per 10 s and lowest CV.
+struct Crouter2010RefinedTests {
+  @Test(arguments: [
+    (0.0, 110.3, 1.0), (511, 2.2342, 3.536461), (10, 130.0857, 1.850343), (1490, 1.0858, 8.102187),
+    (3, 90.3327, 1.0),
+  ])
+  func agreesWithTheOracle(countsPer10Seconds: Double, cv: Double, met: Double) throws {
+    var input = ModelInput(bodyMassKilograms: 70)
+    input.verticalCountsPerMinute = countsPer10Seconds * 6
+    input.countsCoefficientOfVariationPercent = cv
+    let out = try Crouter2010Refined().evaluate(input)
+    expectClose(
+      out.vo2MillilitersPerKilogramPerMinute, met * 3.5, tolerance: 1e-5, "MET at \(countsPer10Seconds)")
+  }
+
+  @Test func aCVIsNeededAboveEightCounts() throws {
+    var input = ModelInput(bodyMassKilograms: 70)
+    input.verticalCountsPerMinute = 60
+    #expect(throws: ModelError.self) { try Crouter2010Refined().evaluate(input) }
+    input.verticalCountsPerMinute = 48
+    #expect(try Crouter2010Refined().evaluate(input).vo2MillilitersPerKilogramPerMinute == 3.5)
+  }
+}

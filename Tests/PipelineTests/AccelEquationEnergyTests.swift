@@ -34,6 +34,26 @@ struct AccelEquationEnergyTests {
     expectClose(e.totals["sasaki-2011-vm3"], 2315.4493, tolerance: 1e-3, "sasaki-2011-vm3")
   }
 
+  /// 120 epochs of 10 s counts written by scripts/oracles/crouter-2010.py,
+  /// which computes the CVs and energy from the published rule: 88.190225
+  /// kcal at 70 kg.
+  @Test func refinedTwoRegressionModelOnTenSecondCounts() throws {
+    let e = try Self.energy(
+      "Tests/PipelineTests/Fixtures/crouter-2010/counts-10s.csv", models: ["crouter-2010-refined"],
+      massKilograms: 70)
+    expectClose(e.totals["crouter-2010-refined"], 88.190225, tolerance: 1e-5, "crouter-2010-refined")
+    #expect(!e.diagnostics.contains { $0.code == "equation-epochs-unknown" })
+  }
+
+  @Test func variationOfSixEpochs() {
+    // SD (n - 1) / mean x 100 of 1..6 = 1.870829 / 3.5 x 100; the third
+    // value lies in windows starting at 0, 1 and 2.
+    let cv = AccelEquation.lowestVariation([1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6])
+    expectClose(cv[0], 53.452248, tolerance: 1e-5, "first")
+    #expect(cv[10] == 0)
+    #expect(AccelEquation.lowestVariation([1, 2, 3]).allSatisfy { $0 == nil })
+  }
+
   @Test func enmoEquationOnTheRealGT3X() throws {
     let e = try Self.energy(
       "Datasets/device-files/actigraph_testfile.gt3x",
