@@ -68,6 +68,22 @@ struct BatchReadingOptionTests {
     #expect(filled.batch != left.batch, "filling the gaps changes the summary")
   }
 
+  /// `batch --model` stores each equation's energy as `accel energy
+  /// --model` computes it: Freedson 1998 on the shipped day of 60 s counts
+  /// at 70 kg is 3047.45 kcal by scripts/oracles/accel-equations.py.
+  @Test func equationsReachTheStoredRuns() throws {
+    let folder = try BatchCommandTests.study(of: "Datasets/accelerometer/day-counts-60s.csv", as: "day.csv")
+    let batch = try energylab(
+      ["batch", "study", "--db", "b.sqlite", "--quiet", "--model", "freedson-1998"], in: folder)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    let stored = try BatchCommandTests.rows("results", in: folder).first {
+      $0["metric"] as? String == "energy_freedson-1998"
+    }
+    expectClose((stored?["value"] as? NSNumber)?.doubleValue, 3047.4546, tolerance: 1e-3, "stored energy")
+    let parameters = try BatchCommandTests.rows("parameters", in: folder)
+    #expect(parameters.contains { $0["name"] as? String == "accel_equations" })
+  }
+
   /// The FIT fixtures fitdecode reads only when told (see TrackCommandTests):
   /// without the flag batch fails the file, with it batch stores the 14
   /// fixes `track summary` reads and the flag among the parameters.

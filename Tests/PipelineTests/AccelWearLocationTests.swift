@@ -39,3 +39,20 @@ struct AccelWearLocationTests {
     #expect(options.described([gaps]).contains { $0.name == "idle_sleep" && $0.value == "gap" })
   }
 }
+
+/// The shipped day of 60 s counts: GGIR's own `g.getbout` run in R by
+/// scripts/oracles/ggir-bouts.R on its minutes (MVPA at Freedson's 1952
+/// cpm, sedentary below 100) marks 100 minutes of MVPA bouts (10 min at
+/// 80 %: 451-470, 721-750, 1051-1070, 1111-1140) and 1270 of sedentary
+/// bouts (30 min at 90 %); three sedentary minutes are followed by active
+/// ones.
+struct GGIRBoutsOnADayTests {
+  @Test func boutsOfTheDayAreGGIRs() throws {
+    let r = try AccelPipeline.analyse(
+      packageRoot + "/Datasets/accelerometer/day-counts-60s.csv", options: AccelOptions())
+    let day = try #require(r.analysis.days.first)
+    expectClose(day.mvpaBoutMinutes, 100, tolerance: 1e-9, "MVPA bouts")
+    expectClose(day.sedentaryBoutMinutes, 1270, tolerance: 1e-9, "sedentary bouts")
+    #expect(day.sedentaryBreaks == 3)
+  }
+}
