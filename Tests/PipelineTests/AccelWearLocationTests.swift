@@ -33,6 +33,11 @@ struct AccelWearLocationTests {
     #expect(filled.analysis.samples == 53_040)
     #expect(gaps.analysis.samples == 17_640)
     #expect(filled.analysis.gaps == 0 && gaps.analysis.gaps == 23)
+    // scripts/oracles/accel-equations.py (part D), from pygt3x's samples
+    // and its IdleSleepMode flags: 15.135246 mg filled, 30.272020 mg
+    // with the idle sleep left out.
+    expectClose(filled.analysis.enmoMeanMilliG, 15.135246, tolerance: 1e-5, "ENMO filled")
+    expectClose(gaps.analysis.enmoMeanMilliG, 30.272020, tolerance: 1e-5, "ENMO without idle sleep")
     #expect(filled.diagnostics.contains { $0.code == "idle-sleep" && $0.severity == .note })
     #expect(gaps.diagnostics.contains { $0.code == "idle-sleep" && $0.severity == .warning })
     #expect(AccelOptions().described([filled]).contains { $0.name == "idle_sleep" && $0.value == "fill" })

@@ -51,3 +51,7 @@ for m in np.unique(minute):
     sel = minute == m
     total += kcal_per_min(6.67 + 0.0554 * enmo[sel].mean(), 61) * sel.sum() / 30 / 60
 print(f"  {len(t)} samples, {len(np.unique(minute))} minutes; hildebrand-2014-actigraph-hip-adult {total:.4f} kcal")
+
+print("D: actigraph_testfile.gt3x mean ENMO, idle sleep filled (pygt3x, as ActiLife) and left out")
+idle = df["IdleSleepMode"].to_numpy().astype(bool)
+print(f"  filled: {len(enmo)} samples, {enmo.mean():.6f} mg; gaps: {(~idle).sum()} samples, {enmo[~idle].mean():.6f} mg")
