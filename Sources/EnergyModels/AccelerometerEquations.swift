@@ -234,3 +234,145 @@ public struct CountsMET: EnergyModel {
       vo2: met * Oxygen.restingMillilitersPerKilogramPerMinute, input: input, diagnostics: [], model: info.id)
   }
 }
+
+/// Child-METs from ActiGraph counts per 5 s at the wrist, for youth
+/// (Crouter et al. 2015):
+///
+/// ```
+/// vertical axis (VA):      counts/5 s <= 35:  1 child-MET
+///                          otherwise          child-METs = 1.592 + 0.0039 x counts/5 s
+/// vector magnitude (VM):   counts/5 s <= 100: 1 child-MET
+///                          otherwise          child-METs = 1.475 + 0.0025 x counts/5 s
+/// counts/5 s = counts per minute x 5 / 60 (the equation's own epoch is 5 s)
+/// kcal/min = child-METs x 3.5 x body mass (kg) / 1000 x 5
+/// ```
+///
+/// 181 youth aged 8-15 years (mean 12.0), ActiGraph GT3X or GT3X+ on the
+/// dominant wrist, 5 s epochs, a Cosmed K4b2 as the criterion. A
+/// child-MET is a multiple of the child's own measured resting VO2, not of
+/// 3.5 mL/kg/min; without that measurement the adult 3.5 is taken, which
+/// underestimates a child's energy (children rest above 3.5 mL/kg/min).
+/// At or below the sedentary cut-point the model gives rest (1 child-MET),
+/// so it never goes below rest.
+///
+/// Crouter SE, Flynn JI, Bassett DR Jr. Estimating physical activity in
+/// youth using a wrist accelerometer. Med Sci Sports Exerc
+/// 2015;47(5):944-951.
+public struct Crouter2015: EnergyModel {
+  public enum Axis: String, Sendable, CaseIterable {
+    case vertical = "va"
+    case vectorMagnitude = "vm"
+  }
+
+  public var axis: Axis
+
+  public init(_ axis: Axis) { self.axis = axis }
+
+  /// Counts per 5 s at or below which the time is sedentary (1 child-MET).
+  public var sedentaryCountsPer5Seconds: Double { axis == .vertical ? 35 : 100 }
+  public var intercept: Double { axis == .vertical ? 1.592 : 1.475 }
+  public var slope: Double { axis == .vertical ? 0.0039 : 0.0025 }
+
+  public var info: ModelInfo {
+    let what = axis == .vertical ? "vertical-axis" : "vector-magnitude"
+    return ModelInfo(
+      id: "crouter-2015-wrist-\(axis.rawValue)",
+      name: "Crouter 2015, \(what) counts per 5 s, youth, wrist",
+      equation:
+        "child-METs = 1 if counts/5s <= \(Fixed.shortest(sedentaryCountsPer5Seconds)), else \(Fixed.shortest(intercept)) + \(Fixed.shortest(slope)) * counts/5s; kcal/min = METs*3.5*kg/1000*5",
+      inputs: ["\(what) counts per minute (taken per 5 s: cpm*5/60)", "body mass (kg)"],
+      validRange:
+        "youth 8-15 years; ActiGraph GT3X/GT3X+ on the dominant wrist; 5 s epochs; structured and free-living activities",
+      citation: "Crouter, Flynn & Bassett, Med Sci Sports Exerc 2015;47(5):944-951",
+      notes:
+        "child-METs are multiples of the child's measured resting VO2; 3.5 mL/kg/min is taken for it here, which underestimates a child's energy"
+    )
+  }
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let perMinute =
+      axis == .vertical
+      ? try input.required(input.verticalCountsPerMinute, .verticalCounts, for: info.id)
+      : try input.required(input.vectorMagnitudeCountsPerMinute, .vectorMagnitudeCounts, for: info.id)
+    guard perMinute >= 0 else {
+      throw ModelError(
+        model: info.id,
+        .invalid(
+          axis == .vertical ? .verticalCounts : .vectorMagnitudeCounts, value: perMinute,
+          expected: "of at least 0 counts per minute"))
+    }
+    let per5 = perMinute * 5 / 60
+    let met = per5 <= sedentaryCountsPer5Seconds ? 1 : intercept + slope * per5
+    return try ACSMCommon.output(
+      vo2: met * Oxygen.restingMillilitersPerKilogramPerMinute, input: input, diagnostics: [], model: info.id)
+  }
+}
+
+/// METs from ActiGraph vertical-axis counts per 10 s at the hip, the
+/// refined two-regression model (Crouter et al. 2010):
+///
+/// ```
+/// c  = counts per 10 s (counts per minute / 6)
+/// CV = for each of the six windows of six consecutive 10 s epochs that
+///      hold the epoch, SD / mean x 100 of their counts (SD with n - 1);
+///      the lowest of them
+/// c <= 8:              1.0 MET
+/// c > 8 and CV <= 10:  MET = 2.294275 x exp(0.00084679 x c)          (walking, running)
+/// c > 8 and CV > 10:   MET = 0.749395 + 0.716431 ln c - 0.179874 (ln c)^2
+///                            + 0.033173 (ln c)^3                     (intermittent activity)
+/// kcal/min = MET x 3.5 x body mass (kg) / 1000 x 5
+/// ```
+///
+/// Adults, ActiGraph GT1M on the hip, 10 s epochs, structured activities
+/// from sitting to running. The CV comes from the recording's sequence of
+/// epochs (`AccelEquation` computes it); the model takes it as an input.
+/// Never below rest (1 MET at or below 8 counts; both regressions are
+/// above 1 MET over c > 8).
+///
+/// Crouter SE, Kuffel E, Haas JD, Frongillo EA, Bassett DR Jr. Refined
+/// two-regression model for the ActiGraph accelerometer. Med Sci Sports
+/// Exerc 2010;42(5):1029-1037.
+public struct Crouter2010Refined: EnergyModel {
+  public init() {}
+
+  public let info = ModelInfo(
+    id: "crouter-2010-refined",
+    name: "Crouter 2010 refined two-regression model, vertical counts per 10 s",
+    equation:
+      "c = counts/10s; MET = 1 if c <= 8; 2.294275*exp(0.00084679*c) if CV <= 10 %; else 0.749395 + 0.716431 ln c - 0.179874 (ln c)^2 + 0.033173 (ln c)^3; kcal/min = MET*3.5*kg/1000*5",
+    inputs: [
+      "vertical-axis counts per minute (taken per 10 s: cpm/6)",
+      "lowest CV of the six 60 s windows holding the 10 s epoch (%)", "body mass (kg)",
+    ],
+    validRange:
+      "adults; ActiGraph GT1M on the hip; 10 s epochs; structured activities from sitting to running",
+    citation: "Crouter et al., Med Sci Sports Exerc 2010;42(5):1029-1037",
+    notes: "the CV is that of the recording's own 10 s counts; accel energy --model computes it")
+
+  public func evaluate(_ input: ModelInput) throws -> ModelOutput {
+    let perMinute = try input.required(input.verticalCountsPerMinute, .verticalCounts, for: info.id)
+    guard perMinute >= 0 else {
+      throw ModelError(
+        model: info.id,
+        .invalid(.verticalCounts, value: perMinute, expected: "of at least 0 counts per minute"))
+    }
+    let c = perMinute / 6
+    let met: Double
+    if c <= 8 {
+      met = 1
+    } else {
+      let cv = try input.required(input.countsCoefficientOfVariationPercent, .countsVariation, for: info.id)
+      guard cv >= 0 else {
+        throw ModelError(model: info.id, .invalid(.countsVariation, value: cv, expected: "of at least 0 %"))
+      }
+      if cv <= 10 {
+        met = 2.294275 * exp(0.00084679 * c)
+      } else {
+        let l = log(c)
+        met = 0.749395 + 0.716431 * l - 0.179874 * l * l + 0.033173 * l * l * l
+      }
+    }
+    return try ACSMCommon.output(
+      vo2: met * Oxygen.restingMillilitersPerKilogramPerMinute, input: input, diagnostics: [], model: info.id)
+  }
+}

@@ -54,6 +54,10 @@ public struct ModelInput: Sendable, Hashable {
   public var madMilligravity: Double?
   public var verticalCountsPerMinute: Double?
   public var vectorMagnitudeCountsPerMinute: Double?
+  /// The lowest coefficient of variation (SD / mean x 100, %) of the
+  /// counts of the 10 s epochs in each minute that holds an epoch (Crouter
+  /// et al. 2010's refined two-regression model).
+  public var countsCoefficientOfVariationPercent: Double?
   /// The participant's id in a subjects file (`--subjects` with
   /// `--subject`), when the values came from one: recorded and keyed on,
   /// so two participants with equal values stay two runs.

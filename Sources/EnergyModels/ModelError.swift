@@ -14,6 +14,7 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
   case restingHeartRate = "resting-hr"
   case maximumHeartRate = "max-hr"
   case vo2Max = "vo2max"
+  case countsVariation = "counts-cv"
 
   public var words: String {
     switch self {
@@ -41,6 +42,7 @@ public enum ModelInputName: String, Sendable, Hashable, CaseIterable {
     case .restingHeartRate: return "a resting heart rate"
     case .maximumHeartRate: return "a maximal heart rate"
     case .vo2Max: return "a VO2max (mL/kg/min)"
+    case .countsVariation: return "the coefficient of variation of 10 s counts (%)"
     }
   }
 }

@@ -14,6 +14,7 @@ public enum ModelRegistry {
       Minetti2002(gait: .running), MetabolicPowerRunning(), Looney2019(), PowerMeterEnergy(),
       Martin1998Cycling(),
     ] + Hildebrand2014.all + [Ellingson2017()] + CountsMET.Equation.allCases.map(CountsMET.init)
+    + Crouter2015.Axis.allCases.map(Crouter2015.init) + [Crouter2010Refined()]
 
   public static func model(id: String) throws -> any EnergyModel {
     guard let model = all.first(where: { $0.info.id == id }) else {

@@ -12,6 +12,11 @@ public struct AccelEnergyOptions: Sendable {
   public var kilocaloriesPerStep: Double?
   /// MET of each intensity class.
   public var classMETs = AccelEnergy.defaultClassMETs
+  /// Registered accelerometer equations to apply as well
+  /// (`AccelEquation`, `--model`), each on its own epoch.
+  public var equations: [String] = []
+  /// Sex, for the equations that take it (Santos-Lozano 2013).
+  public var sex: Sex?
 
   public init() {}
 
@@ -28,6 +33,15 @@ public struct AccelEnergyOptions: Sendable {
           "Compendium 2011 07021 sitting quietly (1.3), 17151 strolling (2.0); IPAQ scoring moderate (4.0), vigorous (8.0)"
       ),
     ]
+    if !equations.isEmpty {
+      out.append(
+        NamedParameter(
+          name: "accel_equations", value: equations.joined(separator: ","),
+          meaning: "registered accelerometer equations, each on its own epoch and quantity"))
+    }
+    if let sex {
+      out.append(NamedParameter(name: "sex", value: sex.rawValue, meaning: "for Santos-Lozano 2013"))
+    }
     if let strideMeters {
       out.append(
         NamedParameter(name: "stride_m", value: Fixed.shortest(strideMeters), meaning: "step length"))
@@ -69,6 +83,12 @@ public enum AccelEnergy {
     public var model: String
     public var kcal: Double
     public var basis: String
+
+    public init(model: String, kcal: Double, basis: String) {
+      self.model = model
+      self.kcal = kcal
+      self.basis = basis
+    }
   }
 
   public static func column(_ model: String) -> String {

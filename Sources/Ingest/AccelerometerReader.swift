@@ -56,8 +56,8 @@ public struct AccelReader: Sendable {
   public var workers: Int
   public var chunkBytes: Int
   /// Fill an ActiGraph's idle-sleep gaps with its last sample (see
-  /// `DeviceReadOptions.fillIdleSleep`).
-  public var fillIdleSleep = false
+  /// `DeviceReadOptions.fillIdleSleep`; on by default, as ActiLife).
+  public var fillIdleSleep = true
 
   public init(
     map: AccelColumnMap = AccelColumnMap(), timeZone: TimeZone? = nil,

@@ -63,9 +63,9 @@ public struct DeviceReadOptions: Sendable, Hashable {
   /// `Time Zone`) it is read as UTC and a note says so.
   public var timeZone: TimeZone?
   /// Fill the seconds an ActiGraph slept in idle sleep mode with its last
-  /// sample, as ActiLife does (default off: the gap stays a gap, and a
-  /// diagnostic says where and how long).
-  public var fillIdleSleep = false
+  /// sample, as ActiLife does (the default; off, the gap stays a gap, and
+  /// a diagnostic says where, how long and what share of the span).
+  public var fillIdleSleep = true
   /// The longest idle-sleep gap that `fillIdleSleep` fills, s: a longer
   /// one (a clock that jumped, a damaged time stamp: one shifted by 2^31 s
   /// would take 68 years of samples) stays a gap, with a warning.
@@ -81,7 +81,7 @@ public struct DeviceReadOptions: Sendable, Hashable {
   /// in 2088). Default 14 days, the longest idle sleep that is filled.
   public var maximumTimeStepSeconds = Double(DeviceReadOptions.defaultMaximumIdleSleepFillSeconds)
 
-  public init(timeZone: TimeZone? = nil, fillIdleSleep: Bool = false) {
+  public init(timeZone: TimeZone? = nil, fillIdleSleep: Bool = true) {
     self.timeZone = timeZone
     self.fillIdleSleep = fillIdleSleep
   }

@@ -128,6 +128,7 @@ public struct GENEActivBinReader: Sendable {
     for (key, name) in [
       ("Device Unique Serial Code", "serial"), ("Device Type", "device"), ("Device Model", "model"),
       ("Device Firmware Version", "firmware"), ("Time Zone", "time_zone"), ("Number of Pages", "pages"),
+      ("Device Location Code", "wear_location"),
     ] {
       if let value = header[key]?.value, !value.isEmpty { metadata[name] = value }
     }

@@ -27,8 +27,9 @@ import Foundation
 ///
 /// Time of sample i of a record: `timestamp + i / rate`. Seconds without
 /// an ACTIVITY record are the device's idle sleep mode: stated in a
-/// diagnostic, and filled with the last sample only when
-/// `fillIdleSleep` asks (as ActiLife does).
+/// diagnostic, and filled with the last sample as ActiLife fills them
+/// (`fillIdleSleep`, the default), or left out as gaps when asked, with
+/// the time left out stated.
 ///
 /// Legacy NEO files (firmware 2.5 and earlier) hold `activity.bin`
 /// instead: the same 12-bit y, x, z samples back to back from `Start
@@ -120,6 +121,8 @@ public struct GT3XReader: Sendable {
       ("Serial Number", "serial"), ("Device Type", "device"), ("Firmware", "firmware"),
       ("TimeZone", "time_zone"),
       ("Acceleration Scale", "acceleration_scale"), ("Acceleration Max", "range_g"),
+      ("Limb", "wear_location"),
+      ("Side", "wear_side"),
     ] {
       if let value = info[key]?.value, !value.isEmpty { metadata[name] = value }
     }
@@ -245,6 +248,8 @@ private struct LogParser {
   var skippedBytes = 0
   var firstSkipped: Int?
   var lastSecond: Int?
+  /// The second of the first record, for the share of the span slept.
+  var firstSecond: Int?
   var lastSample: (Double, Double, Double)?
   var gaps = 0
   var gapSeconds = 0
@@ -362,6 +367,7 @@ private struct LogParser {
 
   /// Notes an idle-sleep gap before `second` and fills it when asked.
   mutating func begin(second: Int, onBlock: (AccelBlock) throws -> Void) throws {
+    if firstSecond == nil { firstSecond = second }
     guard let last = lastSecond, second > last + 1 else {
       lastSecond = second
       return
@@ -401,6 +407,13 @@ private struct LogParser {
     lastSample = (x, y, z)
   }
 
+  /// Seconds from the first record to the end of the last.
+  var spanSeconds: Double {
+    guard let firstSecond, let lastSecond else { return 0 }
+    return Double(lastSecond - firstSecond + 1)
+  }
+  var sleptShare: Double { spanSeconds > 0 ? Double(gapSeconds) / spanSeconds : 0 }
+
   func diagnostics() -> [Diagnostic] {
     var out: [Diagnostic] = []
     let log = "\(path) (log.bin)"
@@ -412,7 +425,7 @@ private struct LogParser {
           severity: fill ? .note : .warning,
           message: fill
             ? "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all, the first \(firstGap.seconds) s from \(start) (device time); filled with the last sample (\(filledSamples) samples), as ActiLife does"
-            : "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all, the first \(firstGap.seconds) s from \(start) (device time); no samples there",
+            : "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all (\(Fixed.format(Double(gapSeconds) / 3600, digits: 2)) h, \(Fixed.format(sleptShare * 100, digits: 1)) % of the \(Fixed.format(spanSeconds / 3600, digits: 2)) h from first to last record), the first \(firstGap.seconds) s from \(start) (device time); left out as gaps (--idle-sleep gap): ENMO, MAD, intensity minutes, bouts and energy cover only the seconds the device was awake, where ActiLife (and the default, --idle-sleep fill) fills them with the last sample",
           location: path))
     }
     if let firstUnfilled {

@@ -16,8 +16,9 @@ public struct AccelOptions: Sendable {
   /// Threads that parse one file (default: the number of cores).
   public var parseWorkers = ProcessInfo.processInfo.activeProcessorCount
   /// Fill an ActiGraph's idle-sleep gaps with its last sample, as
-  /// ActiLife does (default: leave them as gaps).
-  public var fillIdleSleep = false
+  /// ActiLife does (the default; off: leave them as gaps, with the time
+  /// left out in a diagnostic).
+  public var fillIdleSleep = true
   /// Whether the epoch lengths were asked for; if not, files of epochs
   /// keep those default lengths that are whole multiples of their own
   /// epoch, else their own.
@@ -94,13 +95,18 @@ public struct AccelOptions: Sendable {
     if fillIdleSleep {
       out.append(
         NamedParameter(
-          name: "fill_idle_sleep", value: "on",
+          name: "idle_sleep", value: "fill",
           meaning: "an ActiGraph's idle-sleep seconds filled with its last sample, as ActiLife does"))
       out.append(
         NamedParameter(
           name: "idle_sleep_fill_limit_s",
           value: String(DeviceReadOptions.defaultMaximumIdleSleepFillSeconds),
           meaning: "longest idle-sleep gap filled; a longer one stays a gap, with a warning"))
+    } else {
+      out.append(
+        NamedParameter(
+          name: "idle_sleep", value: "gap",
+          meaning: "an ActiGraph's idle-sleep seconds left out as gaps, the time left out in a diagnostic"))
     }
     out += analysis.dayRules.named
     return out + map.described
@@ -144,6 +150,35 @@ public struct AccelResult: Sendable {
 
   public var diagnostics: [Diagnostic] {
     info.diagnostics + firstPassDiagnostics + (calibration?.diagnostics ?? []) + analysis.diagnostics
+      + wearLocationDiagnostics
+  }
+
+  /// The wear location the file's own header states (a GT3X's `Limb`, a
+  /// GENEActiv's `Device Location Code`), as written there.
+  public var statedWearLocation: String? {
+    info.layout.metadata["wear_location"].flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// A warning when the cut-points that classified the epochs were
+  /// derived at another wear location than the one the file's header
+  /// states (wrist cut-points on a GT3X whose `Limb` is `Waist`).
+  public var wearLocationDiagnostics: [Diagnostic] {
+    guard analysis.intensityEpochSeconds != nil, let stated = statedWearLocation,
+      let fileLocation = CutPoints.wearLocation(stated: stated),
+      let cutLocation = analysis.cutPoints.wearLocation, cutLocation != fileLocation
+    else { return [] }
+    let cut = analysis.cutPoints
+    let better = CutPoints.all.first {
+      $0.wearLocation == fileLocation && $0.metric == cut.metric
+    }
+    return [
+      Diagnostic(
+        code: "cut-points-wear-location",
+        severity: .warning,
+        message:
+          "cut-points \(cut.id) were derived at the \(cutLocation.rawValue); the file's header states the \(fileLocation.rawValue) (\"\(stated)\"): intensity minutes and bouts come from thresholds of another site\(better.map { " (\(fileLocation == .waist ? "--wear-location waist or " : "")--cut-points \($0.id) fits the file)" } ?? "")",
+        location: file)
+    ]
   }
 }
 
@@ -382,6 +417,9 @@ public enum AccelCommands {
       "light_min": .number(minutes[.light], 1),
       "moderate_min": .number(minutes[.moderate], 1),
       "vigorous_min": .number(minutes[.vigorous], 1),
+      "mvpa_bout_min": .number(a.days.total(\.mvpaBoutMinutes), 1),
+      "sedentary_bout_min": .number(a.days.total(\.sedentaryBoutMinutes), 1),
+      "sedentary_breaks": .number(a.days.total { $0.sedentaryBreaks.map(Double.init) }, 0),
       "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
     ])
     for (key, value) in calibrationColumns(r) { record[key] = value }
@@ -403,6 +441,9 @@ public enum AccelCommands {
       ("mad_mean_mg", a.madMeanMilliG, "mg"), ("intensity_epoch_s", a.intensityEpochSeconds, "s"),
       ("sedentary_min", minutes[.sedentary], "min"), ("light_min", minutes[.light], "min"),
       ("moderate_min", minutes[.moderate], "min"), ("vigorous_min", minutes[.vigorous], "min"),
+      ("mvpa_bout_min", a.days.total(\.mvpaBoutMinutes), "min"),
+      ("sedentary_bout_min", a.days.total(\.sedentaryBoutMinutes), "min"),
+      ("sedentary_breaks", a.days.total { $0.sedentaryBreaks.map(Double.init) }, "breaks"),
     ]
     if let c = r.calibration {
       rows += [
@@ -608,6 +649,8 @@ public enum AccelCommands {
         ("enmo_mean_mg", d.enmoMeanMilliG, "mg"), ("sedentary_min", d.minutes[.sedentary], "min"),
         ("light_min", d.minutes[.light], "min"), ("moderate_min", d.minutes[.moderate], "min"),
         ("vigorous_min", d.minutes[.vigorous], "min"), ("mvpa_bout_min", d.mvpaBoutMinutes, "min"),
+        ("sedentary_bout_min", d.sedentaryBoutMinutes, "min"),
+        ("sedentary_breaks", d.sedentaryBreaks.map(Double.init), "breaks"),
       ]
       values += energy.map { ("energy_\($0.model)", $0.kilocalories, "kcal") }
       return values.compactMap { name, value, unit in
@@ -636,6 +679,8 @@ public enum AccelCommands {
         "moderate_min": .number(d.minutes[.moderate], 1),
         "vigorous_min": .number(d.minutes[.vigorous], 1),
         "mvpa_bout_min": .number(d.mvpaBoutMinutes, 1),
+        "sedentary_bout_min": .number(d.sedentaryBoutMinutes, 1),
+        "sedentary_breaks": d.sedentaryBreaks.map { .integer($0) } ?? .null,
       ])
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
@@ -645,7 +690,7 @@ public enum AccelCommands {
         name: "accel-days", rows: rows,
         keyColumns: [
           "date", "wear_h", "valid", "cut_points", "intensity_epoch_s", "sedentary_min", "light_min",
-          "moderate_min", "vigorous_min", "mvpa_bout_min",
+          "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min", "sedentary_breaks",
         ]), format: format)
     let summary = ValidDays(perDay.map(\.day), rules: rules)
     context.emit(
@@ -673,7 +718,7 @@ public enum AccelCommands {
     func record(_ r: AccelResult) -> ResultRecord {
       ResultRecord([
         "rule": .string(
-          "valid: at least \(Fixed.shortest(rules.minimumWearHours)) h of wear; MVPA bouts of \(Fixed.shortest(rules.boutMinutes)) min at \(Fixed.shortest(rules.boutShare * 100)) %"
+          "valid: at least \(Fixed.shortest(rules.minimumWearHours)) h of wear; GGIR's bout rule: MVPA bouts of \(Fixed.shortest(rules.boutMinutes)) min at \(Fixed.shortest(rules.boutShare * 100)) %, sedentary bouts of \(Fixed.shortest(rules.sedentaryBoutMinutes)) min at \(Fixed.shortest(rules.sedentaryBoutShare * 100)) %"
         ),
         "days": .integer(days),
         "valid_days": .integer(valid.count),
@@ -685,6 +730,8 @@ public enum AccelCommands {
         "moderate_min_mean": .number(mean { $0.minutes[.moderate] }, 1),
         "vigorous_min_mean": .number(mean { $0.minutes[.vigorous] }, 1),
         "mvpa_bout_min_mean": .number(mean(\.mvpaBoutMinutes), 1),
+        "sedentary_bout_min_mean": .number(mean(\.sedentaryBoutMinutes), 1),
+        "sedentary_breaks_mean": .number(mean { $0.sedentaryBreaks.map(Double.init) }, 1),
       ])
     }
   }
@@ -697,6 +744,105 @@ public enum AccelCommands {
     public var totals: [AccelEnergy.Total]
     public var hourly: [AccelEnergy.Hour]?
     public var balance: BalanceCommand.Leaderboard?
+    /// What applying the equations noticed (another device or site).
+    public var diagnostics: [Diagnostic] = []
+  }
+
+  /// The device a recording's format names ("actigraph", "geneactiv",
+  /// "axivity", "empatica"), nil for a phone or a generic CSV.
+  static func equationDevice(of format: AccelFormat) -> String? {
+    switch format {
+    case .actigraphRaw, .actigraphCounts, .actigraphGT3X: return "actigraph"
+    case .geneactiv, .geneactivBin: return "geneactiv"
+    case .axivity, .axivityCWA: return "axivity"
+    case .empaticaE4: return "empatica"
+    case .ukBiobankEpoch: return "axivity"
+    case .phone, .generic: return nil
+    }
+  }
+
+  /// The options with each equation's epoch among the epochs analysed.
+  public static func withEquationEpochs(_ options: AccelOptions, energy: AccelEnergyOptions) throws
+    -> AccelOptions
+  {
+    var options = options
+    for id in energy.equations {
+      let e = try AccelEquation.named(id)
+      if !options.analysis.epochSeconds.contains(where: { abs($0 - e.epochSeconds) < 1e-9 }) {
+        options.analysis.epochSeconds = (options.analysis.epochSeconds + [e.epochSeconds]).sorted()
+      }
+    }
+    return options
+  }
+
+  /// The totals of the equations asked for (`AccelEnergyOptions.equations`)
+  /// on a recording, each on its own epoch, with a warning where the
+  /// recording's device or wear location is not the equation's, and an
+  /// error where the recording gives none of the equation's quantity.
+  public static func equationTotals(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions)
+    throws -> (totals: [AccelEnergy.Total], diagnostics: [Diagnostic])
+  {
+    var totals: [AccelEnergy.Total] = []
+    var diagnostics: [Diagnostic] = []
+    let device = equationDevice(of: r.info.layout.format)
+    let stated = r.statedWearLocation.flatMap(CutPoints.wearLocation(stated:))
+    let given = options.analysis.wearLocationStated ? options.analysis.steps.wearLocation : nil
+    let site = stated ?? given
+    for id in energy.equations {
+      let e = try AccelEquation.named(id)
+      let result = try e.energy(r.analysis, bodyMassKilograms: energy.bodyMassKilograms, sex: energy.sex)
+      guard let kcal = result.kilocalories else {
+        throw UsageError(
+          .unsupported,
+          "\(r.file): \(id) takes \(e.quantity.rawValue) on \(Fixed.shortest(e.epochSeconds)) s epochs, and the recording gives none (\(r.analysis.kind.rawValue) data\(r.analysis.epochs(seconds: e.epochSeconds) == nil ? "; its epochs cannot be cut to \(Fixed.shortest(e.epochSeconds)) s" : ""))"
+        )
+      }
+      totals.append(
+        AccelEnergy.Total(
+          model: id, kcal: kcal,
+          basis:
+            "\(e.model.info.equation) on \(result.epochs) worn \(Fixed.shortest(e.epochSeconds)) s epochs of \(e.quantity.rawValue) (\(e.model.info.citation))"
+        ))
+      if result.missing > 0 {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-epochs-unknown",
+            message:
+              "\(id): \(result.missing) worn \(Fixed.shortest(e.epochSeconds)) s epoch(s) have no \(e.quantity.rawValue) and add nothing to its total",
+            location: r.file))
+      }
+      if let device, device != e.device {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-device",
+            message:
+              "\(id) was derived on \(e.device == "actigraph" ? "ActiGraph" : "GENEActiv") recordings; this one is from \(device == "actigraph" ? "an ActiGraph" : device == "geneactiv" ? "a GENEActiv" : "an \(device.capitalized)") (\(r.info.layout.format.rawValue)): the devices' outputs differ, so the equation is applied outside its own data",
+            location: r.file))
+      } else if device == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-device", severity: .note,
+            message:
+              "\(id) was derived on \(e.device == "actigraph" ? "ActiGraph" : "GENEActiv") recordings; the device of this \(r.info.layout.format.rawValue) file is not known",
+            location: r.file))
+      }
+      if let site, site != e.site {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-wear-location",
+            message:
+              "\(id) was derived at the \(e.site.rawValue); this recording was worn at the \(site.rawValue) (\(stated != nil ? "its header: \"\(r.statedWearLocation ?? "")\"" : "--wear-location")): the equation is applied outside its own data",
+            location: r.file))
+      } else if site == nil {
+        diagnostics.append(
+          Diagnostic(
+            code: "equation-wear-location", severity: .note,
+            message:
+              "\(id) was derived at the \(e.site.rawValue); the recording states no wear location (--wear-location says it)",
+            location: r.file))
+      }
+    }
+    return (totals, diagnostics)
   }
 
   public static func recordingEnergy(
@@ -709,6 +855,9 @@ public enum AccelCommands {
       recording: r, totals: try AccelEnergy.totals(r.analysis, options: energy),
       hourly: hourly ? try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone) : nil, balance: nil
     )
+    let equations = try equationTotals(r, options: options, energy: energy)
+    result.totals += equations.totals
+    result.diagnostics = equations.diagnostics
     if let intake = intakeKilocalories {
       guard let steps = r.analysis.steps else {
         throw UsageError(.unsupported, "\(r.file) has no steps; the calorie balance needs them")
@@ -733,6 +882,7 @@ public enum AccelCommands {
     allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
     context: CommandContext
   ) throws {
+    let options = try withEquationEpochs(options, energy: energy)
     let r = try AccelPipeline.analyse(file, options: options)
     let result = try recordingEnergy(
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
@@ -748,7 +898,7 @@ public enum AccelCommands {
     try Driver.finish(
       outcome(
         r, command: "accel energy", options: options, energy: energy,
-        extra: result.balance?.parameters ?? [],
+        extra: result.balance?.parameters ?? [], diagnostics: r.diagnostics + result.diagnostics,
         fill: { $0.results = storedEnergy(result.totals, subject: r.file) },
         render: { context in
           context.emit(
@@ -1033,5 +1183,14 @@ extension AccelCommands {
       UInt8(0x30 + fraction / 10 % 10),
       UInt8(0x30 + fraction % 10),
     ]
+  }
+}
+
+extension Array where Element == AccelDay {
+  /// The sum of a day's value over the days that have it; nil when none
+  /// does.
+  func total(_ value: (AccelDay) -> Double?) -> Double? {
+    let values = compactMap(value)
+    return values.isEmpty ? nil : values.reduce(0, +)
   }
 }

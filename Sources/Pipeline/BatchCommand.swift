@@ -402,9 +402,12 @@ public enum BatchCommand {
       var energy = options.energy
       energy.bodyMassKilograms = subjectInput.bodyMassKilograms ?? energy.bodyMassKilograms
       if let height = subject?.heightMeters { energy.heightMeters = height }
+      if let sex = subjectInput.sex { energy.sex = sex }
+      accel = try AccelCommands.withEquationEpochs(accel, energy: energy)
       let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
-      let totals = try AccelEnergy.totals(r.analysis, options: energy)
-      var diagnostics = subjectDiagnostics + r.diagnostics
+      let equations = try AccelCommands.equationTotals(r, options: accel, energy: energy)
+      let totals = try AccelEnergy.totals(r.analysis, options: energy) + equations.totals
+      var diagnostics = subjectDiagnostics + r.diagnostics + equations.diagnostics
       var minutes: [AccelEpoch] = []
       var days: [ResultRow] = []
       if !r.info.layout.absoluteTime {

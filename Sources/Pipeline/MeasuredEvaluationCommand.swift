@@ -61,6 +61,7 @@ public enum MeasuredEvaluationCommand {
       .restingHeartRate: ["bpm": 1],
       .maximumHeartRate: ["bpm": 1],
       .vo2Max: ["mL/kg/min": 1, "ml/kg/min": 1],
+      .countsVariation: ["%": 1],
       .age: ["years": 1],
       .height: ["m": 1, "cm": 0.01],
     ]
@@ -127,6 +128,7 @@ public enum MeasuredEvaluationCommand {
       case .restingHeartRate: input.restingHeartRateBeatsPerMinute = value
       case .maximumHeartRate: input.maximumHeartRateBeatsPerMinute = value
       case .vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute = value
+      case .countsVariation: input.countsCoefficientOfVariationPercent = value
       case .age: input.ageYears = value
       case .height: input.heightMeters = value
       default: return false

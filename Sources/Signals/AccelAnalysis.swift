@@ -47,24 +47,34 @@ public struct AccelDay: Sendable, Hashable {
   /// day has a class (no cut-points apply), every class present (0 when
   /// unseen) otherwise.
   public var minutes: [IntensityClass: Double]
-  /// Minutes of moderate or vigorous epochs in bouts
-  /// (`DayRules.boutMinutes` at `DayRules.boutShare`); nil when no epoch
-  /// of the day has a class.
+  /// Minutes in MVPA bouts by GGIR's bout rule (`GGIRBouts`,
+  /// `DayRules.boutMinutes` at `DayRules.boutShare`), a bout's breaks of a
+  /// minute or less included; nil when no epoch of the day has a class.
   public var mvpaBoutMinutes: Double? = nil
+  /// Minutes in sedentary bouts by the same rule
+  /// (`DayRules.sedentaryBoutMinutes` at `DayRules.sedentaryBoutShare`);
+  /// nil when no epoch of the day has a class.
+  public var sedentaryBoutMinutes: Double? = nil
+  /// Breaks in sedentary time: a sedentary epoch followed at once by a
+  /// worn epoch of light or higher intensity (Healy et al. 2008); nil when
+  /// no epoch of the day has a class.
+  public var sedentaryBreaks: Int? = nil
 
   /// Recorded hours less those not worn.
   public var wearHours: Double { max(0, recordedHours - nonWearHours) }
 }
 
-/// The rules of valid days and of MVPA bouts.
+/// The rules of valid days and of bouts.
 ///
 /// A day is valid with at least `minimumWearHours` of wear (16 h by
 /// default, as in GGIR's default `includedaycrit`; van Hees et al. 2013,
-/// PLoS One 8:e61691). An MVPA bout: every window of `boutMinutes` of
-/// consecutive worn intensity epochs of which at least `boutShare` are
-/// moderate or vigorous puts its moderate and vigorous epochs in a bout;
-/// the day's bout minutes are the minutes of those epochs (10 minutes at
-/// 80 % by default, the bout definition of GGIR's `boutcriter.mvpa`).
+/// PLoS One 8:e61691). Bouts follow GGIR's bout rule (`GGIRBouts`: a bout
+/// starts and ends with an epoch meeting the criterion, holds no break
+/// longer than a minute, and every window of its length centred in it has
+/// at least the share), over each run of consecutive worn intensity
+/// epochs: MVPA bouts of 10 minutes at 80 % (GGIR's `boutcriter.mvpa` and
+/// the longest of its default `boutdur.mvpa`), sedentary bouts of 30
+/// minutes at 90 % (`boutcriter.in` and the longest of `boutdur.in`).
 public struct DayRules: Sendable, Hashable {
   /// Wear a valid day needs, h.
   public var minimumWearHours = 16.0
@@ -72,6 +82,10 @@ public struct DayRules: Sendable, Hashable {
   public var boutMinutes = 10.0
   /// Share of a bout's epochs that must be moderate or vigorous.
   public var boutShare = 0.8
+  /// Length of a sedentary bout, min.
+  public var sedentaryBoutMinutes = 30.0
+  /// Share of a sedentary bout's epochs that must be sedentary.
+  public var sedentaryBoutShare = 0.9
 
   public init() {}
 
@@ -86,7 +100,19 @@ public struct DayRules: Sendable, Hashable {
       NamedParameter(
         name: "mvpa_bout",
         value: "\(Fixed.shortest(boutMinutes)) min at \(Fixed.shortest(boutShare * 100)) %",
-        meaning: "windows of this length with at least this share of MVPA epochs count as bouts"),
+        meaning:
+          "GGIR's bout rule (g.getbout, GGIR 3): windows of this length with at least this share of MVPA epochs, starting and ending with MVPA, no break over 1 min; breaks of a bout count as bout time"
+      ),
+      NamedParameter(
+        name: "sedentary_bout",
+        value:
+          "\(Fixed.shortest(sedentaryBoutMinutes)) min at \(Fixed.shortest(sedentaryBoutShare * 100)) %",
+        meaning: "sedentary bouts by the same rule (GGIR's boutcriter.in and longest boutdur.in)"),
+      NamedParameter(
+        name: "sedentary_breaks", value: "sedentary to light or higher",
+        meaning:
+          "a sedentary epoch followed at once by a worn epoch of light or higher intensity (Healy et al. 2008)"
+      ),
     ]
   }
 }
@@ -998,7 +1024,7 @@ struct DayBuilder {
     classified.append(
       ClassifiedEpoch(
         start: e.start, seconds: e.seconds, recordedSeconds: e.seconds * min(1, e.coverage), day: d,
-        mvpa: c == .moderate || c == .vigorous))
+        mvpa: c == .moderate || c == .vigorous, sedentary: c == .sedentary))
   }
 
   /// An epoch with a class, for the MVPA bouts.
@@ -1008,19 +1034,24 @@ struct DayBuilder {
     var recordedSeconds: Double
     var day: Int
     var mvpa: Bool
+    var sedentary: Bool
   }
   private var classified: [ClassifiedEpoch] = []
 
-  /// Minutes of MVPA in bouts per day (`DayRules`): every window of
-  /// `boutMinutes` of consecutive classified epochs (each starting where the
-  /// one before ended) with at least `boutShare` of them moderate or
-  /// vigorous marks its moderate and vigorous epochs as in a bout.
+  /// Minutes in MVPA and sedentary bouts and breaks in sedentary time
+  /// per day (`DayRules`, `GGIRBouts`), over each run of consecutive
+  /// classified epochs (each starting where the one before ended): a gap
+  /// or non-wear ends a run as the end of a recording would.
   mutating func finishBouts(rules: DayRules) {
-    for d in days.indices where !days[d].minutes.isEmpty { days[d].mvpaBoutMinutes = 0 }
+    for d in days.indices where !days[d].minutes.isEmpty {
+      days[d].mvpaBoutMinutes = 0
+      days[d].sedentaryBoutMinutes = 0
+      days[d].sedentaryBreaks = 0
+    }
     guard let first = classified.first else { return }
-    let length = max(1, Int((rules.boutMinutes * 60 / first.seconds).rounded()))
-    var inBout = [Bool](repeating: false, count: classified.count)
-    // Runs of consecutive epochs.
+    let perMinute = max(1, Int((60 / first.seconds).rounded()))
+    let mvpaLength = max(1, Int((rules.boutMinutes * 60 / first.seconds).rounded()))
+    let sedentaryLength = max(1, Int((rules.sedentaryBoutMinutes * 60 / first.seconds).rounded()))
     var runStart = 0
     for i in 0...classified.count {
       let breaks =
@@ -1028,26 +1059,24 @@ struct DayBuilder {
         || (i > runStart
           && abs(classified[i].start - (classified[i - 1].start + classified[i - 1].seconds)) > 1e-6)
       guard breaks else { continue }
-      let run = runStart..<i
-      if run.count >= length {
-        var count = 0
-        for j in run.lowerBound..<(run.lowerBound + length) where classified[j].mvpa { count += 1 }
-        var low = run.lowerBound
-        while true {
-          if Double(count) >= rules.boutShare * Double(length) - 1e-9 {
-            for j in low..<(low + length) where classified[j].mvpa { inBout[j] = true }
-          }
-          let next = low + length
-          guard next < run.upperBound else { break }
-          if classified[low].mvpa { count -= 1 }
-          if classified[next].mvpa { count += 1 }
-          low += 1
+      let run = Array(classified[runStart..<i])
+      let mvpa = GGIRBouts.mark(
+        run.map(\.mvpa), epochsPerMinute: perMinute, boutEpochs: mvpaLength, share: rules.boutShare)
+      let sedentary = GGIRBouts.mark(
+        run.map(\.sedentary), epochsPerMinute: perMinute, boutEpochs: sedentaryLength,
+        share: rules.sedentaryBoutShare)
+      for (k, e) in run.enumerated() {
+        if mvpa[k] {
+          days[e.day].mvpaBoutMinutes = (days[e.day].mvpaBoutMinutes ?? 0) + e.recordedSeconds / 60
+        }
+        if sedentary[k] {
+          days[e.day].sedentaryBoutMinutes = (days[e.day].sedentaryBoutMinutes ?? 0) + e.recordedSeconds / 60
+        }
+        if k > 0, run[k - 1].sedentary, !e.sedentary {
+          days[run[k - 1].day].sedentaryBreaks = (days[run[k - 1].day].sedentaryBreaks ?? 0) + 1
         }
       }
       runStart = i
-    }
-    for (e, bout) in zip(classified, inBout) where bout {
-      days[e.day].mvpaBoutMinutes = (days[e.day].mvpaBoutMinutes ?? 0) + e.recordedSeconds / 60
     }
   }
 

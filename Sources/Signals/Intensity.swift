@@ -63,6 +63,26 @@ public struct CutPoints: Sendable, Hashable {
     classify(counts * 60 / epochSeconds)
   }
 
+  /// Where the device was worn in the study that derived the set: the
+  /// wrist for the wrist sets, the waist (hip) for the hip set and
+  /// Freedson's; nil for GGIR's defaults, used at either.
+  public var wearLocation: WearLocation? {
+    if id.contains("wrist") { return .wrist }
+    if id.contains("hip") || id == "freedson-1998" { return .waist }
+    return nil
+  }
+
+  /// The wear location a device file's header states, from its own words
+  /// (a GT3X `Limb`, a GENEActiv `Device Location Code`): waist, hip and
+  /// lower back are the waist, a wrist is the wrist; nil for anything else
+  /// (ankle, thigh, chest) or nothing.
+  public static func wearLocation(stated text: String) -> WearLocation? {
+    let t = text.lowercased()
+    if t.contains("wrist") { return .wrist }
+    if t.contains("waist") || t.contains("hip") || t.contains("back") { return .waist }
+    return nil
+  }
+
   /// Whether `epochSeconds` is the set's published epoch (to a nanosecond).
   public func isPublishedEpoch(_ epochSeconds: Double) -> Bool {
     abs(epochSeconds - publishedEpochSeconds) < 1e-9

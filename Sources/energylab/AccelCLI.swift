@@ -6,6 +6,30 @@ import Ingest
 import Pipeline
 import Signals
 
+/// What to do with the seconds an ActiGraph slept in idle sleep mode, for
+/// the `accel` commands and `batch`.
+struct IdleSleepOptions: ParsableArguments {
+  enum Mode: String, ExpressibleByArgument, CaseIterable {
+    case fill, gap
+  }
+  @Option(
+    help: ArgumentHelp(
+      "ActiGraph .gt3x idle sleep: fill (the default: the seconds the device slept hold its last sample, as ActiLife fills them) or gap (leave them out, with the time left out in a diagnostic).",
+      valueName: "fill|gap"))
+  var idleSleep: Mode?
+  @Flag(
+    help: ArgumentHelp("Same as --idle-sleep fill, the default (kept for old scripts).", visibility: .hidden))
+  var fillIdleSleep = false
+
+  func validate() throws {
+    if fillIdleSleep, idleSleep == .gap {
+      throw ValidationError("--fill-idle-sleep and --idle-sleep gap contradict each other; give one")
+    }
+  }
+
+  var fills: Bool { (idleSleep ?? .fill) == .fill }
+}
+
 /// The step detector's settings, for every command that counts steps in
 /// raw acceleration (the `accel` commands and `batch`).
 struct StepOptions: ParsableArguments {
@@ -108,11 +132,7 @@ struct AccelReadOptions: ParsableArguments {
       "Epoch the cut-points classify, as 5s or 60s (default: the one they were published for, 60 s for freedson-1998 and 5 s for the others); another applies them there anyway, with a warning.",
     transform: QuantityParser.durationSeconds)
   var intensityEpoch: Double?
-  @Flag(
-    help:
-      "Fill the seconds an ActiGraph (.gt3x) slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
-  )
-  var fillIdleSleep = false
+  @OptionGroup var idleSleep: IdleSleepOptions
   @Flag(
     help:
       "Auto-calibrate raw acceleration against gravity first (van Hees et al. 2014; default off: the file's values are used as read). Reads the file twice."
@@ -161,6 +181,7 @@ struct AccelReadOptions: ParsableArguments {
       throw ValidationError("--mvpa-bout-share must be above 0 and at most 1")
     }
     try steps.validate()
+    try idleSleep.validate()
   }
 
   func options() throws -> AccelOptions {
@@ -178,7 +199,7 @@ struct AccelReadOptions: ParsableArguments {
     if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
     o.analysis.intensityEpochSeconds = intensityEpoch
-    o.fillIdleSleep = fillIdleSleep
+    o.fillIdleSleep = idleSleep.fills
     if calibrate || calibrationStillSd != nil {
       var c = AutoCalibrationParameters()
       if let calibrationStillSd { c.stillSDMilliG = calibrationStillSd }
@@ -200,6 +221,25 @@ struct AccelReadOptions: ParsableArguments {
 }
 
 /// The subject behind accelerometer energy.
+/// Registered accelerometer equations for `accel energy` and `batch`.
+struct AccelEquationArguments: ParsableArguments {
+  @Option(
+    name: .customLong("model"),
+    help: ArgumentHelp(
+      "A registered accelerometer equation to apply as well, each on its own epoch (repeat or separate by commas): \(AccelEquation.all.map(\.id).joined(separator: ", ")).",
+      valueName: "id"))
+  var equations: [String] = []
+  @Option(help: "Sex (male or female), for the equations that take it (santos-lozano-2013-adult, -older).")
+  var sex: Sex?
+
+  func apply(to o: inout AccelEnergyOptions) throws {
+    o.equations = try equations.flatMap { $0.split(separator: ",").map(String.init) }.map {
+      try AccelEquation.named($0).id
+    }
+    if let sex { o.sex = sex }
+  }
+}
+
 struct AccelEnergyArguments: ParsableArguments {
   @Option(
     parsing: .unconditional, help: "Body mass, as 65kg or 143lb (default 70 kg).",
@@ -217,6 +257,7 @@ struct AccelEnergyArguments: ParsableArguments {
 
   func options() throws -> AccelEnergyOptions {
     var o = AccelEnergyOptions()
+
     if let mass { o.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
     o.heightMeters = try height.map { try HumanLimits.check($0, .height) }
     o.strideMeters = stride
@@ -298,14 +339,17 @@ struct AccelCLI: ParsableCommand {
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
+    @OptionGroup var equation: AccelEquationArguments
     @Option(help: "Energy eaten, kcal: adds the StepMyHealth calorie balance.") var intake: Double?
     @Option(help: "Daily allowance of the calorie balance, kcal (default 2000).") var allowance: Double?
     @Flag(help: "Also print energy and steps per local hour of the day.") var hourly = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
+      var energy = try subject.options()
+      try equation.apply(to: &energy)
       try AccelCommands.energy(
-        file: file, options: try read.options(), energy: try subject.options(), intakeKilocalories: intake,
+        file: file, options: try read.options(), energy: energy, intakeKilocalories: intake,
         allowanceKilocalories: allowance, hourly: hourly, databasePath: store.path, format: output.format,
         context: context)
     }

@@ -99,11 +99,8 @@ struct BatchCLI: ContextCommand {
       "Accelerometer recordings: detect non-wear and leave it out, as accel summary --non-wear (van Hees et al. 2011/2013; default off). Reads each raw recording twice."
   )
   var nonWear = false
-  @Flag(
-    help:
-      "ActiGraph .gt3x files: fill the seconds the device slept in idle sleep mode with its last sample, as ActiLife does (default: leave the gaps, which a warning states)."
-  )
-  var fillIdleSleep = false
+  @OptionGroup var idleSleep: IdleSleepOptions
+  @OptionGroup(title: "Accelerometer energy equations") var equation: AccelEquationArguments
   @Flag(
     help:
       "FIT tracks: read a file that ends early up to its last whole message, with a diagnostic saying how many bytes are missing (default: the file fails)."
@@ -119,6 +116,7 @@ struct BatchCLI: ContextCommand {
   func validate() throws {
     try checkTimeZone(tz)
     try steps.validate()
+    try idleSleep.validate()
   }
 
   func execute(in context: CommandContext) throws {
@@ -135,10 +133,11 @@ struct BatchCLI: ContextCommand {
     steps.apply(to: &options.accel.analysis)
     if calibrate { options.accel.calibration = AutoCalibrationParameters() }
     if nonWear { options.accel.nonWear = NonWearParameters() }
-    options.accel.fillIdleSleep = fillIdleSleep
+    options.accel.fillIdleSleep = idleSleep.fills
     options.track.readTruncatedFiles = readTruncated
     options.track.ignoreFileCRC = ignoreCRC
     if let mass { options.energy.bodyMassKilograms = try HumanLimits.check(mass, .bodyMass) }
+    try equation.apply(to: &options.energy)
     if let factors { options.factorSet = factors }
     options.factorFallback = factorFallback
     if let subjects {

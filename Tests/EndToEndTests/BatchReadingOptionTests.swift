@@ -48,19 +48,40 @@ struct BatchReadingOptionTests {
   }
 
   /// The shipped GT3X file slept 1,180 s in idle-sleep mode (see
-  /// DeviceFileTests): filled, batch stores what `accel summary
-  /// --fill-idle-sleep` stores, which is not what it stores unfilled.
-  @Test func fillIdleSleepReachesTheStoredRuns() throws {
-    let filled = try Self.stored(
-      Self.gt3x, as: "a.gt3x", flags: ["--fill-idle-sleep"],
-      command: ["accel", "summary"])
+  /// DeviceFileTests): by default filled as ActiLife fills them, in batch
+  /// as in `accel summary`; `--idle-sleep gap` leaves them out and stores
+  /// something else; the old `--fill-idle-sleep` is the default.
+  @Test func idleSleepReachesTheStoredRuns() throws {
+    let filled = try Self.stored(Self.gt3x, as: "a.gt3x", flags: [], command: ["accel", "summary"])
     #expect(filled.batch == filled.single)
-    #expect(filled.parameters["fill_idle_sleep"] == "on")
+    #expect(filled.parameters["idle_sleep"] == "fill")
+    let old = try Self.stored(
+      Self.gt3x, as: "a.gt3x", flags: ["--fill-idle-sleep"], command: ["accel", "summary"])
+    func unplaced(_ rows: [String]) -> [String] {
+      rows.map { $0.replacingOccurrences(of: #"subject=\S+ "#, with: "", options: .regularExpression) }
+    }
+    #expect(unplaced(old.batch) == unplaced(filled.batch))
     let left = try Self.stored(
-      Self.gt3x, as: "a.gt3x", flags: [], command: ["accel", "summary"])
+      Self.gt3x, as: "a.gt3x", flags: ["--idle-sleep", "gap"], command: ["accel", "summary"])
     #expect(left.batch == left.single)
-    #expect(left.parameters["fill_idle_sleep"] == nil)
+    #expect(left.parameters["idle_sleep"] == "gap")
     #expect(filled.batch != left.batch, "filling the gaps changes the summary")
+  }
+
+  /// `batch --model` stores each equation's energy as `accel energy
+  /// --model` computes it: Freedson 1998 on the shipped day of 60 s counts
+  /// at 70 kg is 3047.45 kcal by scripts/oracles/accel-equations.py.
+  @Test func equationsReachTheStoredRuns() throws {
+    let folder = try BatchCommandTests.study(of: "Datasets/accelerometer/day-counts-60s.csv", as: "day.csv")
+    let batch = try energylab(
+      ["batch", "study", "--db", "b.sqlite", "--quiet", "--model", "freedson-1998"], in: folder)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    let stored = try BatchCommandTests.rows("results", in: folder).first {
+      $0["metric"] as? String == "energy_freedson-1998"
+    }
+    expectClose((stored?["value"] as? NSNumber)?.doubleValue, 3047.4546, tolerance: 1e-3, "stored energy")
+    let parameters = try BatchCommandTests.rows("parameters", in: folder)
+    #expect(parameters.contains { $0["name"] as? String == "accel_equations" })
   }
 
   /// The FIT fixtures fitdecode reads only when told (see TrackCommandTests):

@@ -147,18 +147,25 @@ struct DeviceFileAgreementTests {
 
   /// What GGIR's tests state of the GT3X file (README): 30 Hz, serial
   /// MOS2E39180594, firmware 1.9.2, 17,640 samples; its idle-sleep gaps
-  /// (1,180 s, the span less the samples: 1768 s - 17640 / 30 Hz) stated.
+  /// (1,180 s, the span less the samples: 1768 s - 17640 / 30 Hz) stated,
+  /// with their share of the span when left out (1180 / 1769 s from the
+  /// first record's second to the end of the last: 66.7 %). By default
+  /// they are filled as ActiLife fills them (pygt3x's 53,040 samples).
   @Test func gt3xAsGGIRStates() throws {
-    let read = try DeviceReading("actigraph_testfile.gt3x")
+    let read = try DeviceReading("actigraph_testfile.gt3x", options: DeviceReadOptions(fillIdleSleep: false))
     let summary = try #require(read.summary)
     #expect(summary.header.sampleRateHz == 30)
     #expect(summary.header.metadata["serial"] == "MOS2E39180594")
     #expect(summary.header.metadata["firmware"] == "1.9.2")
+    #expect(summary.header.metadata["wear_location"] == "Waist")
     #expect(read.time.count == 17_640)
     let idle = try #require(summary.diagnostics.first { $0.code == "idle-sleep" })
-    #expect(idle.message.contains("1180 s in all"))
-    let filled = try DeviceReading("actigraph_testfile.gt3x", options: DeviceReadOptions(fillIdleSleep: true))
+    #expect(idle.message.contains("1180 s in all (0.33 h, 66.7 % of the 0.49 h"))
+    #expect(idle.severity == .warning)
+    let filled = try DeviceReading("actigraph_testfile.gt3x")
     #expect(filled.time.count == 17_640 + 1180 * 30)
+    let note = try #require(filled.summary?.diagnostics.first { $0.code == "idle-sleep" })
+    #expect(note.message.contains("as ActiLife does") && note.severity == .note)
   }
 
   /// The corrupt-blocks file is the clean one with blocks 0, 13, 14, 142,

@@ -14,7 +14,9 @@ import Testing
   func points(gain: SIMD3<Double>, offset: SIMD3<Double>) throws -> StillPointCollector {
     var collector = StillPointCollector()
     let format = try #require(DeviceFileReader.format(ofFileAt: Self.file))
-    _ = try DeviceFileReader.read(path: Self.file, format: format, options: DeviceReadOptions()) { block in
+    _ = try DeviceFileReader.read(
+      path: Self.file, format: format, options: DeviceReadOptions(fillIdleSleep: false)
+    ) { block in
       var values = block.values
       for i in 0..<(values.count / 3) {
         for k in 0..<3 { values[3 * i + k] = gain[k] * values[3 * i + k] + offset[k] }
@@ -57,7 +59,9 @@ import Testing
     var time: [Double] = []
     var values: [Double] = []
     let format = try #require(DeviceFileReader.format(ofFileAt: Self.file))
-    _ = try DeviceFileReader.read(path: Self.file, format: format, options: DeviceReadOptions()) { block in
+    _ = try DeviceFileReader.read(
+      path: Self.file, format: format, options: DeviceReadOptions(fillIdleSleep: false)
+    ) { block in
       time += block.time
       values += block.values
     }

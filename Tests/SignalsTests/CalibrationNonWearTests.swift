@@ -156,8 +156,10 @@ func dayWithStillGap(_ still: Range<Double>, hours: Double = 24) -> (time: [Doub
   /// stretches at z = 1.25 g (ENMO about 250 mg, moderate for
   /// hildebrand-wrist-actigraph): 12 min from 09:00 (a bout), 7 min from
   /// 13:00 (no 10 min at 80 %), and 8 min + 1 min rest + 2 min from 16:00
-  /// (every 10 min window 90 % MVPA, so all 10 MVPA minutes in a bout);
-  /// day 2 is 10 h worn at rest.
+  /// (a bout of 11 minutes, its 1-minute break included, by GGIR's
+  /// `g.getbout` run on the same 5 s pattern by
+  /// scripts/oracles/ggir-bouts.R: 0x200,1x96,0x12,1x24,0x200 gives 132
+  /// epochs; 1x144 gives 144 and 1x84 none); day 2 is 10 h worn at rest.
   func analysis() -> AccelAnalysis {
     let day0 = 20_000.0 * 86400
     let rate = 10.0
@@ -208,9 +210,15 @@ func dayWithStillGap(_ still: Range<Double>, hours: Double = 24) -> (time: [Doub
     let rules = DayRules()
     #expect(rules.isValid(d1))
     #expect(!rules.isValid(d2))
-    // 12 + 7 + 10 moderate minutes, 12 + 10 of them in bouts.
+    // 12 + 7 + 10 moderate minutes; bouts of 12 and 11 minutes.
     #expect(abs((d1.minutes[.moderate] ?? 0) - 29) < 1e-6)
-    #expect(abs((d1.mvpaBoutMinutes ?? 0) - 22) < 1e-6)
+    #expect(abs((d1.mvpaBoutMinutes ?? 0) - 23) < 1e-6)
+    // Sedentary time: 22 h 31 min in runs from midnight to the gap, from
+    // the gap to 09:00 and so on, all of it in 30-minute bouts; four
+    // breaks (into each active stretch and the second part of the third).
+    // Every sedentary minute but the lone one between 16:08 and 16:09.
+    #expect(abs((d1.sedentaryBoutMinutes ?? 0) - (22 * 60 - 29 - 1)) < 1e-6)
+    #expect(d1.sedentaryBreaks == 4)
     #expect(d2.mvpaBoutMinutes == 0)
     // Sedentary: 22 h worn less the 29 active minutes, by construction.
     #expect(abs((d1.minutes[.sedentary] ?? 0) - (22 * 60 - 29)) < 1e-6)
