@@ -677,6 +677,16 @@ extension GnuplotChart {
   /// one value (or none), or a grid with one value in every cell. The
   /// value stays in the table beside it; nil for a chart worth drawing.
   public var notWorthDrawing: String? {
+    if let bars = divergingBars {
+      let shares =
+        bars.percentages.flatMap { $0 } + bars.notApplicable + bars.partial.flatMap { $0.map(\.percent) }
+      let drawn = shares.filter { $0.isFinite && $0 != 0 }
+      if drawn.count <= 1 {
+        return drawn.isEmpty
+          ? "nothing to draw"
+          : "one share (\(Fixed.format(drawn[0], digits: 1)) %) would be one bar under a legend of answers not drawn; the table gives it"
+      }
+    }
     if let map = heatMap {
       let cells = map.values.flatMap { $0 }.filter(\.isFinite)
       // Cells that differ by under a tenth of the largest magnitude take

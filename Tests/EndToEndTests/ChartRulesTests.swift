@@ -26,18 +26,20 @@ struct ChartRulesTests {
       values = lines.flatMap { line -> [Double] in
         // A grid's lines are x, y, value: only the value is drawn.
         if image { return line.split(separator: " ").last.flatMap { Double($0) }.map { [$0] } ?? [] }
-        let fields =
+        // A quoted category first ("2020-07-06" or "Yes"), else an x value.
+        let rest =
           line.hasPrefix("\"")
-          ? line.split(separator: "\"", omittingEmptySubsequences: false).dropFirst(2).joined().split(
-            separator: " ")
-          : line.split(separator: " ").dropFirst()
-        return fields.compactMap { Double($0) }
+          ? String(
+            line.split(separator: "\"", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\"")
+          )
+          : String(line.split(separator: " ").dropFirst().joined(separator: " "))
+        return rest.split(separator: " ").compactMap { Double($0) }
       }
       script = (try? String(contentsOfFile: String(dat.dropLast(4)) + ".gp", encoding: .utf8)) ?? ""
     }
 
     var isBarsOrCells: Bool {
-      script.contains("histograms") || script.contains("with image") || script.contains("boxes")
+      script.contains("histograms") || script.contains("with image") || script.contains("boxxyerror")
     }
   }
 
@@ -58,7 +60,11 @@ struct ChartRulesTests {
     for (report, list) in try Self.reports() {
       for chart in list where chart.isBarsOrCells {
         charts += 1
-        let drawn = chart.values.filter { $0.isFinite && $0 != 0 }
+        // A diverging chart's lines are its segments (question, answer,
+        // left, right); other charts draw each nonzero value.
+        let drawn =
+          chart.script.contains("boxxyerror")
+          ? chart.lines.map { _ in 1.0 } : chart.values.filter { $0.isFinite && $0 != 0 }
         #expect(drawn.count > 1, "\(report): \((chart.file as NSString).lastPathComponent) draws one value")
         // Values that differ by under a tenth of the largest magnitude
         // draw one colour or one height everywhere.

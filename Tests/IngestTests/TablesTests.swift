@@ -12,7 +12,7 @@ struct SubjectsReaderTests {
     #expect(subjects.count == 2)
     #expect(subjects[0].id == "s1")
     #expect(subjects[0].sex == .female)
-    expectClose(try #require(subjects[0].bodyMassKilograms), 143 * 0.45359237, tolerance: 1e-12)
+    expectClose(subjects[0].bodyMassKilograms, 143 * 0.45359237, tolerance: 1e-12)
     #expect(subjects[0].heightMeters == 1.65)
     #expect(subjects[0].vo2MaxMillilitersPerKilogramPerMinute == 42.5)
     #expect(subjects[1].bodyMassKilograms == nil)

@@ -28,9 +28,9 @@ struct TrackAnalysisTests {
     expectClose(summary.distance3DMeters, distance * sqrt(1 + 0.0004), tolerance: 1e-3)
     expectClose(summary.elevationGainMeters, 0.02 * distance, tolerance: 1e-6)
     #expect(summary.elevationLossMeters == 0)
-    expectClose(try #require(summary.averageSpeedMetersPerSecond), 1.29641600, tolerance: 1e-6)
-    expectClose(try #require(summary.gradeMeanFraction), 0.02, tolerance: 1e-9)
-    expectClose(try #require(summary.gradeMinFraction), 0.02, tolerance: 1e-9)
+    expectClose(summary.averageSpeedMetersPerSecond, 1.29641600, tolerance: 1e-6)
+    expectClose(summary.gradeMeanFraction, 0.02, tolerance: 1e-9)
+    expectClose(summary.gradeMinFraction, 0.02, tolerance: 1e-9)
     #expect(summary.heartRateMeanBeatsPerMinute == nil)
   }
 
@@ -56,8 +56,8 @@ struct TrackAnalysisTests {
     let step = analysis.summary(of: track).distance2DMeters - summary0.distance2DMeters
     track.points[track.points.count - 1].elevationMeters = (last.elevationMeters ?? 0) + 0.01 * step
     let summary = analysis.summary(of: track)
-    expectClose(try #require(summary.gradeMaxFraction), 0.02, tolerance: 1e-9)
-    expectClose(try #require(summary.gradeMinFraction), 0.01, tolerance: 1e-9)
+    expectClose(summary.gradeMaxFraction, 0.02, tolerance: 1e-9)
+    expectClose(summary.gradeMinFraction, 0.01, tolerance: 1e-9)
     // Mean over the run: 777.85 m at 2 % and the step at 1 %.
     let walk = 2.9 * 1609.344 / 3600 * 600
     expectClose(
