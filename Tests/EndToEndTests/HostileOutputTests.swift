@@ -396,6 +396,8 @@ struct ChartAxisTests {
         checked += 1
       }
     }
-    #expect(checked >= 60)
+    // About 55 charts: one-bar, one-colour and repeated charts are not
+    // drawn (ChartRulesTests).
+    #expect(checked >= 50)
   }
 }
