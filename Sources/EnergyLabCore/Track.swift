@@ -286,10 +286,14 @@ extension TrackStructure {
 
 /// Gain and loss of a path's elevation, as recorded and as cleaned.
 public struct ElevationTally: Sendable, Hashable {
-  /// Sum of the rises between consecutive fixes of one segment, as
-  /// recorded, m.
+  /// Sum of the rises between consecutive fixes with a position of one
+  /// segment, as recorded (as gpxpy sums them), m.
   public var recordedGainMeters = 0.0
   public var recordedLossMeters = 0.0
+  /// The same over every fix with an elevation, time-only records
+  /// included (a barometric unit's elevation before its GPS has a fix), m.
+  public var seriesGainMeters = 0.0
+  public var seriesLossMeters = 0.0
   /// Gain and loss of the cleaned elevation (under its hysteresis), m.
   public var gainMeters = 0.0
   public var lossMeters = 0.0
@@ -302,6 +306,15 @@ public struct ElevationTally: Sendable, Hashable {
   /// Whether the headline gain and loss are the cleaned ones (else as
   /// recorded).
   public var usesCleaned = true
+  /// Whether uncleaned headline figures come from every fix less the
+  /// jumps (else the recorded sums).
+  public var usesSeries = true
+  /// Changes between consecutive fixes faster than a body moves
+  /// vertically (`ElevationCleaning.jumpMetersPerSecond`): sensor jumps,
+  /// their number and their rises and falls within the recorded sum, m.
+  public var jumps = 0
+  public var jumpGainMeters = 0.0
+  public var jumpLossMeters = 0.0
 
   public init() {}
 
@@ -309,7 +322,13 @@ public struct ElevationTally: Sendable, Hashable {
   /// with none.
   public var reversalShare: Double? { changes > 0 ? Double(reversals) / Double(changes) : nil }
 
-  /// The headline gain and loss, m.
-  public var headlineGainMeters: Double { usesCleaned ? gainMeters : recordedGainMeters }
-  public var headlineLossMeters: Double { usesCleaned ? lossMeters : recordedLossMeters }
+  /// The headline gain and loss, m: cleaned, or as recorded over every
+  /// fix less the sensor jumps.
+  /// (`recorded` keeps the recorded sums of the fixes with a position).
+  public var headlineGainMeters: Double {
+    usesCleaned ? gainMeters : usesSeries ? seriesGainMeters - jumpGainMeters : recordedGainMeters
+  }
+  public var headlineLossMeters: Double {
+    usesCleaned ? lossMeters : usesSeries ? seriesLossMeters - jumpLossMeters : recordedLossMeters
+  }
 }

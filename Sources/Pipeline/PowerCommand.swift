@@ -225,13 +225,16 @@ public enum PowerCommand {
           location: file))
     }
     let times = samples.compactMap(\.timeSecondsSince1970)
-    let offBeat = zip(times, times.dropFirst()).filter { abs($1 - $0 - 1) > 0.01 }.count
+    let intervals = zip(times, times.dropFirst()).map { $1 - $0 }
+    let offBeat = intervals.filter { abs($0 - 1) > 0.01 }.count
     if times.count > 1 && Double(offBeat) > 0.01 * Double(times.count - 1) {
+      let filled = intervals.filter { $0 > 1.5 && $0 <= OneHertzFill.longestFilledSeconds }.count
+      let pauses = intervals.filter { $0 > OneHertzFill.longestFilledSeconds }.count
       diagnostics.append(
         Diagnostic(
           code: "power-not-1hz",
           message:
-            "\(offBeat) of \(times.count - 1) intervals between records are not 1 s: power figures take one sample a second and are approximate",
+            "\(offBeat) of \(times.count - 1) intervals between records are not 1 s: \(filled) of 2-\(Fixed.shortest(OneHertzFill.longestFilledSeconds)) s filled to 1 Hz by linear interpolation, \(pauses) longer left as pauses",
           location: file))
     }
     var rows = [

@@ -140,21 +140,31 @@ public enum PowerCurveCommand {
         var curve = StreamingMeanMaximalPower()
         var zerosBeforePower = 0
         var sawPower = false
+        var fill = OneHertzFill()
         let rule = options.power.missingPower
         _ = try TrackCommands.streamTrackFile(
           file, defaultTimeZone: options.defaultTimeZone, readTruncated: options.track.readTruncatedFiles,
           ignoreCRC: options.track.ignoreFileCRC
         ) { p in
           guard p.kind == .track || p.kind == .timeOnly else { return }
+          let zero = p.powerWatts == nil && (rule == .zero || (rule == .auto && p.cadencePerMinute != nil))
+          let value = p.powerWatts ?? (zero ? 0 : nil)
+          // Seconds filled before the first power value: between zeros
+          // (counted as such) or from the last zero up to it.
+          var held: [Double] = []
+          fill.add(time: p.timeSecondsSince1970, watts: value) { w in
+            if sawPower { curve.add(w) } else { held.append(w) }
+          }
           if let w = p.powerWatts {
             // Zeros held back until the first power value: a file with no
             // power at all is no ride at 0 W.
             for _ in 0..<zerosBeforePower { curve.add(0) }
             zerosBeforePower = 0
+            for f in held { curve.add(f) }
             sawPower = true
             curve.add(w)
-          } else if rule == .zero || (rule == .auto && p.cadencePerMinute != nil) {
-            if sawPower { curve.add(0) } else { zerosBeforePower += 1 }
+          } else if zero {
+            if sawPower { curve.add(0) } else { zerosBeforePower += held.count + 1 }
           }
         }
         guard sawPower else {

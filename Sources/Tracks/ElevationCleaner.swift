@@ -16,7 +16,8 @@ public struct ElevationCleaning: Sendable, Hashable {
     /// jitter of 0.2 m altimeter steps and GPS noise); gain and loss count
     /// changes of at least `hysteresisMeters`.
     case cleaned
-    /// Elevation as the file holds it; gain and loss sum every change.
+    /// Elevation as the file holds it; gain and loss sum every change
+    /// between fixes with a position (as gpxpy), jumps included.
     case recorded
   }
 
@@ -32,6 +33,14 @@ public struct ElevationCleaning: Sendable, Hashable {
   /// which `auto` cleans (Edge 810 0.26, fenix 2 0.29-0.38, 920XT 0.60
   /// against Edge 500 0.02, Coros 0.02, Edge 200 0.11).
   public var jitterShare = 0.15
+  /// Vertical speed above which a change between consecutive fixes is a
+  /// jump of the sensor, not climbing, m/s: 25 m/s (90 km/h straight up
+  /// or down) is beyond anything on foot, wheel or ski outside free fall,
+  /// while a barometric altimeter settling at the start of a recording
+  /// jumps 80-90 m in 1-2 s (fenix 2). A jump is taken out of the series
+  /// (the fixes after it shifted by it), so it adds neither gain, loss
+  /// nor grade. `recorded` keeps jumps.
+  public var jumpMetersPerSecond = 25.0
 
   public init() {}
 
@@ -60,6 +69,11 @@ public struct ElevationCleaning: Sendable, Hashable {
         NamedParameter(
           name: "elevation_gain_hysteresis_m", value: Fixed.shortest(hysteresisMeters),
           meaning: "smallest change of cleaned elevation counted in gain and loss, m"),
+        NamedParameter(
+          name: "elevation_jump_m_per_s", value: Fixed.shortest(jumpMetersPerSecond),
+          meaning:
+            "vertical speed between consecutive fixes above which a change is a sensor jump taken out of the series, m/s"
+        ),
       ]
     }
     return out
@@ -67,12 +81,16 @@ public struct ElevationCleaning: Sendable, Hashable {
 }
 
 /// Cleans the elevation of a stream of fixes in file order, in bounded
-/// memory: each path fix (track or route) with an elevation is handed on
+/// memory: each path fix (track or route) with an elevation, and each
+/// time-only fix with one (a barometric altimeter records elevation
+/// before the GPS has a position: an Edge 500 loses 54 m of descent
+/// without them), is handed on
 /// with its cleaned elevation once the fixes its windows need have
 /// arrived; every other fix is handed on in its place in the order.
 /// Windows never cross a segment or a change of fix kind.
 ///
 /// ```
+/// z_i  -= every jump before i: |z_j - z_(j-1)| > 25 m/s * max(1 s, dt)
 /// m_i = median of z_(i-3) ... z_(i+3)           (7 fixes of the segment)
 /// c_i = mean of m_j over |t_j - t_i| <= 5 s      (10 s centred; by fix
 ///                                                 when times are missing)
@@ -80,7 +98,7 @@ public struct ElevationCleaning: Sendable, Hashable {
 /// ```
 ///
 /// Chosen on the shared FIT files' barometric totals
-/// (`scripts/climbing-benchmark.py`): the Edge 810 records altitude in
+/// (`Benchmarks/climbing.py`): the Edge 810 records altitude in
 /// 0.2 m steps with a jitter that sums to 835 m where the device counts
 /// 514 m; cleaned, 506 m.
 public struct ElevationCleaner: Sendable {
@@ -112,31 +130,65 @@ public struct ElevationCleaner: Sendable {
   private var firstTime: Double?
   private var lastRaw: Double?
   private var lastSign: Double?
+  /// The last elevation of a fix with a position, for the recorded sums
+  /// (as gpxpy takes them: fixes without a position are not in a track).
+  private var lastPositioned: Double?
   private var level: Double?
+  /// The group's last recorded elevation and its time, to find jumps, and
+  /// the sum of the jumps so far taken out of the series.
+  private var previousElevation: Double?
+  private var previousTime: Double?
+  private var offset = 0.0
 
   public init(parameters: ElevationCleaning = ElevationCleaning()) { self.parameters = parameters }
 
   public mutating func add(_ p: TrackPoint, emit: (TrackPoint) -> Void) {
-    if p.kind == .track { sawTrack = true }
-    let isPath = (p.kind == .track || p.kind == .route) && p.elevationMeters != nil
-    if (p.kind == .track || p.kind == .route) && p.elevationMeters == nil, group?.kind == p.kind,
-      group?.segment == p.segment
-    {
+    // Time-only fixes (a record without a position) belong to the
+    // track's elevation series.
+    let series: FixKind? =
+      switch p.kind {
+      case .track, .timeOnly: .track
+      case .route: .route
+      case .waypoint: nil
+      }
+    if p.kind == .track || (p.kind == .timeOnly && p.elevationMeters != nil) { sawTrack = true }
+    let isPath = series != nil && p.elevationMeters != nil
+    if let series, p.elevationMeters == nil, group?.kind == series, group?.segment == p.segment {
       // A fix without elevation breaks the recorded sum (as gpxpy sums),
       // not the cleaning windows.
       lastRaw = nil
       lastSign = nil
+      if p.kind != .timeOnly { lastPositioned = nil }
     }
-    if isPath {
-      if let g = group, g.kind != p.kind || g.segment != p.segment {
+    if isPath, let series {
+      if let g = group, g.kind != series || g.segment != p.segment {
         close()
       }
-      if group == nil { group = (p.kind, p.segment) }
+      if group == nil { group = (series, p.segment) }
       let z = p.elevationMeters!
-      var tally = p.kind == .route ? routeTally : trackTally
+      var tally = series == .route ? routeTally : trackTally
       tally.fixes += 1
+      if parameters.method != .recorded, let previous = previousElevation {
+        var dt = 1.0
+        if let t = p.timeSecondsSince1970, let t0 = previousTime { dt = t - t0 }
+        let change = z - previous
+        if abs(change) > parameters.jumpMetersPerSecond * max(1, dt) {
+          offset -= change
+          tally.jumps += 1
+          if lastRaw != nil {
+            if change > 0 { tally.jumpGainMeters += change } else { tally.jumpLossMeters -= change }
+          }
+        }
+      }
+      previousElevation = z
+      previousTime = p.timeSecondsSince1970
+      if p.kind != .timeOnly {
+        if let last = lastPositioned, z > last { tally.recordedGainMeters += z - last }
+        if let last = lastPositioned, z < last { tally.recordedLossMeters += last - z }
+        lastPositioned = z
+      }
       if let last = lastRaw, z != last {
-        if z > last { tally.recordedGainMeters += z - last } else { tally.recordedLossMeters += last - z }
+        if z > last { tally.seriesGainMeters += z - last } else { tally.seriesLossMeters += last - z }
         let sign: Double = z > last ? 1 : -1
         if let s = lastSign {
           tally.changes += 1
@@ -144,11 +196,11 @@ public struct ElevationCleaner: Sendable {
         }
         lastSign = sign
       }
-      if p.kind == .route { routeTally = tally } else { trackTally = tally }
+      if series == .route { routeTally = tally } else { trackTally = tally }
       lastRaw = z
       memberPosition.append(queue.count)
       memberTime.append(p.timeSecondsSince1970)
-      memberRaw.append(z)
+      memberRaw.append(z + offset)
       memberMedian.append(nil)
       if memberRaw.count == 1 { firstTime = p.timeSecondsSince1970 }
     }
@@ -171,7 +223,9 @@ public struct ElevationCleaner: Sendable {
     for kind in [FixKind.track, .route] {
       update(kind) { tally in
         switch method {
-        case .recorded: tally.usesCleaned = false
+        case .recorded:
+          tally.usesCleaned = false
+          tally.usesSeries = false
         case .cleaned: tally.usesCleaned = true
         case .auto: tally.usesCleaned = (tally.reversalShare ?? 0) > jitter
         }
@@ -196,7 +250,11 @@ public struct ElevationCleaner: Sendable {
     firstTime = nil
     lastRaw = nil
     lastSign = nil
+    lastPositioned = nil
     level = nil
+    previousElevation = nil
+    previousTime = nil
+    offset = 0
   }
 
   private mutating func count(_ z: Double) {

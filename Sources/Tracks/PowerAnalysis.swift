@@ -36,6 +36,39 @@ public enum TSSDuration: String, Sendable, Hashable, CaseIterable {
   case samples
 }
 
+/// Fills the seconds between records written more than 1 s apart (smart
+/// recording) so every power figure works on a 1 Hz series, as devices
+/// and sweat (`resample` then `interpolate`) do: between two consecutive
+/// records with a series value at t0 and t1, 1 s < t1 - t0 <= 10 s, the
+/// round(t1 - t0) - 1 missing seconds take the linear interpolation of
+/// the two values. A longer interval is a pause, and a record left out
+/// (no power, no cadence) a dropout: nothing is filled across either.
+public struct OneHertzFill: Sendable {
+  /// The longest interval between records that is filled, s.
+  public static let longestFilledSeconds = 10.0
+  private var previousTime: Double?
+  private var previousWatts: Double?
+
+  public init() {}
+
+  /// A record at `time` with series value `watts` (nil: left out): hands
+  /// the filled seconds before it to `emit`, oldest first; the caller then
+  /// adds `watts` itself.
+  public mutating func add(time: Double?, watts: Double?, emit: (Double) -> Void) {
+    if let w = watts, let w0 = previousWatts, let t = time, let t0 = previousTime {
+      let gap = t - t0
+      if gap > 1.5 && gap <= Self.longestFilledSeconds {
+        let n = Int(gap.rounded())
+        for k in 1..<n { emit(w0 + (w - w0) * Double(k) / Double(n)) }
+      }
+    }
+    if time != nil || watts == nil {
+      previousTime = time
+      previousWatts = watts
+    }
+  }
+}
+
 /// Parameters of the power figures devices and coaches compute.
 public struct PowerParameters: Sendable, Hashable {
   /// Length of Normalized Power's rolling average, samples (s at 1 Hz).
@@ -155,8 +188,9 @@ public struct PowerSummary: Sendable, Hashable {
 /// VI  = NP / mean power
 /// ```
 ///
-/// Samples are taken one per record, at the device's one second; a record
-/// without power counts as the `missingPower` rule says. Source: A. Coggan,
+/// Samples are taken one per record, at the device's one second, records
+/// more than 1 s apart filled to 1 Hz (`OneHertzFill`); a record without
+/// power counts as the `missingPower` rule says. Source: A. Coggan,
 /// in H. Allen and A. Coggan, "Training and Racing with a Power Meter"
 /// (2nd ed., 2010), ch. 7; zones: Table 3.1 there.
 public struct PowerAnalysis: Sendable {
@@ -171,14 +205,20 @@ public struct PowerAnalysis: Sendable {
     guard samples.contains(where: { $0.powerWatts != nil }) else { return [] }
     var watts: [Double] = []
     watts.reserveCapacity(samples.count)
+    var fill = OneHertzFill()
     for s in samples {
-      if let p = s.powerWatts {
-        watts.append(p)
-      } else if parameters.missingPower == .zero || (parameters.missingPower == .auto && s.hasCadence) {
-        watts.append(0)
-      }
+      let value = s.powerWatts ?? (countsAsZero(s) ? 0 : nil)
+      fill.add(time: s.timeSecondsSince1970, watts: value) { watts.append($0) }
+      if let value { watts.append(value) }
     }
     return watts
+  }
+
+  /// Whether a record without power counts as 0 W under the missing-power
+  /// rule.
+  public func countsAsZero(_ s: PowerSample) -> Bool {
+    s.powerWatts == nil
+      && (parameters.missingPower == .zero || (parameters.missingPower == .auto && s.hasCadence))
   }
 
   /// The rolling averages of a 1 Hz series: element k is the mean of
@@ -235,33 +275,27 @@ public struct PowerAnalysis: Sendable {
     // The series, and where each sample landed in it.
     var watts: [Double] = []
     watts.reserveCapacity(samples.count)
-    var position = [Int?](repeating: nil, count: samples.count)
+    // Each record's stretch of the series: the seconds filled before it
+    // and its own sample.
+    var span = [Range<Int>?](repeating: nil, count: samples.count)
     var zeroAt = [Bool](repeating: false, count: samples.count)
+    var fill = OneHertzFill()
     // No record with power: every figure is unknown, none is 0.
     let anyPower = samples.contains { $0.powerWatts != nil }
     for (i, s) in samples.enumerated() where anyPower {
-      if let p = s.powerWatts {
-        position[i] = watts.count
-        watts.append(p)
-        continue
-      }
-      let asZero: Bool
-      switch parameters.missingPower {
-      case .zero: asZero = true
-      case .skip: asZero = false
-      case .auto: asZero = s.hasCadence
-      }
-      if asZero {
-        position[i] = watts.count
-        zeroAt[i] = true
-        watts.append(0)
-      }
+      let value = s.powerWatts ?? (countsAsZero(s) ? 0 : nil)
+      let start = watts.count
+      fill.add(time: s.timeSecondsSince1970, watts: value) { watts.append($0) }
+      guard let value else { continue }
+      zeroAt[i] = s.powerWatts == nil
+      watts.append(value)
+      span[i] = start..<watts.count
     }
     let averages = rollingAverages(watts)
     func figures(_ range: Range<Int>) -> PowerSummary {
-      let positions = range.compactMap { position[$0] }
+      let positions = range.flatMap { span[$0] ?? 0..<0 }
       let zero = range.filter { zeroAt[$0] }.count
-      let skipped = range.count - positions.count
+      let skipped = range.filter { span[$0] == nil }.count
       let lapWatts = positions.map { watts[$0] }
       let np = positions.first.flatMap { a in Self.normalizedPower(ofAverages: averages[a...positions.last!])
       }

@@ -63,7 +63,10 @@ public struct CleaningParameters: Sendable, Hashable {
 
 /// Applies `CleaningParameters` to the path fixes of a file one at a time,
 /// segment by segment (no rule looks across a gap), and counts what each
-/// rule dropped. Waypoints and time-only trackpoints pass untouched.
+/// rule dropped. Waypoints and time-only trackpoints pass untouched, in
+/// their place in the order: one that arrives while path fixes before it
+/// are still undecided waits for them (elevation and power are read in
+/// file order downstream).
 ///
 /// The impossible-fix rule decides a fix once its next neighbour is known
 /// (two at the start of a segment): fix B between A and C is a spike when
@@ -86,14 +89,26 @@ public struct TrackCleaner: Sendable {
   private var startupPending: TrackPoint?
   private var inStartup = true
   private var lastKept: TrackPoint?
+  /// Path fixes arrived and decided (kept or dropped; decided in the order
+  /// they arrived), and the other fixes waiting for the path fixes before
+  /// them, each with the number of path fixes that arrived before it.
+  private var arrived = 0
+  private var decided = 0
+  private var held: [(after: Int, point: TrackPoint)] = []
+  private var heldHead = 0
 
   public init(parameters: CleaningParameters) { self.parameters = parameters }
 
   public mutating func add(_ p: TrackPoint, emit: (TrackPoint) throws -> Void) rethrows {
     guard p.kind == .track || p.kind == .route else {
-      try emit(p)
+      if heldHead == held.count && decided == arrived {
+        try emit(p)
+      } else {
+        held.append((arrived, p))
+      }
       return
     }
+    arrived += 1
     if let key = segmentKey, key.kind != p.kind || key.segment != p.segment {
       try finish(emit: emit)
     }
@@ -101,14 +116,17 @@ public struct TrackCleaner: Sendable {
     if parameters.dropNullIsland && p.latitudeDegrees == 0 && p.longitudeDegrees == 0 {
       dropped["null-island", default: 0] += 1
       noteImpossible(p)
+      try decide(emit: emit)
       return
     }
     if let max = parameters.maximumHorizontalDilution, let h = p.horizontalDilution, h > max {
       dropped["hdop", default: 0] += 1
+      try decide(emit: emit)
       return
     }
     if let max = parameters.maximumAltitudeMeters, let z = p.elevationMeters, z > max {
       dropped["altitude", default: 0] += 1
+      try decide(emit: emit)
       return
     }
     guard parameters.impossibleSpeedMetersPerSecond != nil || parameters.impossibleJumpMeters != nil else {
@@ -122,7 +140,7 @@ public struct TrackCleaner: Sendable {
       let b = outlierPending[0]
       let c = outlierPending[1]
       if impossible(kept, b) && impossible(b, c) && !impossible(kept, c) {
-        dropSpike(b)
+        try dropSpike(b, emit: emit)
       } else {
         try keepPassed(b, after: kept, emit: emit)
       }
@@ -135,14 +153,14 @@ public struct TrackCleaner: Sendable {
       let p2 = outlierPending[2]
       outlierPending.removeFirst()
       if impossible(p0, p1) && impossible(p0, p2) && !impossible(p1, p2) {
-        dropSpike(p0)
+        try dropSpike(p0, emit: emit)
         outlierPending.removeFirst()
         try keepPassed(p1, after: nil, emit: emit)
       } else {
         try keepPassed(p0, after: nil, emit: emit)
         // Now [P1, P2] with a kept fix: decide P1.
         if impossible(p0, p1) && impossible(p1, p2) && !impossible(p0, p2) {
-          dropSpike(p1)
+          try dropSpike(p1, emit: emit)
         } else {
           try keepPassed(p1, after: p0, emit: emit)
         }
@@ -159,7 +177,7 @@ public struct TrackCleaner: Sendable {
       // A last fix after a kept one: left out when its one step is impossible.
       for b in pending {
         if impossible(outlierKept ?? kept, b) {
-          dropSpike(b)
+          try dropSpike(b, emit: emit)
         } else {
           try keepPassed(b, after: outlierKept, emit: emit)
         }
@@ -201,9 +219,25 @@ public struct TrackCleaner: Sendable {
     return Geodesy.approximateMeters(a, b) > limit
   }
 
-  private mutating func dropSpike(_ p: TrackPoint) {
+  private mutating func dropSpike(_ p: TrackPoint, emit: (TrackPoint) throws -> Void) rethrows {
     dropped["impossible", default: 0] += 1
     noteImpossible(p)
+    try decide(emit: emit)
+  }
+
+  /// The next path fix (in arrival order) is decided, kept and handed on
+  /// or dropped: the fixes waiting for it go on.
+  private mutating func decide(emit: (TrackPoint) throws -> Void) rethrows {
+    decided += 1
+    while heldHead < held.count && held[heldHead].after <= decided {
+      let p = held[heldHead].point
+      heldHead += 1
+      try emit(p)
+    }
+    if heldHead == held.count {
+      held.removeAll(keepingCapacity: true)
+      heldHead = 0
+    }
   }
 
   private mutating func noteImpossible(_ p: TrackPoint) {
@@ -236,6 +270,7 @@ public struct TrackCleaner: Sendable {
           longitude: p.longitudeDegrees)
         if d > jump && seen <= parameters.startupFixes + 1 {
           dropped["startup-jump", default: 0] += 1
+          try decide(emit: emit)
         } else {
           inStartup = false
           try keep(pending, emit: emit)
@@ -261,11 +296,13 @@ public struct TrackCleaner: Sendable {
         longitude: p.longitudeDegrees)
       if d / (tb - ta) > max {
         dropped["speed", default: 0] += 1
+        try decide(emit: emit)
         return
       }
     }
     if parameters.maximumSpeedMetersPerSecond != nil { lastKept = p }
     try emit(p)
+    try decide(emit: emit)
   }
 
   /// One diagnostic per rule that dropped fixes, and a warning for

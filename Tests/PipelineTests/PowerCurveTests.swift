@@ -18,6 +18,30 @@ struct PowerCurveTests {
     return try PowerCurveCommand.rides([ride], options: options).rides[0].watts
   }
 
+  /// vmpy 0.2's `power_duration_curve` and `normalized_power` on the
+  /// indoor Edge ride (`scripts/oracles/power.py`, vmpy in a venv of its
+  /// own), the series filled to 1 Hz as the oracle fills it: 2,222 power
+  /// records, one second missing between two of them filled (2,223
+  /// samples), 41 records with neither power nor cadence left out, to
+  /// 1e-9.
+  @Test func meanMaximalPowerEqualsVmpy() throws {
+    let indoor = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../IngestTests/Fixtures/fit/sample-activity-indoor-trainer.fit").standardized
+      .path
+    var options = PowerCurveCommand.Options(paths: [indoor])
+    let watts = try PowerCurveCommand.rides([indoor], options: options).rides[0].watts
+    #expect(watts.count == 2223)
+    let vmpy: [Int: Double] = [
+      1: 331.0, 5: 297.2, 30: 277.5, 60: 274.3333333333333, 300: 265.3, 1200: 229.4725,
+    ]
+    let curve = MeanMaximalPower.curve(watts, durations: vmpy.keys.sorted())
+    #expect(curve.count == 6)
+    for p in curve { #expect(abs(p.watts - vmpy[p.seconds]!) < 1e-9, "\(p.seconds) s") }
+    options.power.windows = .partial
+    let np = try #require(PowerAnalysis(parameters: options.power).normalizedPower(watts))
+    #expect(abs(np.watts - 227.637352560036) < 1e-9)
+  }
+
   /// sweat's `mean_max` of the series with one 0 W sample in front (its
   /// `energy.diff(d)` never starts a window at the first sample; the zero
   /// makes its windows every window of the ride), to 1e-9.

@@ -44,7 +44,9 @@ struct TrainingLoadTests {
     #expect(
       table.rows.map { $0["date"] } == [.string("2011-11-02"), .string("2013-08-16"), .string("2017-08-21")])
     let first = try #require(r.days.first)
-    #expect(abs(first.tss - 50.8) < 0.05)
+    // The indoor Edge: 50.851 over its series filled to 1 Hz, device 50.8
+    // (`PowerTests.trainingStressScoreAgainstTheDevices`).
+    #expect(abs(first.tss - 50.8) < 0.06)
     #expect(abs(first.ctl - first.tss / 42) < 1e-12)
     #expect(abs(first.atl - first.tss / 7) < 1e-12)
     let edge = try #require(r.days.first { TrainingLoadCommand.dateText($0.day) == "2013-08-16" })

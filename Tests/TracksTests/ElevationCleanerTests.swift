@@ -99,4 +99,66 @@ struct ElevationCleanerTests {
     #expect(out.map { $0.elevationMeters! } == z)
     #expect(abs(tally.headlineGainMeters - 5.4) < 1e-12)
   }
+
+  /// A barometric altimeter settling at the start (the fenix 2 run: 55 m,
+  /// then 142.4 m for three fixes 2 s later, then 56 m) jumps faster than
+  /// 25 m/s: both jumps are taken out, the series continues at 55 m, and
+  /// neither the cleaned nor the as-recorded headline counts them; the
+  /// shortened median windows at the start of a segment kept it before.
+  /// Recorded keeps it: 87.4 m up, 86.4 m down.
+  @Test func startupJumpTakenOut() {
+    var points = Self.fixes([55, 142.4, 142.4, 142.4] + [Double](repeating: 56, count: 40))
+    points[1].timeSecondsSince1970 = 2  // 87.4 m in 2 s: 43.7 m/s
+    for method in [ElevationCleaning.Method.cleaned, .auto] {
+      var p = ElevationCleaning()
+      p.method = method
+      let (out, tally) = Self.clean(points, p)
+      #expect(tally.jumps == 2)
+      #expect(abs(tally.headlineGainMeters) < 1e-9, "\(method)")
+      #expect(abs(tally.headlineLossMeters) < 1e-9, "\(method)")
+      #expect(out.allSatisfy { abs($0.elevationMeters! - 55) < 1e-9 })
+    }
+    var p = ElevationCleaning()
+    p.method = .recorded
+    let (_, tally) = Self.clean(points, p)
+    #expect(abs(tally.headlineGainMeters - 87.4) < 1e-9)
+    #expect(abs(tally.headlineLossMeters - 86.4) < 1e-9)
+  }
+
+  /// A fast real descent, 20 m/s for 10 s (under the 25 m/s limit), counts
+  /// in full as recorded: 200 m.
+  @Test func fastDescentIsNoJump() {
+    let z = (0...10).map { 300 - 20 * Double($0) } + [Double](repeating: 100, count: 10)
+    let (_, tally) = Self.clean(Self.fixes(z))
+    #expect(tally.jumps == 0)
+    #expect(tally.headlineLossMeters == 200)
+  }
+
+  /// Records without a position (a barometric unit before its GPS has a
+  /// fix: the first 129 records of the Edge 500's sample ride) carry the
+  /// elevation of the track: a descent of 30 m over them and 10 m more
+  /// over track fixes is 40 m of loss, in file order.
+  @Test func timeOnlyFixesCount() {
+    var points = Self.fixes((0...30).map { 130 - Double($0) })
+    for k in points.indices {
+      points[k] = TrackPoint(
+        latitudeDegrees: .nan, longitudeDegrees: .nan, elevationMeters: points[k].elevationMeters,
+        timeSecondsSince1970: points[k].timeSecondsSince1970, sourceLine: k + 1, kind: .timeOnly)
+    }
+    points += Self.fixes((1...10).map { 100 - Double($0) }, start: 31).map { p in
+      var q = TrackPoint(
+        latitudeDegrees: p.latitudeDegrees, longitudeDegrees: p.longitudeDegrees,
+        elevationMeters: p.elevationMeters,
+        timeSecondsSince1970: p.timeSecondsSince1970, sourceLine: p.sourceLine + 31)
+      q.segment = 0
+      return q
+    }
+    let (out, tally) = Self.clean(points)
+    #expect(out.map(\.sourceLine) == points.map(\.sourceLine))
+    #expect(tally.seriesLossMeters == 40)
+    // The recorded sum, as gpxpy takes it, has the fixes with a position:
+    // 99 m down to 90 m.
+    #expect(tally.recordedLossMeters == 9)
+    #expect(tally.headlineLossMeters == 40)
+  }
 }

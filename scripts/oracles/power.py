@@ -29,17 +29,30 @@ import numpy as np
 
 
 def series(path):
+    """1 Hz: records 2-10 s apart (smart recording) have the seconds between
+    them filled by linear interpolation (as sweat's read_fit with resample
+    and interpolate); nothing is filled across a longer pause or across a
+    record left out (neither power nor cadence)."""
     watts = []
+    previous = None  # (time, value) of the last record; value None: left out
     with fitdecode.FitReader(path, check_crc=fitdecode.CrcCheck.DISABLED) as reader:
         for frame in reader:
             if not isinstance(frame, fitdecode.FitDataMessage) or frame.name != "record":
                 continue
             power = frame.get_value("power") if frame.has_field("power") else None
             cadence = frame.get_value("cadence") if frame.has_field("cadence") else None
-            if power is not None:
-                watts.append(float(power))
-            elif cadence is not None:
-                watts.append(0.0)
+            stamp = frame.get_value("timestamp") if frame.has_field("timestamp") else None
+            t = stamp.timestamp() if hasattr(stamp, "timestamp") else None
+            value = float(power) if power is not None else 0.0 if cadence is not None else None
+            if value is not None and previous and previous[1] is not None and t is not None:
+                gap = t - previous[0]
+                if 1.5 < gap <= 10:
+                    n = int(round(gap))
+                    watts += [previous[1] + (value - previous[1]) * k / n for k in range(1, n)]
+            if value is not None:
+                watts.append(value)
+            if t is not None or value is None:
+                previous = (t, value)
     return np.array(watts)
 
 
