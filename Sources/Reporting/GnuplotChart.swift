@@ -300,7 +300,8 @@ public struct GnuplotChart: Sendable, Hashable {
     for (i, s) in series.enumerated() {
       let style = s.style == .boxes ? "boxes fill solid 0.6 border -1" : s.style.rawValue
       plots.append(
-        "'\(stem).dat' index \(i) using 1:2 with \(style) ls \(i + 1) title \(Self.quote(s.title))")
+        "'\(stem).dat' index \(i) using 1:2 with \(style) ls \(Self.lineStyle(title: s.title, index: i)) title \(Self.quote(s.title))"
+      )
     }
     for (k, line) in horizontalLines.enumerated() {
       plots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
@@ -373,7 +374,9 @@ public struct GnuplotChart: Sendable, Hashable {
       for (k, title) in bars.seriesTitles.enumerated() {
         let source = k == 0 ? "'\(stem).dat'" : "''"
         let xtic = k == 0 ? ":xtic(1)" : ""
-        barPlots.append("\(source) using \(k + 2)\(xtic) ls \(k + 1) title \(Self.quote(title))")
+        barPlots.append(
+          "\(source) using \(k + 2)\(xtic) ls \(Self.lineStyle(title: title, index: k)) title \(Self.quote(title))"
+        )
       }
       if bars.hasMarks {
         barPlots.append("'' using 3 ls 1 fill pattern 4 border -1 title \(Self.quote(bars.markedTitle))")
@@ -438,7 +441,7 @@ public struct GnuplotChart: Sendable, Hashable {
       set style line 11 lc rgb '#777777' dt 2 lw 1.5
       set style line 12 lc rgb '#777777' dt 2 lw 1.5
       set style line 20 lc rgb '#999999' dt 3 lw 1.5
-      \(heat)\(extra)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
+      \(Self.modeStyles)\(heat)\(extra)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
       set output '\(stem).png'
       plot \(plots.joined(separator: ", \\\n     "))
       set terminal svg size 900,560 dynamic font 'Sans,11'
@@ -717,5 +720,26 @@ extension GnuplotChart {
     content.name = ""
     content.title = ""
     return content
+  }
+}
+
+extension GnuplotChart {
+  /// One colour per transport mode in every chart, whatever its place
+  /// among the chart's series: a series titled with a mode's name takes
+  /// the mode's line style (40 and on), any other series its place's.
+  static let modeColours: [(mode: TransportMode, colour: String)] = [
+    (.walk, "#2e933c"), (.run, "#66468c"), (.cycle, "#edae49"), (.bus, "#1b6ca8"), (.car, "#d1495b"),
+    (.train, "#00798c"), (.plane, "#333333"), (.vehicle, "#8c510a"), (.stationary, "#a6a6a6"),
+  ]
+
+  static var modeStyles: String {
+    modeColours.enumerated().map { k, entry in
+      "set style line \(40 + k) lc rgb '\(entry.colour)' pt 7 ps 0.7 lw 2\n"
+    }.joined()
+  }
+
+  static func lineStyle(title: String, index: Int) -> Int {
+    if let k = modeColours.firstIndex(where: { $0.mode.rawValue == title }) { return 40 + k }
+    return index + 1
   }
 }

@@ -78,6 +78,31 @@ struct ChartRulesTests {
     #expect(charts >= 10)
   }
 
+  /// A transport mode takes one colour in every chart of a report: the
+  /// colour of the line style each plotted series titled with a mode
+  /// uses.
+  @Test func aModeHasOneColourAcrossAReport() throws {
+    let modes: Set = ["walk", "run", "cycle", "bus", "car", "train", "plane", "vehicle", "stationary"]
+    var seen = 0
+    for (report, list) in try Self.reports() {
+      var colours: [String: Set<String>] = [:]
+      for chart in list {
+        var styles: [String: String] = [:]
+        for m in chart.script.matches(of: #/set style line (\d+) lc rgb '(#[0-9a-f]{6})'/#) {
+          styles[String(m.1)] = String(m.2)
+        }
+        for m in chart.script.matches(of: #/ls (\d+) title '([^']*)'/#) where modes.contains(String(m.2)) {
+          colours[String(m.2), default: []].insert(styles[String(m.1)] ?? "style \(m.1)")
+          seen += 1
+        }
+      }
+      for (mode, set) in colours {
+        #expect(set.count == 1, "\(report): \(mode) is drawn in \(set.sorted())")
+      }
+    }
+    #expect(seen >= 5)
+  }
+
   @Test func noReportDrawsTheSameDataTwice() throws {
     for (report, list) in try Self.reports() {
       var seen: [String: String] = [:]

@@ -20,6 +20,15 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
+set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
+set style line 42 lc rgb '#edae49' pt 7 ps 0.7 lw 2
+set style line 43 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 44 lc rgb '#d1495b' pt 7 ps 0.7 lw 2
+set style line 45 lc rgb '#00798c' pt 7 ps 0.7 lw 2
+set style line 46 lc rgb '#333333' pt 7 ps 0.7 lw 2
+set style line 47 lc rgb '#8c510a' pt 7 ps 0.7 lw 2
+set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
@@ -31,10 +40,10 @@ set ytics add (100)
 set bmargin 7
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'mode-confusion-energylab.png'
-plot 'mode-confusion-energylab.dat' using 2:xtic(1) ls 1 title 'walk', \
-     '' using 3 ls 2 title 'cycle', \
-     '' using 4 ls 3 title 'vehicle', \
-     '' using 5 ls 4 title 'stationary', \
+plot 'mode-confusion-energylab.dat' using 2:xtic(1) ls 40 title 'walk', \
+     '' using 3 ls 42 title 'cycle', \
+     '' using 4 ls 47 title 'vehicle', \
+     '' using 5 ls 48 title 'stationary', \
      '' using 6 ls 5 title 'unlabelled'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'mode-confusion-energylab.svg'

@@ -20,6 +20,15 @@ set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
 set style line 12 lc rgb '#777777' dt 2 lw 1.5
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
+set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
+set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
+set style line 42 lc rgb '#edae49' pt 7 ps 0.7 lw 2
+set style line 43 lc rgb '#1b6ca8' pt 7 ps 0.7 lw 2
+set style line 44 lc rgb '#d1495b' pt 7 ps 0.7 lw 2
+set style line 45 lc rgb '#00798c' pt 7 ps 0.7 lw 2
+set style line 46 lc rgb '#333333' pt 7 ps 0.7 lw 2
+set style line 47 lc rgb '#8c510a' pt 7 ps 0.7 lw 2
+set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
 set ytics ('Visibility of system status' 1, 'Match between system and real world' 2, 'User control and freedom' 3, 'Consistency and standards' 4, 'Error prevention' 5, 'Recognition rather than recall' 6, 'Flexibility and efficiency of use' 7, 'Aesthetic and minimalist design' 8, 'Help users recognise and recover from errors' 9, 'Help and documentation' 10) noenhanced
 set xtics ('0' 0, '1' 1, '2' 2, '3' 3, '4' 4) noenhanced
 set yrange [10.6:0.4]
