@@ -141,10 +141,10 @@ struct TrackCLI: ParsableCommand {
   struct Summary: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract:
-        "Distance, duration, speeds, elevation and grade of GPX/TCX files, in constant memory per file.",
+        "Distance, duration, speeds, elevation and grade of GPX, TCX, FIT or COSMED K5 files, in constant memory per file.",
       discussion:
         "Unreadable files are reported and skipped; the run then exits 1 (--fail-fast stops at the first).")
-    @Argument(help: "GPX or TCX files.") var files: [String]
+    @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
     @OptionGroup var track: TrackOptions
     @OptionGroup var run: FileRunOptions
     @OptionGroup var store: StoreOptions
