@@ -289,3 +289,18 @@ extension ModelInput {
     return out
   }
 }
+
+extension ModelInput {
+  /// A participant's values as the models take them: body mass, age, sex,
+  /// height, VO2max, resting and maximal heart rate (not the id, which a
+  /// caller names where it stores it); empty for no participant.
+  public init(valuesOf subject: Subject?) {
+    self.init(bodyMassKilograms: subject?.bodyMassKilograms)
+    ageYears = subject?.ageYears
+    sex = subject?.sex
+    heightMeters = subject?.heightMeters
+    vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
+    restingHeartRateBeatsPerMinute = subject?.restingHeartRateBeatsPerMinute
+    maximumHeartRateBeatsPerMinute = subject?.maximumHeartRateBeatsPerMinute
+  }
+}

@@ -271,13 +271,7 @@ public enum BatchCommand {
   static func subjectInput(
     _ subject: Subject?, options: Options, file: StudyFile, profile: FITUserProfile? = nil
   ) -> (input: ModelInput, diagnostics: [Diagnostic]) {
-    var input = ModelInput(bodyMassKilograms: subject?.bodyMassKilograms)
-    input.ageYears = subject?.ageYears
-    input.sex = subject?.sex
-    input.heightMeters = subject?.heightMeters
-    input.vo2MaxMillilitersPerKilogramPerMinute = subject?.vo2MaxMillilitersPerKilogramPerMinute
-    input.restingHeartRateBeatsPerMinute = subject?.restingHeartRateBeatsPerMinute
-    input.maximumHeartRateBeatsPerMinute = subject?.maximumHeartRateBeatsPerMinute
+    var input = ModelInput(valuesOf: subject)
     var diagnostics: [Diagnostic] = []
     (input, diagnostics) = SubjectFromFile.merge(
       input, profile: profile, file: file.path, givenBy: "the subjects file")

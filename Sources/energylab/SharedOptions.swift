@@ -105,14 +105,8 @@ struct SubjectOptions: ParsableArguments {
       guard let row = all.first(where: { $0.id == id }) else {
         throw ValueError.unknown("subject", id, among: all.map(\.id), in: subjects)
       }
+      input = ModelInput(valuesOf: row)
       input.subjectID = row.id
-      input.bodyMassKilograms = row.bodyMassKilograms
-      input.ageYears = row.ageYears
-      input.sex = row.sex
-      input.heightMeters = row.heightMeters
-      input.vo2MaxMillilitersPerKilogramPerMinute = row.vo2MaxMillilitersPerKilogramPerMinute
-      input.restingHeartRateBeatsPerMinute = row.restingHeartRateBeatsPerMinute
-      input.maximumHeartRateBeatsPerMinute = row.maximumHeartRateBeatsPerMinute
     }
     if let mass { input.bodyMassKilograms = mass }
     if let age { input.ageYears = age }
