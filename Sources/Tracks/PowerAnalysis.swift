@@ -34,6 +34,11 @@ public enum TSSDuration: String, Sendable, Hashable, CaseIterable {
   case windows
   /// The number of power samples, s.
   case samples
+  /// The number of power samples in whole minutes, the remainder dropped:
+  /// reproduces the Edge 810's 118.7 (4,700 samples, 78 min: 118.74),
+  /// where its windows give 118.51 and its samples 119.25. The indoor
+  /// Edge and the ELEMNT BOLT count seconds (`windows`).
+  case minutes
 }
 
 /// Fills the seconds between records written more than 1 s apart (smart
@@ -318,7 +323,12 @@ public struct PowerAnalysis: Sendable {
       if let ftp = ftpWatts, ftp > 0 {
         if let np = np {
           let intensity = np.watts / ftp
-          let seconds = Double(parameters.tssDuration == .windows ? np.averages : lapWatts.count)
+          let seconds: Double
+          switch parameters.tssDuration {
+          case .windows: seconds = Double(np.averages)
+          case .samples: seconds = Double(lapWatts.count)
+          case .minutes: seconds = Double(lapWatts.count / 60 * 60)
+          }
           out.intensityFactor = intensity
           out.tssDurationSeconds = seconds
           out.trainingStressScore = seconds * np.watts * intensity / (ftp * 3600) * 100

@@ -29,7 +29,10 @@ struct TrackCLI: ParsableCommand {
       help:
         "A record without power: auto (0 W with a cadence, left out without), zero or skip.")
     var missingPower = MissingPowerRule.auto
-    @Option(help: "TSS duration: windows (the rolling averages NP averages) or samples.")
+    @Option(
+      help:
+        "TSS duration: windows (the rolling averages NP averages, as the indoor Edge and ELEMNT BOLT), samples, or minutes (the samples in whole minutes, as the Edge 810)."
+    )
     var tssDuration = TSSDuration.windows
     @OptionGroup var track: TrackOptions
     @Flag(help: "Stop at the first file that cannot be read.") var failFast = false

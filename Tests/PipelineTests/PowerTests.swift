@@ -89,6 +89,25 @@ struct PowerTests {
     #expect(abs(try #require(edge.summary.intensityFactor) - 0.956) < 0.001)
   }
 
+  /// The Edge 810 counts its power samples in whole minutes: 4,700
+  /// samples are 78 min, and by hand 4680 x 301.0521^2 / (315^2 x 3600) x
+  /// 100 = 118.742, the device's 118.7 to its one decimal. The same rule
+  /// misses the indoor Edge (2,223 samples: 37 min, by hand 2220 x
+  /// 228.3617^2 / (250^2 x 3600) x 100 = 51.454 against its 50.8).
+  @Test func edge810WholeMinuteDuration() throws {
+    var p = PowerParameters()
+    p.tssDuration = .minutes
+    let edge = try Self.ride("Edge810-Vector-2013-08-16-15-35-10.fit", parameters: p).rows[0]
+    #expect(edge.summary.samples == 4700)
+    #expect(edge.summary.tssDurationSeconds == 4680)
+    let tss = try #require(edge.summary.trainingStressScore)
+    #expect(abs(tss - 118.742) < 0.001)
+    #expect((tss * 10).rounded() / 10 == 118.7)
+    let indoor = try Self.ride("sample-activity-indoor-trainer.fit", parameters: p).rows[0]
+    #expect(indoor.summary.tssDurationSeconds == 2220)
+    #expect(abs(try #require(indoor.summary.trainingStressScore) - 51.454) < 0.001)
+  }
+
   /// A stated FTP beats the file's; without either, IF, TSS and zones are
   /// unknown (never 0) and a diagnostic says why.
   @Test func ftpStatedFileOrNone() throws {
