@@ -67,7 +67,12 @@ public struct Keytel2005: EnergyModel {
         heartRate: hr, bodyMassKilograms: mass, ageYears: age, sex: sex,
         vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute) / Units.kilojoulesPerKilocalorie
     return HeartRateChecks.output(
-      perMinute: perMinute, heartRate: hr, ageYears: age, input: input, model: info.id)
+      perMinute: perMinute, heartRate: hr, ageYears: age, input: input, model: info.id
+    ) {
+      Self.kilojoulesPerMinute(
+        heartRate: $0, bodyMassKilograms: mass, ageYears: age, sex: sex,
+        vo2Max: input.vo2MaxMillilitersPerKilogramPerMinute) / Units.kilojoulesPerKilocalorie
+    }
   }
 }
 
@@ -99,14 +104,18 @@ public struct Keytel2005Pounds: EnergyModel {
     let pounds = Units.pounds(
       fromKilograms: try input.required(input.bodyMassKilograms, .mass, for: info.id))
     let age = try input.required(input.ageYears, .age, for: info.id)
-    let kilojoules: Double
-    switch input.sex ?? .male {
-    case .male: kilojoules = 0.6309 * hr + 0.09036 * pounds + 0.2017 * age - 55.0969
-    case .female: kilojoules = 0.4472 * hr - 0.05741 * pounds + 0.074 * age - 20.4022
+    let sex = input.sex ?? .male
+    func perMinute(_ hr: Double) -> Double {
+      switch sex {
+      case .male:
+        return (0.6309 * hr + 0.09036 * pounds + 0.2017 * age - 55.0969) / Units.kilojoulesPerKilocalorie
+      case .female:
+        return (0.4472 * hr - 0.05741 * pounds + 0.074 * age - 20.4022) / Units.kilojoulesPerKilocalorie
+      }
     }
-    let perMinute = kilojoules / Units.kilojoulesPerKilocalorie
     return HeartRateChecks.output(
-      perMinute: perMinute, heartRate: hr, ageYears: age, input: input, model: info.id)
+      perMinute: perMinute(hr), heartRate: hr, ageYears: age, input: input, model: info.id,
+      equation: perMinute)
   }
 }
 
@@ -128,14 +137,29 @@ enum HeartRateChecks {
 
   /// The output. Below the equations' domain, 57 % of the age-predicted
   /// maximum (the lowest intensity of Keytel et al.'s data), heart rate no
-  /// longer tracks energy: as the FLEX-HR method does below its flex heart
-  /// rate (Ceesay et al. 1989: resting energy below the flex point), the
-  /// time is costed at rest, 3.5 mL/kg/min, with the treatment named
-  /// (`flex-hr-rest`). Elsewhere a rate below rest is raised to rest
-  /// (`floored-at-rest`).
-  static func output(perMinute: Double, heartRate: Double, ageYears: Double, input: ModelInput, model: String)
-    -> ModelOutput
-  {
+  /// longer tracks energy by the equation, and the time is costed by the
+  /// subject's resting heart rate where it is known:
+  /// - `resting-hr-blend`: at or below the resting heart rate HRrest, rest
+  ///   (3.5 mL/kg/min); between HRrest and the domain's floor HRf = 0.57
+  ///   HRmax, the straight line from rest at HRrest to the equation's value
+  ///   at HRf, `rest + (E(HRf) - rest) (HR - HRrest) / (HRf - HRrest)`.
+  ///   The rule Hexoskin documents for Keytel's equation ("Calculation of
+  ///   the energy expenditure": Mifflin-St Jeor below HRrest, the weighted
+  ///   sum between HRrest and 0.6 HRmax), here with Keytel's own floor and
+  ///   1 MET as rest. On the 21 adults of `Datasets/treadmill-enmo-vo2`
+  ///   (resting heart rate from each one's rest stage), the 37 stages below
+  ///   the floor: bias -0.41 kcal/min (SD 1.64) against -1.65 (SD 1.76)
+  ///   costed at rest and -0.45 (SD 2.50) by the equation itself.
+  /// - `flex-hr-rest`, without a resting heart rate: costed at rest, as the
+  ///   FLEX-HR method costs time below its flex heart rate (Ceesay et al.
+  ///   1989: resting energy below the flex point), with the floor as the
+  ///   flex point.
+  /// Elsewhere a rate below rest is raised to rest (`floored-at-rest`).
+  /// `equation` is the model's kcal/min at a heart rate.
+  static func output(
+    perMinute: Double, heartRate: Double, ageYears: Double, input: ModelInput, model: String,
+    equation: (Double) -> Double
+  ) -> ModelOutput {
     var output = ModelOutput(
       kilocaloriesPerMinute: perMinute,
       energyKilocalories: input.effectiveDurationSeconds.map { perMinute * $0 / 60 },
@@ -146,10 +170,24 @@ enum HeartRateChecks {
       let rest = Oxygen.kilocaloriesPerMinute(
         vo2MillilitersPerKilogramPerMinute: Oxygen.restingMillilitersPerKilogramPerMinute,
         bodyMassKilograms: mass)
+      let floor = Keytel2005.validFractionOfMaximum.lowerBound * maximum
+      if let resting = input.restingHeartRateBeatsPerMinute, resting > 0, resting < floor {
+        let top = max(equation(floor), rest)
+        let share = min(max((heartRate - resting) / (floor - resting), 0), 1)
+        let blended = rest + (top - rest) * share
+        output.treatment = DomainTreatment(
+          code: "resting-hr-blend",
+          description:
+            "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum (\(Fixed.format(floor, digits: 0)) bpm), below \(model)'s data; costed on the line from rest (3.5 mL/kg/min) at the resting heart rate \(Fixed.format(resting, digits: 0)) bpm to the equation's \(Fixed.format(top, digits: 2)) kcal/min at \(Fixed.format(floor, digits: 0)) bpm, as Hexoskin's documented rule blends rest and Keytel",
+          equationKilocaloriesPerMinute: perMinute)
+        output.kilocaloriesPerMinute = blended
+        output.energyKilocalories = input.effectiveDurationSeconds.map { blended * $0 / 60 }
+        return output
+      }
       output.treatment = DomainTreatment(
         code: "flex-hr-rest",
         description:
-          "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum, below \(model)'s data, where heart rate does not track energy; costed at rest (3.5 mL/kg/min), as FLEX-HR costs time below its flex heart rate (Ceesay et al. 1989)",
+          "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum, below \(model)'s data, where heart rate does not track energy; without a resting heart rate, costed at rest (3.5 mL/kg/min), as FLEX-HR costs time below its flex heart rate (Ceesay et al. 1989)",
         equationKilocaloriesPerMinute: perMinute)
       output.kilocaloriesPerMinute = rest
       output.energyKilocalories = input.effectiveDurationSeconds.map { rest * $0 / 60 }

@@ -249,12 +249,23 @@ public enum MeasuredEvaluationCommand {
       for (m, model) in models.enumerated() {
         do {
           let output = try model.evaluate(input)
-          for d in output.diagnostics {
-            if let known = notes[d.code] {
-              notes[d.code] = (known.count + 1, known.example)
+          var seen = output.diagnostics.map { ($0.code, $0) }
+          if let t = output.treatment {
+            // What was costed in place of the equation, per model.
+            seen.append(
+              (
+                "\(options.modelIDs[m]) \(t.code)",
+                Diagnostic(
+                  code: t.code, severity: .note,
+                  message: "\(options.modelIDs[m]) not applied as printed (\(t.code)): \(t.description)")
+              ))
+          }
+          for (key, d) in seen {
+            if let known = notes[key] {
+              notes[key] = (known.count + 1, known.example)
             } else {
-              notes[d.code] = (1, d)
-              noteOrder.append(d.code)
+              notes[key] = (1, d)
+              noteOrder.append(key)
             }
           }
           guard let value = options.measuredUnit.value(of: output, massKilograms: input.bodyMassKilograms)

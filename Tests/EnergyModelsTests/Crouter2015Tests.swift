@@ -28,6 +28,26 @@ struct Crouter2015Tests {
     expectClose(out.kilocaloriesPerMinute, kcalPerMinute, tolerance: 1e-6, "\(id) kcal/min")
   }
 
+  /// A second source for the coefficients: the intensity cut-points of
+  /// Crouter et al. 2015 as the MOCAfunctions R package applies them
+  /// (robmarcotte/MOCAfunctions, R/crouter2015_VA.R and crouter2015_VM.R:
+  /// sedentary below 36 and 101, moderate from 361 and 610, vigorous from
+  /// 1130 and 1810 counts per 5 s) are where the lines cross 3 and 6
+  /// child-METs, rounded to whole counts: (3 - 1.592) / 0.0039 = 361.03,
+  /// (6 - 1.592) / 0.0039 = 1130.26, (3 - 1.475) / 0.0025 = 610, (6 -
+  /// 1.475) / 0.0025 = 1810; and 1 child-MET holds up to 35 and 100.
+  @Test(arguments: [
+    (Crouter2015.Axis.vertical, 36.0, 361.0, 1130.0), (Crouter2015.Axis.vectorMagnitude, 101, 610, 1810),
+  ])
+  func coefficientsMeetThePublishedCutPoints(
+    axis: Crouter2015.Axis, sedentary: Double, moderate: Double, vigorous: Double
+  ) throws {
+    let model = Crouter2015(axis)
+    #expect(model.sedentaryCountsPer5Seconds + 1 == sedentary)
+    #expect(((3 - model.intercept) / model.slope).rounded() == moderate)
+    #expect(((6 - model.intercept) / model.slope).rounded() == vigorous)
+  }
+
   @Test func negativeCountsAreRefused() throws {
     var input = ModelInput(bodyMassKilograms: 70)
     input.verticalCountsPerMinute = -1

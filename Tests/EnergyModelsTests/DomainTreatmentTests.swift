@@ -127,6 +127,32 @@ struct DomainTreatmentTests {
       try #require(output.treatment?.equationKilocaloriesPerMinute), -3.5849 / 4.184, tolerance: 1e-4)
   }
 
+  /// With the subject's resting heart rate, time below 57 % of the maximum
+  /// is costed on the line from rest at the resting rate to Keytel at the
+  /// floor (Hexoskin's documented blend, with Keytel's 57 %). By hand, male,
+  /// 70 kg, 30 y, resting 60 bpm, at 90 bpm: HRmax = 208 - 0.7 x 30 = 187,
+  /// floor 0.57 x 187 = 106.59 bpm; Keytel there (-55.0969 + 0.6309 x
+  /// 106.59 + 0.1988 x 70 + 0.2017 x 30) / 4.184 = 7.67632 kcal/min; rest
+  /// 1.225; 1.225 + (7.67632 - 1.225) x 30 / 46.59 = 5.37910 kcal/min. At or
+  /// below the resting rate: rest. A resting rate above the floor leaves
+  /// the FLEX-HR treatment.
+  @Test func keytelBelowItsDomainBlendsFromTheRestingHeartRate() throws {
+    func keytel(_ hr: Double, resting: Double?) throws -> ModelOutput {
+      var input = ModelInput(
+        bodyMassKilograms: 70, heartRateBeatsPerMinute: hr, ageYears: 30, sex: .male, durationSeconds: 60)
+      input.restingHeartRateBeatsPerMinute = resting
+      return try Keytel2005().evaluate(input)
+    }
+    let blended = try keytel(90, resting: 60)
+    #expect(blended.treatment?.code == "resting-hr-blend")
+    expectClose(blended.kilocaloriesPerMinute, 5.37910298823347, tolerance: 1e-9)
+    expectClose(blended.energyKilocalories, 5.37910298823347, tolerance: 1e-9)
+    let atRest = try keytel(55, resting: 60)
+    expectClose(atRest.kilocaloriesPerMinute, 1.225, tolerance: 1e-12)
+    #expect(try keytel(90, resting: 110).treatment?.code == "flex-hr-rest")
+    #expect(try keytel(120, resting: 60).treatment == nil)
+  }
+
   /// No model in the registry gives a rate below zero over descents from
   /// level to -50 % at walking and running speeds.
   @Test(arguments: [0.0, -0.05, -0.1, -0.2, -0.3, -0.45, -0.5])

@@ -197,6 +197,39 @@ struct MeasuredTableEvaluationTests {
       e.diagnostics.contains { $0.code == "rows-without-prediction" && $0.message.contains("21 row(s)") })
   }
 
+  /// Keytel against the measured energy (Weir, kcal/min) of the 110
+  /// stages, stages within participants, with and without each one's
+  /// resting heart rate (their rest stage's): below 57 % of the maximum the
+  /// resting rate sets the line from rest to the equation
+  /// (`resting-hr-blend`), else the time is costed at rest. Expected values
+  /// from scripts/oracles/treadmill.py (numpy, the equation written there
+  /// from the paper): with the resting rate bias 0.19416, limits -4.31476
+  /// and 4.70308; without, -0.22326, -5.07053 and 4.62401.
+  @Test func keytelOnTheTreadmillWithTheRestingHeartRate() throws {
+    func limits(_ extra: [String]) throws -> (LimitsOfAgreement, [Diagnostic]) {
+      let e = try MeasuredEvaluationCommand.evaluate(
+        .init(
+          path: "\(packageRoot)/Datasets/treadmill-enmo-vo2/stages.csv", idColumn: "ID",
+          measuredColumn: "energy_kcal_min", measuredUnit: .kilocaloriesPerMinute,
+          inputs: try
+            (["heart-rate=HR_bpm:bpm", "mass=weight_kg:kg", "age=age_years:years", "sex=sex:1=male"]
+            + extra).map { try .init(parsing: $0) },
+          modelIDs: ["keytel-2005"], byColumn: nil))
+      return (try #require(e.groups.first?.agreement.limits), e.diagnostics)
+    }
+    let (blend, notes) = try limits(["resting-hr=resting_HR_bpm:bpm"])
+    #expect(blend.count == 110 && blend.participants == 21)
+    expectClose(blend.bias, 0.19415849169321936, tolerance: 1e-9)
+    expectClose(blend.constant.lower, -4.314759732939511, tolerance: 1e-9)
+    expectClose(blend.constant.upper, 4.70307671632595, tolerance: 1e-9)
+    #expect(notes.contains { $0.code == "resting-hr-blend" && $0.message.hasPrefix("58 row(s)") })
+    let (rest, restNotes) = try limits([])
+    expectClose(rest.bias, -0.22326163075344618, tolerance: 1e-9)
+    expectClose(rest.constant.lower, -5.070532387360253, tolerance: 1e-9)
+    expectClose(rest.constant.upper, 4.6240091258533615, tolerance: 1e-9)
+    #expect(restNotes.contains { $0.code == "flex-hr-rest" })
+  }
+
   /// kcal/min: a model's VO2 at 5 kcal per litre; for the measured column
   /// in kcal/min, ACSM walking at 4 km/h (66.67 m/min) for 97.3 kg is
   /// (0.1 x 66.667 + 3.5) x 97.3 / 1000 x 5 = 4.946 kcal/min.

@@ -37,3 +37,31 @@ for name, predict in [
     for speed in sorted({p[1] for p in pairs}, key=float):
         d = np.array([p[2] for p in pairs if p[1] == speed]); s = d.std(ddof=1)
         print(name, speed, len(d), repr(d.mean()), repr(d.mean() - Z * s), repr(d.mean() + Z * s))
+
+
+def keytel(r, resting):
+    """Keytel et al. 2005 (kg form, without VO2max), kcal/min; below 57 % of
+    HRmax = 208 - 0.7 age, the line from rest (3.5 mL/kg/min at 5 kcal/L) at
+    the resting heart rate to the equation at 57 % (Hexoskin's blend)."""
+    hr, w, a = num(r["HR_bpm"]), num(r["weight_kg"]), num(r["age_years"])
+    male = r["sex"] == "1"
+
+    def eq(h):
+        kj = (-55.0969 + 0.6309 * h + 0.1988 * w + 0.2017 * a) if male else (-20.4022 + 0.4472 * h - 0.1263 * w + 0.074 * a)
+        return kj / 4.184
+
+    rest = 3.5 * w / 1000 * 5
+    floor = 0.57 * (208 - 0.7 * a)
+    if hr >= floor:
+        return max(eq(hr), rest)
+    if resting is None or resting >= floor:
+        return rest
+    share = min(max((hr - resting) / (floor - resting), 0), 1)
+    return rest + (max(eq(floor), rest) - rest) * share
+
+
+for label, use_resting in [("keytel-2005 resting-hr-blend", True), ("keytel-2005 without resting", False)]:
+    pairs = [(r["ID"], keytel(r, num(r["resting_HR_bpm"]) if use_resting else None) - num(r["energy_kcal_min"]))
+             for r in rows if num(r["energy_kcal_min"]) is not None and num(r["HR_bpm"]) is not None]
+    m, n, bias, lo, hi = ba2007([p[0] for p in pairs], [p[1] for p in pairs])
+    print(label, "all kcal/min", n, m, repr(bias), repr(lo), repr(hi))
