@@ -344,7 +344,11 @@ public enum TrackCommands {
         file: file, activities: .alterEco(activities), inputs: [file] + (regionsPath.map { [$0] } ?? []),
         parameters: alterEco.described + parameters.described, diagnostics: track.diagnostics)
     }
-    let (steps, diagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
+    let (steps, trackDiagnostics) = TrackAnalysis(parameters: parameters).steps(of: track)
+    var diagnostics = trackDiagnostics
+    if case .epochModel(let p) = inference, !p.accelerometerMoving.isEmpty {
+      diagnostics.append(accelerometerOverlap(steps, parameters: p, file: file))
+    }
     let classified = ModeClassifier(inference: inference).activities(
       of: steps, points: track.points, declaredSportBySegment: track.declaredSportBySegment, source: file)
     var timeline: [ModeEpoch]?
@@ -359,6 +363,64 @@ public enum TrackCommands {
       file: file, activities: .modes(classified.activities), epochs: timeline, inputs: [file],
       parameters: parameters.described + inference.described,
       diagnostics: track.diagnostics + diagnostics + classified.diagnostics)
+  }
+
+  /// How many of a track's epochs the accelerometer recording covers: a
+  /// note, or a warning when it covers none (the recording then changes
+  /// nothing).
+  static func accelerometerOverlap(_ steps: [TrackStep], parameters p: ModeModelParameters, file: String)
+    -> Diagnostic
+  {
+    let epochs = EpochModeClassifier(parameters: p).observedEpochs(of: steps)
+    let covered = epochs.filter { $0.accelerometerMoving != nil }
+    let moving = covered.filter { $0.accelerometerMoving == true }.count
+    if covered.isEmpty {
+      return Diagnostic(
+        code: "accel-no-overlap", severity: .warning,
+        message:
+          "the accelerometer recording covers none of the track's \(epochs.count) epochs (worn and classified): modes from speed alone",
+        location: file)
+    }
+    return Diagnostic(
+      code: "accel-joined", severity: .note,
+      message:
+        "the accelerometer joins the speed in \(covered.count) of \(epochs.count) epochs (\(moving) moving, \(covered.count - moving) still)",
+      location: file)
+  }
+
+  /// Whether an accelerometer recording was moving (light intensity or
+  /// above by its own cut-points) in each epoch of `epochSeconds`, keyed
+  /// by the epoch's start (s since 1970): its worn, classified epochs
+  /// vote by the seconds they overlap each epoch, and a tie is moving.
+  public static func accelerometerStates(
+    _ path: String, epochSeconds: Double, timeZone: TimeZone?
+  ) throws -> (states: [Double: Bool], diagnostics: [Diagnostic]) {
+    var options = AccelOptions()
+    options.timeZone = timeZone
+    let result = try AccelPipeline.analyse(path, options: options)
+    guard let classified = result.analysis.intensityEpochs else {
+      throw UsageError(
+        .unsupported,
+        "\(path): no intensity classes (no cut-points apply to its data), so it cannot tell moving from still"
+      )
+    }
+    var votes: [Double: (moving: Double, total: Double)] = [:]
+    for e in classified where e.worn {
+      guard let intensity = e.intensity else { continue }
+      let end = e.start + e.seconds
+      var t = (e.start / epochSeconds).rounded(.down) * epochSeconds
+      while t < end {
+        let overlap = min(end, t + epochSeconds) - max(e.start, t)
+        if overlap > 0 {
+          var v = votes[t, default: (0, 0)]
+          v.total += overlap
+          if intensity != .sedentary { v.moving += overlap }
+          votes[t] = v
+        }
+        t += epochSeconds
+      }
+    }
+    return (votes.mapValues { $0.moving * 2 >= $0.total }, result.diagnostics)
   }
 
   /// The activities as rows of the `track-segments` table.
@@ -470,9 +532,23 @@ public enum TrackCommands {
   public static func segments(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
-    regionsPath: String? = nil, epochs: Bool = false, failFast: Bool = false, jobs: Int? = nil,
-    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
+    failFast: Bool = false,
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
   ) throws {
+    var joined = inference
+    var accelerometerDiagnostics: [Diagnostic] = []
+    if let accelerometerPath {
+      guard case .epochModel(var p) = inference, alterEco == nil else {
+        throw UsageError(.unsupported, "an accelerometer recording joins the epoch model (epoch-hmm) only")
+      }
+      let (states, notes) = try accelerometerStates(
+        accelerometerPath, epochSeconds: p.epochSeconds, timeZone: defaultTimeZone)
+      p.accelerometerMoving = states
+      joined = .epochModel(p)
+      accelerometerDiagnostics = notes
+    }
+    let inference = joined
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let results = parallelMap(count: files.count, workers: workers) { k in
       Result {
@@ -497,6 +573,7 @@ public enum TrackCommands {
     let classifier = alterEco == nil ? inference.identifier : "alter-eco"
     var inputs: [String] = []
     for s in found { for i in s.inputs where !inputs.contains(i) { inputs.append(i) } }
+    if let accelerometerPath { inputs.append(accelerometerPath) }
     let parameterList =
       (found.first?.parameters ?? parameters.described)
       + (epochs
@@ -505,7 +582,7 @@ public enum TrackCommands {
             name: "epoch_s", value: Fixed.shortest(inference.epochSeconds),
             meaning: "length of the printed epochs")
         ] : [])
-    let diagnostics = found.flatMap(\.diagnostics)
+    let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
     let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
     try Driver.finish(
       ComputedOutcome(

@@ -94,6 +94,22 @@ public struct ModeModelParameters: Sendable, Hashable {
   public var counts = ModeModelParameters.palmsValidationCounts
   /// Where the counts came from, as reported.
   public var countsSource = "palms-validation-19-days"
+  /// With an accelerometer recording of the same person (`--accel`), an
+  /// epoch's accelerometer state joins its speed as a second observation:
+  /// `P(moving | mode)` for walk, cycle, vehicle and stationary, where
+  /// moving is an accelerometer epoch at light intensity or above by the
+  /// recording's own cut-points, still one that is sedentary. Set from
+  /// what each mode does to the body, not fitted (no labelled days with an
+  /// accelerometer ship): walking moves the body in nearly every 30 s
+  /// (0.95), cycling mostly (0.7, the wrist rests on the bars), a
+  /// passenger or driver rarely (0.1), a person staying in a place now and
+  /// then (0.2). A still accelerometer then outweighs a walking speed in
+  /// crawling traffic, which the speed alone calls walking; as PALMS and
+  /// hbGPS let activity counts or ENMO join the decision.
+  public var accelerometerMovingLikelihood: [Double] = [0.95, 0.7, 0.1, 0.2]
+  /// Per epoch start (s since 1970): whether the accelerometer recording
+  /// was moving then; empty without one.
+  public var accelerometerMoving: [Double: Bool] = [:]
 
   public init() {}
 
@@ -166,6 +182,13 @@ public struct ModeModelParameters: Sendable, Hashable {
             "epochs after \(state.rawValue) that were \(modeModelStates.map(\.rawValue).joined(separator: ", "))"
         ))
     }
+    if !accelerometerMoving.isEmpty {
+      out.append(
+        NamedParameter(
+          name: "mode_accel_p_moving", value: row(accelerometerMovingLikelihood),
+          meaning:
+            "P(accelerometer epoch light or above | walk, cycle, vehicle, stationary); set, not fitted"))
+    }
     return out
   }
 }
@@ -188,6 +211,9 @@ public struct ModeEpoch: Sendable, Hashable {
   /// Position of the last fix in the epoch (with the track's points).
   public var latitudeDegrees: Double?
   public var longitudeDegrees: Double?
+  /// Whether an accelerometer recording of the same person was moving in
+  /// the epoch (light intensity or above); nil without one.
+  public var accelerometerMoving: Bool? = nil
 }
 
 /// The epoch mode model (`ModeModelParameters`): epochs of a track's steps,
@@ -249,7 +275,7 @@ public struct EpochModeClassifier: Sendable {
         startSecondsSince1970: start, fixes: fixes[start] ?? 0,
         speedMetersPerSecond: speeds[start].map(median),
         mode: .stationary, distanceMeters: distances[start] ?? 0, latitudeDegrees: positions[start]?.0,
-        longitudeDegrees: positions[start]?.1)
+        longitudeDegrees: positions[start]?.1, accelerometerMoving: parameters.accelerometerMoving[start])
     }
   }
 
@@ -301,6 +327,9 @@ public struct EpochModeClassifier: Sendable {
   struct LogProbabilities {
     var emission: [[Double]]
     var transition: [[Double]]
+    /// log P(moving | state) and log P(still | state).
+    var moving: [Double]
+    var still: [Double]
   }
 
   func logProbabilities() -> LogProbabilities {
@@ -314,7 +343,10 @@ public struct EpochModeClassifier: Sendable {
       let total = row.reduce(0, +) + c * Double(row.count)
       return row.map { Foundation.log(($0 + c) / total) }
     }
-    return LogProbabilities(emission: emission, transition: transition)
+    let p = parameters.accelerometerMovingLikelihood
+    return LogProbabilities(
+      emission: emission, transition: transition, moving: p.map { Foundation.log($0) },
+      still: p.map { Foundation.log(1 - $0) })
   }
 
   /// The most likely states of a run of epochs (ties to the earlier state).
@@ -322,7 +354,8 @@ public struct EpochModeClassifier: Sendable {
     guard !epochs.isEmpty else { return [] }
     let n = modeModelStates.count
     func emit(_ s: Int, _ e: ModeEpoch) -> Double {
-      e.speedMetersPerSecond.map { logs.emission[s][parameters.bin($0)] } ?? 0
+      (e.speedMetersPerSecond.map { logs.emission[s][parameters.bin($0)] } ?? 0)
+        + (e.accelerometerMoving.map { $0 ? logs.moving[s] : logs.still[s] } ?? 0)
     }
     var score = (0..<n).map { emit($0, epochs[0]) }
     var back: [[Int]] = []

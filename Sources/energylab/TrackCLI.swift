@@ -190,6 +190,11 @@ struct TrackCLI: ParsableCommand {
       help: "Alter Eco: the user's cycling speed, replacing the 4 m/s car threshold (as 6mps or 20kmh).",
       transform: QuantityParser.speedMetersPerSecond)
     var cyclingSpeed: Double?
+    @Option(
+      help:
+        "An accelerometer recording of the same person (any format accel reads): where it overlaps the tracks, whether it moved (light intensity or above) joins the speed in epoch-hmm."
+    )
+    var accel: String?
     @OptionGroup var track: TrackOptions
     @OptionGroup var run: FileRunOptions
     @OptionGroup var store: StoreOptions
@@ -205,6 +210,9 @@ struct TrackCLI: ParsableCommand {
         guard classifier != .alterEco else {
           throw ValidationError("--epochs gives epoch modes of epoch-hmm or speed-bands, not of alter-eco")
         }
+      }
+      if accel != nil, classifier != .epochHMM {
+        throw ValidationError("--accel joins the epoch model only: use --classifier epoch-hmm")
       }
     }
 
@@ -223,7 +231,8 @@ struct TrackCLI: ParsableCommand {
       try TrackCommands.segments(
         files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
         inference: inference,
-        alterEco: alterEco, regionsPath: regions, epochs: epochs != nil, failFast: run.failFast,
+        alterEco: alterEco, regionsPath: regions, epochs: epochs != nil, accelerometerPath: accel,
+        failFast: run.failFast,
         jobs: run.jobs,
         databasePath: store.path, format: output.format, context: context)
     }
