@@ -25,6 +25,11 @@ public struct Remedy: Sendable, Hashable, Codable {
     case intensityEpoch
     case readTruncated
     case ignoreCRC
+    case idleSleep
+    case followLinks
+    case rerun
+    case cutPoints
+    case storedDiagnostics
 
     /// The setting in words, for programs that install no naming.
     public var prose: String {
@@ -48,6 +53,11 @@ public struct Remedy: Sendable, Hashable, Codable {
       case .intensityEpoch: "the epoch the cut-points classify"
       case .readTruncated: "the readTruncated option"
       case .ignoreCRC: "the ignoreCRC option"
+      case .idleSleep: "the idle-sleep treatment"
+      case .followLinks: "following links"
+      case .rerun: "a rerun"
+      case .cutPoints: "other cut-points"
+      case .storedDiagnostics: "the diagnostics table of the store"
       }
     }
   }

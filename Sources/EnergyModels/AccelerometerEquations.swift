@@ -347,7 +347,8 @@ public struct Crouter2010Refined: EnergyModel {
     validRange:
       "adults; ActiGraph GT1M on the hip; 10 s epochs; structured activities from sitting to running",
     citation: "Crouter et al., Med Sci Sports Exerc 2010;42(5):1029-1037",
-    notes: "the CV is that of the recording's own 10 s counts; accel energy --model computes it")
+    notes:
+      "the CV is that of the recording's own 10 s counts, computed when the model is applied to a recording")
 
   public func evaluate(_ input: ModelInput) throws -> ModelOutput {
     let perMinute = try input.required(input.verticalCountsPerMinute, .verticalCounts, for: info.id)

@@ -425,7 +425,7 @@ private struct LogParser {
           severity: fill ? .note : .warning,
           message: fill
             ? "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all, the first \(firstGap.seconds) s from \(start) (device time); filled with the last sample (\(filledSamples) samples), as ActiLife does"
-            : "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all (\(Fixed.format(Double(gapSeconds) / 3600, digits: 2)) h, \(Fixed.format(sleptShare * 100, digits: 1)) % of the \(Fixed.format(spanSeconds / 3600, digits: 2)) h from first to last record), the first \(firstGap.seconds) s from \(start) (device time); left out as gaps (--idle-sleep gap): ENMO, MAD, intensity minutes, bouts and energy cover only the seconds the device was awake, where ActiLife (and the default, --idle-sleep fill) fills them with the last sample",
+            : "the device slept (idle sleep mode) in \(gaps) gap(s), \(gapSeconds) s in all (\(Fixed.format(Double(gapSeconds) / 3600, digits: 2)) h, \(Fixed.format(sleptShare * 100, digits: 1)) % of the \(Fixed.format(spanSeconds / 3600, digits: 2)) h from first to last record), the first \(firstGap.seconds) s from \(start) (device time); left out as gaps (\(Remedy(.idleSleep, value: "gap").text)): ENMO, MAD, intensity minutes, bouts and energy cover only the seconds the device was awake, where ActiLife (and the default, \(Remedy(.idleSleep, value: "fill").text)) fills them with the last sample",
           location: path))
     }
     if let firstUnfilled {

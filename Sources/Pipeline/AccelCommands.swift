@@ -176,7 +176,7 @@ public struct AccelResult: Sendable {
         code: "cut-points-wear-location",
         severity: .warning,
         message:
-          "cut-points \(cut.id) were derived at the \(cutLocation.rawValue); the file's header states the \(fileLocation.rawValue) (\"\(stated)\"): intensity minutes and bouts come from thresholds of another site\(better.map { " (\(fileLocation == .waist ? "--wear-location waist or " : "")--cut-points \($0.id) fits the file)" } ?? "")",
+          "cut-points \(cut.id) were derived at the \(cutLocation.rawValue); the file's header states the \(fileLocation.rawValue) (\"\(stated)\"): intensity minutes and bouts come from thresholds of another site\(better.map { " (\(fileLocation == .waist ? "\(Remedy(.wearLocation, value: "waist").text) or " : "")\(Remedy(.cutPoints, value: $0.id).text) fits the file)" } ?? "")",
         location: file)
     ]
   }
@@ -606,7 +606,7 @@ public enum AccelCommands {
     guard !r.info.layout.absoluteTime else { return }
     throw UsageError(
       .unsupported,
-      "\(r.file): times count from the first sample, not from a date, so there are no \(what); give the time of the first sample with --start (ISO-8601 with an offset)"
+      "\(r.file): times count from the first sample, not from a date, so there are no \(what); give the time of the first sample with \(Remedy(.start).text) (ISO-8601 with an offset)"
     )
   }
 
@@ -831,14 +831,14 @@ public enum AccelCommands {
           Diagnostic(
             code: "equation-wear-location",
             message:
-              "\(id) was derived at the \(e.site.rawValue); this recording was worn at the \(site.rawValue) (\(stated != nil ? "its header: \"\(r.statedWearLocation ?? "")\"" : "--wear-location")): the equation is applied outside its own data",
+              "\(id) was derived at the \(e.site.rawValue); this recording was worn at the \(site.rawValue) (\(stated != nil ? "its header: \"\(r.statedWearLocation ?? "")\"" : Remedy(.wearLocation).text)): the equation is applied outside its own data",
             location: r.file))
       } else if site == nil {
         diagnostics.append(
           Diagnostic(
             code: "equation-wear-location", severity: .note,
             message:
-              "\(id) was derived at the \(e.site.rawValue); the recording states no wear location (--wear-location says it)",
+              "\(id) was derived at the \(e.site.rawValue); the recording states no wear location (\(Remedy(.wearLocation).text) says it)",
             location: r.file))
       }
     }

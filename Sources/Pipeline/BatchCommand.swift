@@ -158,7 +158,7 @@ public enum BatchCommand {
             if !(target == canonicalRoot || target.hasPrefix(inside)) && !followLinks {
               skip(
                 relative, "link-outside-study",
-                "symbolic link leading out of the study folder (to \(target)); not followed (--follow-links follows it)"
+                "symbolic link leading out of the study folder (to \(target)); not followed (\(Remedy(.followLinks).text) follows it)"
               )
               continue
             }
@@ -647,7 +647,7 @@ public enum BatchCommand {
     let failed = result.failures.count + result.failedBefore
     if failed > 0 {
       throw RuntimeError(
-        "\(failed) of \(result.processed) files could not be read\(result.failedBefore > 0 ? " (\(result.failedBefore) in an earlier run, not tried again; --rerun tries them)" : ""); \(result.stored + result.alreadyStored) stored"
+        "\(failed) of \(result.processed) files could not be read\(result.failedBefore > 0 ? " (\(result.failedBefore) in an earlier run, not tried again; \(Remedy(.rerun).text) tries them)" : ""); \(result.stored + result.alreadyStored) stored"
       )
     }
   }
@@ -678,7 +678,7 @@ public enum BatchCommand {
       let count = seen[code, default: 0] - warningsPrintedPerKind
       let files = moreFiles[code, default: []].count
       return
-        "warning: \(count) more \(code) warning\(count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") not printed (stored; db export --table diagnostics lists them)"
+        "warning: \(count) more \(code) warning\(count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") not printed (stored; \(Remedy(.storedDiagnostics).text) lists them)"
     }
     return (printed, more)
   }
@@ -711,11 +711,11 @@ public enum BatchCommand {
     let noticed =
       stored.isEmpty
       ? ""
-      : "; \(warnings) warnings and \(stored.count - warnings) notes stored (db export --table diagnostics)"
+      : "; \(warnings) warnings and \(stored.count - warnings) notes stored (\(Remedy(.storedDiagnostics).text))"
     let earlier =
       result.alreadyStored + result.failedBefore == 0
       ? ""
-      : "; \(result.alreadyStored) already stored and \(result.failedBefore) failed in an earlier run with the same content and options, left as they were (--rerun does them again)"
+      : "; \(result.alreadyStored) already stored and \(result.failedBefore) failed in an earlier run with the same content and options, left as they were (\(Remedy(.rerun).text) does them again)"
     context.write(
       "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\(earlier)\n"
     )

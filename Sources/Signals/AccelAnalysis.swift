@@ -833,7 +833,7 @@ public struct AccelAnalyzer {
     return Diagnostic(
       code: "steps-below-threshold",
       message:
-        "\(counted) steps counted; the waist's lower threshold (\(Fixed.shortest(waist)) g) finds \(atWaist)\(share): a device at the hip or lower back peaks lower than a carried phone, so if it was worn there, pass --wear-location waist (stating any location silences this)",
+        "\(counted) steps counted; the waist's lower threshold (\(Fixed.shortest(waist)) g) finds \(atWaist)\(share): a device at the hip or lower back peaks lower than a carried phone, so if it was worn there, say so (\(Remedy(.wearLocation, value: "waist").text); stating any location silences this)",
       location: source)
   }
 

@@ -56,6 +56,33 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
 
   public init() {}
 
+  /// The parameters, each checked against what it can be: an error names
+  /// the parameter as the run reports it (`grade_window_m`), its value and
+  /// what is accepted, and leaves it to the caller to say where the value
+  /// came from.
+  public func validated() throws -> TrackAnalysisParameters {
+    func require(_ holds: Bool, _ name: String, _ value: Double, _ expected: String) throws {
+      guard holds else {
+        throw ValueError(.outOfRange, name, value: Fixed.shortest(value), expected: expected)
+      }
+    }
+    try require(
+      gradeWindowMeters > 0 && gradeWindowMeters.isFinite, "grade_window_m", gradeWindowMeters, "positive")
+    try require(
+      maximumStepHours > 0 && maximumStepHours.isFinite, "max_step_h", maximumStepHours,
+      "a positive number of hours")
+    try require(stopSpeedMetersPerSecond >= 0, "stop_speed_mps", stopSpeedMetersPerSecond, "at least 0")
+    try require(
+      elevationSmoothingFixes >= 1, "elevation_smoothing_fixes", Double(elevationSmoothingFixes), "at least 1"
+    )
+    try require(
+      elevationHysteresisMeters >= 0, "elevation_hysteresis_m", elevationHysteresisMeters, "at least 0")
+    if let v = cleaning.impossibleSpeedMetersPerSecond {
+      try require(v > 0, "impossible_speed_mps", v, "positive")
+    }
+    return self
+  }
+
   /// Name, value and meaning of each parameter, for provenance.
   public var described: [NamedParameter] {
     [

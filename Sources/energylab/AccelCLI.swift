@@ -120,8 +120,10 @@ struct AccelReadOptions: ParsableArguments {
     transform: { try ArgumentValue.instant($0, requireOffset: true) })
   var start: Double?
   @Option(help: "Sample rate of files without a time column, Hz.") var sampleRate: Double?
-  @Option(help: "IANA time zone of local times, days and hours (default UTC), as Europe/London.") var tz:
-    String?
+  @Option(
+    help: "IANA time zone of local times, days and hours (default UTC), as Europe/London.",
+    transform: ArgumentValue.timeZone)
+  var tz: NamedTimeZone?
   @Option(
     help:
       "Intensity cut-points: \(CutPoints.all.map(\.id).joined(separator: ", ")) (default: hildebrand-wrist-actigraph for raw acceleration, hildebrand-hip-actigraph with --wear-location waist, freedson-1998 for counts).",
@@ -157,7 +159,6 @@ struct AccelReadOptions: ParsableArguments {
   @OptionGroup var steps: StepOptions
 
   func validate() throws {
-    try checkTimeZone(tz)
     if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
     if let intensityEpoch, !(intensityEpoch > 0) {
       throw ValidationError("--intensity-epoch must be positive")
@@ -196,7 +197,7 @@ struct AccelReadOptions: ParsableArguments {
     o.map.z = z.map(ColumnReference.init)
     o.map.start = start
     o.map.sampleRateHz = sampleRate
-    if let tz { o.timeZone = try TimeZoneLookup.zone(named: tz) }
+    if let tz { o.timeZone = tz.zone }
     if let cutPoints { o.analysis.cutPoints = cutPoints }
     o.analysis.intensityEpochSeconds = intensityEpoch
     o.fillIdleSleep = idleSleep.fills

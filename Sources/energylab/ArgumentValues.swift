@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnergyLabCore
+import EnergyModels
 import Evaluation
 import Foundation
 import Ingest
@@ -32,6 +33,41 @@ extension WearLocation: ExpressibleByArgument {
       self.init(rawValue: name)
     }
   }
+}
+
+/// A model of the registry, checked when the arguments are parsed: its
+/// valid values are the registry's identifiers, listed in help and in the
+/// error for any other.
+struct ModelID: ExpressibleByArgument, Hashable, Sendable {
+  let id: String
+
+  init?(argument: String) {
+    guard (try? ModelRegistry.model(id: argument)) != nil else { return nil }
+    id = argument
+  }
+
+  static var allValueStrings: [String] { ModelRegistry.all.map(\.info.id) }
+  static var defaultCompletionKind: CompletionKind { Completions.models }
+}
+
+/// A mode's model, `MODE=MODEL` (as `cycle=acsm-cycling`), both parts
+/// checked when the arguments are parsed.
+struct ModeModel: ExpressibleByArgument, Sendable {
+  let mode: TransportMode
+  let model: ModelID
+
+  init?(argument: String) {
+    let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]),
+      let model = ModelID(argument: parts[1])
+    else { return nil }
+    self.mode = mode
+    self.model = model
+  }
+
+  /// Every mode with every model would be thousands of strings: the help
+  /// says the form, and the error the modes and models.
+  static var allValueStrings: [String] { [] }
 }
 
 /// The kind of movement that sets the default stop speed of a track.
@@ -96,6 +132,16 @@ enum ArgumentValue {
     text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
   }
 
+  /// Comma-separated model identifiers, each checked against the registry
+  /// (with the closest identifier).
+  static func models(_ text: String) throws -> [ModelID] {
+    try list(text).map { id in
+      do { _ = try ModelRegistry.model(id: id) } catch { throw ValidationError("\(error)") }
+      guard let model = ModelID(argument: id) else { throw ValidationError("unknown model \(id)") }
+      return model
+    }
+  }
+
   /// `NAME=NUMBER` with a number of at least 0.
   static func namedNumber(_ text: String) throws -> (name: String, value: Double) {
     let parts = text.split(separator: "=").map(String.init)
@@ -105,15 +151,18 @@ enum ArgumentValue {
     return (parts[0], value)
   }
 
-  /// `MODE=MODEL`, as `cycle=acsm-cycling`.
-  static func modeModel(_ text: String) throws -> (mode: TransportMode, model: String) {
+  /// `MODE=MODEL`, as `cycle=acsm-cycling`: the modes listed, the model
+  /// checked against the registry (with the closest identifier).
+  static func modeModel(_ text: String) throws -> ModeModel {
     let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-    guard parts.count == 2, let mode = TransportMode(rawValue: parts[0]), !parts[1].isEmpty else {
+    guard parts.count == 2, TransportMode(rawValue: parts[0]) != nil, !parts[1].isEmpty else {
       throw ValidationError(
         "expected MODE=MODEL with MODE one of \(TransportMode.allCases.map(\.rawValue).joined(separator: ", ")), as cycle=acsm-cycling"
       )
     }
-    return (mode, parts[1])
+    do { _ = try ModelRegistry.model(id: parts[1]) } catch { throw ValidationError("\(error)") }
+    guard let value = ModeModel(argument: text) else { throw ValidationError("expected MODE=MODEL") }
+    return value
   }
 
   /// An ASQ task, `NAME=ITEM1,ITEM2,ITEM3`.
@@ -160,6 +209,12 @@ enum ArgumentValue {
     return t.secondsSince1970
   }
 
+  /// An IANA time zone (any case), parsed once; an unknown name is a
+  /// usage error with the closest known names.
+  static func timeZone(_ text: String) throws -> NamedTimeZone {
+    do { return try NamedTimeZone(named: text) } catch { throw ValidationError("\(error)") }
+  }
+
   /// Accelerometer cut-points by name.
   static func cutPoints(_ text: String) throws -> CutPoints {
     guard let c = CutPoints.named(text) else {
@@ -194,9 +249,4 @@ enum ArgumentValue {
   }
 }
 
-/// A time zone option is checked at parse time (with "did you mean").
-func checkTimeZone(_ name: String?) throws {
-  guard let name else { return }
-  do { _ = try TimeZoneLookup.zone(named: name) } catch { throw ValidationError("\(error)") }
-}
 extension SubjectMatch: ExpressibleByArgument {}

@@ -61,7 +61,10 @@ struct BatchCLI: ContextCommand {
   @Option(help: "Process only shard K of N, as 2/8.", transform: BatchCommand.Shard.init)
   var shard: BatchCommand.Shard?
   @OptionGroup var run: FileRunOptions
-  @Option(help: "IANA time zone of times without an offset, days and hours (default UTC).") var tz: String?
+  @Option(
+    help: "IANA time zone of times without an offset, days and hours (default UTC).",
+    transform: ArgumentValue.timeZone)
+  var tz: NamedTimeZone?
   @Option(
     parsing: .unconditional, help: "Body mass for the energy models, as 70kg (default 70 kg).",
     transform: { try QuantityParser.massKilograms($0) })
@@ -78,7 +81,7 @@ struct BatchCLI: ContextCommand {
   @Option(
     help: "Model of a mode for tracks, as walk=pandolf-1977 (repeatable).", transform: ArgumentValue.modeModel
   )
-  var modelFor: [(mode: TransportMode, model: String)] = []
+  var modelFor: [ModeModel] = []
   @Flag(
     help:
       "Follow symbolic links that lead out of the study folders (default: skipped with a warning; links inside are followed)."
@@ -114,7 +117,6 @@ struct BatchCLI: ContextCommand {
   @OptionGroup(title: "Steps in accelerometer recordings") var steps: StepOptions
 
   func validate() throws {
-    try checkTimeZone(tz)
     try steps.validate()
     try idleSleep.validate()
   }
@@ -127,7 +129,7 @@ struct BatchCLI: ContextCommand {
     options.followLinks = followLinks
     options.rerun = rerun
     if let tz {
-      options.timeZone = try NamedTimeZone(named: tz)
+      options.timeZone = tz
       options.accel.timeZone = options.timeZone.zone
     }
     steps.apply(to: &options.accel.analysis)
@@ -145,10 +147,7 @@ struct BatchCLI: ContextCommand {
       options.subjectsPath = subjects
     }
     options.subjectMatch = subjectMatch
-    for entry in modelFor {
-      _ = try ModelRegistry.model(id: entry.model)
-      options.modelForMode[entry.mode] = entry.model
-    }
+    for entry in modelFor { options.modelForMode[entry.mode] = entry.model.id }
     run.apply(to: context)
     try BatchCommand.run(options, context: context)
   }

@@ -27,8 +27,8 @@ struct EnergyCLI: ContextCommand {
       """)
 
   @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV.") var files: [String]
-  @Option(help: "Model identifier (see `energylab models list`).", completion: Completions.models)
-  var model = "acsm-walking"
+  @Option(help: "Model identifier (see `energylab models list`).")
+  var model = ModelID(argument: "acsm-walking")!
   @Flag(
     help:
       "Split tracks into activities by mode (what a file declares, else --classifier); one model per mode.")
@@ -39,7 +39,7 @@ struct EnergyCLI: ContextCommand {
   )
   var classifier = ModeClassifierChoice.epochHMM
   @Option(help: "Model of a mode, as walk=acsm-gait (repeatable).", transform: ArgumentValue.modeModel)
-  var modelFor: [(mode: TransportMode, model: String)] = []
+  var modelFor: [ModeModel] = []
   @Option(
     help:
       "One transport mode for every step (walk, run, cycle, ...), over what files declare; implies --by-mode."
@@ -63,7 +63,7 @@ struct EnergyCLI: ContextCommand {
   }
 
   func execute(in context: CommandContext) throws {
-    var options = EnergyCommand.Options(files: files, modelID: model, subject: try subject.modelInput())
+    var options = EnergyCommand.Options(files: files, modelID: model.id, subject: try subject.modelInput())
     options.track = track.parameters
     options.byMode = byMode || mode != nil
     options.givenMode = mode
@@ -75,7 +75,7 @@ struct EnergyCLI: ContextCommand {
     options.sources = try subject.sources()
     options.databasePath = db
     options.format = output.format
-    for entry in modelFor { options.modelForMode[entry.mode] = entry.model }
+    for entry in modelFor { options.modelForMode[entry.mode] = entry.model.id }
     try EnergyCommand.run(options, context: context)
   }
 }

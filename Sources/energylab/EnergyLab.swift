@@ -273,6 +273,11 @@ enum CommandLineErrors {
     case .intensityEpoch: "--intensity-epoch"
     case .readTruncated: "--read-truncated"
     case .ignoreCRC: "--ignore-crc"
+    case .idleSleep: "--idle-sleep"
+    case .followLinks: "--follow-links"
+    case .rerun: "--rerun"
+    case .cutPoints: "--cut-points"
+    case .storedDiagnostics: "db export --table diagnostics"
     }
   }
 }

@@ -26,7 +26,7 @@ struct EvaluateMeasuredCLI: ContextCommand {
       participant are repeated measures. Example:
         energylab evaluate measured stages.csv --id ID --measured VO2.kg:mL/kg/min \
           --input enmo=ENMO:mg --input speed=speed:kmh --input mass=Weight:kg \
-          --models hildebrand-2014-hip-adult,acsm-walking --by speed
+          --models hildebrand-2014-actigraph-hip-adult,acsm-walking --by speed
       Inputs: speed (kmh, mps, mph, m/min), mass (kg, lb), enmo and mad (mg, g),
       counts and vm-counts (cpm), heart-rate, resting-hr and max-hr (bpm; 0 is
       a dropout), vo2max (mL/kg/min), age (years), height (m, cm), sex (1=male,
@@ -43,7 +43,7 @@ struct EvaluateMeasuredCLI: ContextCommand {
     help: "A model input read from a column, as enmo=ENMO:mg (repeatable).",
     transform: MeasuredEvaluationCommand.InputColumn.init(parsing:))
   var input: [MeasuredEvaluationCommand.InputColumn] = []
-  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.models) var models: [ModelID]
   @Option(help: "A column whose values are reported apart, as speed.") var by: String?
   @OptionGroup var store: StoreOptions
   @OptionGroup var output: FormatOption
@@ -57,7 +57,8 @@ struct EvaluateMeasuredCLI: ContextCommand {
       .init(
         path: table, idColumn: id, measuredColumn: measured.column, measuredUnit: measured.unit,
         inputs: input,
-        modelIDs: models, byColumn: by, format: output.format), databasePath: store.path, context: context)
+        modelIDs: models.map(\.id), byColumn: by, format: output.format), databasePath: store.path,
+      context: context)
   }
 }
 
@@ -79,7 +80,7 @@ struct EvaluateModesCLI: ContextCommand {
   @Option(help: "Folder of truth CSV files, one per day.") var truth: String
   @Option(
     help: "Time zone of the truth's (and --palms's) local times (IANA name).",
-    transform: { try NamedTimeZone(named: $0) })
+    transform: ArgumentValue.timeZone)
   var truthTz: NamedTimeZone
   @Option(help: "PALMS output CSV (dateTime, tripMode) to score on the same epochs.") var palms: String?
   @Flag(help: "Skip the leave-one-day-out scores.") var noHeldOut = false
@@ -118,7 +119,7 @@ struct EvaluateReferenceCLI: ContextCommand {
       speed) must be given with --assume and are printed with the results.
       """)
 
-  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.models) var models: [ModelID]
   @Option(
     help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
   var reference: String
@@ -140,7 +141,7 @@ struct EvaluateReferenceCLI: ContextCommand {
   func execute(in context: CommandContext) throws {
     try EvaluateCommand.run(
       .init(
-        modelIDs: models, reference: reference, assumptions: assume,
+        modelIDs: models.map(\.id), reference: reference, assumptions: assume,
         printCells: cells,
         chartsDirectory: charts, databasePath: db, format: output.format), context: context)
   }
@@ -154,7 +155,7 @@ struct SweepCLI: ContextCommand {
       "Example: energylab sweep --models acsm-walking --reference stanford-walking --vary speed --from 2mph --to 6mph --step 0.1mph --assume grade=0"
   )
 
-  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.list) var models: [String]
+  @Option(help: "Comma-separated model identifiers.", transform: ArgumentValue.models) var models: [ModelID]
   @Option(
     help: "Reference table name in Datasets/reference/ or a CSV path.", completion: Completions.references)
   var reference: String
@@ -199,7 +200,8 @@ struct SweepCLI: ContextCommand {
     let (first, last, increment) = try range()
     try SweepCommand.run(
       .init(
-        modelIDs: models, reference: reference, parameter: vary, from: first, to: last, step: increment,
+        modelIDs: models.map(\.id), reference: reference, parameter: vary, from: first, to: last,
+        step: increment,
         assumptions: assume, chartsDirectory: charts, format: output.format
       ),
       context: context, databasePath: store.path)
@@ -221,8 +223,8 @@ struct AgreementCLI: ContextCommand {
 
   @Argument(help: "Track files: GPX, TCX, FIT, or COSMED K5 CSV (with heart rate for heart-rate models).")
   var files: [String]
-  @Option(help: "Comma-separated model identifiers (at least two).", transform: ArgumentValue.list)
-  var models: [String]
+  @Option(help: "Comma-separated model identifiers (at least two).", transform: ArgumentValue.models)
+  var models: [ModelID]
   @Option(
     help: "Epoch over which energy rates are compared, as 60s or 1min.",
     transform: QuantityParser.durationSeconds)
@@ -271,7 +273,7 @@ struct AgreementCLI: ContextCommand {
 
   func execute(in context: CommandContext) throws {
     try AgreementCommands.models(
-      files: files, modelIDs: models, subject: try subject.modelInput(),
+      files: files, modelIDs: models.map(\.id), subject: try subject.modelInput(),
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
       measured: measured.options(), againstMeasured: against == "measured", againstPower: against == "power",

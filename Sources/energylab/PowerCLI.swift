@@ -32,7 +32,7 @@ struct PowerCLI: ParsableCommand {
     func execute(in context: CommandContext) throws {
       var power = PowerParameters()
       power.missingPower = missingPower
-      let named = try track.namedTimeZone()
+      let named = track.tz
       try TrainingLoadCommand.run(
         paths: paths, power: power, ftpWatts: ftp, track: track.parameters,
         zone: named?.zone ?? TimeZone(identifier: "UTC")!, zoneName: named?.name ?? "UTC",
@@ -87,7 +87,7 @@ struct PowerCLI: ParsableCommand {
       options.fitToSeconds = Int(fitTo.rounded())
       options.criticalPowerWatts = cp
       options.wPrimeJoules = wPrime
-      options.defaultTimeZone = try track.timeZone()
+      options.defaultTimeZone = track.timeZone
       options.boundedMemory = boundedMemory
       try PowerCurveCommand.run(
         options, chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),

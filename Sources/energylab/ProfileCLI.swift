@@ -59,7 +59,7 @@ struct ProfileCLI: ContextCommand {
     // --tz (from the track options) sets both the bins' zone and the zone of
     // times written without an offset.
     var options = ProfileCommand.Options(
-      files: files, binning: by, timeZone: try track.namedTimeZone() ?? .utc)
+      files: files, binning: by, timeZone: track.tz ?? .utc)
     options.factorSet = factors
     options.factorFallback = factorFallback
     options.modes = classifier.inference

@@ -167,8 +167,10 @@ struct TrackOptions: ParsableArguments {
   var elevationSmoothing = 5
   @Option(help: "Elevation change counted by the hysteresis gain, metres.")
   var elevationHysteresis: Double = 5
-  @Option(help: "Time zone of times written without an offset (IANA name); default UTC.")
-  var tz: String?
+  @Option(
+    help: "Time zone of times written without an offset (IANA name); default UTC.",
+    transform: ArgumentValue.timeZone)
+  var tz: NamedTimeZone?
   @Option(help: "Cleaning: drop leading fixes this far (m) from the next (the PEM thesis saw 500 m jumps).")
   var dropStartupJumps: Double?
   @Option(help: "Cleaning: drop fixes with a larger HDOP.") var maxHdop: Double?
@@ -231,29 +233,45 @@ struct TrackOptions: ParsableArguments {
     return p
   }
 
-  func timeZone() throws -> TimeZone? { try namedTimeZone()?.zone }
+  /// `--tz`, parsed when the arguments are.
+  var timeZone: TimeZone? { tz?.zone }
 
-  /// `--tz` as a zone with the name it was given by.
-  func namedTimeZone() throws -> NamedTimeZone? { try tz.map { try NamedTimeZone(named: $0) } }
+  /// The option of each parameter the library checks.
+  static let flags = [
+    "grade_window_m": "--grade-window", "max_step_h": "--max-step-hours", "stop_speed_mps": "--stop-speed",
+    "elevation_smoothing_fixes": "--elevation-smoothing", "elevation_hysteresis_m": "--elevation-hysteresis",
+    "impossible_speed_mps": "--impossible-speed",
+  ]
 
+  /// The parameters check themselves; the error is worded with the option.
   func validate() throws {
-    guard gradeWindow > 0 else { throw ValidationError("--grade-window must be positive") }
-    guard maxStepHours > 0 && maxStepHours.isFinite else {
-      throw ValidationError("--max-step-hours must be a positive number of hours")
+    do {
+      _ = try parameters.validated()
+    } catch let error as ValueError {
+      throw ValidationError(
+        "\(Self.flags[error.subject] ?? error.subject) must be \(error.expected); got \(error.value)")
     }
-    guard (stopSpeed ?? 0) >= 0 else { throw ValidationError("--stop-speed must not be negative") }
-    guard elevationSmoothing >= 1 else { throw ValidationError("--elevation-smoothing must be at least 1") }
-    guard elevationHysteresis >= 0 else {
-      throw ValidationError("--elevation-hysteresis must not be negative")
-    }
-    guard impossibleSpeed > 0 else { throw ValidationError("--impossible-speed must be positive") }
-    try checkTimeZone(tz)
   }
 }
 
 /// Measured energy expenditure beside the models: a COSMED K5 export, or a
 /// CSV whose time and energy columns are named.
 /// How a measured reference is cleaned before it is integrated.
+/// The unit of a generic measured CSV's energy column.
+enum MeasuredEnergyUnit: String, CaseIterable, ExpressibleByArgument {
+  case kilocaloriesPerMinute = "kcal/min"
+  case kilocaloriesPerHour = "kcal/h"
+  case watts = "W"
+  case vo2
+
+  init?(argument: String) {
+    guard let unit = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else {
+      return nil
+    }
+    self = unit
+  }
+}
+
 enum BreathFilterChoice: String, CaseIterable, ExpressibleByArgument {
   case lamarra1987 = "lamarra-1987"
   case none
@@ -269,7 +287,7 @@ struct MeasuredOptionGroup: ParsableArguments {
     String?
   @Option(help: "Energy column of a generic measured CSV.") var measuredEnergy: String?
   @Option(help: "Unit of the energy column: kcal/min, kcal/h, W, or vo2 (mL/min; with --rer).")
-  var measuredUnit: String?
+  var measuredUnit: MeasuredEnergyUnit?
   @Option(help: "Respiratory exchange ratio for a VO2 column (Weir 1949), as 0.85.") var rer: Double?
   @Option(
     help: "Longest heart-rate dropout filled by interpolation, as 5s (default 5 s).",
@@ -287,7 +305,7 @@ struct MeasuredOptionGroup: ParsableArguments {
   var filter: BreathFilter? { breathFilter == .none ? nil : BreathFilter() }
 
   func validate() throws {
-    let generic = [measuredTime, measuredEnergy, measuredUnit].compactMap { $0 }.count
+    let generic = [measuredTime, measuredEnergy, measuredUnit?.rawValue].compactMap { $0 }.count
     if generic > 0 && generic < 3 {
       throw ValidationError(
         "a generic measured CSV needs --measured-time, --measured-energy and --measured-unit")
@@ -295,10 +313,7 @@ struct MeasuredOptionGroup: ParsableArguments {
     if generic > 0 && measured == nil {
       throw ValidationError("--measured-time and the like need --measured FILE")
     }
-    if let unit = measuredUnit, !["kcal/min", "kcal/h", "w", "vo2"].contains(unit.lowercased()) {
-      throw ValidationError("--measured-unit must be kcal/min, kcal/h, W or vo2; got \(unit)")
-    }
-    if measuredUnit?.lowercased() == "vo2" && rer == nil {
+    if measuredUnit == .vo2 && rer == nil {
       throw ValidationError("--measured-unit vo2 needs --rer (as 0.85)")
     }
   }
@@ -310,14 +325,14 @@ struct MeasuredOptionGroup: ParsableArguments {
     var out = MeasuredOptions(path: measured, breathFilter: filter)
     out.timeZone = timeZone
     if let hrGapFill { out.heartRateGapLimitSeconds = hrGapFill }
-    if let measuredTime, let measuredEnergy, let unit = measuredUnit?.lowercased() {
+    if let measuredTime, let measuredEnergy, let unit = measuredUnit {
       out.timeColumn = measuredTime
       out.energyColumn = measuredEnergy
       switch unit {
-      case "kcal/min": out.energyUnit = .kilocaloriesPerMinute
-      case "kcal/h": out.energyUnit = .kilocaloriesPerHour
-      case "w": out.energyUnit = .watts
-      default: out.energyUnit = .oxygenUptakeMillilitersPerMinute(respiratoryExchangeRatio: rer ?? .nan)
+      case .kilocaloriesPerMinute: out.energyUnit = .kilocaloriesPerMinute
+      case .kilocaloriesPerHour: out.energyUnit = .kilocaloriesPerHour
+      case .watts: out.energyUnit = .watts
+      case .vo2: out.energyUnit = .oxygenUptakeMillilitersPerMinute(respiratoryExchangeRatio: rer ?? .nan)
       }
     }
     return out

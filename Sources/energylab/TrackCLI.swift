@@ -48,7 +48,7 @@ struct TrackCLI: ParsableCommand {
       p.tssDuration = tssDuration
       try PowerCommand.run(
         files: files, parameters: p, ftpWatts: ftp, trackParameters: track.parameters,
-        defaultTimeZone: try track.timeZone(), failFast: failFast, databasePath: store.path,
+        defaultTimeZone: track.timeZone, failFast: failFast, databasePath: store.path,
         format: output.format, context: context)
     }
   }
@@ -64,7 +64,7 @@ struct TrackCLI: ParsableCommand {
     @OptionGroup var output: FormatOption
     func execute(in context: CommandContext) throws {
       try TrackCommands.plot(
-        file: file, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        file: file, parameters: track.parameters, defaultTimeZone: track.timeZone,
         chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         format: output.format, context: context)
     }
@@ -155,7 +155,7 @@ struct TrackCLI: ParsableCommand {
     func execute(in context: CommandContext) throws {
       run.apply(to: context)
       try TrackCommands.summary(
-        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        files: files, parameters: track.parameters, defaultTimeZone: track.timeZone,
         failFast: run.failFast, jobs: run.jobs, databasePath: store.path,
         format: output.format, context: context)
     }
@@ -229,7 +229,7 @@ struct TrackCLI: ParsableCommand {
         alterEco = p
       }
       try TrackCommands.segments(
-        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        files: files, parameters: track.parameters, defaultTimeZone: track.timeZone,
         inference: inference,
         alterEco: alterEco, regionsPath: regions, epochs: epochs != nil, accelerometerPath: accel,
         failFast: run.failFast,
@@ -299,7 +299,7 @@ struct TrackCLI: ParsableCommand {
       p.locationRadiusMeters = placeRadius
       p.minimumDurationAtLocationSeconds = minStay
       try TrackCommands.trips(
-        files: files, parameters: track.parameters, defaultTimeZone: try track.timeZone(),
+        files: files, parameters: track.parameters, defaultTimeZone: track.timeZone,
         inference: classifier.inference, tripParameters: p, jobs: run.jobs, failFast: run.failFast,
         databasePath: store.path, format: output.format, context: context)
     }

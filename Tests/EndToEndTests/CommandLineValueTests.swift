@@ -65,6 +65,15 @@ struct CommandLineValueTests {
       "'--model-for <model-for>': expected MODE=MODEL"
     ),
     (["energy", "t.gpx", "--model-for", "walk=acsm-gait"], "--model-for needs --by-mode"),
+    (["energy", "t.gpx", "--model", "acsm-walkin"], "'--model <model>'. Please provide one of"),
+    (["energy", "t.gpx", "--by-mode", "--model-for", "walk=acsm-gat"], "did you mean acsm-gait?"),
+    (["evaluate", "--models", "acsm-walking,kytel-2005"], "did you mean keytel-2005?"),
+    (["track", "summary", "t.gpx", "--tz", "Europe/Lndon"], "did you mean Europe/London?"),
+    (["accel", "summary", "a.csv", "--tz", "Mars/Base"], "unknown time zone \"Mars/Base\""),
+    (
+      ["energy", "t.gpx", "--measured", "m.csv", "--measured-unit", "kcal/d"],
+      "Please provide one of 'kcal/min', 'kcal/h', 'W' or 'vo2'"
+    ),
     (["energy", "t.gpx", "--movement", "fly"], "Please provide one of 'walk', 'run', 'cycle' or 'drive'"),
     (["energy", "t.gpx", "--sex", "robot"], "Please provide one of 'male' and 'female'"),
     (["energy", "t.gpx", "--subjects", "s.csv"], "--subjects needs --subject ID"),

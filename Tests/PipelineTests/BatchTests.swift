@@ -223,7 +223,7 @@ struct BatchWarningTests {
     #expect(shown.printed == Array(warnings[0..<6]))
     #expect(
       shown.more == [
-        "warning: 2 more speed-outside-valid-range warnings in 2 files not printed (stored; db export --table diagnostics lists them)"
+        "warning: 2 more speed-outside-valid-range warnings in 2 files not printed (stored; the diagnostics table of the store lists them)"
       ])
     #expect(BatchCommand.printedWarnings(Array(warnings[0..<6])).more.isEmpty)
   }

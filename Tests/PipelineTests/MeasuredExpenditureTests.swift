@@ -219,14 +219,14 @@ struct MeasuredTableEvaluationTests {
     }
     let (blend, notes) = try limits(["resting-hr=resting_HR_bpm:bpm"])
     #expect(blend.count == 110 && blend.participants == 21)
-    expectClose(blend.bias, 0.19415849169321936, tolerance: 1e-9)
-    expectClose(blend.constant.lower, -4.314759732939511, tolerance: 1e-9)
-    expectClose(blend.constant.upper, 4.70307671632595, tolerance: 1e-9)
+    expectClose(blend.bias, 0.19415849169321936, relative: 1e-12)
+    expectClose(blend.constant.lower, -4.314759732939511, relative: 1e-12)
+    expectClose(blend.constant.upper, 4.70307671632595, relative: 1e-12)
     #expect(notes.contains { $0.code == "resting-hr-blend" && $0.message.hasPrefix("58 row(s)") })
     let (rest, restNotes) = try limits([])
-    expectClose(rest.bias, -0.22326163075344618, tolerance: 1e-9)
-    expectClose(rest.constant.lower, -5.070532387360253, tolerance: 1e-9)
-    expectClose(rest.constant.upper, 4.6240091258533615, tolerance: 1e-9)
+    expectClose(rest.bias, -0.22326163075344618, relative: 1e-12)
+    expectClose(rest.constant.lower, -5.070532387360253, relative: 1e-12)
+    expectClose(rest.constant.upper, 4.6240091258533615, relative: 1e-12)
     #expect(restNotes.contains { $0.code == "flex-hr-rest" })
   }
 

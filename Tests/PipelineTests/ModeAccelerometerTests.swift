@@ -53,7 +53,7 @@ struct ModeAccelerometerTests {
 
   static func minutes(_ s: TrackCommands.Segmentation) throws -> [(TransportMode, Double)] {
     guard case .modes(let found) = s.activities else { throw CancellationError() }
-    return found.map { ($0.activity.mode, ($0.activity.durationSeconds ?? 0) / 60) }
+    return found.map { ($0.activity.mode, $0.activity.durationSeconds / 60) }
   }
 
   @Test func aStillAccelerometerTurnsCrawlingIntoAVehicle() throws {

@@ -24,6 +24,25 @@ public func expectClose(
     sourceLocation: sourceLocation)
 }
 
+/// Expects `actual` within `relative` of `expected` as a share of
+/// `expected`'s size (1e-9: nine significant digits), for values whose
+/// scale varies (a 1e-9 absolute tolerance means nothing at 1e6 kcal and
+/// too much at 1e-12); `expected` 0 asks for `actual` exactly 0.
+public func expectClose(
+  _ actual: Double?, _ expected: Double, relative: Double, _ what: @autoclosure () -> String = "",
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard let actual else {
+    Issue.record("\(what()): no value; expected \(expected)", sourceLocation: sourceLocation)
+    return
+  }
+  let error = abs(actual - expected)
+  #expect(
+    expected == 0 ? actual == 0 : error <= relative * abs(expected),
+    "\(what()) \(actual) against \(expected): off by \(error) (\(error / abs(expected)) of it), relative tolerance \(relative)",
+    sourceLocation: sourceLocation)
+}
+
 /// The same for whole numbers (step counts, counts per epoch).
 public func expectClose<T: BinaryInteger>(
   _ actual: T?, _ expected: T, tolerance: T, _ what: @autoclosure () -> String = "",
