@@ -341,20 +341,26 @@ extension ChartRulesTests {
     #expect(small >= 6)
   }
 
-  /// A chart per local hour of the day draws means per worn hour, not
-  /// sums over the days, says so and over how many days in its title, and
-  /// gives the days worn in each hour under it (never more than the days).
+  /// A chart per local hour of the day draws means, not sums over the
+  /// days: per worn hour for a recording (the days worn in each hour under
+  /// it, never more than the days), per day for travel (every day under
+  /// each hour, since an hour without a trip is a true zero); its title
+  /// says which and over how many days.
   /// The three-day recording's night hours hold one sedentary hour each:
   /// 1.3 MET (Compendium 2011, 07021) x 70 kg x 1 h = 91 kcal.
-  @Test func perHourChartsDrawMeansPerWornHourWithTheirDays() throws {
+  @Test func perHourChartsDrawMeansWithTheirDays() throws {
     var charts = 0
     for (report, list) in try Self.reports() {
-      for chart in list where chart.script.contains("set xlabel 'local hour (h)'") {
+      for chart in list
+      where chart.script.contains("set xlabel 'local hour (h)'")
+        || chart.script.contains("set xlabel 'hour of day")
+      {
         charts += 1
         let name = "\(report): \(Self.name(chart))"
         let title = chart.script.firstMatch(of: #/# EnergyLab chart: ([^\n]*)/#).map { String($0.1) } ?? ""
-        #expect(title.contains("per worn hour"), "\(name): \(title)")
-        let days = title.firstMatch(of: #/mean over (\d+|one) days?/#).map {
+        let accelerometer = chart.script.contains("set xlabel 'local hour (h)'")
+        #expect(title.contains(accelerometer ? "per worn hour" : "mean per day"), "\(name): \(title)")
+        let days = title.firstMatch(of: #/mean (?:per day )?over (\d+|one) days?/#).map {
           $0.1 == "one" ? 1 : Int($0.1) ?? 0
         }
         #expect(days != nil, "\(name): \(title) says not over how many days")
@@ -362,6 +368,7 @@ extension ChartRulesTests {
           let behind = line.firstMatch(of: #/^"\d+\\n(\d+) d"/#).flatMap { Int($0.1) }
           #expect(
             behind != nil && behind! <= (days ?? 0), "\(name): \(line) gives no days within \(days ?? 0)")
+          #expect(accelerometer || behind == days, "\(name): \(line): not every day is behind the hour")
         }
         if Self.name(chart) == "wear-3-days-10hz-energy.dat" {
           #expect(days == 3)
@@ -372,7 +379,7 @@ extension ChartRulesTests {
         }
       }
     }
-    #expect(charts >= 4)
+    #expect(charts >= 5)
   }
 
   /// The reports of the evaluations against measurements and devices have

@@ -1,9 +1,9 @@
-# EnergyLab chart: CO2 by mode per hour-of-day (alter-eco-2020)
+# EnergyLab chart: CO2 by mode per hour of day (alter-eco-2020): mean per day over 2 days; under each hour, the days behind it
 # Edit and run with: gnuplot profile-co2-by-hour-of-day-alter-eco-2020.gp
 set encoding utf8
-set title 'CO2 by mode per hour-of-day (alter-eco-2020)' noenhanced
+set title 'CO2 by mode per hour of day (alter-eco-2020): mean per day over 2 days; under'."\n".'each hour, the days behind it' noenhanced
 set xlabel 'hour of day (local, Europe/London)' noenhanced
-set ylabel 'CO2 (kg)' noenhanced
+set ylabel 'CO2 (kg per day)' noenhanced
 set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
@@ -36,9 +36,9 @@ set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.75
 set xtics noenhanced
-set xlabel offset 0,0
+set xlabel offset 0,-1
 set yrange [0:*]
-set bmargin 4
+set bmargin 5
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-co2-by-hour-of-day-alter-eco-2020.png'
 plot 'profile-co2-by-hour-of-day-alter-eco-2020.dat' using 2:xtic(1) ls 44 title 'car', \
