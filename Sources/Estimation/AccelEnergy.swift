@@ -234,16 +234,34 @@ public enum AccelEnergy {
     public var hour: Int
     public var steps: Int
     public var kilocalories: [(String, Double)]
+    /// Hours worn in this hour of the day, summed over the days (the
+    /// shortest epochs, partial ones by their coverage).
+    public var wornHours: Double = 0
+    /// Local dates worn at some time in this hour of the day.
+    public var days = 0
+
+    /// Mean per worn hour: `total` over `wornHours`; unknown (nil) for
+    /// an hour of the day never worn.
+    public func perWornHour(_ total: Double) -> Double? { wornHours > 0 ? total / wornHours : nil }
   }
 
-  /// Energy by model per local hour of the day, summed over days.
+  /// Energy by model per local hour of the day, summed over days, with
+  /// the worn time and the days behind each hour.
   public static func hourly(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [Hour]
   {
     let perModel = try perModel(analysis, options: options)
     var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: perModel.map { ($0.model, 0.0) }) }
     func hour(_ t: Double) -> Int { Int(local(t, timeZone).dropFirst(11).prefix(2)) ?? 0 }
-    for e in analysis.epochs.first?.epochs ?? [] { hours[hour(e.start)].steps += e.steps ?? 0 }
+    var dates = hours.map { _ in Set<Substring>() }
+    for e in analysis.epochs.first?.epochs ?? [] {
+      let h = hour(e.start)
+      hours[h].steps += e.steps ?? 0
+      guard e.worn, e.coverage > 0 else { continue }
+      hours[h].wornHours += e.seconds * min(1, e.coverage) / 3600
+      dates[h].insert(local(e.start, timeZone).prefix(10))
+    }
+    for h in hours.indices { hours[h].days = dates[h].count }
     for (k, m) in perModel.enumerated() {
       for (e, kcal) in zip(m.epochs, m.kilocalories) { hours[hour(e.start)].kilocalories[k].1 += kcal }
     }

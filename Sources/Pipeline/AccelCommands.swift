@@ -920,7 +920,10 @@ extension AccelCommands {
     ResultTable(
       name: "accel-hourly",
       rows: hours.map { h in
-        var record = ResultRecord(["hour": .integer(h.hour), "steps": .integer(h.steps)])
+        var record = ResultRecord([
+          "hour": .integer(h.hour), "worn_h": .number(h.wornHours, 2), "days": .integer(h.days),
+          "steps": .integer(h.steps),
+        ])
         for (model, kcal) in h.kilocalories { record[AccelEnergy.column(model)] = .number(kcal, 1) }
         return record
       })
@@ -992,26 +995,31 @@ extension AccelCommands {
     ]
     let byHour = try AccelEnergy.hourly(r.analysis, options: energy, timeZone: zone)
     charts.append(acceleration)
+    // Per hour of the day: the mean per worn hour over the days worn then
+    // (a sum over days would grow with the days and dip where the device
+    // was off), with those days under each hour.
+    let dayCount = r.analysis.days.filter { $0.wearHours > 0 }.count
+    let over = dayCount == 1 ? "one day" : "\(dayCount) days"
+    let dayLabels = byHour.map { "\($0.days) d" }
+    let hourNote = "mean over \(over); under each hour, the days worn in it"
     if r.analysis.steps != nil {
       var steps = GnuplotChart(
-        name: "\(stem)-steps", title: "Steps per hour", xLabel: "local hour (h)",
-        yLabel: "steps (per hour)",
-        series: [
-          .init(
-            title: "steps", style: .boxes,
-            points: byHour.map { .init(Double($0.hour) + 0.5, Double($0.steps)) })
-        ])
-      steps.yFromZero = true
+        name: "\(stem)-steps", title: "Steps per worn hour: \(hourNote)", xLabel: "local hour (h)",
+        yLabel: "steps (per worn hour)", series: [])
+      steps.stackedBars = GnuplotChart.StackedBars(
+        categories: byHour.map { String($0.hour) }, seriesTitles: ["steps"],
+        values: byHour.map { [$0.perWornHour(Double($0.steps)) ?? .nan] }, subLabels: dayLabels)
       charts.append(steps)
     }
     if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
       var chart = GnuplotChart(
-        name: "\(stem)-energy", title: "Energy per hour by model", xLabel: "local hour (h)",
-        yLabel: "energy (kcal)",
+        name: "\(stem)-energy", title: "Energy per worn hour by model: \(hourNote)",
+        xLabel: "local hour (h)", yLabel: "energy (kcal per worn hour)",
         series: [])
       chart.stackedBars = GnuplotChart.StackedBars(
         categories: byHour.map { String($0.hour) }, seriesTitles: models,
-        values: byHour.map { $0.kilocalories.map(\.1) }, clustered: true)
+        values: byHour.map { h in h.kilocalories.map { h.perWornHour($0.1) ?? .nan } }, clustered: true,
+        subLabels: dayLabels)
       charts.append(chart)
     }
     if r.nonWear != nil, !r.analysis.days.isEmpty {

@@ -35,9 +35,13 @@ public enum AgreementCommands {
   /// (straight lines through zero); for regression-based limits, the
   /// fitted bias and limit lines; where no limits apply, the fitted trend
   /// and a title that says so. No constant line is drawn over a trend.
-  /// A zero line marks perfect agreement.
+  /// A zero line marks perfect agreement. With at most
+  /// `labelledPairsLimit` pairs each point carries its label (a
+  /// participant, a table cell; its place among the pairs when none is
+  /// given), so a reader finds it in the table.
   static func drawBlandAltman(
     name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
+    labels: [String]? = nil,
     agreement: PairedAgreement, folder: String?, format: OutputFormat?, context: CommandContext
   ) throws {
     guard folder != nil || context.figuresDirectory != nil, !pairs.isEmpty else { return }
@@ -52,7 +56,10 @@ public enum AgreementCommands {
       name: "\(name)-bland-altman", title: "Bland-Altman: \(subject) (n = \(s.count)\(nesting))",
       xLabel: "mean of \(a) and \(b)\(u)", yLabel: "\(a) minus \(b)\(u)",
       series: [
-        .init(title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) })
+        .init(
+          title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) },
+          pointLabels: pairs.count <= labelledPairsLimit
+            ? (labels?.count == pairs.count ? labels! : pairs.indices.map { "#\($0 + 1)" }) : nil)
       ])
     chart.horizontalLines = [.init(y: 0, title: "zero difference")]
     guard let limits else {
@@ -109,6 +116,9 @@ public enum AgreementCommands {
     try context.draw(chart, folder: folder, format: format)
   }
 
+  /// The most pairs a Bland-Altman chart labels one by one.
+  public static let labelledPairsLimit = 30
+
   /// The agreement of two columns: the pairs, the rows left out for a
   /// missing value, and the statistics of a against b.
   public struct ColumnAgreement: Sendable {
@@ -118,6 +128,8 @@ public enum AgreementCommands {
     /// The participant column, when named.
     public var id: String?
     public var pairs: [(Double, Double)]
+    /// The participant of each pair, when `id` is named.
+    public var ids: [String]? = nil
     public var droppedPairs: Int
     public var agreement: PairedAgreement
   }
@@ -135,7 +147,7 @@ public enum AgreementCommands {
         expected: "at least 2 rows with both \(a) and \(b)")
     }
     return ColumnAgreement(
-      path: path, a: a, b: b, id: id, pairs: rows.pairs, droppedPairs: rows.skipped,
+      path: path, a: a, b: b, id: id, pairs: rows.pairs, ids: rows.ids, droppedPairs: rows.skipped,
       agreement: PairedAgreement(
         predicted: rows.pairs.map(\.0), reference: rows.pairs.map(\.1), participants: rows.ids, zone: zone))
   }
@@ -221,7 +233,8 @@ public enum AgreementCommands {
       context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
       try drawBlandAltman(
         name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-          + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, agreement: result.agreement,
+          + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, labels: result.ids,
+        agreement: result.agreement,
         folder: chartsDirectory, format: format, context: context)
     }
   }

@@ -429,6 +429,16 @@ public enum EvaluateCommand {
       try AgreementCommands.drawBlandAltman(
         name: "\(table.name)-\(c.modelID)", subject: "\(c.modelID) against \(table.name)", a: "predicted",
         b: "reference", unit: unit, pairs: c.cells.map { ($0.predicted, $0.reference) },
+        labels: c.cells.map { cell in
+          // The cell's keys with their units (`2.5 mph`): the row's, and
+          // the column's where there are several.
+          func key(_ value: Double, _ variable: String) -> String {
+            let words = variable.split(separator: "_")
+            return Fixed.shortest(value) + (words.count > 1 ? " \(words.last!)" : "")
+          }
+          return key(cell.rowKey, table.rowVariable)
+            + (table.columnKeys.count > 1 ? ", \(key(cell.columnKey, table.columnVariable))" : "")
+        },
         agreement: c.agreement, folder: options.chartsDirectory,
         format: options.format, context: context)
     }

@@ -402,7 +402,48 @@ public enum MeasuredEvaluationCommand {
         return row
       }
       context.emit(ResultTable(name: "measured-evaluation", rows: rows), format: options.format)
+      if let chart = MeasuredEvaluationCommand.biasChart(result, options: options, unitSuffix: unitSuffix) {
+        try context.draw(chart, folder: nil, format: options.format)
+      }
     }
+  }
+
+  /// Each model's bias (model minus measured) at each numeric value of
+  /// the `--by` column, with its 95 % interval as an error bar and a line
+  /// at zero; the models sit side by side around each value (a twentieth
+  /// of the closest spacing apart) so their bars do not cover each other.
+  /// Values without an interval (too few pairs) and the pooled rows are in
+  /// the table only. Nil without `--by` or with fewer than two values.
+  static func biasChart(_ result: Evaluation, options: Options, unitSuffix: String) -> GnuplotChart? {
+    guard let by = options.byColumn else { return nil }
+    let keys = Set(result.groups.compactMap { Double($0.by) }).sorted()
+    guard keys.count >= 2 else { return nil }
+    let spacing = zip(keys, keys.dropFirst()).map { $1 - $0 }.min() ?? 1
+    let models = options.modelIDs
+    var series: [GnuplotChart.Series] = []
+    for (k, model) in models.enumerated() {
+      let shift = (Double(k) - Double(models.count - 1) / 2) * spacing / 20
+      let drawn = result.groups.compactMap { g -> (GnuplotChart.Point, ClosedRange<Double>)? in
+        guard g.model == model, let key = Double(g.by), let c = g.agreement.limits?.constant,
+          c.biasInterval.lower.isFinite, c.biasInterval.upper.isFinite
+        else { return nil }
+        return (
+          GnuplotChart.Point(key + shift, g.agreement.statistics.bias),
+          min(c.biasInterval.lower, c.biasInterval.upper)...max(c.biasInterval.lower, c.biasInterval.upper)
+        )
+      }
+      series.append(
+        GnuplotChart.Series(
+          title: model, style: .linesPoints, points: drawn.map(\.0), intervals: drawn.map(\.1)))
+    }
+    let unit = options.measuredUnit.rawValue
+    var chart = GnuplotChart(
+      name: "bias-by-\(by)-\(unitSuffix)",
+      title:
+        "Bias against measured \(options.measuredColumn) by \(by), with 95 % intervals (models side by side at each value)",
+      xLabel: EvaluateCommand.axisLabel(by), yLabel: "model minus measured (\(unit))", series: series)
+    chart.horizontalLines = [.init(y: 0, title: "zero bias")]
+    return chart
   }
 
   public static func run(_ options: Options, databasePath: String?, context: CommandContext) throws {

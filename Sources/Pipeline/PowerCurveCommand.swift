@@ -344,7 +344,7 @@ public enum PowerCurveCommand {
     for b in r.balances {
       let stem = GnuplotChart.safeFileStem(
         URL(fileURLWithPath: b.file).deletingPathExtension().lastPathComponent)
-      out.append(
+      var chart =
         GnuplotChart(
           name: "\(stem)-w-prime-balance",
           title: "W' balance: \(URL(fileURLWithPath: b.file).lastPathComponent)", xLabel: "time (min)",
@@ -356,7 +356,19 @@ public enum PowerCurveCommand {
             .init(
               title: "differential (Skiba 2015)", style: .lines,
               points: b.differential.enumerated().map { .init(Double($0) / 60, $1 / 1000) }),
-          ]))
+          ])
+      // The balance's two bounds: W' whole (the start, and where a ride
+      // below CP returns) and W' spent, below which the model says the
+      // rider could not have gone on.
+      chart.horizontalLines = [
+        .init(
+          y: b.wPrimeJoules / 1000,
+          title:
+            "W' whole: \(Fixed.format(b.wPrimeJoules / 1000, digits: 1)) kJ (CP \(Fixed.format(b.criticalPowerWatts, digits: 0)) W, \(b.source))"
+        ),
+        .init(y: 0, title: "W' spent"),
+      ]
+      out.append(chart)
     }
     return out
   }

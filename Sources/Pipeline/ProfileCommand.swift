@@ -344,13 +344,7 @@ public enum ProfileCommand {
     let format = options.format ?? context.defaultFormat
     if format != .json && format != .csv {
       let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }
-      let days = Set(
-        activities.flatMap { a in
-          [a.startSecondsSince1970, max(a.startSecondsSince1970, a.endSecondsSince1970 - 1)].map {
-            builder.label(of: builder.interval(containing: $0, binning: .day), binning: .day)
-          }
-        }
-      ).count
+      let days = localDates(activities, builder).count
       // The set's name and source come from its file: escaped in Markdown.
       let source =
         format == .markdown ? Markdown.escapeInline(factors.source) : PrintableText.clean(factors.source)
@@ -366,12 +360,22 @@ public enum ProfileCommand {
     context.emit(ResultTable(name: "profile", rows: rows), format: options.format)
     try drawCharts(
       bins: bins, activities: activities, binning: options.binning, factors: factors, options: options,
-      context: context)
+      days: localDates(activities, builder).count, context: context)
+  }
+
+  /// The local dates the activities touch (start and last second).
+  static func localDates(_ activities: [ProfileActivity], _ builder: ProfileBuilder) -> Set<String> {
+    Set(
+      activities.flatMap { a in
+        [a.startSecondsSince1970, max(a.startSecondsSince1970, a.endSecondsSince1970 - 1)].map {
+          builder.label(of: builder.interval(containing: $0, binning: .day), binning: .day)
+        }
+      })
   }
 
   static func drawCharts(
     bins: [ProfileBin], activities: [ProfileActivity], binning: ProfileBinning, factors: EmissionFactorSet,
-    options: Options, context: CommandContext
+    options: Options, days: Int, context: CommandContext
   ) throws {
     guard options.chartsDirectory != nil || context.figuresDirectory != nil, !bins.isEmpty else { return }
     var labels: [String] = []
@@ -379,17 +383,26 @@ public enum ProfileCommand {
     var modes: [String] = []
     for bin in bins where !modes.contains(bin.mode) { modes.append(bin.mode) }
     let short = labels.map { binning == .hourOfDay ? $0 : String($0.prefix(binning == .hour ? 16 : 10)) }
+    // By hour of the day, the mean per day over the dates the activities
+    // touch (an hour without travel is a true zero on its day): a sum
+    // over days would grow with the days profiled.
+    let perDay = binning == .hourOfDay ? max(1, days) : 1
+    let over = perDay == 1 ? "one day" : "\(perDay) days"
     var stacked = GnuplotChart(
       name: "profile-co2-by-\(binning.rawValue)-\(factors.name)",
-      title: "CO2 by mode per \(binning.rawValue) (\(factors.name))",
+      title: binning == .hourOfDay
+        ? "CO2 by mode per hour of day (\(factors.name)): mean per day over \(over); under each hour, the days behind it"
+        : "CO2 by mode per \(binning.rawValue) (\(factors.name))",
       xLabel:
         "\(binning.rawValue.replacingOccurrences(of: "-", with: " ")) (local, \(options.timeZone.name))",
-      yLabel: "CO2 (kg)", series: [])
+      yLabel: binning == .hourOfDay ? "CO2 (kg per day)" : "CO2 (kg)", series: [])
     stacked.stackedBars = GnuplotChart.StackedBars(
       categories: short, seriesTitles: modes,
       values: labels.map { label in
-        modes.map { mode in bins.first { $0.label == label && $0.mode == mode }?.co2Kilograms ?? 0 }
-      })
+        modes.map { mode in
+          (bins.first { $0.label == label && $0.mode == mode }?.co2Kilograms ?? 0) / Double(perDay)
+        }
+      }, subLabels: binning == .hourOfDay ? labels.map { _ in "\(perDay) d" } : nil)
     if binning == .day, let comparison = comparison(for: factors.name) {
       stacked.horizontalLines = [.init(y: comparison.kilogramsPerDay, title: comparison.text)]
     }

@@ -20,10 +20,21 @@ public struct GnuplotChart: Sendable, Hashable {
     public var title: String
     public var style: Style
     public var points: [Point]
-    public init(title: String, style: Style, points: [Point]) {
+    /// A label beside each point (a participant, a table cell), drawn
+    /// when set: for few points, so each can be found in the table.
+    public var pointLabels: [String]?
+    /// The lower and upper end of an interval around each point's y (a
+    /// 95 % confidence interval), drawn as error bars when set.
+    public var intervals: [ClosedRange<Double>]?
+    public init(
+      title: String, style: Style, points: [Point], pointLabels: [String]? = nil,
+      intervals: [ClosedRange<Double>]? = nil
+    ) {
       self.title = title
       self.style = style
       self.points = points
+      self.pointLabels = pointLabels
+      self.intervals = intervals
     }
   }
 
@@ -192,11 +203,15 @@ public struct GnuplotChart: Sendable, Hashable {
     public var marked: [Bool]
     /// Key entry of the hatched bars.
     public var markedTitle: String
+    /// A second line under each category's label (the days behind an
+    /// hour's mean: `3 d`).
+    public var subLabels: [String]?
     public init(
       categories: [String], seriesTitles: [String], values: [[Double]], clustered: Bool = false,
       yMaximum: Double? = nil, marked: [Bool]? = nil,
-      markedTitle: String = "partial or approximate (see table)"
+      markedTitle: String = "partial or approximate (see table)", subLabels: [String]? = nil
     ) {
+      self.subLabels = subLabels
       self.categories = categories
       self.seriesTitles = seriesTitles
       self.values = values
@@ -215,7 +230,11 @@ public struct GnuplotChart: Sendable, Hashable {
     var labelWidth: Int { max(6, min(30, 760 / (categories.count + 1) / 7 - 1)) }
 
     /// Category labels broken into lines at word boundaries.
-    var labelLines: [[String]] { categories.map { GnuplotChart.lines(of: $0, width: labelWidth) } }
+    var labelLines: [[String]] {
+      categories.enumerated().map { i, category in
+        GnuplotChart.lines(of: category, width: labelWidth) + (subLabels.map { [$0[i]] } ?? [])
+      }
+    }
   }
 
   /// Values over a grid, drawn as coloured cells with a diverging palette
@@ -284,8 +303,17 @@ public struct GnuplotChart: Sendable, Hashable {
     }
     for (i, s) in series.enumerated() {
       if i > 0 { out += "\n\n" }
-      out += "# series \(i): \(sanitizedComment(s.title))\n# x y\n"
-      for p in s.points { out += "\(Fixed.shortest(p.x)) \(Fixed.shortest(p.y))\n" }
+      let columns =
+        "x y" + (s.intervals != nil ? " lower upper" : "") + (s.pointLabels != nil ? " label" : "")
+      out += "# series \(i): \(sanitizedComment(s.title))\n# \(columns)\n"
+      for (k, p) in s.points.enumerated() {
+        out += "\(Fixed.shortest(p.x)) \(Fixed.shortest(p.y))"
+        if let range = s.intervals?[k] {
+          out += " \(Fixed.shortest(range.lowerBound)) \(Fixed.shortest(range.upperBound))"
+        }
+        if let label = s.pointLabels?[k] { out += " " + Self.dataString(label) }
+        out += "\n"
+      }
     }
     return out
   }
@@ -297,14 +325,29 @@ public struct GnuplotChart: Sendable, Hashable {
   public func scriptText(stem given: String? = nil) -> String {
     let stem = given ?? GnuplotChart.safeFileStem(name)
     var plots: [String] = []
-    for (i, s) in series.enumerated() {
+    // A series without points would be a key entry for nothing drawn.
+    for (i, s) in series.enumerated() where !s.points.isEmpty {
       let style = s.style == .boxes ? "boxes fill solid 0.6 border -1" : s.style.rawValue
-      plots.append(
-        "'\(stem).dat' index \(i) using 1:2 with \(style) ls \(Self.lineStyle(title: s.title, index: i)) title \(Self.quote(s.title))"
-      )
+      let ls = Self.lineStyle(title: s.title, index: i)
+      if s.intervals != nil {
+        plots.append(
+          "'\(stem).dat' index \(i) using 1:2:3:4 with yerrorbars ls \(ls) title \(Self.quote(s.title))")
+        if s.style != .points {
+          plots.append("'\(stem).dat' index \(i) using 1:2 with lines ls \(ls) notitle")
+        }
+      } else {
+        plots.append("'\(stem).dat' index \(i) using 1:2 with \(style) ls \(ls) title \(Self.quote(s.title))")
+      }
+      if s.pointLabels != nil {
+        let column = s.intervals != nil ? 5 : 3
+        plots.append(
+          "'\(stem).dat' index \(i) using 1:2:\(column) with labels left offset char 0.6,0.5 font ',9' tc ls \(ls) notitle"
+        )
+      }
     }
     for (k, line) in horizontalLines.enumerated() {
-      plots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
+      plots.append(
+        "\(Fixed.shortest(line.y)) with lines ls \(Self.referenceStyle(k)) title \(Self.quote(line.title))")
     }
     if identityLine { plots.append("x with lines ls 20 title 'y = x'") }
     var heat = ""
@@ -328,8 +371,7 @@ public struct GnuplotChart: Sendable, Hashable {
           set xzeroaxis lt -1
           set style fill solid 0.9 border -1
           set lmargin 50
-          set bmargin 11
-          set key below horizontal maxcols 2 maxrows 4 box noenhanced
+          set key above horizontal box noenhanced
 
           """
       var barPlots = [
@@ -340,7 +382,9 @@ public struct GnuplotChart: Sendable, Hashable {
           "'\(stem).dat' using ($2 == 0 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35) with boxxyerror fill pattern 4 border lc rgb '#4d4d4d' lc rgb '#4d4d4d' title 'several options, split not published'"
         )
       }
-      for (i, label) in bars.labels.enumerated() {
+      // A key entry for each answer drawn, none for an answer no one gave.
+      let drawn = Set(bars.segments.map(\.label))
+      for (i, label) in bars.labels.enumerated() where drawn.contains(i) {
         barPlots.append("NaN with boxes lt \(31 + i) title \(Self.quote(label))")
       }
       if bars.notApplicable.contains(where: { $0 > 0 }) {
@@ -351,11 +395,14 @@ public struct GnuplotChart: Sendable, Hashable {
     if let bars = stackedBars {
       // Category labels are wrapped, not rotated; gnuplot sizes neither the
       // margin nor the x title's place for labels of several lines, so both
-      // are set here: label lines, the x title, and the key's rows below.
+      // are set here: label lines and the x title (the key is above).
       let tickLines = bars.labelLines.map(\.count).max() ?? 1
+      // A series with no value above zero draws nothing: it has no key
+      // entry (the table gives its zeros).
+      let drawnSeries = bars.seriesTitles.indices.filter { k in
+        bars.values.contains { $0[k].isFinite && $0[k] != 0 }
+      }
       let keyShown = bars.seriesTitles.count > 1 || !horizontalLines.isEmpty || bars.hasMarks
-      let keyEntries = (bars.hasMarks ? 2 : bars.seriesTitles.count) + horizontalLines.count
-      let keyRows = keyShown ? min(2, keyEntries) + 1 : 0
       let top = bars.yMaximum.map { Fixed.shortest($0) } ?? "*"
       // A tick at the top, so the picture shows the axis reaching n.
       let nTick = bars.yMaximum.map { "set ytics add (\(Fixed.shortest($0)))\n" } ?? ""
@@ -367,13 +414,14 @@ public struct GnuplotChart: Sendable, Hashable {
         set xtics noenhanced
         set xlabel offset 0,\(-(tickLines - 1))
         set yrange [0:\(top)]
-        \(nTick)set bmargin \(tickLines + 3 + keyRows)
+        \(nTick)set bmargin \(tickLines + 3)
         \(keyShown ? "" : "unset key\n")
         """
       var barPlots: [String] = []
-      for (k, title) in bars.seriesTitles.enumerated() {
-        let source = k == 0 ? "'\(stem).dat'" : "''"
-        let xtic = k == 0 ? ":xtic(1)" : ""
+      for (n, k) in drawnSeries.enumerated() {
+        let title = bars.seriesTitles[k]
+        let source = n == 0 ? "'\(stem).dat'" : "''"
+        let xtic = n == 0 ? ":xtic(1)" : ""
         barPlots.append(
           "\(source) using \(k + 2)\(xtic) ls \(Self.lineStyle(title: title, index: k)) title \(Self.quote(title))"
         )
@@ -382,7 +430,8 @@ public struct GnuplotChart: Sendable, Hashable {
         barPlots.append("'' using 3 ls 1 fill pattern 4 border -1 title \(Self.quote(bars.markedTitle))")
       }
       for (k, line) in horizontalLines.enumerated() {
-        barPlots.append("\(Fixed.shortest(line.y)) with lines ls \(10 + k) title \(Self.quote(line.title))")
+        barPlots.append(
+          "\(Fixed.shortest(line.y)) with lines ls \(Self.referenceStyle(k)) title \(Self.quote(line.title))")
       }
       plots = barPlots
     }
@@ -425,8 +474,7 @@ public struct GnuplotChart: Sendable, Hashable {
       set title \(Self.wrapped(title, width: 80)) noenhanced
       set xlabel \(Self.quote(xLabel)) noenhanced
       set ylabel \(Self.quote(yLabel)) noenhanced
-      set key below box noenhanced maxrows 2
-      set bmargin 7
+      set key above box noenhanced
       set grid lc rgb '#dddddd'
       set border 3
       set tics nomirror
@@ -439,7 +487,10 @@ public struct GnuplotChart: Sendable, Hashable {
       set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
       set style line 10 lc rgb '#333333' dt 1 lw 1.5
       set style line 11 lc rgb '#777777' dt 2 lw 1.5
-      set style line 12 lc rgb '#777777' dt 2 lw 1.5
+      set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+      set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+      set style line 14 lc rgb '#8c510a' dt 3 lw 2
+      set style line 15 lc rgb '#66468c' dt 6 lw 2
       set style line 20 lc rgb '#999999' dt 3 lw 1.5
       \(Self.modeStyles)\(heat)\(extra)set terminal pngcairo size 900,560 enhanced font 'Sans,11'
       set output '\(stem).png'
@@ -467,6 +518,10 @@ public struct GnuplotChart: Sendable, Hashable {
     }
     if yFromZero && heatMap == nil && divergingBars == nil && stackedBars == nil && dotPlot == nil {
       out += "set yrange [0:*]\n"
+    }
+    // Room right of and above the points for their labels.
+    if series.contains(where: { $0.pointLabels != nil }) {
+      out += "set offsets 0, graph 0.12, graph 0.06, 0\n"
     }
     if xIsLocalTime {
       out += "set xdata time\nset timefmt '%s'\nset format x \"%d %b\\n%H:%M\"\n"
@@ -737,6 +792,11 @@ extension GnuplotChart {
       "set style line \(40 + k) lc rgb '\(entry.colour)' pt 7 ps 0.7 lw 2\n"
     }.joined()
   }
+
+  /// The line style of the `k`th horizontal reference line: six styles
+  /// (10-15), each its own colour and dash, so no two thresholds or
+  /// limits of a chart look alike.
+  static func referenceStyle(_ k: Int) -> Int { 10 + k % 6 }
 
   static func lineStyle(title: String, index: Int) -> Int {
     if let k = modeColours.firstIndex(where: { $0.mode.rawValue == title }) { return 40 + k }

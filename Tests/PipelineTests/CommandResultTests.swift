@@ -549,6 +549,26 @@ struct AccelCommandResultTests {
       return nil
     }.reduce(0, +)
     #expect(steps == r.analysis.steps)
+    // One worn minute: the hours' worn time adds up to the minute (1/60 h),
+    // on one day, and the steps chart draws steps per worn hour, 60 times
+    // the minute's steps where the minute lies in one hour.
+    let worn = plot.hourly.rows.compactMap { row -> Double? in
+      if case .number(let h, _) = row["worn_h"] { return h }
+      return nil
+    }
+    expectClose(worn.reduce(0, +), 1.0 / 60, tolerance: 1e-6)
+    let days = plot.hourly.rows.compactMap { row -> Int? in
+      if case .integer(let n) = row["days"] { return n }
+      return nil
+    }
+    #expect(days.allSatisfy { $0 <= 1 } && days.contains(1))
+    let chart = try #require(plot.charts.first { $0.name.hasSuffix("-steps") })
+    #expect(chart.title.contains("per worn hour") && chart.title.contains("mean over one day"))
+    if worn.filter({ $0 > 0 }).count == 1, let bars = chart.stackedBars {
+      let drawn = bars.values.flatMap { $0 }.filter(\.isFinite)
+      #expect(drawn.count == 1)
+      expectClose(drawn.first ?? 0, Double(steps) * 60, tolerance: 1e-6)
+    }
   }
 
   @Test func recordingEnergyIsAValue() throws {

@@ -1,11 +1,10 @@
-# EnergyLab chart: Steps per hour
+# EnergyLab chart: Steps per worn hour: mean over 3 days; under each hour, the days worn in it
 # Edit and run with: gnuplot wear-3-days-10hz-steps.gp
 set encoding utf8
-set title 'Steps per hour' noenhanced
+set title 'Steps per worn hour: mean over 3 days; under each hour, the days worn in it' noenhanced
 set xlabel 'local hour (h)' noenhanced
-set ylabel 'steps (per hour)' noenhanced
-set key below box noenhanced maxrows 2
-set bmargin 7
+set ylabel 'steps (per worn hour)' noenhanced
+set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
 set tics nomirror
@@ -18,7 +17,10 @@ set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
 set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
-set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+set style line 14 lc rgb '#8c510a' dt 3 lw 2
+set style line 15 lc rgb '#66468c' dt 6 lw 2
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
 set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
@@ -29,11 +31,18 @@ set style line 45 lc rgb '#00798c' pt 7 ps 0.7 lw 2
 set style line 46 lc rgb '#333333' pt 7 ps 0.7 lw 2
 set style line 47 lc rgb '#8c510a' pt 7 ps 0.7 lw 2
 set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.75
+set xtics noenhanced
+set xlabel offset 0,-1
 set yrange [0:*]
+set bmargin 5
 unset key
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'wear-3-days-10hz-steps.png'
-plot 'wear-3-days-10hz-steps.dat' index 0 using 1:2 with boxes fill solid 0.6 border -1 ls 1 title 'steps'
+plot 'wear-3-days-10hz-steps.dat' using 2:xtic(1) ls 1 title 'steps'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'wear-3-days-10hz-steps.svg'
 replot

@@ -4,8 +4,7 @@ set encoding utf8
 set title 'alter-eco-beta: answers on the definitely5 scale' noenhanced
 set xlabel 'answers (% of respondents, neutral centred; n = 8)' noenhanced
 set ylabel 'question' noenhanced
-set key below box noenhanced maxrows 2
-set bmargin 7
+set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
 set tics nomirror
@@ -18,7 +17,10 @@ set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
 set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
-set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+set style line 14 lc rgb '#8c510a' dt 3 lw 2
+set style line 15 lc rgb '#66468c' dt 6 lw 2
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
 set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
@@ -41,14 +43,10 @@ set xrange [-100:130]
 set xzeroaxis lt -1
 set style fill solid 0.9 border -1
 set lmargin 50
-set bmargin 11
-set key below horizontal maxcols 2 maxrows 4 box noenhanced
+set key above horizontal box noenhanced
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'alter-eco-beta-definitely5-diverging.png'
 plot 'alter-eco-beta-definitely5-diverging.dat' using ($2 >= 1 ? ($3+$4)/2 : NaN):1:(($4-$3)/2):(0.35):($2 + 29) with boxxyerror lc variable notitle, \
-     NaN with boxes lt 31 title 'Definitely not', \
-     NaN with boxes lt 32 title 'Probably not', \
-     NaN with boxes lt 33 title 'Might or might not', \
      NaN with boxes lt 34 title 'Probably yes', \
      NaN with boxes lt 35 title 'Definitely yes'
 set terminal svg size 900,560 dynamic font 'Sans,11'

@@ -4,8 +4,7 @@ set encoding utf8
 set title 'W'' balance: edge810-vector-ride.fit' noenhanced
 set xlabel 'time (min)' noenhanced
 set ylabel 'W'' balance (kJ)' noenhanced
-set key below box noenhanced maxrows 2
-set bmargin 7
+set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
 set tics nomirror
@@ -18,7 +17,10 @@ set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
 set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
-set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+set style line 14 lc rgb '#8c510a' dt 3 lw 2
+set style line 15 lc rgb '#66468c' dt 6 lw 2
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
 set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
@@ -32,7 +34,9 @@ set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'edge810-vector-ride-w-prime-balance.png'
 plot 'edge810-vector-ride-w-prime-balance.dat' index 0 using 1:2 with lines ls 1 title 'integral (Skiba 2012)', \
-     'edge810-vector-ride-w-prime-balance.dat' index 1 using 1:2 with lines ls 2 title 'differential (Skiba 2015)'
+     'edge810-vector-ride-w-prime-balance.dat' index 1 using 1:2 with lines ls 2 title 'differential (Skiba 2015)', \
+     8.75256971452362 with lines ls 10 title 'W'' whole: 8.8 kJ (CP 308 W, 2-parameter fit)', \
+     0 with lines ls 11 title 'W'' spent'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'edge810-vector-ride-w-prime-balance.svg'
 replot

@@ -4,8 +4,7 @@ set encoding utf8
 set title 'Elevation: hilly-trip.gpx' noenhanced
 set xlabel 'distance (km)' noenhanced
 set ylabel 'elevation (m)' noenhanced
-set key below box noenhanced maxrows 2
-set bmargin 7
+set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
 set tics nomirror
@@ -18,7 +17,10 @@ set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
 set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
-set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+set style line 14 lc rgb '#8c510a' dt 3 lw 2
+set style line 15 lc rgb '#66468c' dt 6 lw 2
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
 set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2

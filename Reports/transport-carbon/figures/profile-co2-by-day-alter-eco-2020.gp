@@ -4,8 +4,7 @@ set encoding utf8
 set title 'CO2 by mode per day (alter-eco-2020)' noenhanced
 set xlabel 'day (local, Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
-set key below box noenhanced maxrows 2
-set bmargin 7
+set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3
 set tics nomirror
@@ -18,7 +17,10 @@ set style line 6 lc rgb '#00798c' pt 15 ps 0.8 lw 2
 set style line 7 lc rgb '#8c510a' pt 4 ps 0.8 lw 2
 set style line 10 lc rgb '#333333' dt 1 lw 1.5
 set style line 11 lc rgb '#777777' dt 2 lw 1.5
-set style line 12 lc rgb '#777777' dt 2 lw 1.5
+set style line 12 lc rgb '#b2182b' dt 4 lw 1.5
+set style line 13 lc rgb '#2166ac' dt 5 lw 1.5
+set style line 14 lc rgb '#8c510a' dt 3 lw 2
+set style line 15 lc rgb '#66468c' dt 6 lw 2
 set style line 20 lc rgb '#999999' dt 3 lw 1.5
 set style line 40 lc rgb '#2e933c' pt 7 ps 0.7 lw 2
 set style line 41 lc rgb '#66468c' pt 7 ps 0.7 lw 2
@@ -36,11 +38,10 @@ set boxwidth 0.75
 set xtics noenhanced
 set xlabel offset 0,0
 set yrange [0:*]
-set bmargin 7
+set bmargin 4
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.png'
-plot 'profile-co2-by-day-alter-eco-2020.dat' using 2:xtic(1) ls 40 title 'walk', \
-     '' using 3 ls 47 title 'vehicle', \
+plot 'profile-co2-by-day-alter-eco-2020.dat' using 3:xtic(1) ls 47 title 'vehicle', \
      13.7 with lines ls 10 title 'UK average 13.7 kg/day (Alter Eco)'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'profile-co2-by-day-alter-eco-2020.svg'
