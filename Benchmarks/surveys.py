@@ -4,16 +4,19 @@ same export and counting every column, side by side on generated Google
 Forms exports (agreement answers, 3 % unanswered).
 
 Usage: python3 Benchmarks/surveys.py   (from the repository root; builds the
-release binary when missing, installs pandas into Benchmarks/.venv, writes
-Benchmarks/results/surveys.md)
+release binary when missing, installs pandas into Benchmarks/.venv or
+$BENCH_VENV, writes Benchmarks/results/surveys.md)
+  REPEATS=7  rounds; each round runs both tools once on each export, so a
+             busy spell on a shared machine falls on both; medians reported
 """
-import os, random, subprocess, sys, time
+import os, random, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "Benchmarks", "work", "surveys")
-VENV = os.path.join(ROOT, "Benchmarks", ".venv")
+VENV = os.environ.get("BENCH_VENV", os.path.join(ROOT, "Benchmarks", ".venv"))
 BIN = os.path.join(ROOT, ".build", "release", "energylab")
 SIZES = [(20000, 120), (100000, 200)]
+REPEATS = int(os.environ.get("REPEATS", "7"))
 LABELS = ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree", "Strongly agree"]
 PANDAS = "import sys, pandas as pd\nf = pd.read_csv(sys.argv[1], dtype=str)\nc = {k: f[k].value_counts() for k in f.columns}\n"
 
@@ -50,14 +53,28 @@ def main():
     if not os.path.exists(py):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
     subprocess.run([py, "-m", "pip", "install", "-q", "pandas"], check=True)
-    lines = ["| export | tool | time (s) | peak RSS (MB) |", "| --- | --- | ---: | ---: |"]
+    runs = []
     for n, q in SIZES:
         path = export(n, q)
         for name, cmd in [("energylab survey summary", [BIN, "survey", "summary", path, "--format", "csv"]),
                           ("pandas read_csv + value_counts", [py, "-c", PANDAS, path])]:
-            seconds, mb = measure(cmd)
-            lines.append(f"| {n:,} x {q} | {name} | {seconds:.2f} | {mb:.0f} |")
-            print(lines[-1], flush=True)
+            runs.append((n, q, os.path.getsize(path) / 1e6, name, cmd))
+    samples = {}
+    for _ in range(REPEATS):
+        for n, q, _, name, cmd in runs:
+            samples.setdefault((n, q, name), []).append(measure(cmd))
+    median = {key: (statistics.median(s[0] for s in v), max(s[1] for s in v)) for key, v in samples.items()}
+    lines = [f"Medians of {REPEATS} rounds (each round runs every command once, in this order); "
+             f"{os.cpu_count()} cores, both tools may use all.", "",
+             "| export | tool | median time (s) | peak RSS (MB) | pandas time / tool time |",
+             "| --- | --- | ---: | ---: | ---: |"]
+    for n, q, mb, name, _ in runs:
+        seconds, rss = median[(n, q, name)]
+        pandas = median[(n, q, "pandas read_csv + value_counts")][0]
+        lines.append(f"| {n:,} x {q} ({mb:.0f} MB) | {name} | {seconds:.2f} | {rss:.0f} | {pandas / seconds:.2f}x |")
+    versions = subprocess.run([py, "-c", "import sys, pandas; print(f'Python {sys.version.split()[0]}, pandas {pandas.__version__}')"],
+                              capture_output=True, text=True).stdout.strip()
+    lines += ["", f"{versions}."]
     text = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "Benchmarks", "results", "surveys.md"), "w") as f:

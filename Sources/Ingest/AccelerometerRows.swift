@@ -120,14 +120,6 @@ struct AccelRowParser: Sendable {
     // least 2k bytes with its line break, which bounds the row count
     // (pages never written are never touched).
     let capacity = n / (2 * max(columnCount, 1)) + 2
-    let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
-    let values = UnsafeMutablePointer<Double>.allocate(capacity: capacity * max(slots, 1))
-    let lineOffsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-    defer {
-      times.deallocate()
-      values.deallocate()
-      lineOffsets.deallocate()
-    }
     let roles = UnsafeMutablePointer<Int>.allocate(capacity: max(columnCount, 1))
     let powers = UnsafeMutablePointer<Double>.allocate(capacity: 16)
     let integerPowers = UnsafeMutablePointer<UInt64>.allocate(capacity: 8)
@@ -142,128 +134,146 @@ struct AccelRowParser: Sendable {
     var p = 0
     var line = 0
     var rowIndex = 0
-    // Skip header lines.
-    while line < skipLines && p < n {
-      p = Self.lineEnd(base, p, n) + 1
-      line += 1
-    }
-    lineLoop: while p < n {
-      // A row that is dropped (a line cut off mid-write) must not leave
-      // its time's lack of an offset behind.
-      let localBefore = scanner.sawLocalTime
-      if timeThenValues,
-        let next = Self.timeThenValues(
-          base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
-          powers,
-          integerPowers)
-      {
-        lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
-        rowIndex += 1
-        line += 1
-        p = next
-        continue
-      }
-      let lineStart = p
-      let lineEnd = Self.lineEnd(base, p, n)
-      let terminated = lineEnd < n
-      var contentEnd = lineEnd
-      if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-      defer {
-        p = lineEnd + 1
-        line += 1
-      }
-      if contentEnd == lineStart {
-        out.blankLines += 1
-        if out.firstBlankLine == nil { out.firstBlankLine = line }
-        continue
-      }
-      func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
-        scanner.sawLocalTime = localBefore
-        if isLast && !terminated {
-          out.truncatedLine = line
-        } else {
-          out.error = (kind, line, column - lineStart + 1, problem, expected)
-        }
-      }
-      var field = 0
-      var timeValue = Double.nan
-      var dateStart = -1
-      let rowValues = values + rowIndex * slots
-      if !everySlotRead { for k in 0..<slots { rowValues[k] = .nan } }
-      var q = lineStart
-      while true {
-        let fieldStart = q
-        let role = field < columnCount ? roles[field] : -1
-        if role >= 0 {
-          // The hot path: a plain decimal number read in the same pass
-          // that finds the end of the field.
-          if decimal == 0x2E,
-            let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers)
-          {
-            rowValues[role] = v * scale
-          } else {
-            while q < contentEnd && buffer[q] != delimiter { q += 1 }
-            let cell = UnsafeBufferPointer(rebasing: buffer[Self.unquoted(buffer, fieldStart, q)])
-            guard let v = NumberScanner.double(cell, decimal: decimal) else {
-              let text = AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self))
+    // The rows go straight into the arrays handed on (no copy): their
+    // capacity is the bound, and pages never written are never touched.
+    var valueArray: [Double] = []
+    var offsetArray: [Int32] = []
+    let timeArray = [Double](unsafeUninitializedCapacity: capacity) { timeBuffer, timeCount in
+      valueArray = [Double](unsafeUninitializedCapacity: capacity * max(slots, 1)) {
+        valueBuffer, valueCount in
+        offsetArray = [Int32](unsafeUninitializedCapacity: capacity) { offsetBuffer, offsetCount in
+          let times = timeBuffer.baseAddress!
+          let values = valueBuffer.baseAddress!
+          let lineOffsets = offsetBuffer.baseAddress!
+          // Skip header lines.
+          while line < skipLines && p < n {
+            p = Self.lineEnd(base, p, n) + 1
+            line += 1
+          }
+          lineLoop: while p < n {
+            // A row that is dropped (a line cut off mid-write) must not leave
+            // its time's lack of an offset behind.
+            let localBefore = scanner.sawLocalTime
+            if timeThenValues,
+              let next = Self.timeThenValues(
+                base, p, n, delimiter, slots, scale, &scanner, times + rowIndex, values + rowIndex * slots,
+                powers,
+                integerPowers)
+            {
+              lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
+              rowIndex += 1
+              line += 1
+              p = next
+              continue
+            }
+            let lineStart = p
+            let lineEnd = Self.lineEnd(base, p, n)
+            let terminated = lineEnd < n
+            var contentEnd = lineEnd
+            if contentEnd > lineStart && buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            defer {
+              p = lineEnd + 1
+              line += 1
+            }
+            if contentEnd == lineStart {
+              out.blankLines += 1
+              if out.firstBlankLine == nil { out.firstBlankLine = line }
+              continue
+            }
+            func fail(_ kind: InputError.Kind, _ column: Int, _ problem: String, _ expected: String) {
+              scanner.sawLocalTime = localBefore
+              if isLast && !terminated {
+                out.truncatedLine = line
+              } else {
+                out.error = (kind, line, column - lineStart + 1, problem, expected)
+              }
+            }
+            var field = 0
+            var timeValue = Double.nan
+            var dateStart = -1
+            let rowValues = values + rowIndex * slots
+            if !everySlotRead { for k in 0..<slots { rowValues[k] = .nan } }
+            var q = lineStart
+            while true {
+              let fieldStart = q
+              let role = field < columnCount ? roles[field] : -1
+              if role >= 0 {
+                // The hot path: a plain decimal number read in the same pass
+                // that finds the end of the field.
+                if decimal == 0x2E,
+                  let v = Self.plainNumber(base, &q, contentEnd, n, delimiter, powers, integerPowers)
+                {
+                  rowValues[role] = v * scale
+                } else {
+                  while q < contentEnd && buffer[q] != delimiter { q += 1 }
+                  let cell = UnsafeBufferPointer(rebasing: buffer[Self.unquoted(buffer, fieldStart, q)])
+                  guard let v = NumberScanner.double(cell, decimal: decimal) else {
+                    let text = AccelDetector.printable(String(decoding: cell.prefix(40), as: UTF8.self))
+                    fail(
+                      .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number",
+                      decimal == 0x2E ? "a number" : "a number with a decimal comma, as the file's first rows"
+                    )
+                    break lineLoop
+                  }
+                  rowValues[role] = v * scale
+                }
+              } else {
+                q = Self.find(delimiter, base, q, contentEnd)
+                if role != -1 {
+                  let range = Self.unquoted(buffer, fieldStart, q)
+                  if role == -3 {
+                    dateStart = range.lowerBound
+                  } else {
+                    // The time: a number, or a date-time (with the date column
+                    // before it when the two are apart).
+                    let span = UnsafeBufferPointer(
+                      rebasing: buffer[
+                        (!isNumberTime && dateAndTime && dateStart >= 0 ? dateStart : range.lowerBound)..<range
+                          .upperBound])
+                    let parsed =
+                      isNumberTime
+                      ? NumberScanner.double(span, decimal: decimal).map { numberStart + $0 * numberScale }
+                      : scanner.parse(span)
+                    guard let t = parsed else {
+                      fail(
+                        .value, fieldStart,
+                        "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
+                        timeLabel)
+                      break lineLoop
+                    }
+                    timeValue = t
+                  }
+                }
+              }
+              field += 1
+              if q >= contentEnd { break }
+              q += 1  // past the delimiter
+            }
+            guard field == columnCount else {
               fail(
-                .value, fieldStart, "cell \"\(text)\" in \(name(field)) is not a finite number",
-                decimal == 0x2E ? "a number" : "a number with a decimal comma, as the file's first rows")
+                .malformed, lineStart, "\(field) fields",
+                "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
               break lineLoop
             }
-            rowValues[role] = v * scale
+            times[rowIndex] = implicit ? Double(rowIndex) : timeValue
+            lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
+            rowIndex += 1
           }
-        } else {
-          q = Self.find(delimiter, base, q, contentEnd)
-          if role != -1 {
-            let range = Self.unquoted(buffer, fieldStart, q)
-            if role == -3 {
-              dateStart = range.lowerBound
-            } else {
-              // The time: a number, or a date-time (with the date column
-              // before it when the two are apart).
-              let span = UnsafeBufferPointer(
-                rebasing: buffer[
-                  (!isNumberTime && dateAndTime && dateStart >= 0 ? dateStart : range.lowerBound)..<range
-                    .upperBound])
-              let parsed =
-                isNumberTime
-                ? NumberScanner.double(span, decimal: decimal).map { numberStart + $0 * numberScale }
-                : scanner.parse(span)
-              guard let t = parsed else {
-                fail(
-                  .value, fieldStart,
-                  "time \"\(AccelDetector.printable(String(decoding: span.prefix(40), as: UTF8.self)))\" in \(name(field))",
-                  timeLabel)
-                break lineLoop
-              }
-              timeValue = t
-            }
+          // Count the remaining lines (after an error, for the line base).
+          while p < n {
+            p = Self.lineEnd(base, p, n) + 1
+            line += 1
           }
+          offsetCount = rowIndex
         }
-        field += 1
-        if q >= contentEnd { break }
-        q += 1  // past the delimiter
+        valueCount = rowIndex * slots
       }
-      guard field == columnCount else {
-        fail(
-          .malformed, lineStart, "\(field) fields",
-          "\(columnCount) fields separated by \"\(Character(Unicode.Scalar(delimiter)))\"")
-        break lineLoop
-      }
-      times[rowIndex] = implicit ? Double(rowIndex) : timeValue
-      lineOffsets[rowIndex] = Int32(truncatingIfNeeded: line)
-      rowIndex += 1
-    }
-    // Count the remaining lines (after an error, for the line base).
-    while p < n {
-      p = Self.lineEnd(base, p, n) + 1
-      line += 1
+      timeCount = rowIndex
     }
     out.lines = line
-    out.time = Array(UnsafeBufferPointer(start: times, count: rowIndex))
-    out.values = Array(UnsafeBufferPointer(start: values, count: rowIndex * slots))
-    out.lineOffsets = Array(UnsafeBufferPointer(start: lineOffsets, count: rowIndex))
+    out.time = timeArray
+    out.values = valueArray
+    out.lineOffsets = offsetArray
     out.sawLocalTime = scanner.sawLocalTime
     return out
   }

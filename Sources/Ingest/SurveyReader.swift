@@ -72,7 +72,8 @@ public struct SurveyReader: Sendable {
     let survey: Survey? = try data.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
       guard UTF8Validation.isValid(bytes) else { return nil }
-      return try parse(bytes: bytes, source: path, name: name)
+      // FileInput has checked the rows against this limit or a lower one.
+      return try parse(bytes: bytes, source: path, name: name, rowsChecked: true)
     }
     if let survey { return survey }
     // UTF-16 only with its byte-order mark (Excel's "Unicode text"): other
@@ -94,9 +95,13 @@ public struct SurveyReader: Sendable {
     return try Array(body.utf8).withUnsafeBufferPointer { try parse(bytes: $0, source: source, name: name) }
   }
 
-  func parse(bytes: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
-    var rows = RowLengthCheck(limit: maximumRowBytes, source: source)
-    try rows.feed(bytes)
+  func parse(
+    bytes: UnsafeBufferPointer<UInt8>, source: String, name: String, rowsChecked: Bool = false
+  ) throws -> Survey {
+    if !rowsChecked {
+      var rows = RowLengthCheck(limit: maximumRowBytes, source: source)
+      try rows.feed(bytes)
+    }
     let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
     let survey = try detect(text, source: source, name: name)
     // A named dialect must be what the file is.
@@ -351,41 +356,63 @@ public struct SurveyReader: Sendable {
     format: String, ids: [String], texts: [String], body: Body, headerRows: Int, columns: [Int],
     idColumn: Int?, separator: String, missing: Set<String> = [], source: String, name: String
   ) throws -> Survey {
-    var tables = [[String: Int32]](repeating: [:], count: columns.count)
-    var cells = [[String]](repeating: [], count: columns.count)
+    var tables = [DistinctCells](repeating: DistinctCells(), count: columns.count)
     var codes = [[Int32]](repeating: [], count: columns.count)
     var respondentIDs: [String] = []
     var seen = 0
     // Room for one code per line (rows seldom span lines), so the code
     // arrays are never copied while growing.
-    let lines = body.bytes.reduce(into: 1) { n, b in if b == 0x0A { n += 1 } }
+    var lines = 1
+    if let base = body.bytes.baseAddress {
+      var p = base
+      let end = base + body.bytes.count
+      while p < end, let hit = memchr(p, 0x0A, end - p) {
+        lines += 1
+        p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) + 1
+      }
+    }
     for k in codes.indices { codes[k].reserveCapacity(lines) }
-    try CSVTokenizer.forEachRow(
+    func blank(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+      field.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+    }
+    try CSVTokenizer.forEachRawRow(
       bytes: body.bytes, source: source, firstLine: body.firstLine, delimiter: body.delimiter
-    ) { row in
-      guard !Self.isBlank(row) else { return }
+    ) { line, fields in
+      guard !fields.allSatisfy(blank) else { return }
       seen += 1
       guard seen > headerRows else { return }
-      guard row.fields.count == body.fields else {
+      guard fields.count == body.fields else {
         throw InputError(
           .malformed,
-          SourceLocation(file: source, line: row.line), "row has \(row.fields.count) fields",
+          SourceLocation(file: source, line: line), "row has \(fields.count) fields",
           expected: "\(body.fields) fields like the header")
       }
       for (k, c) in columns.enumerated() {
-        let cell = row.fields[c]
-        if cell.isEmpty {
-          codes[k].append(-1)
-        } else if let code = tables[k][cell] {
-          codes[k].append(code)
+        let cell = fields[c]
+        codes[k].append(cell.isEmpty ? -1 : tables[k].code(of: cell))
+      }
+      if let idColumn { respondentIDs.append(String(decoding: fields[idColumn], as: UTF8.self)) }
+    }
+    // Cells were told apart by their bytes; as text, two that differ
+    // only in Unicode normalisation are one cell (the first seen).
+    var cells = [[String]](repeating: [], count: columns.count)
+    for k in columns.indices {
+      var index: [String: Int32] = [:]
+      var remap: [Int32] = []
+      for i in 0..<tables[k].count {
+        let cell = tables[k].string(i)
+        if let code = index[cell] {
+          remap.append(code)
         } else {
           let code = Int32(cells[k].count)
-          tables[k][cell] = code
+          index[cell] = code
           cells[k].append(cell)
-          codes[k].append(code)
+          remap.append(code)
         }
       }
-      if let idColumn { respondentIDs.append(row.fields[idColumn]) }
+      if cells[k].count < tables[k].count {
+        for r in codes[k].indices where codes[k][r] >= 0 { codes[k][r] = remap[Int(codes[k][r])] }
+      }
     }
     var questions: [SurveyQuestion] = []
     var notes: [Diagnostic] = []
@@ -618,6 +645,66 @@ public struct SurveyReader: Sendable {
   }
 }
 
+/// Distinct cells of a column as bytes, each with a code in order of
+/// first appearance (open addressing over an FNV-1a hash).
+struct DistinctCells {
+  private var slots = [Int32](repeating: -1, count: 16)
+  private var hashes: [UInt64] = []
+  private var ends: [Int] = []
+  private var arena: [UInt8] = []
+
+  var count: Int { ends.count }
+
+  /// The code of `cell`, a new one when it was not seen before.
+  mutating func code(of cell: UnsafeBufferPointer<UInt8>) -> Int32 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in cell { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let entry = slots[i]
+      if entry < 0 { break }
+      let e = Int(entry)
+      if hashes[e] == hash {
+        let from = e == 0 ? 0 : ends[e - 1]
+        if ends[e] - from == cell.count
+          && arena.withUnsafeBufferPointer({ a in
+            cell.count == 0 || memcmp(a.baseAddress! + from, cell.baseAddress!, cell.count) == 0
+          })
+        {
+          return entry
+        }
+      }
+      i = (i + 1) & mask
+    }
+    let code = Int32(ends.count)
+    arena.append(contentsOf: cell)
+    ends.append(arena.count)
+    hashes.append(hash)
+    slots[i] = code
+    if ends.count * 2 > slots.count { grow() }
+    return code
+  }
+
+  /// The text of the cell with code `i`.
+  func string(_ i: Int) -> String {
+    let from = i == 0 ? 0 : ends[i - 1]
+    return arena.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0[from..<ends[i]]), as: UTF8.self)
+    }
+  }
+
+  private mutating func grow() {
+    slots = [Int32](repeating: -1, count: slots.count * 2)
+    let mask = slots.count - 1
+    for (e, hash) in hashes.enumerated() {
+      var i = Int(truncatingIfNeeded: hash) & mask
+      while slots[i] >= 0 { i = (i + 1) & mask }
+      slots[i] = Int32(e)
+    }
+  }
+}
+
 /// Follows CSV rows through a stream of bytes (a line break inside quotes
 /// continues the row) and refuses the first row longer than `limit`,
 /// naming the line it starts on.
@@ -637,7 +724,27 @@ struct RowLengthCheck {
   }
 
   mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-    for byte in bytes {
+    guard let base = bytes.baseAddress else { return }
+    let raw = UnsafeRawPointer(base)
+    let n = bytes.count
+    var i = 0
+    while i < n {
+      // Eight bytes holding neither a quote nor a line feed count at once
+      // (the has-zero-byte test of Anderson's bit hacks, exact as a test);
+      // near the limit, bytes count one at a time.
+      while i + 8 <= n && rowBytes + 8 <= limit {
+        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        let quote = word ^ 0x2222_2222_2222_2222
+        let feed = word ^ 0x0A0A_0A0A_0A0A_0A0A
+        let zero =
+          ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((feed &- 0x0101_0101_0101_0101) & ~feed)
+        if zero & 0x8080_8080_8080_8080 != 0 { break }
+        rowBytes += 8
+        i += 8
+      }
+      guard i < n else { break }
+      let byte = base[i]
+      i += 1
       if byte == 0x22 && quoted { inQuotes.toggle() }
       if byte == 0x0A {
         line += 1

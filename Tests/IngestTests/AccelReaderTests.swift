@@ -485,6 +485,70 @@ struct AccelNumberTests {
   }
 }
 
+/// Every number of the real accelerometer CSVs shipped in Datasets/ (and
+/// of the folder in `ENERGYLAB_STRTOD_ROOT`, when set) reads as C's
+/// `strtod` reads the same cell: the row parser's own number reading is
+/// correctly rounded on real files, not only on generated cells.
+struct AccelRealFileNumberTests {
+  static func files() throws -> [String] {
+    var roots = [packageRoot + "/Datasets"]
+    if let extra = ProcessInfo.processInfo.environment["ENERGYLAB_STRTOD_ROOT"] { roots.append(extra) }
+    var out: [String] = []
+    for root in roots {
+      guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+      for case let name as String in walker
+      where name.hasSuffix("accelerometer.csv") || name.hasSuffix("accelerometer.csv.gz")
+        || name.hasSuffix("hz.csv.gz")
+      {
+        out.append(root + "/" + name)
+      }
+    }
+    return out.sorted()
+  }
+
+  @Test func everyCellReadsAsStrtodReadsIt() throws {
+    let files = try Self.files()
+    #expect(files.count >= 9)
+    var map = AccelColumnMap()
+    map.unit = .g  // no scaling: the value is the number as read
+    // Files without a time column (the 10 Hz wear file) need a rate and a
+    // start.
+    var implicitTime = map
+    implicitTime.sampleRateHz = 10
+    implicitTime.start = 0
+    var cells = 0
+    for file in files {
+      let chunks = try LineChunks(path: file)
+      var text: [UInt8] = []
+      while let more = try chunks.next() { text += more }
+      let head = Array(text.prefix(1 << 16))
+      let layout =
+        try (try? AccelDetector(map: map, timeZone: nil).detect(head: head, file: file))
+        ?? AccelDetector(map: implicitTime, timeZone: nil).detect(head: head, file: file)
+      let parsed = AccelRowParser(layout: layout, timeZone: nil).parse(
+        text, skipLines: layout.headerLines, isLast: true)
+      #expect(parsed.error == nil, "\(file)")
+      let lines = text.split(separator: 0x0A, omittingEmptySubsequences: false)
+      let slots = layout.valueColumns.count
+      var differing: [String] = []
+      for (row, offset) in parsed.lineOffsets.enumerated() {
+        let fields = lines[Int(offset)].split(separator: layout.delimiter, omittingEmptySubsequences: false)
+        for (slot, column) in layout.valueColumns.enumerated() where column >= 0 {
+          let cell = String(decoding: fields[column], as: UTF8.self)
+          let expected = strtod(cell, nil)
+          let read = parsed.values[row * slots + slot]
+          cells += 1
+          if read.bitPattern != expected.bitPattern && differing.count < 3 {
+            differing.append("line \(offset + 1): \"\(cell)\" read \(read), strtod \(expected)")
+          }
+        }
+      }
+      #expect(differing.isEmpty, "\(file): \(differing)")
+    }
+    #expect(cells > 1_000_000)
+  }
+}
+
 struct AccelBadInputTests {
   static func path(_ name: String) -> String { accelFixtures + "/" + name }
 
@@ -775,5 +839,71 @@ struct InputErrorKindTests {
       Array(
         (header + "2026-03-02T08:00:00.010Z,abc,0.2,1.0\n" + "2026-03-02T08:00:00.020Z,0.1,0.2,1.0\n").utf8))
     #expect(cell?.kind == .value && cell?.location.line == 3, "\(String(describing: cell))")
+  }
+}
+
+/// Runs of a mapped file split lines anywhere: in the middle of a time, of
+/// a number, between a carriage return and its line feed, inside quotes.
+/// The rows and the line of a bad cell are those written by hand below.
+struct AccelChunkBoundaryTests {
+  static func write(_ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("boundary-\(UUID().uuidString).csv").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func rowsAcrossRunBoundariesAreTheRowsWritten() throws {
+    let text =
+      "time,x,y,z\n"
+      + "2024-03-01T08:00:00.000Z,0.5,-0.25,1\r\n"
+      + "2024-03-01T08:00:00.010Z,1.5,2.5,3.5\n"
+      + "2024-03-01T08:00:00.020Z,-0.75,0,0.0625\r\n"
+      + "\"2024-03-01T08:00:00.030Z\",\"0.125\",0,-1\n"
+      + "2024-03-01T08:00:00.040Z,2,-2,0.5\n"
+    let path = try Self.write(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // 2024-03-01 is day 19,783 since 1970-01-01; 08:00 plus 0-40 ms.
+    let expectedTimes = (0..<5).map { utc(19783, 8, 0, Double($0) / 100) }
+    let expectedValues: [Double] = [0.5, -0.25, 1, 1.5, 2.5, 3.5, -0.75, 0, 0.0625, 0.125, 0, -1, 2, -2, 0.5]
+    var map = AccelColumnMap()
+    map.unit = .g
+    for chunkBytes in [5, 16, 37, 2 << 20] {
+      for workers in [1, 2] {
+        var times: [Double] = []
+        var values: [Double] = []
+        let info = try AccelReader(map: map, workers: workers, chunkBytes: chunkBytes).read(path: path) {
+          times += $0.time
+          values += $0.values
+        }
+        #expect(info.rows == 5 && info.lines == 6, "runs of \(chunkBytes) bytes, \(workers) worker(s)")
+        #expect(times.count == 5 && zip(times, expectedTimes).allSatisfy { abs($0 - $1) < 1e-6 })
+        #expect(values == expectedValues, "runs of \(chunkBytes) bytes, \(workers) worker(s)")
+      }
+    }
+  }
+
+  /// Line 10 of 11 holds "abc"; with runs of 64 bytes it is read by a later
+  /// run than the first, and is still named as line 10, column 30 (the
+  /// 24-byte time, its comma and "0.1," come before the cell).
+  @Test func aBadCellInALaterRunIsNamedByItsLine() throws {
+    var text = "time,x,y,z\n"
+    for k in 0..<8 { text += "2024-03-01T08:00:00.0\(k)0Z,0.1,0.2,1\n" }
+    text += "2024-03-01T08:00:00.080Z,0.1,abc,1\n2024-03-01T08:00:00.090Z,0.1,0.2,1\n"
+    let path = try Self.write(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var map = AccelColumnMap()
+    map.unit = .g
+    for chunkBytes in [64, 2 << 20] {
+      for workers in [1, 2] {
+        let e = inputError {
+          _ = try AccelReader(map: map, workers: workers, chunkBytes: chunkBytes).read(path: path) { _ in }
+        }
+        #expect(
+          e?.description == path
+            + ":10:30: cell \"abc\" in column 3 (y) is not a finite number; expected a number",
+          "runs of \(chunkBytes) bytes, \(workers) worker(s)")
+      }
+    }
   }
 }
