@@ -57,7 +57,7 @@ struct ProseFigureTests {
     "GRDB 7.10.0",
     "Edge 810", "Fenix 6", "Forerunner 945", "iPhone SE (2nd", "Python 3", "Windows 10", "COVID-19",
     "SQLite 3", "UTF-8", "Likert-5", "Ubuntu 24.04", "Web 2.0", "24-hour clock", "BSD 3-clause", "ICC(A,1)",
-    "ICC(3,1)",
+    "ICC(3,1)", "2-parameter", "3-parameter",
   ]
 
   struct Figure: CustomStringConvertible {
@@ -189,7 +189,7 @@ struct ProseFigureTests {
       // Sentences carrying a thesis line citation, by offset range.
       var cited: [(Range<Int>, [ClosedRange<Int>])] = []
       var start = 0
-      let sentenceEnd = try! Regex(#"[.!?;:](?=\s+[A-Z(\"]|\s*$)"#)
+      let sentenceEnd = try! Regex(#"[.!?](?=\s+[A-Z(\"]|\s*$)"#)
       var ends = raw.matches(of: sentenceEnd).map {
         raw.distance(from: raw.startIndex, to: $0.range.upperBound)
       }
