@@ -22,7 +22,7 @@ import Testing
 ///    `names` (ISO 8601, CC BY 4.0, ...);
 /// 4. a reference to a part of a text or an identifier: a heading's
 ///    section number, and the numbers after "section", "table", "figure",
-///    "fig", "chapter", "item", "issue", "question", "Q", "participant"
+///    "fig", "eq", "equation", "chapter", "item", "issue", "question", "Q", "participant"
 ///    or "code";
 /// 5. the year of an author-year citation ("Skiba et al. 2012", by
 ///    `AuthorYearCitationTests.pattern`, so the citation check covers it);
@@ -100,7 +100,7 @@ struct ProseFigureTests {
   static var lineCitation: Regex<AnyRegexOutput> { try! Regex(#"\bL[0-9]{2,4}(-L?[0-9]{2,4})?\b"#) }
   static var reference: Regex<AnyRegexOutput> {
     try! Regex(
-      #"(?i)\b(sections?|tables?|figures?|figs?\.?|chapters?|items?|issues?|questions?|Q|§|participants?|code)\s*[0-9]+(\.[0-9]+)*((,|,? and|,? or|-)\s*[0-9]+(\.[0-9]+)*)*"#
+      #"(?i)\b(sections?|tables?|figures?|figs?\.?|eqs?\.?|equations?|chapters?|items?|issues?|questions?|Q|§|participants?|code)\s*[0-9]+(\.[0-9]+)*((,|,? and|,? or|-)\s*[0-9]+(\.[0-9]+)*)*"#
     )
   }
   static var isoTime: Regex<AnyRegexOutput> {
