@@ -20,7 +20,7 @@ import Reporting
 /// ```
 ///
 /// A single value prints as its table prints it (the same digits); an
-/// expression (numbers, `+ - * /` with spaces around a minus, brackets)
+/// expression (numbers, `+ - * / ^` with spaces around a minus, brackets)
 /// needs its digits after a colon (`:+1`: one digit and a sign; a colon,
 /// not a bar, so a placeholder can stand in a Markdown table). An unknown
 /// value (an empty cell) prints as "unknown"; a name, table, column or row
@@ -215,7 +215,7 @@ public struct NotebookValues: Sendable {
           word.append(c)
         case " ", "\t", "\n":
           flush()
-        case "(", ")", "+", "*":
+        case "(", ")", "+", "*", "^":
           flush()
           tokens.append(String(c))
         case "-" where word.isEmpty, "/" where word.isEmpty:
@@ -253,14 +253,24 @@ public struct NotebookValues: Sendable {
     }
 
     mutating func product() throws -> Result {
-      var left = try factor()
+      var left = try power()
       while position < tokens.count, tokens[position] == "*" || tokens[position] == "/" {
         let op = tokens[position]
         position += 1
-        let right = try factor()
+        let right = try power()
         left = try combine(left, right) { op == "*" ? $0 * $1 : $0 / $1 }
       }
       return left
+    }
+
+    /// `a ^ b`, right to left (`2 ^ 3 ^ 2` is 2 ^ 9), binding tighter
+    /// than `*` and `/`: a published equation's exponent (`0.97 ^ (0 - 1 / 0.56)`).
+    mutating func power() throws -> Result {
+      let base = try factor()
+      guard position < tokens.count, tokens[position] == "^" else { return base }
+      position += 1
+      let exponent = try power()
+      return try combine(base, exponent) { Foundation.pow($0, $1) }
     }
 
     mutating func factor() throws -> Result {

@@ -59,6 +59,20 @@ struct NotebookValuesTests {
     }
   }
 
+  /// A published equation's exponent: 2 ^ 10 = 1024 and 9 ^ 0.5 = 3 by
+  /// hand; `^` binds tighter than `*` and groups to the right (2 ^ 3 ^ 2 =
+  /// 2 ^ 9 = 512); Eq 3.3 of the carbon gamification thesis at 21 C,
+  /// 0.97 ^ (-1 / 0.56) = exp(0.030459 x 1.785714) = 1.05590 (natural
+  /// logarithm of 0.97 from a table, -0.030459).
+  @Test func powersFollowTheirEquations() throws {
+    let v = Self.values()
+    #expect(try v.interpolate("{{2 ^ 10 :0}}", path: "n.md", line: 1) == "1024")
+    #expect(try v.interpolate("{{3 * 9 ^ 0.5 :1}}", path: "n.md", line: 1) == "9.0")
+    #expect(try v.interpolate("{{2 ^ 3 ^ 2 :0}}", path: "n.md", line: 1) == "512")
+    #expect(try v.interpolate("{{0.97 ^ (0 - 1 / 0.56) :4}}", path: "n.md", line: 1) == "1.0559")
+    #expect(try v.interpolate("{{walks.grade_max_pct[2] ^ 2 :1}}", path: "n.md", line: 1) == "unknown")
+  }
+
   @Test func aMissingNameColumnOrRowSaysWhatThereIs() throws {
     let v = Self.values()
     for (text, says) in [
