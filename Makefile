@@ -28,12 +28,16 @@ install: release
 	  cp -R Datasets/$$d/. $(DESTDIR)$(PREFIX)/share/energylab/Datasets/$$d/ || exit 1; \
 	done
 
-# Build in release mode and run every notebook in Notebooks/ into Reports/.
-reproduce: release
-	$(RELEASE_BIN) run --reproducible
+# Build (debug, the build `make test` reuses) and run every notebook in
+# Notebooks/ into Reports/. The reports are the same from a release build
+# (the test `committedReportsAreCurrent` runs the debug binary); a release
+# build is `make release` or `make install`, for large studies.
+reproduce: build
+	$(DEBUG_BIN) run --reproducible
 
 # Unit, golden-file and end-to-end tests (the end-to-end tests run the built
-# binary, so it is built first), then lint. Says how many tests were
+# binary, so it is built first; after `make reproduce` only the test
+# targets are compiled, the rest is its debug build), then lint. Says how many tests were
 # skipped and why; fails on a skip Tests/expected-skips.tsv does not list
 # and when the README's test figures are not this run's (scripts/test-run).
 test: deps
