@@ -133,7 +133,7 @@ struct WaistStepsTests {
       unstated.notes.contains(
         "\(unstated.steps) steps counted; the waist's lower threshold (0.02 g) finds \(waist.steps) ("),
       "\(unstated.notes)")
-    #expect(unstated.notes.contains("pass --wear-location waist"))
+    #expect(unstated.notes.contains("say so (--wear-location waist; stating any location silences this)"))
     #expect(unstated.notes.contains("[steps-below-threshold]"))
     for stated in [waist, phone, try summary(slow, ["--step-threshold", "0.05"])] {
       #expect(!stated.notes.contains("[steps-below-threshold]"), "\(stated.notes)")
