@@ -96,7 +96,7 @@ struct ResultsStoreTests {
     let path = temporaryPath()
     try ResultsStore(path: path).record(run(45.76))
     try ResultsStore(path: path).record(run(45.76))
-    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 14))
+    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 15))
     try ResultsStore(path: path).record(run(50, parameter: "70"))
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
