@@ -34,6 +34,10 @@ default 50 100 200)
   WORKERS       processes at once (default: cores)
   FLAGS         batch options (default "--calibrate --non-wear")
   SCALE         shorten the recordings (a quick trial, never published)
+  GENERATED     recordings generated at most (default: the largest N); a
+                larger study repeats them as hard links under further
+                participant folders (same bytes, other paths, so other
+                runs), for a disk that cannot hold 0.24 GB x N
 Writes Benchmarks/results/study.md.
 """
 import json, os, shutil, subprocess, sys, time
@@ -46,35 +50,51 @@ WORK = os.environ.get("STUDY_WORK", "/tmp/energylab-study")
 WORKERS = int(os.environ.get("WORKERS", str(os.cpu_count() or 1)))
 FLAGS = os.environ.get("FLAGS", "--calibrate --non-wear").split()
 SCALE = float(os.environ.get("SCALE", "1"))
+GENERATED = int(os.environ["GENERATED"]) if os.environ.get("GENERATED") else None
 GOAL_CORE_HOURS = 200.0
 GOAL_RSS_MB = 100.0
 GOAL_STORE_MB = 1.0
+
+
+def repeated(recordings, n):
+    """n recordings: the generated ones, then the same again as hard links
+    under further participant folders (P00100/wrist.cwa is P00000's)."""
+    out = []
+    for i in range(n):
+        r = dict(recordings[i % len(recordings)])
+        r["source"] = r["file"]
+        if i >= len(recordings):
+            r["file"] = f"P{i:05d}/" + r["file"].split("/", 1)[1]
+        out.append(r)
+    return out
 
 
 def study(n, largest):
     """The study of the first n recordings of the generated one."""
     everything = os.path.join(WORK, "all")
     plan_file = os.path.join(everything, "study-plan.json")
+    wanted = min(largest, GENERATED or largest)
     plan = None
     if os.path.exists(plan_file):
         with open(plan_file) as f:
             plan = json.load(f)
-        if len(plan["recordings"]) < largest or plan.get("scale", 1.0) != SCALE:
+        if len(plan["recordings"]) < wanted or plan.get("scale", 1.0) != SCALE:
             plan = None
     if plan is None:
         shutil.rmtree(everything, ignore_errors=True)
         started = time.perf_counter()
-        generate(everything, largest, seed=1, scale=SCALE)
-        print(f"generated {largest} recordings in {time.perf_counter() - started:.0f} s", flush=True)
+        generate(everything, wanted, seed=1, scale=SCALE)
+        print(f"generated {wanted} recordings in {time.perf_counter() - started:.0f} s", flush=True)
         with open(plan_file) as f:
             plan = json.load(f)
+    recordings = repeated(plan["recordings"][:wanted], n)
     folder = os.path.join(WORK, f"n{n}")
     shutil.rmtree(folder, ignore_errors=True)
-    for r in plan["recordings"][:n]:
+    for r in recordings:
         target = os.path.join(folder, r["file"])
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        os.link(os.path.join(everything, r["file"]), target)
-    return folder, plan["recordings"][:n]
+        os.link(os.path.join(everything, r["source"]), target)
+    return folder, recordings
 
 
 def worker(cmd, log):
@@ -86,6 +106,7 @@ def run(n, largest):
     out = os.path.join(WORK, f"run-n{n}")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     running = {}
     for k in range(1, WORKERS + 1):
@@ -138,7 +159,7 @@ def run(n, largest):
     size = os.path.getsize(merged)
     cpu = sum(w["cpu_s"] for w in workers)
     return {
-        "n": n, "wall_s": wall, "cpu_s": cpu, "cpu_per_recording_s": cpu / n,
+        "n": n, "load": (load + os.getloadavg()[0]) / 2, "wall_s": wall, "cpu_s": cpu, "cpu_per_recording_s": cpu / n,
         "rss_max_mb": max(w["rss_mb"] for w in workers), "workers": sorted(workers, key=lambda w: w["k"]),
         "stored": stored, "failed": failed, "store_bytes": size, "store_per_recording_mb": size / max(stored, 1) / 1e6,
         "tables": tables,
@@ -197,7 +218,15 @@ def main():
         r = run(n, largest)
         print(json.dumps({k: v for k, v in r.items() if k != "workers"}), flush=True)
         results.append(r)
-    prof = profile(largest)
+        # Each size published as it is done: a long run cut short keeps
+        # what it measured.
+        report(results, [f"(Studies of {', '.join(str(m) for m in sorted(sizes)[len(results):])} recordings "
+                         "still to run when this was written.)"] if len(results) < len(sizes) else [])
+    report(results, profile(largest))
+
+
+def report(results, prof):
+    largest = max(r["n"] for r in results)
     per = [r["cpu_per_recording_s"] for r in results]
     mean = sum(per) / len(per)
     core_hours = mean * 100_000 / 3600
@@ -215,6 +244,19 @@ def main():
         lines.append(
             f"| {r['n']} | {r['gb']:.1f} | {r['stored']} | {r['failed']} ({r['expected_failures']}) | {r['wall_s']:.0f} | "
             f"{r['cpu_s']:.0f} | {r['cpu_per_recording_s']:.2f} | {r['rss_max_mb']:.0f} | {r['store_per_recording_mb']:.3f} |")
+    if GENERATED and GENERATED < largest:
+        lines += [
+            "",
+            f"Generated: {GENERATED} recordings; the recordings after the first {GENERATED} of a study are hard links "
+            f"of them under further participant folders (P{GENERATED:05d}/wrist.cwa is P00000/wrist.cwa, and so on): "
+            f"the same bytes at other paths, so other runs of their own (GB counts each path; the disk holds "
+            f"{GENERATED} recordings)."]
+    lines += [
+        "",
+        "The machine's load average (1 min; other work shares it) at the start and end of each run, their mean: "
+        + ", ".join(f"{r['load']:.1f} for N = {r['n']}" for r in results) + " (CPU seconds are the workers' own; "
+        "wall seconds grow with the load).",
+    ]
     lines += [
         "",
         "Non-wear found against the generator's plan (its spans merged; truncated files left out): mean |found - "

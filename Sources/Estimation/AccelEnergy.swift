@@ -96,9 +96,9 @@ public enum AccelEnergy {
   }
 
   /// Energy of each epoch by model, over the table `seconds` long.
-  static func perEpoch(_ epochs: [AccelEpoch], options: AccelEnergyOptions, models: [String]) throws
-    -> [[Double]]
-  {
+  static func perEpoch(
+    _ epochs: some Sequence<AccelEpoch>, options: AccelEnergyOptions, models: [String]
+  ) throws -> [[Double]] {
     var out: [[Double]] = []
     var previousSpeed = 0.0
     var previousEnd = -Double.infinity
@@ -177,17 +177,18 @@ public enum AccelEnergy {
 
   /// The epoch table a model is computed on: the one the cut-points
   /// classify for `met-intensity` (as the daily intensity minutes), the
-  /// shortest for the step models.
-  static func epochs(_ analysis: AccelAnalysis, model: String) -> [AccelEpoch] {
-    // Epochs not worn add nothing to any model.
-    (model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []).filter(
-      \.worn)
+  /// shortest for the step models; epochs not worn add nothing to any
+  /// model. A view, never a copy: a week of 5 s epochs is 20 MB.
+  static func epochs(_ analysis: AccelAnalysis, model: String) -> LazyFilterSequence<[AccelEpoch]> {
+    (model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []).lazy
+      .filter(\.worn)
   }
 
-  /// Each model's energy per epoch of its table.
+  /// Each model's energy per epoch of its table, with each epoch's start
+  /// (the epochs themselves stay in the analysis).
   struct ModelEpochs {
     var model: String
-    var epochs: [AccelEpoch]
+    var starts: [Double]
     var kilocalories: [Double]
   }
 
@@ -195,7 +196,7 @@ public enum AccelEnergy {
     try models(analysis, options: options).map { model in
       let epochs = epochs(analysis, model: model)
       let rows = try perEpoch(epochs, options: options, models: [model])
-      return ModelEpochs(model: model, epochs: epochs, kilocalories: rows.map { $0[0] })
+      return ModelEpochs(model: model, starts: epochs.map(\.start), kilocalories: rows.map { $0[0] })
     }
   }
 
@@ -220,8 +221,8 @@ public enum AccelEnergy {
     let perModel = try perModel(analysis, options: options)
     var out: [String: [(String, Double)]] = [:]
     for (k, m) in perModel.enumerated() {
-      for (e, kcal) in zip(m.epochs, m.kilocalories) {
-        let date = String(local(e.start, timeZone).prefix(10))
+      for (start, kcal) in zip(m.starts, m.kilocalories) {
+        let date = String(local(start, timeZone).prefix(10))
         var sums = out[date] ?? perModel.map { ($0.model, 0.0) }
         sums[k].1 += kcal
         out[date] = sums
@@ -263,7 +264,7 @@ public enum AccelEnergy {
     }
     for h in hours.indices { hours[h].days = dates[h].count }
     for (k, m) in perModel.enumerated() {
-      for (e, kcal) in zip(m.epochs, m.kilocalories) { hours[hour(e.start)].kilocalories[k].1 += kcal }
+      for (start, kcal) in zip(m.starts, m.kilocalories) { hours[hour(start)].kilocalories[k].1 += kcal }
     }
     return hours
   }

@@ -144,7 +144,10 @@ public struct CWAReader: Sendable {
           format: .axivityCWA, sampleRateHz: rateHz, metadata: metadata, timeZone: nil, hasTemperature: true))
     }
 
-    let chunkBlocks = 2048
+    // 256 blocks (30,720 samples at most, 128 KB of file) a chunk: the
+    // block arrays, their calibrated copy and the blocks waiting for the
+    // step and count threads stay near 10 MB whatever the file's length.
+    let chunkBlocks = 256
     while true {
       let chunkStart = file.offset
       let chunk = try file.read(chunkBlocks * Self.blockBytes)

@@ -193,6 +193,7 @@ public enum AccelPipeline {
     var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
     reader.fillIdleSleep = options.fillIdleSleep
     let first = options.needsFirstPass ? try firstPass(file, reader: reader, options: options) : nil
+    if first != nil { releaseFreedMemory() }
     parameters.nonWear = first?.nonWear
     let calibration = first?.calibration
     var analyzer: AccelAnalyzer?
@@ -362,25 +363,15 @@ public enum AccelCommands {
     totals.map { ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal") }
   }
 
-  /// A recording's epochs as stored rows (ENMO, MAD, steps, axis-1
-  /// counts), when its times are instants.
-  public static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult, source: String) -> [EpochRow] {
+  /// A recording's epochs as stored rows, one per epoch (ENMO, MAD,
+  /// steps, axis-1 counts), when its times are instants.
+  public static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult) -> [AccelEpochRow] {
     guard r.info.layout.absoluteTime else { return [] }
-    var rows: [EpochRow] = []
-    for e in epochs {
-      let start = ISO8601.formatUTC(e.start)
-      for (metric, value, unit) in [
-        ("enmo", e.enmoMilliG, "mg"), ("mad", e.madMilliG, "mg"),
-        ("steps", e.steps.map(Double.init), "steps"),
-        ("counts_axis1", e.countsAxis1, "counts"),
-      ] where value != nil {
-        rows.append(
-          EpochRow(
-            source: source, epochStart: start, epochSeconds: e.seconds, metric: metric, value: value,
-            unit: unit))
-      }
+    return epochs.map { e in
+      AccelEpochRow(
+        epochStart: ISO8601.formatUTC(e.start), epochSeconds: e.seconds, enmoMilliG: e.enmoMilliG,
+        madMilliG: e.madMilliG, steps: e.steps, countsAxis1: e.countsAxis1)
     }
-    return rows
   }
 
   /// An instant as ISO-8601 UTC, with milliseconds when it has a fraction
@@ -589,7 +580,7 @@ public enum AccelCommands {
     try Driver.finish(
       outcome(
         r, command: "accel epochs", options: options,
-        fill: { $0.epochs = storedEpochs(epochs, r, source: r.file) },
+        fill: { $0.accelEpochs = storedEpochs(epochs, r) },
         render: { context in
           context.emit(
             ResultTable(

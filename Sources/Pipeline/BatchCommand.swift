@@ -426,7 +426,7 @@ public enum BatchCommand {
           run.results =
             AccelCommands.storedRows(r, subject: file.storedPath)
             + AccelCommands.storedEnergy(totals, subject: file.storedPath) + days
-          run.epochs = AccelCommands.storedEpochs(minutes, r, source: file.storedPath)
+          run.accelEpochs = AccelCommands.storedEpochs(minutes, r)
         }, render: { _ in })
       return FileResult(kind: kind, outcome: outcome, diagnostics: diagnostics)
     case .survey:
@@ -576,9 +576,13 @@ public enum BatchCommand {
     let batchOptions = try optionsParameter(options, factorPath: factorPath)
     let workers = max(1, min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let bar = ProgressBar(label: "batch", files: files.map(\.path), display: progress)
+    mapLargeAllocations(atLeast: 1 << 20)
     let outcome = Mutex(Outcome(discovered: all.count, processed: files.count))
     _ = parallelMap(count: files.count, workers: workers) { index in
       guard outcome.withLock({ $0.stop == nil }) else { return }
+      // What one file took goes back before the next: a worker's memory
+      // stays that of its largest file, however many it reads.
+      defer { releaseFreedMemory() }
       let file = files[index]
       do {
         if let earlier = try storedBefore(file, done: done, options: batchOptions.value) {

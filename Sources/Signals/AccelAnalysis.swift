@@ -274,7 +274,7 @@ public struct AccelAnalyzer {
   private var magnitudeCount = 0
   private var countStage: SerialStage<CountStream>?
   /// Whole seconds of counts from raw data: start, x, y, z.
-  private var countSeconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
+  private var countSeconds = CountSeconds()
 
   /// Raw data classified by count cut-points: intensity waits for the
   /// counts, so the epochs are kept until the end.
@@ -574,7 +574,13 @@ public struct AccelAnalyzer {
     }
     if gravityMissing { days.forgetSteps() }
     if let counts = countStage?.finish() { countSeconds = counts.seconds }
+    // The count thread lets go of its seconds: only the copy here is left.
+    countStage?.submit { $0.seconds = CountSeconds() }
+    _ = countStage?.finish()
+    // The kept epochs move into the tables (never copied: they are the
+    // largest thing a recording's analysis holds).
     var tables = zip(accumulators, kept).map { (seconds: $0.seconds, epochs: $1) }
+    kept = []
     if stepStage != nil && keepsEpochs && !gravityMissing {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
     }
@@ -585,6 +591,8 @@ public struct AccelAnalyzer {
       for k in tables.indices where whole(tables[k].seconds) {
         Self.assign(countSeconds, to: &tables[k].epochs)
       }
+      // Summed into the epochs: a week of seconds is 14 MB.
+      countSeconds = CountSeconds()
       let partial = tables.map(\.seconds).filter { !whole($0) }
       if !partial.isEmpty {
         diagnostics.append(
@@ -724,6 +732,15 @@ public struct AccelAnalyzer {
           location: where_))
     }
     days.finishBouts(rules: parameters.dayRules)
+    // Each table's epochs without their accumulator's extras, one table at
+    // a time, so no more than one table is ever held twice.
+    var epochTables: [(seconds: Double, epochs: [AccelEpoch])] = []
+    if parameters.keepEpochs {
+      for k in tables.indices {
+        epochTables.append((tables[k].seconds, tables[k].epochs.map(\.epoch)))
+        tables[k].epochs = []
+      }
+    }
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
       sampleRateDeclared: declaredRateHz != nil, gapSeconds: gapThreshold, gaps: gaps, steps: steps,
@@ -731,7 +748,7 @@ public struct AccelAnalyzer {
       madMeanMilliG: madCount > 0 && !gravityMissing ? madSum / Double(madCount) : nil,
       cutPoints: cut, intensityEpochSeconds: intensityIndex.map { parameters.epochSeconds[$0] },
       epochSeconds: accumulators.map(\.seconds),
-      epochs: parameters.keepEpochs ? tables.map { ($0.seconds, $0.epochs.map(\.epoch)) } : [],
+      epochs: epochTables,
       days: days.days,
       diagnostics: diagnostics, nonWearSeconds: nonWearSeconds, stepsLeftOut: stepsLeftOut)
   }
@@ -839,20 +856,19 @@ public struct AccelAnalyzer {
 
   /// Sums seconds of counts into the epochs holding their starts (both in
   /// time order); the vector magnitude is that of the summed axes.
-  private static func assign(
-    _ seconds: [(start: Double, x: Int32, y: Int32, z: Int32)], to epochs: inout [EpochAccumulator.Closed]
-  ) {
-    var s = 0
+  private static func assign(_ seconds: CountSeconds, to epochs: inout [EpochAccumulator.Closed]) {
+    var next = seconds.chunks.lazy.joined().makeIterator()
+    var second = next.next()
     for e in epochs.indices {
       let start = epochs[e].epoch.start
       let end = start + epochs[e].epoch.seconds
-      while s < seconds.count && seconds[s].start < start { s += 1 }
+      while let s = second, s.start < start { second = next.next() }
       var sum = SIMD3<Double>()
       var any = 0
-      while s < seconds.count && seconds[s].start < end {
-        sum += SIMD3(Double(seconds[s].x), Double(seconds[s].y), Double(seconds[s].z))
+      while let s = second, s.start < end {
+        sum += SIMD3(Double(s.x), Double(s.y), Double(s.z))
         any += 1
-        s += 1
+        second = next.next()
       }
       epochs[e].countSeconds = any
       guard any > 0 else { continue }
@@ -924,7 +940,7 @@ struct CountStream: Sendable {
   var done = 0
   /// Whether the seconds are kept (for the epoch tables).
   let keep: Bool
-  var seconds: [(start: Double, x: Int32, y: Int32, z: Int32)] = []
+  var seconds = CountSeconds()
 
   init(counter: ActiGraphCounts, rate: Double, origin: Double, keep: Bool) {
     self.counter = counter
@@ -958,6 +974,26 @@ struct CountStream: Sendable {
         (origin + Double(done), Int32(clamping: s.x), Int32(clamping: s.y), Int32(clamping: s.z)))
       done += 1
     }
+  }
+}
+
+/// Whole seconds of ActiGraph counts (start, x, y, z), in time order, kept
+/// in chunks of 65,536: a week is 604,800 of them, 14.5 MB, and one array
+/// grown by doubling would hold up to 2.5 times that while it grows.
+struct CountSeconds: Sendable {
+  typealias Second = (start: Double, x: Int32, y: Int32, z: Int32)
+  static let chunkLength = 1 << 16
+  private(set) var chunks: [[Second]] = []
+
+  var isEmpty: Bool { chunks.isEmpty }
+
+  mutating func append(_ second: Second) {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkLength {
+      var chunk: [Second] = []
+      chunk.reserveCapacity(Self.chunkLength)
+      chunks.append(chunk)
+    }
+    chunks[chunks.count - 1].append(second)
   }
 }
 

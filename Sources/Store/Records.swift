@@ -37,6 +37,7 @@ struct PreparedRun {
     try add(run.tracks)
     try add(run.activities)
     try add(run.epochs)
+    try add(run.accelEpochs)
     try add(run.referenceValues)
     try add(run.surveyResults)
     try add(run.errorSummaries)
@@ -287,6 +288,23 @@ extension EpochRow: RunChildRecord {
     container["metric"] = metric
     container["value"] = finite(value)
     container["unit"] = unit
+  }
+}
+
+extension AccelEpochRow: RunChildRecord {
+  public static let databaseTableName = "accel_epochs"
+  public init(row: Row) throws {
+    self.init(
+      epochStart: row["epoch_start"], epochSeconds: row["epoch_s"], enmoMilliG: row["enmo_mg"],
+      madMilliG: row["mad_mg"], steps: row["steps"], countsAxis1: row["counts_axis1"])
+  }
+  func encode(to container: inout PersistenceContainer) {
+    container["epoch_start"] = epochStart
+    container["epoch_s"] = epochSeconds
+    container["enmo_mg"] = finite(enmoMilliG)
+    container["mad_mg"] = finite(madMilliG)
+    container["steps"] = steps
+    container["counts_axis1"] = finite(countsAxis1)
   }
 }
 

@@ -20,6 +20,8 @@ public struct RunRecord: Sendable, Hashable {
   public var tracks: [TrackRow] = []
   public var activities: [ActivityRow] = []
   public var epochs: [EpochRow] = []
+  /// A recording's epochs, one row each (`accel_epochs`).
+  public var accelEpochs: [AccelEpochRow] = []
   public var referenceValues: [ReferenceValueRow] = []
   public var surveyResults: [SurveyResultRow] = []
   /// Trips and the places of stays between them (`track trips`).
@@ -286,6 +288,31 @@ public struct EpochRow: Sendable, Hashable {
   }
 }
 
+/// One epoch of the run's accelerometer recording, every value in a
+/// column of its own (table `accel_epochs`): ENMO and MAD (mg), steps and
+/// ActiGraph axis-1 counts; nil where unknown. The recording is the run's
+/// (its command and first input), so no row repeats the file's name: a
+/// week of minutes is 10,080 rows of a few numbers each.
+public struct AccelEpochRow: Sendable, Hashable {
+  public var epochStart: String
+  public var epochSeconds: Double
+  public var enmoMilliG: Double?
+  public var madMilliG: Double?
+  public var steps: Int?
+  public var countsAxis1: Double?
+  public init(
+    epochStart: String, epochSeconds: Double, enmoMilliG: Double?, madMilliG: Double?, steps: Int?,
+    countsAxis1: Double?
+  ) {
+    self.epochStart = epochStart
+    self.epochSeconds = epochSeconds
+    self.enmoMilliG = enmoMilliG
+    self.madMilliG = madMilliG
+    self.steps = steps
+    self.countsAxis1 = countsAxis1
+  }
+}
+
 /// A trip of a track: start, end, its modes in order (`walk>vehicle>walk`),
 /// distance, duration and pauses.
 public struct TripRow: Sendable, Hashable {
@@ -428,7 +455,7 @@ public final class ResultsStore: Sendable {
 
   public static let tables = [
     "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
-    "epochs",
+    "epochs", "accel_epochs",
     "reference_values", "survey_results", "diagnostics", "trips", "places",
   ]
 
@@ -716,6 +743,36 @@ public final class ResultsStore: Sendable {
           CREATE INDEX places_run ON places(run_id);
           """)
     }
+    // A recording's epochs one row each, with a column per value and no
+    // file name (its run names it): the long rows (file, start, length,
+    // metric, value, unit) took 3 MB a week of minutes. Earlier rows of
+    // the accelerometer commands move here, one row per epoch; a run whose
+    // epochs name more than one file keeps its long rows.
+    migrator.registerMigration("v7-accel-epochs") { db in
+      let accelRuns = """
+        run_id IN (SELECT e.run_id FROM epochs e JOIN runs r ON r.id = e.run_id
+          WHERE r.command LIKE 'accel %' OR r.command LIKE 'batch accelerometer %'
+          GROUP BY e.run_id HAVING COUNT(DISTINCT e.source) = 1)
+        AND metric IN ('enmo', 'mad', 'steps', 'counts_axis1')
+        """
+      try db.execute(
+        sql: """
+          CREATE TABLE accel_epochs (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            epoch_start TEXT NOT NULL, epoch_s REAL NOT NULL,
+            enmo_mg REAL, mad_mg REAL, steps INTEGER, counts_axis1 REAL
+          );
+          CREATE INDEX accel_epochs_run ON accel_epochs(run_id);
+          INSERT INTO accel_epochs (run_id, epoch_start, epoch_s, enmo_mg, mad_mg, steps, counts_axis1)
+            SELECT run_id, epoch_start, epoch_s,
+              MAX(CASE metric WHEN 'enmo' THEN value END), MAX(CASE metric WHEN 'mad' THEN value END),
+              CAST(MAX(CASE metric WHEN 'steps' THEN value END) AS INTEGER),
+              MAX(CASE metric WHEN 'counts_axis1' THEN value END)
+            FROM epochs WHERE \(accelRuns)
+            GROUP BY run_id, epoch_start, epoch_s ORDER BY MIN(rowid);
+          DELETE FROM epochs WHERE \(accelRuns);
+          """)
+    }
     return migrator
   }
 
@@ -736,11 +793,20 @@ public final class ResultsStore: Sendable {
   /// failed merge leaves the store as it was. Returns the runs copied.
   @discardableResult
   public func merge(_ others: [ResultsStore]) throws -> Int {
-    let runs = try others.flatMap { try $0.allRuns() }.map(PreparedRun.init)
+    // One run at a time from each store, so the merge of a study's shards
+    // holds one run, never the study.
     try Self.retrying(path: path, doing: "merge") {
-      try queue.write { db in for run in runs { _ = try run.insert(into: db) } }
+      try queue.write { db in
+        var copied = 0
+        for other in others {
+          try other.forEachRun { run in
+            _ = try PreparedRun(run).insert(into: db)
+            copied += 1
+          }
+        }
+        return copied
+      }
     }
-    return runs.count
   }
 
   /// A stored run of one file: a run whose command ends with the name of
@@ -779,8 +845,15 @@ public final class ResultsStore: Sendable {
 
   /// Every run with all its rows, in the order stored.
   public func allRuns() throws -> [RunRecord] {
+    var runs: [RunRecord] = []
+    try forEachRun { runs.append($0) }
+    return runs
+  }
+
+  /// Each run with all its rows, in the order stored, read one at a time.
+  public func forEachRun(_ body: (RunRecord) throws -> Void) throws {
     try reading { db in
-      try StoredRun.order(Column("id")).fetchAll(db).map { stored in
+      for stored in try StoredRun.order(Column("id")).fetchAll(db) {
         let id = stored.id!
         func rows<Row: RunChildRecord>(_: Row.Type) throws -> [Row] {
           guard presentTables.contains(Row.databaseTableName) else { return [] }
@@ -797,12 +870,13 @@ public final class ResultsStore: Sendable {
         run.tracks = try rows(TrackRow.self)
         run.activities = try rows(ActivityRow.self)
         run.epochs = try rows(EpochRow.self)
+        run.accelEpochs = try rows(AccelEpochRow.self)
         run.referenceValues = try rows(ReferenceValueRow.self)
         run.surveyResults = try rows(SurveyResultRow.self)
         run.diagnostics = try rows(DiagnosticRow.self)
         run.trips = try rows(TripRow.self)
         run.places = try rows(PlaceRow.self)
-        return run
+        try body(run)
       }
     }
   }

@@ -110,7 +110,10 @@ struct DriverCommandTests {
       #expect(result(metric)?["value"] as? Double == 1 && result(metric)?["unit"] as? String == "min")
     }
     #expect(result("intensity_epoch_s")?["unit"] as? String == "s")
-    #expect(try !table("epochs", db: "a.sqlite", in: folder).isEmpty)
+    // `accel epochs` stores one row per epoch (`accel_epochs`): 3 minutes
+    // of one-second counts are 3 one-minute epochs.
+    #expect(try table("accel_epochs", db: "a.sqlite", in: folder).count == 3)
+    #expect(try table("epochs", db: "a.sqlite", in: folder).isEmpty)
   }
 
   /// `survey sus --db` stores each score and the summary. SUS (Brooke

@@ -40,6 +40,11 @@ struct ResultsStoreTests {
         source: "walk.gpx", epochStart: "2012-05-08T09:00:00Z", epochSeconds: 60, metric: "m", value: 1,
         unit: "u")
     ]
+    run.accelEpochs = [
+      AccelEpochRow(
+        epochStart: "2012-05-08T09:00:00Z", epochSeconds: 60, enmoMilliG: 12.5, madMilliG: nil, steps: 61,
+        countsAxis1: 1713)
+    ]
     run.referenceValues = [ReferenceValueRow(reference: "t", caseKey: "k", value: 2, unit: "kcal")]
     run.surveyResults = [
       SurveyResultRow(survey: "s", question: "q", answer: "yes", count: 46, percentage: nil)
@@ -67,9 +72,9 @@ struct ResultsStoreTests {
     #expect(
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places",
+        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
       ])
-    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 14))
+    #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 15))
     // Trips and places come back as stored.
     #expect(try store.allRuns().map(\.trips) == [run(45.76).trips])
     #expect(try store.allRuns().map(\.places) == [run(45.76).places])
@@ -91,7 +96,7 @@ struct ResultsStoreTests {
     let path = temporaryPath()
     try ResultsStore(path: path).record(run(45.76))
     try ResultsStore(path: path).record(run(45.76))
-    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 14))
+    #expect(try ResultsStore(path: path).info().rowCounts.map(\.rows) == Array(repeating: 1, count: 15))
     try ResultsStore(path: path).record(run(50, parameter: "70"))
     #expect(try ResultsStore(path: path).info().rowCounts.first?.rows == 2)
   }
@@ -203,7 +208,7 @@ struct StoreAccessTests {
     #expect(
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
-        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places",
+        "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
@@ -311,5 +316,63 @@ struct StoreAccessTests {
       try await group.waitForAll()
     }
     #expect(try ResultsStore.reading(path).info().rowCounts.first?.rows == 16)
+  }
+}
+
+/// A store written before `accel_epochs` (long epoch rows: file, start,
+/// length, metric, value, unit) migrated forward: an accelerometer run's
+/// rows become one row per epoch, values in their columns; every other
+/// epoch row stays where it was.
+struct AccelEpochMigrationTests {
+  @Test func longAccelerometerEpochRowsBecomeOneRowPerEpochAndNothingElseMoves() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-v7-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/v6.sqlite"
+    // A store as version 6 left it: made now, then the new table and its
+    // migration taken away and long rows written as the accelerometer
+    // commands wrote them.
+    _ = try ResultsStore(path: path)
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(
+        sql: """
+          DROP TABLE accel_epochs;
+          DELETE FROM grdb_migrations WHERE identifier = 'v7-accel-epochs';
+          INSERT INTO runs VALUES (1, 'k1', 'batch accelerometer /s/P1/wrist.cwa', '0.1.0', NULL);
+          INSERT INTO runs VALUES (2, 'k2', 'track segments /s/walk.gpx', '0.1.0', NULL);
+          INSERT INTO runs VALUES (3, 'k3', 'accel epochs /s/a.csv', '0.1.0', NULL);
+          INSERT INTO epochs VALUES
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:00:00Z', 60, 'enmo', 21.5, 'mg'),
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:00:00Z', 60, 'mad', 30.25, 'mg'),
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:00:00Z', 60, 'steps', 64, 'steps'),
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:00:00Z', 60, 'counts_axis1', 1713, 'counts'),
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:01:00Z', 60, 'enmo', 0, 'mg'),
+            (1, '/s/P1/wrist.cwa', '2024-03-01T08:01:00Z', 60, 'steps', 0, 'steps'),
+            (2, '/s/walk.gpx', '2024-03-01T08:00:00Z', 30, 'mode', 1, 'mode'),
+            (3, '/s/a.csv', '2024-03-01T08:00:00Z', 60, 'enmo', 5, 'mg'),
+            (3, '/s/b.csv', '2024-03-01T08:00:00Z', 60, 'enmo', 6, 'mg');
+          """)
+    }
+    let store = try ResultsStore(path: path)
+    #expect(try store.info().schemaMigrations.last == "v7-accel-epochs")
+    let runs = try store.allRuns()
+    // Two epochs of run 1, the second without MAD or counts (never stored).
+    #expect(
+      runs[0].accelEpochs == [
+        AccelEpochRow(
+          epochStart: "2024-03-01T08:00:00Z", epochSeconds: 60, enmoMilliG: 21.5, madMilliG: 30.25, steps: 64,
+          countsAxis1: 1713),
+        AccelEpochRow(
+          epochStart: "2024-03-01T08:01:00Z", epochSeconds: 60, enmoMilliG: 0, madMilliG: nil, steps: 0,
+          countsAxis1: nil),
+      ])
+    #expect(runs[0].epochs.isEmpty)
+    // A track's epochs are not the accelerometer's: left as they were.
+    #expect(runs[1].accelEpochs.isEmpty && runs[1].epochs.map(\.metric) == ["mode"])
+    // Epochs of two files in one run would lose their file: left long.
+    #expect(runs[2].accelEpochs.isEmpty && runs[2].epochs.map(\.source) == ["/s/a.csv", "/s/b.csv"])
+    #expect(try store.schemaCheck().isEmpty && store.integrityCheck() == "ok")
   }
 }
