@@ -975,14 +975,20 @@ extension AccelCommands {
     let counts = r.analysis.kind == .counts
     let cut = r.analysis.cutPoints
     let perMinute = 60 / (epochs.first?.seconds ?? 60)
+    let notWorn = Set(
+      epochs.filter { e in r.nonWear?.isNotWorn(e.start + e.seconds / 2) ?? false }.map(\.start))
     var acceleration = GnuplotChart(
       name: "\(stem)-acceleration",
       title: counts ? "Axis-1 counts per minute" : "ENMO per \(Fixed.shortest(first.seconds)) s epoch",
       xLabel: "local time (h)", yLabel: counts ? "activity (counts/min)" : "ENMO (mg)",
       series: [
         .init(
-          title: counts ? "counts/min" : "ENMO", style: .lines,
+          title: (counts ? "counts/min" : "ENMO") + (notWorn.isEmpty ? "" : " (gaps: not worn)"),
+          style: .lines,
           points: epochs.compactMap { e in
+            // Time not worn is a gap, not a value of 0 that reads as
+            // worn, sedentary time.
+            if notWorn.contains(e.start) { return GnuplotChart.Point(hours(e.start), .nan) }
             guard let v = counts ? e.countsAxis1.map({ $0 * perMinute }) : e.enmoMilliG else { return nil }
             return GnuplotChart.Point(hours(e.start), v)
           })

@@ -315,7 +315,16 @@ public struct GnuplotChart: Sendable, Hashable {
       let columns =
         "x y" + (s.intervals != nil ? " lower upper" : "") + (s.pointLabels != nil ? " label" : "")
       out += "# series \(i): \(sanitizedComment(s.title))\n# \(columns)\n"
+      var broken = false
       for (k, p) in s.points.enumerated() {
+        // An unknown y on a line is a gap: one blank line breaks it
+        // (two would start a new series).
+        if s.style == .lines && !p.y.isFinite && s.intervals == nil && s.pointLabels == nil {
+          if !broken && k > 0 { out += "\n" }
+          broken = true
+          continue
+        }
+        broken = false
         out += "\(Fixed.shortest(p.x)) \(Fixed.shortest(p.y))"
         if let range = s.intervals?[k] {
           out += " \(Fixed.shortest(range.lowerBound)) \(Fixed.shortest(range.upperBound))"
