@@ -966,21 +966,32 @@ extension AccelCommands {
     let counts = r.analysis.kind == .counts
     let cut = r.analysis.cutPoints
     let perMinute = 60 / (epochs.first?.seconds ?? 60)
+    let notWorn = Set(
+      epochs.filter { e in r.nonWear?.isNotWorn(e.start + e.seconds / 2) ?? false }.map(\.start))
     var acceleration = GnuplotChart(
       name: "\(stem)-acceleration",
       title: counts ? "Axis-1 counts per minute" : "ENMO per \(Fixed.shortest(first.seconds)) s epoch",
       xLabel: "local time (h)", yLabel: counts ? "activity (counts/min)" : "ENMO (mg)",
       series: [
         .init(
-          title: counts ? "counts/min" : "ENMO", style: .lines,
+          title: (counts ? "counts/min" : "ENMO") + (notWorn.isEmpty ? "" : " (gaps: not worn)"),
+          style: .lines,
           points: epochs.compactMap { e in
+            // Time not worn is a gap, not a value of 0 that reads as
+            // worn, sedentary time.
+            if notWorn.contains(e.start) { return GnuplotChart.Point(hours(e.start), .nan) }
             guard let v = counts ? e.countsAxis1.map({ $0 * perMinute }) : e.enmoMilliG else { return nil }
             return GnuplotChart.Point(hours(e.start), v)
           })
       ])
     acceleration.yFromZero = true
     acceleration.horizontalLines = [
-      .init(y: cut.light, title: "light (\(cut.id), \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs)"),
+      .init(
+        y: cut.light,
+        title: cut.publishedEpochSeconds == first.seconds
+          ? "light (\(cut.id), \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs)"
+          : "light (\(cut.id), published for \(Fixed.shortest(cut.publishedEpochSeconds)) s epochs; drawn over \(Fixed.shortest(first.seconds)) s means)"
+      ),
       .init(y: cut.moderate, title: "moderate"),
       .init(y: cut.vigorous, title: "vigorous"),
     ]
@@ -1002,14 +1013,28 @@ extension AccelCommands {
         values: byHour.map { [$0.perWornHour(Double($0.steps)) ?? .nan] }, subLabels: dayLabels)
       charts.append(steps)
     }
-    if let models = byHour.first?.kilocalories.map(\.0), !models.isEmpty {
+    if let allModels = byHour.first?.kilocalories.map(\.0), !allModels.isEmpty {
+      let all = byHour.map { h in h.kilocalories.map { h.perWornHour($0.1) ?? .nan } }
+      // A model whose largest hour is under 1 % of the chart's largest
+      // value would be a key entry without a visible bar: it is left out,
+      // and the title says so (the table keeps it).
+      let top = all.joined().filter(\.isFinite).max() ?? 0
+      let largest = allModels.indices.map { k in all.map { $0[k] }.filter(\.isFinite).max() ?? 0 }
+      let kept = allModels.indices.filter { top <= 0 || largest[$0] >= 0.01 * top }
+      let left = allModels.indices.filter { !kept.contains($0) }
+      let leftNote =
+        left.isEmpty
+        ? ""
+        : "; not drawn, under 1 % of the scale: "
+          + left.map { "\(allModels[$0]) (at most \(Fixed.format(largest[$0], digits: 2)) kcal)" }.joined(
+            separator: ", ")
       var chart = GnuplotChart(
-        name: "\(stem)-energy", title: "Energy per worn hour by model: \(hourNote)",
+        name: "\(stem)-energy", title: "Energy per worn hour by model: \(hourNote)\(leftNote)",
         xLabel: "local hour (h)", yLabel: "energy (kcal per worn hour)",
         series: [])
       chart.stackedBars = GnuplotChart.StackedBars(
-        categories: byHour.map { String($0.hour) }, seriesTitles: models,
-        values: byHour.map { h in h.kilocalories.map { h.perWornHour($0.1) ?? .nan } }, clustered: true,
+        categories: byHour.map { String($0.hour) }, seriesTitles: kept.map { allModels[$0] },
+        values: all.map { row in kept.map { row[$0] } }, clustered: true,
         subLabels: dayLabels)
       charts.append(chart)
     }

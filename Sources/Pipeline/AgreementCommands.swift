@@ -62,6 +62,7 @@ public enum AgreementCommands {
             ? (labels?.count == pairs.count ? labels! : pairs.indices.map { "#\($0 + 1)" }) : nil)
       ])
     chart.horizontalLines = [.init(y: 0, title: "zero difference")]
+    chart.notDrawnReason = constantRatioReason(pairs, a: a, b: b)
     guard let limits else {
       try context.draw(chart, folder: folder, format: format)
       return
@@ -114,6 +115,24 @@ public enum AgreementCommands {
       chart.title += "; no limits of agreement apply"
     }
     try context.draw(chart, folder: folder, format: format)
+  }
+
+  /// Why a Bland-Altman chart of `pairs` would show nothing: when every
+  /// pair's relative difference (a - b) / b lies within a tenth of the
+  /// largest one (the rule for one colour in a grid), the points fall on
+  /// one line through zero, on which the bias and both limits lie too.
+  /// Nil when the relative differences vary, or for fewer than three
+  /// pairs or a b of zero, where no ratio is known.
+  static func constantRatioReason(_ pairs: [(Double, Double)], a: String, b: String) -> String? {
+    guard pairs.count >= 3, pairs.allSatisfy({ $0.1 != 0 && $0.0.isFinite && $0.1.isFinite }) else {
+      return nil
+    }
+    let relative = pairs.map { 100 * ($0.0 - $0.1) / $0.1 }
+    guard let low = relative.min(), let high = relative.max(), high - low <= 0.1 * max(abs(low), abs(high))
+    else { return nil }
+    let mean = relative.reduce(0, +) / Double(relative.count)
+    return
+      "\(a) differs from \(b) by a constant \(Fixed.format(mean, digits: 1)) % of \(b) in all \(pairs.count) pairs (from \(Fixed.format(low, digits: 1)) to \(Fixed.format(high, digits: 1)) %), so the points lie on one line through zero that hides the bias and the limits, which this sentence says better"
   }
 
   /// The most pairs a Bland-Altman chart labels one by one.

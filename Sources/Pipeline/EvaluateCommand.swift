@@ -367,13 +367,30 @@ public enum EvaluateCommand {
   ) throws {
     guard options.chartsDirectory != nil || context.figuresDirectory != nil else { return }
     let styles: [GnuplotChart.Style] = [.points, .points, .points, .points]
+    // A model whose every cell is within 2 % of the scale (about a marker's size) of a model drawn
+    // after it lies hidden under that model's markers: its key entry says
+    // so, else it would be a key entry a reader cannot find.
+    let scale = comparisons.flatMap { $0.cells.map { abs($0.predicted) } }.filter(\.isFinite).max() ?? 0
+    func hiddenUnder(_ i: Int) -> String? {
+      let cells = comparisons[i].cells
+      return comparisons.indices.reversed().first { j in
+        j > i && comparisons[j].cells.count == cells.count
+          && zip(cells, comparisons[j].cells).allSatisfy {
+            $0.reference == $1.reference && abs($0.predicted - $1.predicted) <= 0.02 * scale
+          }
+      }.map { comparisons[$0].modelID }
+    }
     var scatter = GnuplotChart(
       name: "\(table.name)-predicted-vs-reference",
       title: "Models against \(table.name) (every cell)",
       xLabel: "reference energy (\(unit))", yLabel: "predicted energy (\(unit))",
       series: comparisons.enumerated().map { i, c in
         GnuplotChart.Series(
-          title: c.modelID, style: styles[i % styles.count],
+          title: c.modelID
+            + (scale > 0
+              ? hiddenUnder(i).map { " (under \($0): every cell within 2 % of the scale, about a marker)" }
+                ?? "" : ""),
+          style: styles[i % styles.count],
           points: c.cells.map { .init($0.reference, $0.predicted) })
       })
     scatter.identityLine = true

@@ -319,7 +319,7 @@ public enum PowerCurveCommand {
       var series = [
         GnuplotChart.Series(
           title: "mean-maximal power", style: .lines,
-          points: r.points.map { .init(Double($0.seconds) / 60, $0.watts) })
+          points: r.points.filter { $0.seconds > 0 }.map { .init(Double($0.seconds), $0.watts) })
       ]
       for fit in r.fits {
         series.append(
@@ -327,16 +327,17 @@ public enum PowerCurveCommand {
             title: "\(fit.model.rawValue): CP \(Fixed.format(fit.criticalPowerWatts, digits: 0)) W",
             style: .lines,
             points: r.points.filter { $0.seconds >= 60 }.map {
-              .init(Double($0.seconds) / 60, fit.power(atSeconds: Double($0.seconds)))
+              .init(Double($0.seconds), fit.power(atSeconds: Double($0.seconds)))
             }))
       }
       var chart = GnuplotChart(
-        name: "power-curve", title: "Mean-maximal power", xLabel: "duration (min)", yLabel: "power (W)",
-        series: series)
+        name: "power-curve", title: "Mean-maximal power", xLabel: "duration (s, logarithmic axis)",
+        yLabel: "power (W)", series: series)
+      // Durations span 1 s to an hour: on a linear axis the sprint part
+      // and the fits' difference there would take a few pixels.
+      chart.xLogarithmic = true
       chart.shadedRanges = [
-        .init(
-          from: Double(r.options.fitFromSeconds) / 60, to: Double(r.options.fitToSeconds) / 60,
-          title: "fit range")
+        .init(from: Double(r.options.fitFromSeconds), to: Double(r.options.fitToSeconds), title: "fit range")
       ]
       chart.yFromZero = true
       out.append(chart)

@@ -378,6 +378,10 @@ public enum ProfileCommand {
     options: Options, days: Int, context: CommandContext
   ) throws {
     guard options.chartsDirectory != nil || context.figuresDirectory != nil, !bins.isEmpty else { return }
+    // Two profiles of one report may differ only in the classifier (a
+    // train costed as a car by one, as a train by the other): every title
+    // names the factor set and the classifier.
+    let setting = "\(factors.name), \(options.modes.identifier) classifier"
     var labels: [String] = []
     for bin in bins where !labels.contains(bin.label) { labels.append(bin.label) }
     var modes: [String] = []
@@ -391,8 +395,8 @@ public enum ProfileCommand {
     var stacked = GnuplotChart(
       name: "profile-co2-by-\(binning.rawValue)-\(factors.name)",
       title: binning == .hourOfDay
-        ? "CO2 by mode per hour of day (\(factors.name)): mean per day over \(over); under each hour, the days behind it"
-        : "CO2 by mode per \(binning.rawValue) (\(factors.name))",
+        ? "CO2 by mode per hour of day (\(setting)): mean per day over \(over); under each hour, the days behind it"
+        : "CO2 by mode per \(binning.rawValue) (\(setting))",
       xLabel:
         "\(binning.rawValue.replacingOccurrences(of: "-", with: " ")) (local, \(options.timeZone.name))",
       yLabel: binning == .hourOfDay ? "CO2 (kg per day)" : "CO2 (kg)", series: [])
@@ -434,23 +438,35 @@ public enum ProfileCommand {
         try context.draw(chart, folder: options.chartsDirectory, format: options.format)
       }
       try cumulative(
-        \.energyKilocalories, name: "energy", title: "Cumulative energy", quantity: "energy (kcal)")
+        \.energyKilocalories, name: "energy",
+        title: "Cumulative energy the traveller spends (metabolic; \(options.modes.identifier) classifier)",
+        quantity: "traveller's energy expenditure (kcal)")
       try cumulative(
-        \.co2Kilograms, name: "co2", title: "Cumulative CO2 (\(factors.name))", quantity: "CO2 (kg)")
+        \.co2Kilograms, name: "co2", title: "Cumulative CO2 (\(setting))", quantity: "CO2 (kg)")
     }
     // Share of distance and CO2 per mode.
     let totalDistance = max(1e-12, activities.reduce(0) { $0 + $1.distanceMeters })
     let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }
     var share = GnuplotChart(
-      name: "profile-share-by-mode-\(factors.name)", title: "Share per mode", xLabel: "transport mode",
-      yLabel: "share (%)", series: [])
+      name: "profile-share-by-mode-\(factors.name)", title: "Share of distance and CO2 per mode (\(setting))",
+      xLabel: "transport mode", yLabel: "share (%)", series: [])
+    // Modes in one order (by name), so two profiles with the same shares
+    // draw the same chart and the second is not drawn.
+    let shareModes = modes.sorted()
+    let shares = shareModes.map { mode in
+      let d = activities.filter { $0.mode == mode }.reduce(0) { $0 + $1.distanceMeters }
+      let c = activities.filter { $0.mode == mode }.reduce(0) { $0 + $1.co2Kilograms }
+      return [100 * d / totalDistance, totalCO2 > 0 ? 100 * c / totalCO2 : 0]
+    }
     share.stackedBars = GnuplotChart.StackedBars(
-      categories: modes, seriesTitles: ["distance", "CO2"],
-      values: modes.map { mode in
-        let d = activities.filter { $0.mode == mode }.reduce(0) { $0 + $1.distanceMeters }
-        let c = activities.filter { $0.mode == mode }.reduce(0) { $0 + $1.co2Kilograms }
-        return [100 * d / totalDistance, totalCO2 > 0 ? 100 * c / totalCO2 : 0]
-      }, clustered: true)
+      categories: shareModes, seriesTitles: ["distance", "CO2"], values: shares, clustered: true)
+    // One mode with almost all (95 % or more) of both the distance and the
+    // CO2 is one fact, which a sentence states better than bars of a few
+    // pixels beside two full ones.
+    if let k = shares.indices.first(where: { shares[$0].allSatisfy { $0 >= 95 } }) {
+      share.notDrawnReason =
+        "\(shareModes[k]) has \(Fixed.format(shares[k][0], digits: 1)) % of the distance and \(Fixed.format(shares[k][1], digits: 1)) % of the CO2, one fact that this sentence states"
+    }
     try context.draw(share, folder: options.chartsDirectory, format: options.format)
   }
 }

@@ -488,14 +488,19 @@ public enum SurveyCommands {
       // A one-way scale (no neutral answer, as severity 0-4) has no centre
       // to diverge from: a dot per question at its median, with quartiles.
       if scale.neutral == nil {
-        var dots = GnuplotChart(
-          name: "\(survey.name)-\(name)-dots", title: "\(survey.name): \(name) rating per question",
-          xLabel: "\(name) rating (dot: median, bar: quartiles; \(nText))", yLabel: "question", series: [])
         let positions = group.map { s in
           s.counts.flatMap { c in
             Array(repeating: Double(scale.index(of: c.label) ?? 0), count: max(0, Int(c.count.rounded())))
           }.sorted()
         }
+        // With one rating per question (one evaluator) there is no median
+        // or quartile to speak of: each dot is that rating.
+        let single = positions.allSatisfy { $0.count <= 1 }
+        var dots = GnuplotChart(
+          name: "\(survey.name)-\(name)-dots", title: "\(survey.name): \(name) rating per question",
+          xLabel: single
+            ? "\(name) rating (dot: the single rating of each question; \(nText))"
+            : "\(name) rating (dot: median, bar: quartiles; \(nText))", yLabel: "question", series: [])
         dots.dotPlot = GnuplotChart.DotPlot(
           questions: group.map { $0.question.text }, labels: scale.labels,
           medians: positions.map { Quantiles.quantile($0, 0.5) },
@@ -503,6 +508,12 @@ public enum SurveyCommands {
           upper: positions.map { Quantiles.quantile($0, 0.75) })
         try context.draw(dots, folder: folder, format: format)
         for s in group { dotted.insert(s.question.id) }
+        continue
+      }
+      // One question on its own scale that the grouped bars below draw
+      // (no median: partial or unpublished answers) is drawn there once,
+      // with its counts and n.
+      if group.count == 1 && group[0].median == nil && group[0].counts.count + group[0].partial.count >= 2 {
         continue
       }
       var chart = GnuplotChart(

@@ -113,12 +113,20 @@ public enum TrainingLoadCommand {
       })
   }
 
+  /// The chart of every day's loads; when no two ride days are within
+  /// the chronic time constant of each other, each ride's load decays to
+  /// nearly zero before the next and the chart would be a flat line with
+  /// isolated spikes: it is not drawn, and the report says so (the table
+  /// keeps every ride's loads).
   public static func chart(_ r: Result) -> GnuplotChart? {
     guard let first = r.days.first?.day else { return nil }
     func series(_ title: String, _ value: (TrainingLoad.Day) -> Double) -> GnuplotChart.Series {
       .init(title: title, style: .lines, points: r.days.map { .init(Double($0.day - first), value($0)) })
     }
-    return GnuplotChart(
+    let rideDays = r.days.filter { $0.rides > 0 }.map(\.day)
+    let chronic = TrainingLoad().chronicDays
+    let gaps = zip(rideDays.dropFirst(), rideDays).map { Double($0 - $1) }
+    var chart = GnuplotChart(
       name: "training-load", title: "Training load from \(dateText(first))",
       xLabel: "time since \(dateText(first)) (days)",
       yLabel: "training stress (TSS per day)",
@@ -128,6 +136,11 @@ public enum TrainingLoadCommand {
           title: "TSS", style: .points,
           points: r.days.filter { $0.rides > 0 }.map { .init(Double($0.day - first), $0.tss) }),
       ])
+    if rideDays.count < 2 || gaps.allSatisfy({ $0 > chronic }) {
+      chart.notDrawnReason =
+        "\(rideDays.count) ride day\(rideDays.count == 1 ? "" : "s") over \(r.days.count) days, \(rideDays.count < 2 ? "no two" : "no two within \(Fixed.shortest(chronic)) days (the chronic time constant) of each other"), so the loads decay to nearly zero between rides and the chart would be a flat line; the table gives each ride's loads"
+    }
+    return chart
   }
 
   public static func run(

@@ -64,6 +64,11 @@ public struct GnuplotChart: Sendable, Hashable {
   public var yLabel: String
   public var series: [Series]
   public var horizontalLines: [HorizontalLine] = []
+  /// Why the chart would mislead, when its writer knows from data the
+  /// chart does not hold (a Bland-Altman chart of one constant ratio, a
+  /// share chart where one mode holds everything): not drawn, and the
+  /// report says why.
+  public var notDrawnReason: String?
   /// Draws y = x, for predicted-against-reference charts.
   public var identityLine = false
   /// When set, the chart is a heat map of these cells instead of series.
@@ -186,6 +191,10 @@ public struct GnuplotChart: Sendable, Hashable {
   /// offset already added), drawn as dates and times.
   public var xIsLocalTime = false
 
+  /// A logarithmic x axis, for quantities over several decades (a power
+  /// curve from 1 s to an hour); every x must be above zero.
+  public var xLogarithmic = false
+
   /// Bars per category, one segment (or, clustered, one bar) per series.
   public struct StackedBars: Sendable, Hashable {
     public var categories: [String]
@@ -306,7 +315,16 @@ public struct GnuplotChart: Sendable, Hashable {
       let columns =
         "x y" + (s.intervals != nil ? " lower upper" : "") + (s.pointLabels != nil ? " label" : "")
       out += "# series \(i): \(sanitizedComment(s.title))\n# \(columns)\n"
+      var broken = false
       for (k, p) in s.points.enumerated() {
+        // An unknown y on a line is a gap: one blank line breaks it
+        // (two would start a new series).
+        if s.style == .lines && !p.y.isFinite && s.intervals == nil && s.pointLabels == nil {
+          if !broken && k > 0 { out += "\n" }
+          broken = true
+          continue
+        }
+        broken = false
         out += "\(Fixed.shortest(p.x)) \(Fixed.shortest(p.y))"
         if let range = s.intervals?[k] {
           out += " \(Fixed.shortest(range.lowerBound)) \(Fixed.shortest(range.upperBound))"
@@ -523,6 +541,9 @@ public struct GnuplotChart: Sendable, Hashable {
     if series.contains(where: { $0.pointLabels != nil }) {
       out += "set offsets 0, graph 0.12, graph 0.06, 0\n"
     }
+    if xLogarithmic && !xIsLocalTime && heatMap == nil && stackedBars == nil && divergingBars == nil {
+      out += "set logscale x 10\n"
+    }
     if xIsLocalTime {
       out += "set xdata time\nset timefmt '%s'\nset format x \"%d %b\\n%H:%M\"\n"
     }
@@ -735,6 +756,7 @@ extension GnuplotChart {
   /// one value (or none), or a grid with one value in every cell. The
   /// value stays in the table beside it; nil for a chart worth drawing.
   public var notWorthDrawing: String? {
+    if let notDrawnReason { return notDrawnReason }
     if let bars = divergingBars {
       let shares =
         bars.percentages.flatMap { $0 } + bars.notApplicable + bars.partial.flatMap { $0.map(\.percent) }

@@ -315,10 +315,16 @@ struct EvaluationCommandLineTests {
     let acsmResting = try #require(
       rows.first { $0["a"] as? String == "acsm-walking" && $0["b"] as? String == "resting" })
     expectClose(acsmResting["bias_kcal_per_min"] as? Double, 2.73, tolerance: 0.01, "bias_kcal_per_min")
-    // One Bland-Altman chart per pair, and the statistics stored.
-    for pair in ["acsm-walking-keytel-2005", "acsm-walking-resting", "keytel-2005-resting"] {
-      #expect(out.stderr.contains("wrote charts/agreement-\(pair)-bland-altman.png"), "\(out.stderr)")
+    // At one speed every pair keeps one ratio, so no Bland-Altman chart is
+    // drawn (its points would lie on one line through zero): a note says
+    // so, with the ratio. ACSM against resting: (11.3 - 3.5) / 3.5 = +222.9 %.
+    for pair in [
+      "acsm-walking against keytel-2005", "acsm-walking against resting", "keytel-2005 against resting",
+    ] {
+      #expect(out.stderr.contains("chart \"Bland-Altman: \(pair) (n = 20)\" not drawn"), "\(out.stderr)")
     }
+    #expect(out.stderr.contains("differs from resting by a constant 222.9 % of resting"), "\(out.stderr)")
+    #expect(!out.stderr.contains("bland-altman.png"), "\(out.stderr)")
     let stored = try energylab(
       ["db", "export", "--db", "a.sqlite", "--table", "error_summaries", "--format", "json"], in: folder)
     let summaries = try #require(

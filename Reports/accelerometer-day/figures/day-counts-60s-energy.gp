@@ -1,7 +1,7 @@
-# EnergyLab chart: Energy per worn hour by model: mean over one day; under each hour, the days worn in it
+# EnergyLab chart: Energy per worn hour by model: mean over one day; under each hour, the days worn in it; not drawn, under 1 % of the scale: kinetic-hay (at most 0.03 kcal)
 # Edit and run with: gnuplot day-counts-60s-energy.gp
 set encoding utf8
-set title 'Energy per worn hour by model: mean over one day; under each hour, the days worn'."\n".'in it' noenhanced
+set title 'Energy per worn hour by model: mean over one day; under each hour, the days worn'."\n".'in it; not drawn, under 1 % of the scale: kinetic-hay (at most 0.03 kcal)' noenhanced
 set xlabel 'local hour (h)' noenhanced
 set ylabel 'energy (kcal per worn hour)' noenhanced
 set key above box noenhanced
@@ -44,8 +44,7 @@ set output 'day-counts-60s-energy.png'
 plot 'day-counts-60s-energy.dat' using 2:xtic(1) ls 1 title 'met-intensity', \
      '' using 3 ls 2 title 'steps-stepmyhealth', \
      '' using 4 ls 3 title 'steps-birdsley-2005', \
-     '' using 5 ls 4 title 'steps-stride', \
-     '' using 6 ls 5 title 'kinetic-hay'
+     '' using 5 ls 4 title 'steps-stride'
 set terminal svg size 900,560 dynamic font 'Sans,11'
 set output 'day-counts-60s-energy.svg'
 replot

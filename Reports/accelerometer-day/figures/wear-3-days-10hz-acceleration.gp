@@ -34,8 +34,8 @@ set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
 set yrange [0:*]
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'wear-3-days-10hz-acceleration.png'
-plot 'wear-3-days-10hz-acceleration.dat' index 0 using 1:2 with lines ls 1 title 'ENMO', \
-     44.8 with lines ls 10 title 'light (hildebrand-wrist-actigraph, 5 s epochs)', \
+plot 'wear-3-days-10hz-acceleration.dat' index 0 using 1:2 with lines ls 1 title 'ENMO (gaps: not worn)', \
+     44.8 with lines ls 10 title 'light (hildebrand-wrist-actigraph, published for 5 s epochs; drawn over 60 s means)', \
      100.6 with lines ls 11 title 'moderate', \
      428.8 with lines ls 12 title 'vigorous'
 set terminal svg size 900,560 dynamic font 'Sans,11'

@@ -33,8 +33,8 @@ set style line 47 lc rgb '#8c510a' pt 7 ps 0.7 lw 2
 set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'stanford-walking-predicted-vs-reference.png'
-plot 'stanford-walking-predicted-vs-reference.dat' index 0 using 1:2 with points ls 1 title 'acsm-walking', \
-     'stanford-walking-predicted-vs-reference.dat' index 1 using 1:2 with points ls 2 title 'cameron-walking', \
+plot 'stanford-walking-predicted-vs-reference.dat' index 0 using 1:2 with points ls 1 title 'acsm-walking (under met: every cell within 2 % of the scale, about a marker)', \
+     'stanford-walking-predicted-vs-reference.dat' index 1 using 1:2 with points ls 2 title 'cameron-walking (under met: every cell within 2 % of the scale, about a marker)', \
      'stanford-walking-predicted-vs-reference.dat' index 2 using 1:2 with points ls 3 title 'met', \
      x with lines ls 20 title 'y = x'
 set terminal svg size 900,560 dynamic font 'Sans,11'

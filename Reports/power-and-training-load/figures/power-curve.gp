@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot power-curve.gp
 set encoding utf8
 set title 'Mean-maximal power' noenhanced
-set xlabel 'duration (min)' noenhanced
+set xlabel 'duration (s, logarithmic axis)' noenhanced
 set ylabel 'power (W)' noenhanced
 set key above box noenhanced
 set grid lc rgb '#dddddd'
@@ -31,8 +31,9 @@ set style line 45 lc rgb '#00798c' pt 7 ps 0.7 lw 2
 set style line 46 lc rgb '#333333' pt 7 ps 0.7 lw 2
 set style line 47 lc rgb '#8c510a' pt 7 ps 0.7 lw 2
 set style line 48 lc rgb '#a6a6a6' pt 7 ps 0.7 lw 2
-set object 1 rect from 2, graph 0 to 20, graph 1 behind fc rgb '#2e933c' fs transparent solid 0.12 noborder
+set object 1 rect from 120, graph 0 to 1200, graph 1 behind fc rgb '#2e933c' fs transparent solid 0.12 noborder
 set yrange [0:*]
+set logscale x 10
 set terminal pngcairo size 900,560 enhanced font 'Sans,11'
 set output 'power-curve.png'
 plot 'power-curve.dat' index 0 using 1:2 with lines ls 1 title 'mean-maximal power', \

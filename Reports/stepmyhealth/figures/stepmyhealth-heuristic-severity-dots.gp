@@ -2,7 +2,7 @@
 # Edit and run with: gnuplot stepmyhealth-heuristic-severity-dots.gp
 set encoding utf8
 set title 'stepmyhealth-heuristic: severity rating per question' noenhanced
-set xlabel 'severity rating (dot: median, bar: quartiles; n = 1)' noenhanced
+set xlabel 'severity rating (dot: the single rating of each question; n = 1)' noenhanced
 set ylabel 'question' noenhanced
 set key above box noenhanced
 set grid lc rgb '#dddddd'

@@ -1,7 +1,7 @@
-# EnergyLab chart: CO2 by mode per day (alter-eco-2020)
+# EnergyLab chart: CO2 by mode per day (alter-eco-2020, epoch-hmm classifier)
 # Edit and run with: gnuplot profile-co2-by-day-alter-eco-2020.gp
 set encoding utf8
-set title 'CO2 by mode per day (alter-eco-2020)' noenhanced
+set title 'CO2 by mode per day (alter-eco-2020, epoch-hmm classifier)' noenhanced
 set xlabel 'day (local, Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key above box noenhanced

@@ -1,7 +1,7 @@
-# EnergyLab chart: CO2 by mode per day (pem-carbon-trust-2012)
+# EnergyLab chart: CO2 by mode per day (pem-carbon-trust-2012, speed-bands classifier)
 # Edit and run with: gnuplot profile-co2-by-day-pem-carbon-trust-2012.gp
 set encoding utf8
-set title 'CO2 by mode per day (pem-carbon-trust-2012)' noenhanced
+set title 'CO2 by mode per day (pem-carbon-trust-2012, speed-bands classifier)' noenhanced
 set xlabel 'day (local, Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key above box noenhanced

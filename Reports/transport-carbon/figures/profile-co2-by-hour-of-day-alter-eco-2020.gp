@@ -1,7 +1,7 @@
-# EnergyLab chart: CO2 by mode per hour of day (alter-eco-2020): mean per day over 2 days; under each hour, the days behind it
+# EnergyLab chart: CO2 by mode per hour of day (alter-eco-2020, speed-bands classifier): mean per day over 2 days; under each hour, the days behind it
 # Edit and run with: gnuplot profile-co2-by-hour-of-day-alter-eco-2020.gp
 set encoding utf8
-set title 'CO2 by mode per hour of day (alter-eco-2020): mean per day over 2 days; under'."\n".'each hour, the days behind it' noenhanced
+set title 'CO2 by mode per hour of day (alter-eco-2020, speed-bands classifier): mean per'."\n".'day over 2 days; under each hour, the days behind it' noenhanced
 set xlabel 'hour of day (local, Europe/London)' noenhanced
 set ylabel 'CO2 (kg per day)' noenhanced
 set key above box noenhanced

@@ -1,7 +1,7 @@
-# EnergyLab chart: Cumulative CO2 (alter-eco-2020)
+# EnergyLab chart: Cumulative CO2 (alter-eco-2020, epoch-hmm classifier)
 # Edit and run with: gnuplot profile-cumulative-co2-alter-eco-2020.gp
 set encoding utf8
-set title 'Cumulative CO2 (alter-eco-2020)' noenhanced
+set title 'Cumulative CO2 (alter-eco-2020, epoch-hmm classifier)' noenhanced
 set xlabel 'local time (Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key above box noenhanced

@@ -1,7 +1,7 @@
-# EnergyLab chart: Cumulative CO2 (pem-carbon-trust-2012)
+# EnergyLab chart: Cumulative CO2 (pem-carbon-trust-2012, speed-bands classifier)
 # Edit and run with: gnuplot profile-cumulative-co2-pem-carbon-trust-2012.gp
 set encoding utf8
-set title 'Cumulative CO2 (pem-carbon-trust-2012)' noenhanced
+set title 'Cumulative CO2 (pem-carbon-trust-2012, speed-bands classifier)' noenhanced
 set xlabel 'local time (Europe/London)' noenhanced
 set ylabel 'CO2 (kg)' noenhanced
 set key above box noenhanced

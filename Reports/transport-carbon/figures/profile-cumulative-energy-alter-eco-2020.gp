@@ -1,9 +1,9 @@
-# EnergyLab chart: Cumulative energy
+# EnergyLab chart: Cumulative energy the traveller spends (metabolic; epoch-hmm classifier)
 # Edit and run with: gnuplot profile-cumulative-energy-alter-eco-2020.gp
 set encoding utf8
-set title 'Cumulative energy' noenhanced
+set title 'Cumulative energy the traveller spends (metabolic; epoch-hmm classifier)' noenhanced
 set xlabel 'local time (Europe/London)' noenhanced
-set ylabel 'energy (kcal)' noenhanced
+set ylabel 'traveller''s energy expenditure (kcal)' noenhanced
 set key above box noenhanced
 set grid lc rgb '#dddddd'
 set border 3

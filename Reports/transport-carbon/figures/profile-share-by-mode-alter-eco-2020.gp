@@ -1,7 +1,7 @@
-# EnergyLab chart: Share per mode
+# EnergyLab chart: Share of distance and CO2 per mode (alter-eco-2020, speed-bands classifier)
 # Edit and run with: gnuplot profile-share-by-mode-alter-eco-2020.gp
 set encoding utf8
-set title 'Share per mode' noenhanced
+set title 'Share of distance and CO2 per mode (alter-eco-2020, speed-bands classifier)' noenhanced
 set xlabel 'transport mode' noenhanced
 set ylabel 'share (%)' noenhanced
 set key above box noenhanced

@@ -1,7 +1,7 @@
-# EnergyLab chart: Share per mode
+# EnergyLab chart: Share of distance and CO2 per mode (pem-carbon-trust-2012, speed-bands classifier)
 # Edit and run with: gnuplot profile-share-by-mode-pem-carbon-trust-2012.gp
 set encoding utf8
-set title 'Share per mode' noenhanced
+set title 'Share of distance and CO2 per mode (pem-carbon-trust-2012, speed-bands'."\n".'classifier)' noenhanced
 set xlabel 'transport mode' noenhanced
 set ylabel 'share (%)' noenhanced
 set key above box noenhanced
