@@ -132,7 +132,7 @@ public enum AgreementCommands {
     else { return nil }
     let mean = relative.reduce(0, +) / Double(relative.count)
     return
-      "\(a) differs from \(b) by a constant \(Fixed.format(mean, digits: 1)) % of \(b) in all \(pairs.count) pairs (from \(Fixed.format(low, digits: 1)) to \(Fixed.format(high, digits: 1)) %), so the points lie on one line through zero that hides the bias and the limits, which this sentence says better"
+      "\(a) differs from \(b) by about \(Fixed.format(mean, digits: 1)) % of \(b) in all \(pairs.count) pairs (from \(Fixed.format(low, digits: 1)) to \(Fixed.format(high, digits: 1)) %), nearly a constant share, so the points lie on one line through zero that hides the bias and the limits; the table gives them"
   }
 
   /// The most pairs a Bland-Altman chart labels one by one.

@@ -323,7 +323,7 @@ struct EvaluationCommandLineTests {
     ] {
       #expect(out.stderr.contains("chart \"Bland-Altman: \(pair) (n = 20)\" not drawn"), "\(out.stderr)")
     }
-    #expect(out.stderr.contains("differs from resting by a constant 222.9 % of resting"), "\(out.stderr)")
+    #expect(out.stderr.contains("differs from resting by about 222.9 % of resting"), "\(out.stderr)")
     #expect(!out.stderr.contains("bland-altman.png"), "\(out.stderr)")
     let stored = try energylab(
       ["db", "export", "--db", "a.sqlite", "--table", "error_summaries", "--format", "json"], in: folder)
