@@ -171,26 +171,26 @@ enum HeartRateChecks {
         vo2MillilitersPerKilogramPerMinute: Oxygen.restingMillilitersPerKilogramPerMinute,
         bodyMassKilograms: mass)
       let floor = Keytel2005.validFractionOfMaximum.lowerBound * maximum
+      let below = "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum"
+      let rate: Double
       if let resting = input.restingHeartRateBeatsPerMinute, resting > 0, resting < floor {
         let top = max(equation(floor), rest)
-        let share = min(max((heartRate - resting) / (floor - resting), 0), 1)
-        let blended = rest + (top - rest) * share
+        rate = rest + (top - rest) * min(max((heartRate - resting) / (floor - resting), 0), 1)
         output.treatment = DomainTreatment(
           code: "resting-hr-blend",
           description:
-            "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum (\(Fixed.format(floor, digits: 0)) bpm), below \(model)'s data; costed on the line from rest (3.5 mL/kg/min) at the resting heart rate \(Fixed.format(resting, digits: 0)) bpm to the equation's \(Fixed.format(top, digits: 2)) kcal/min at \(Fixed.format(floor, digits: 0)) bpm, as Hexoskin's documented rule blends rest and Keytel",
+            "\(below) (\(Fixed.format(floor, digits: 0)) bpm), below \(model)'s data; costed on the line from rest (3.5 mL/kg/min) at the resting heart rate \(Fixed.format(resting, digits: 0)) bpm to the equation's \(Fixed.format(top, digits: 2)) kcal/min at \(Fixed.format(floor, digits: 0)) bpm, as Hexoskin's documented rule blends rest and Keytel",
           equationKilocaloriesPerMinute: perMinute)
-        output.kilocaloriesPerMinute = blended
-        output.energyKilocalories = input.effectiveDurationSeconds.map { blended * $0 / 60 }
-        return output
+      } else {
+        rate = rest
+        output.treatment = DomainTreatment(
+          code: "flex-hr-rest",
+          description:
+            "\(below), below \(model)'s data, where heart rate does not track energy; without a resting heart rate, costed at rest (3.5 mL/kg/min), as FLEX-HR costs time below its flex heart rate (Ceesay et al. 1989)",
+          equationKilocaloriesPerMinute: perMinute)
       }
-      output.treatment = DomainTreatment(
-        code: "flex-hr-rest",
-        description:
-          "\(Fixed.format(heartRate, digits: 0)) bpm is under 57 % of the age-predicted maximum, below \(model)'s data, where heart rate does not track energy; without a resting heart rate, costed at rest (3.5 mL/kg/min), as FLEX-HR costs time below its flex heart rate (Ceesay et al. 1989)",
-        equationKilocaloriesPerMinute: perMinute)
-      output.kilocaloriesPerMinute = rest
-      output.energyKilocalories = input.effectiveDurationSeconds.map { rest * $0 / 60 }
+      output.kilocaloriesPerMinute = rate
+      output.energyKilocalories = input.effectiveDurationSeconds.map { rate * $0 / 60 }
       return output
     }
     output.floorAtRest(bodyMassKilograms: mass, durationSeconds: input.effectiveDurationSeconds, model: model)
