@@ -1,18 +1,21 @@
 import EnergyLabCore
 import GRDB
 
-// One GRDB record type per table: each knows its table and its columns, so
-// inserting and reading a row name every column once, here.
+// One GRDB record type per table. Each declares its columns once, as the
+// cases of its `Field`: reading a row and writing one go through those
+// cases (a column declared but not written does not compile), and a test
+// holds the declarations to the tables the migrations make.
 
 /// A row of a table that belongs to a run: every column but `run_id`.
 protocol RunChildRecord: FetchableRecord, TableRecord {
-  func encode(to container: inout PersistenceContainer)
+  associatedtype Field: ColumnExpression, CaseIterable, RawRepresentable where Field.RawValue == String
+  /// The value stored in `column`.
+  func value(of column: Field) -> (any DatabaseValueConvertible)?
 }
 
-/// A row's columns, for `PreparedRun`.
-private struct ChildColumns<Row: RunChildRecord>: EncodableRecord {
-  let row: Row
-  func encode(to container: inout PersistenceContainer) { row.encode(to: &container) }
+extension RunChildRecord {
+  /// The columns' names, in declaration order.
+  static var columnNames: [String] { Field.allCases.map(\.rawValue) }
 }
 
 /// A run's rows as statements and their arguments, made before the write
@@ -21,7 +24,7 @@ private struct ChildColumns<Row: RunChildRecord>: EncodableRecord {
 /// `batch` wait for each other only as long as SQLite writes.
 struct PreparedRun {
   var runKey: String
-  /// `run_key`, `command`, `energylab_version`, `recorded_at`.
+  /// The run's columns, `StoredRun.written`.
   var run: StatementArguments
   /// Per table with rows, in the order stored: the insert, and each row's
   /// arguments (the run's key, which finds its `run_id`, then the columns).
@@ -47,26 +50,20 @@ struct PreparedRun {
   }
 
   private mutating func add<Row: RunChildRecord>(_ rows: [Row]) throws {
-    guard let first = rows.first else { return }
-    let columns = try ChildColumns(row: first).databaseDictionary.keys.sorted()
+    guard !rows.isEmpty else { return }
+    let columns = Array(Row.Field.allCases)
     let sql =
-      "INSERT INTO \(Row.databaseTableName) (run_id, \(columns.joined(separator: ", "))) VALUES ((SELECT id FROM runs WHERE run_key = ?)\(String(repeating: ", ?", count: columns.count)))"
+      "INSERT INTO \(Row.databaseTableName) (run_id, \(Row.columnNames.joined(separator: ", "))) VALUES ((SELECT id FROM runs WHERE run_key = ?)\(String(repeating: ", ?", count: columns.count)))"
     let key = runKey.databaseValue
-    tables.append(
-      (
-        sql,
-        try rows.map { row in
-          let values = try ChildColumns(row: row).databaseDictionary
-          return StatementArguments([key] + columns.map { values[$0] ?? .null })
-        }
-      ))
+    tables.append((sql, rows.map { row in StatementArguments([key] + columns.map { row.value(of: $0) }) }))
   }
 
   /// Replaces the run with the same key by this one; returns its row id.
   func insert(into db: Database) throws -> Int64 {
     try db.cachedStatement(sql: "DELETE FROM runs WHERE run_key = ?").execute(arguments: [runKey])
     try db.cachedStatement(
-      sql: "INSERT INTO runs (run_key, command, energylab_version, recorded_at) VALUES (?, ?, ?, ?)"
+      sql:
+        "INSERT INTO runs (\(StoredRun.written.map(\.rawValue).joined(separator: ", "))) VALUES (?, ?, ?, ?)"
     ).execute(arguments: run)
     let id = db.lastInsertedRowID
     for (sql, rows) in tables {
@@ -84,270 +81,335 @@ struct PreparedRun {
 /// NULL for a value that is not a finite number: SQLite has no NaN.
 private func finite(_ x: Double?) -> Double? { x.flatMap { $0.isFinite ? $0 : nil } }
 
-/// The `runs` table.
-struct StoredRun: FetchableRecord, MutablePersistableRecord {
+/// The `runs` table, as read back (a run is written by `PreparedRun`).
+struct StoredRun: FetchableRecord, TableRecord {
   static let databaseTableName = "runs"
-  var id: Int64?
+  enum Field: String, ColumnExpression, CaseIterable {
+    case id, runKey = "run_key", command, energyLabVersion = "energylab_version", recordedAt = "recorded_at"
+  }
+  /// The columns a new run writes (the id is SQLite's), in the order of
+  /// `PreparedRun.run`.
+  static let written: [Field] = [.runKey, .command, .energyLabVersion, .recordedAt]
+  var id: Int64
   var runKey: String
   var command: String
   var energyLabVersion: String
   var recordedAt: String?
 
-  init(_ run: RunRecord) {
-    runKey = run.runKey
-    command = run.command
-    energyLabVersion = run.energyLabVersion
-    recordedAt = run.recordedAt
-  }
-
   init(row: Row) throws {
-    id = row["id"]
-    runKey = row["run_key"]
-    command = row["command"]
-    energyLabVersion = row["energylab_version"]
-    recordedAt = row["recorded_at"]
+    id = row[Field.id]
+    runKey = row[Field.runKey]
+    command = row[Field.command]
+    energyLabVersion = row[Field.energyLabVersion]
+    recordedAt = row[Field.recordedAt]
   }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["run_key"] = runKey
-    container["command"] = command
-    container["energylab_version"] = energyLabVersion
-    container["recorded_at"] = recordedAt
-  }
-
-  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// The `inputs` table.
 struct InputRecord: RunChildRecord {
   static let databaseTableName = "inputs"
+  enum Field: String, ColumnExpression, CaseIterable { case path, sizeBytes = "size_bytes", sha256 }
   var fingerprint: InputFingerprint
   init(_ fingerprint: InputFingerprint) { self.fingerprint = fingerprint }
   init(row: Row) throws {
-    fingerprint = InputFingerprint(path: row["path"], sizeBytes: row["size_bytes"], sha256: row["sha256"])
+    fingerprint = InputFingerprint(
+      path: row[Field.path], sizeBytes: row[Field.sizeBytes], sha256: row[Field.sha256])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["path"] = fingerprint.path
-    container["size_bytes"] = fingerprint.sizeBytes
-    container["sha256"] = fingerprint.sha256
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .path: fingerprint.path
+    case .sizeBytes: fingerprint.sizeBytes
+    case .sha256: fingerprint.sha256
+    }
   }
 }
 
 /// The `parameters` table.
 struct ParameterRecord: RunChildRecord {
   static let databaseTableName = "parameters"
+  enum Field: String, ColumnExpression, CaseIterable { case name, value, meaning }
   var parameter: NamedParameter
   init(_ parameter: NamedParameter) { self.parameter = parameter }
   init(row: Row) throws {
-    parameter = NamedParameter(name: row["name"], value: row["value"], meaning: row["meaning"])
+    parameter = NamedParameter(name: row[Field.name], value: row[Field.value], meaning: row[Field.meaning])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["name"] = parameter.name
-    container["value"] = parameter.value
-    container["meaning"] = parameter.meaning
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .name: parameter.name
+    case .value: parameter.value
+    case .meaning: parameter.meaning
+    }
   }
 }
 
 extension ResultRow: RunChildRecord {
   public static let databaseTableName = "results"
+  enum Field: String, ColumnExpression, CaseIterable { case subject, metric, value, unit }
   public init(row: Row) throws {
-    self.init(subject: row["subject"], metric: row["metric"], value: row["value"], unit: row["unit"])
+    self.init(
+      subject: row[Field.subject], metric: row[Field.metric], value: row[Field.value],
+      unit: row[Field.unit])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["subject"] = subject
-    container["metric"] = metric
-    container["value"] = finite(value)
-    container["unit"] = unit
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .subject: subject
+    case .metric: metric
+    case .value: finite(value)
+    case .unit: unit
+    }
   }
 }
 
 extension PredictionRow: RunChildRecord {
   public static let databaseTableName = "predictions"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case model, reference, caseKey = "case_key", predicted, referenceValue = "reference_value", unit
+  }
   public init(row: Row) throws {
     self.init(
-      model: row["model"], reference: row["reference"], caseKey: row["case_key"], predicted: row["predicted"],
-      referenceValue: row["reference_value"], unit: row["unit"])
+      model: row[Field.model], reference: row[Field.reference], caseKey: row[Field.caseKey],
+      predicted: row[Field.predicted], referenceValue: row[Field.referenceValue], unit: row[Field.unit])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["model"] = model
-    container["reference"] = reference
-    container["case_key"] = caseKey
-    container["predicted"] = predicted
-    container["reference_value"] = referenceValue
-    container["unit"] = unit
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .model: model
+    case .reference: reference
+    case .caseKey: caseKey
+    case .predicted: predicted
+    case .referenceValue: referenceValue
+    case .unit: unit
+    }
   }
 }
 
 extension ErrorSummaryRow: RunChildRecord {
   public static let databaseTableName = "error_summaries"
+  enum Field: String, ColumnExpression, CaseIterable { case model, reference, statistic, value, unit, text }
   public init(row: Row) throws {
     self.init(
-      model: row["model"], reference: row["reference"], statistic: row["statistic"], value: row["value"],
-      // A database opened read-only before its migration has no unit column.
-      unit: row.hasColumn("unit") ? row["unit"] : "", text: row.hasColumn("text") ? row["text"] : nil)
+      model: row[Field.model], reference: row[Field.reference], statistic: row[Field.statistic],
+      value: row[Field.value],
+      // A database opened read-only before its migration has no unit or
+      // text column.
+      unit: row.hasColumn(Field.unit.rawValue) ? row[Field.unit] : "",
+      text: row.hasColumn(Field.text.rawValue) ? row[Field.text] : nil)
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["model"] = model
-    container["reference"] = reference
-    container["statistic"] = statistic
-    container["value"] = finite(value)
-    container["unit"] = unit
-    container["text"] = text
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .model: model
+    case .reference: reference
+    case .statistic: statistic
+    case .value: finite(value)
+    case .unit: unit
+    case .text: text
+    }
   }
 }
 
 extension TrackRow: RunChildRecord {
   public static let databaseTableName = "tracks"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case path, points, startTime = "start_time", endTime = "end_time", durationSeconds = "duration_s"
+    case distanceMeters = "distance_m"
+  }
   public init(row: Row) throws {
     self.init(
-      path: row["path"], points: row["points"], startTime: row["start_time"], endTime: row["end_time"],
-      durationSeconds: row["duration_s"], distanceMeters: row["distance_m"])
+      path: row[Field.path], points: row[Field.points], startTime: row[Field.startTime],
+      endTime: row[Field.endTime], durationSeconds: row[Field.durationSeconds],
+      distanceMeters: row[Field.distanceMeters])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["path"] = path
-    container["points"] = points
-    container["start_time"] = startTime
-    container["end_time"] = endTime
-    container["duration_s"] = finite(durationSeconds)
-    container["distance_m"] = distanceMeters
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .path: path
+    case .points: points
+    case .startTime: startTime
+    case .endTime: endTime
+    case .durationSeconds: finite(durationSeconds)
+    case .distanceMeters: distanceMeters
+    }
   }
 }
 
 extension ActivityRow: RunChildRecord {
   public static let databaseTableName = "activities"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case trackPath = "track_path", index = "activity", mode, startTime = "start_time", endTime = "end_time"
+    case distanceMeters = "distance_m", durationSeconds = "duration_s", model
+    case energyKilocalories = "energy_kcal", co2Kilograms = "co2_kg"
+  }
   public init(row: Row) throws {
     self.init(
-      trackPath: row["track_path"], index: row["activity"], mode: row["mode"], startTime: row["start_time"],
-      endTime: row["end_time"], distanceMeters: row["distance_m"], durationSeconds: row["duration_s"],
-      model: row["model"], energyKilocalories: row["energy_kcal"], co2Kilograms: row["co2_kg"])
+      trackPath: row[Field.trackPath], index: row[Field.index], mode: row[Field.mode],
+      startTime: row[Field.startTime], endTime: row[Field.endTime],
+      distanceMeters: row[Field.distanceMeters], durationSeconds: row[Field.durationSeconds],
+      model: row[Field.model], energyKilocalories: row[Field.energyKilocalories],
+      co2Kilograms: row[Field.co2Kilograms])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["track_path"] = trackPath
-    container["activity"] = index
-    container["mode"] = mode
-    container["start_time"] = startTime
-    container["end_time"] = endTime
-    container["distance_m"] = distanceMeters
-    container["duration_s"] = durationSeconds
-    container["model"] = model
-    container["energy_kcal"] = finite(energyKilocalories)
-    container["co2_kg"] = finite(co2Kilograms)
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .trackPath: trackPath
+    case .index: index
+    case .mode: mode
+    case .startTime: startTime
+    case .endTime: endTime
+    case .distanceMeters: distanceMeters
+    case .durationSeconds: durationSeconds
+    case .model: model
+    case .energyKilocalories: finite(energyKilocalories)
+    case .co2Kilograms: finite(co2Kilograms)
+    }
   }
 }
 
 extension TripRow: RunChildRecord {
   public static let databaseTableName = "trips"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case trackPath = "track_path", index = "trip", startTime = "start_time", endTime = "end_time", modes
+    case distanceMeters = "distance_m", durationSeconds = "duration_s", pauses
+  }
   public init(row: Row) throws {
     self.init(
-      trackPath: row["track_path"], index: row["trip"], startTime: row["start_time"],
-      endTime: row["end_time"],
-      modes: row["modes"], distanceMeters: row["distance_m"], durationSeconds: row["duration_s"],
-      pauses: row["pauses"])
+      trackPath: row[Field.trackPath], index: row[Field.index], startTime: row[Field.startTime],
+      endTime: row[Field.endTime], modes: row[Field.modes], distanceMeters: row[Field.distanceMeters],
+      durationSeconds: row[Field.durationSeconds], pauses: row[Field.pauses])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["track_path"] = trackPath
-    container["trip"] = index
-    container["start_time"] = startTime
-    container["end_time"] = endTime
-    container["modes"] = modes
-    container["distance_m"] = distanceMeters
-    container["duration_s"] = durationSeconds
-    container["pauses"] = pauses
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .trackPath: trackPath
+    case .index: index
+    case .startTime: startTime
+    case .endTime: endTime
+    case .modes: modes
+    case .distanceMeters: distanceMeters
+    case .durationSeconds: durationSeconds
+    case .pauses: pauses
+    }
   }
 }
 
 extension PlaceRow: RunChildRecord {
   public static let databaseTableName = "places"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case index = "place", latitudeDegrees = "latitude_deg", longitudeDegrees = "longitude_deg", visits
+    case durationSeconds = "duration_s"
+  }
   public init(row: Row) throws {
     self.init(
-      index: row["place"], latitudeDegrees: row["latitude_deg"], longitudeDegrees: row["longitude_deg"],
-      visits: row["visits"], durationSeconds: row["duration_s"])
+      index: row[Field.index], latitudeDegrees: row[Field.latitudeDegrees],
+      longitudeDegrees: row[Field.longitudeDegrees], visits: row[Field.visits],
+      durationSeconds: row[Field.durationSeconds])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["place"] = index
-    container["latitude_deg"] = latitudeDegrees
-    container["longitude_deg"] = longitudeDegrees
-    container["visits"] = visits
-    container["duration_s"] = durationSeconds
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .index: index
+    case .latitudeDegrees: latitudeDegrees
+    case .longitudeDegrees: longitudeDegrees
+    case .visits: visits
+    case .durationSeconds: durationSeconds
+    }
   }
 }
 
 extension EpochRow: RunChildRecord {
   public static let databaseTableName = "epochs"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case source, epochStart = "epoch_start", epochSeconds = "epoch_s", metric, value, unit
+  }
   public init(row: Row) throws {
     self.init(
-      source: row["source"], epochStart: row["epoch_start"], epochSeconds: row["epoch_s"],
-      metric: row["metric"],
-      value: row["value"], unit: row["unit"])
+      source: row[Field.source], epochStart: row[Field.epochStart], epochSeconds: row[Field.epochSeconds],
+      metric: row[Field.metric], value: row[Field.value], unit: row[Field.unit])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["source"] = source
-    container["epoch_start"] = epochStart
-    container["epoch_s"] = epochSeconds
-    container["metric"] = metric
-    container["value"] = finite(value)
-    container["unit"] = unit
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .source: source
+    case .epochStart: epochStart
+    case .epochSeconds: epochSeconds
+    case .metric: metric
+    case .value: finite(value)
+    case .unit: unit
+    }
   }
 }
 
 extension AccelEpochRow: RunChildRecord {
   public static let databaseTableName = "accel_epochs"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case epochStart = "epoch_start", epochSeconds = "epoch_s", enmoMilliG = "enmo_mg", madMilliG = "mad_mg"
+    case steps, countsAxis1 = "counts_axis1"
+  }
   public init(row: Row) throws {
     self.init(
-      epochStart: row["epoch_start"], epochSeconds: row["epoch_s"], enmoMilliG: row["enmo_mg"],
-      madMilliG: row["mad_mg"], steps: row["steps"], countsAxis1: row["counts_axis1"])
+      epochStart: row[Field.epochStart], epochSeconds: row[Field.epochSeconds],
+      enmoMilliG: row[Field.enmoMilliG], madMilliG: row[Field.madMilliG], steps: row[Field.steps],
+      countsAxis1: row[Field.countsAxis1])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["epoch_start"] = epochStart
-    container["epoch_s"] = epochSeconds
-    container["enmo_mg"] = finite(enmoMilliG)
-    container["mad_mg"] = finite(madMilliG)
-    container["steps"] = steps
-    container["counts_axis1"] = finite(countsAxis1)
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .epochStart: epochStart
+    case .epochSeconds: epochSeconds
+    case .enmoMilliG: finite(enmoMilliG)
+    case .madMilliG: finite(madMilliG)
+    case .steps: steps
+    case .countsAxis1: finite(countsAxis1)
+    }
   }
 }
 
 extension ReferenceValueRow: RunChildRecord {
   public static let databaseTableName = "reference_values"
+  enum Field: String, ColumnExpression, CaseIterable { case reference, caseKey = "case_key", value, unit }
   public init(row: Row) throws {
-    self.init(reference: row["reference"], caseKey: row["case_key"], value: row["value"], unit: row["unit"])
+    self.init(
+      reference: row[Field.reference], caseKey: row[Field.caseKey], value: row[Field.value],
+      unit: row[Field.unit])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["reference"] = reference
-    container["case_key"] = caseKey
-    container["value"] = value
-    container["unit"] = unit
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .reference: reference
+    case .caseKey: caseKey
+    case .value: value
+    case .unit: unit
+    }
   }
 }
 
 extension SurveyResultRow: RunChildRecord {
   public static let databaseTableName = "survey_results"
+  enum Field: String, ColumnExpression, CaseIterable {
+    case survey, question, answer, count, percentage, note
+  }
   public init(row: Row) throws {
     self.init(
-      survey: row["survey"], question: row["question"], answer: row["answer"], count: row["count"],
-      percentage: row["percentage"], note: row["note"])
+      survey: row[Field.survey], question: row[Field.question], answer: row[Field.answer],
+      count: row[Field.count], percentage: row[Field.percentage], note: row[Field.note])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["survey"] = survey
-    container["question"] = question
-    container["answer"] = answer
-    container["count"] = finite(count)
-    container["percentage"] = finite(percentage)
-    container["note"] = note
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .survey: survey
+    case .question: question
+    case .answer: answer
+    case .count: finite(count)
+    case .percentage: finite(percentage)
+    case .note: note
+    }
   }
 }
 
 extension DiagnosticRow: RunChildRecord {
   public static let databaseTableName = "diagnostics"
+  enum Field: String, ColumnExpression, CaseIterable { case location, severity, code, message }
   public init(row: Row) throws {
     self.init(
-      location: row["location"], severity: row["severity"], code: row["code"], message: row["message"])
+      location: row[Field.location], severity: row[Field.severity], code: row[Field.code],
+      message: row[Field.message])
   }
-  func encode(to container: inout PersistenceContainer) {
-    container["location"] = location
-    container["severity"] = severity
-    container["code"] = code
-    container["message"] = message
+  func value(of column: Field) -> (any DatabaseValueConvertible)? {
+    switch column {
+    case .location: location
+    case .severity: severity
+    case .code: code
+    case .message: message
+    }
   }
 }

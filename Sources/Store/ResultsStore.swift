@@ -853,8 +853,8 @@ public final class ResultsStore: Sendable {
   /// Each run with all its rows, in the order stored, read one at a time.
   public func forEachRun(_ body: (RunRecord) throws -> Void) throws {
     try reading { db in
-      for stored in try StoredRun.order(Column("id")).fetchAll(db) {
-        let id = stored.id!
+      for stored in try StoredRun.order(StoredRun.Field.id).fetchAll(db) {
+        let id = stored.id
         func rows<Row: RunChildRecord>(_: Row.Type) throws -> [Row] {
           guard presentTables.contains(Row.databaseTableName) else { return [] }
           return try Row.filter(Column("run_id") == id).order(Column.rowID).fetchAll(db)
