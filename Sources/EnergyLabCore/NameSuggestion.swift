@@ -72,5 +72,10 @@ public struct NamedTimeZone: Sendable, Hashable {
     self.init(name: name, zone: try TimeZoneLookup.zone(named: name))
   }
 
-  public static let utc = NamedTimeZone(name: "UTC", zone: TimeZone(identifier: "UTC")!)
+  public static let utc = NamedTimeZone(name: "UTC", zone: .utc)
+}
+
+extension TimeZone {
+  /// Coordinated Universal Time, the zone of times that name none.
+  public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
 }

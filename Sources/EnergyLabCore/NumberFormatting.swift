@@ -40,12 +40,13 @@ public enum Fixed {
     let capacity = 64
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> String in
       let count = energylab_format_fixed(buffer.baseAddress, capacity, value, precision)
-      if count >= 0, Int(count) < capacity { return String(cString: buffer.baseAddress!) }
+      if count >= 0, Int(count) < capacity, let base = buffer.baseAddress { return String(cString: base) }
       // A large magnitude or precision: again, with room for every digit.
       let size = max(0, Int(count)) + 1
       return withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { large -> String in
-        _ = energylab_format_fixed(large.baseAddress, size, value, precision)
-        return String(cString: large.baseAddress!)
+        let written = energylab_format_fixed(large.baseAddress, size, value, precision)
+        return String(
+          decoding: large.prefix(max(0, Int(written))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
       }
     }
   }

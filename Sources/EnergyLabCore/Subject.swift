@@ -69,7 +69,7 @@ public enum SubjectMatch: String, Sendable, Hashable, CaseIterable {
       return subjects.filter { subject in
         guard name.hasPrefix(subject.id) else { return false }
         let rest = name.dropFirst(subject.id.count)
-        return rest.isEmpty || ["_", "-", ".", " "].contains(rest.first!)
+        return rest.first.map { ["_", "-", ".", " "].contains($0) } ?? true
       }
     }
   }

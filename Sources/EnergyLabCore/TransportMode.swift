@@ -15,4 +15,37 @@ public enum TransportMode: String, Sendable, Hashable, CaseIterable {
 
   /// The modes speed bands give.
   public static let speedBandModes: [TransportMode] = [.walk, .run, .cycle, .bus, .car, .train, .plane]
+
+  /// The mode's place in `allCases`.
+  var position: Int {
+    switch self {
+    case .walk: 0
+    case .run: 1
+    case .cycle: 2
+    case .bus: 3
+    case .car: 4
+    case .train: 5
+    case .plane: 6
+    case .vehicle: 7
+    case .stationary: 8
+    }
+  }
 }
+
+/// A value for every transport mode, so looking one up cannot fail (a
+/// dictionary by mode could lack one).
+public struct PerMode<Value> {
+  /// In the order of `TransportMode.allCases`.
+  private var values: [Value]
+
+  public init(_ make: (TransportMode) throws -> Value) rethrows {
+    values = try TransportMode.allCases.map(make)
+  }
+
+  public subscript(mode: TransportMode) -> Value {
+    get { values[mode.position] }
+    set { values[mode.position] = newValue }
+  }
+}
+
+extension PerMode: Sendable where Value: Sendable {}

@@ -136,7 +136,7 @@ public struct AccelEquation: Sendable {
           || (i > start && abs(epochs[i].start - (epochs[i - 1].start + epochs[i - 1].seconds)) > 1e-6)
         guard breaks else { continue }
         if i > start {
-          let cv = Self.lowestVariation(values[start..<i].map { $0! })
+          let cv = Self.lowestVariation(values[start..<i].compactMap { $0 })
           for k in start..<i { variation[k] = cv[k - start] }
         }
         start = i < epochs.count && values[i] == nil ? i + 1 : i

@@ -10,8 +10,16 @@ public enum ModeDefaults {
 
   /// The ACSM equations on foot, MET for cycling, and resting VO2 for
   /// passive travel (PEM thesis L1018) and for staying in a place.
-  public static let modelForMode: [TransportMode: String] = [
-    .walk: "acsm-walking", .run: "acsm-running", .cycle: "met", .bus: "resting", .car: "resting",
-    .train: "resting", .plane: "resting", .vehicle: "resting", .stationary: "resting",
-  ]
+  public static func model(for mode: TransportMode) -> String {
+    switch mode {
+    case .walk: "acsm-walking"
+    case .run: "acsm-running"
+    case .cycle: "met"
+    case .bus, .car, .train, .plane, .vehicle, .stationary: "resting"
+    }
+  }
+
+  /// `model(for:)` of every mode.
+  public static let modelForMode = Dictionary(
+    uniqueKeysWithValues: TransportMode.allCases.map { ($0, model(for: $0)) })
 }

@@ -144,7 +144,7 @@ extension ModeDefaults {
 public struct ModeEnergyEstimator: Sendable {
   public var classifier: ModeClassifier
   /// The model of every mode.
-  public var models: [TransportMode: any EnergyModel]
+  public var models: PerMode<any EnergyModel>
   /// MET of cycling under the `met` model when no MET is given.
   public var cyclingMET: Double
   /// Whether a cycling activity whose steps carry power is costed from its
@@ -160,11 +160,9 @@ public struct ModeEnergyEstimator: Sendable {
     givenMode: TransportMode? = nil, cyclingMET: Double = ModeDefaults.cyclingMET
   ) throws {
     classifier = ModeClassifier(inference: inference, givenMode: givenMode)
-    var models: [TransportMode: any EnergyModel] = [:]
-    for mode in TransportMode.allCases {
-      models[mode] = try ModelRegistry.model(id: modelForMode[mode] ?? ModeDefaults.modelForMode[mode]!)
+    models = try PerMode { mode in
+      try ModelRegistry.model(id: modelForMode[mode] ?? ModeDefaults.model(for: mode))
     }
-    self.models = models
     self.cyclingMET = cyclingMET
     measuredPowerWins = modelForMode[.cycle] == nil
   }
@@ -197,7 +195,7 @@ public struct ModeEnergyEstimator: Sendable {
       of: steps, points: points, declaredSportBySegment: declaredSportBySegment, source: source)
     var parts: [Part] = []
     for (index, activity) in classified.activities.enumerated() {
-      let modeModel = models[activity.activity.mode]!
+      let modeModel = models[activity.activity.mode]
       var model = modeModel
       var notes: [Diagnostic] = []
       let range = activity.activity.stepRange

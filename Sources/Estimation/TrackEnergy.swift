@@ -195,14 +195,14 @@ public struct TrackEnergy: Sendable, Hashable {
           location: source))
     }
     for code in order {
-      let (count, example) = counts[code]!
+      guard let (count, example) = counts[code] else { continue }
       diagnostics.append(
         Diagnostic(
           code: code, severity: example.severity,
           message: "\(count) of \(steps.count) steps: \(example.message)", location: source))
     }
     for code in treatmentOrder {
-      let t = treatments[code]!
+      guard let t = treatments[code] else { continue }
       treatedSteps += t.count
       treatmentEnergyChangeKilocalories += t.change
       diagnostics.append(

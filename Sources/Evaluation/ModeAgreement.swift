@@ -10,6 +10,16 @@ public enum ScoredMode: String, Sendable, Hashable, CaseIterable {
   case vehicle
   case stationary
 
+  /// The mode's place in `allCases` (rows and columns of a confusion).
+  var index: Int {
+    switch self {
+    case .walk: 0
+    case .cycle: 1
+    case .vehicle: 2
+    case .stationary: 3
+    }
+  }
+
   public init(_ mode: TransportMode) {
     switch mode {
     case .walk, .run: self = .walk
@@ -44,7 +54,7 @@ public struct TruthEpochs: Sendable, Hashable {
   /// or mixed.
   public mutating func add(secondsSince1970: Double, mode: ScoredMode?) {
     let start = (secondsSince1970 / epochSeconds).rounded(.down) * epochSeconds
-    let slot = mode.map { ScoredMode.allCases.firstIndex(of: $0)! } ?? ScoredMode.allCases.count
+    let slot = mode.map(\.index) ?? ScoredMode.allCases.count
     seconds[start, default: Array(repeating: 0, count: ScoredMode.allCases.count + 1)][slot] += 1
   }
 
@@ -87,8 +97,8 @@ public struct ModeConfusion: Sendable, Hashable {
   public init() {}
 
   public mutating func add(truth: ScoredMode, predicted: ScoredMode?) {
-    let t = ScoredMode.allCases.firstIndex(of: truth)!
-    let p = predicted.map { ScoredMode.allCases.firstIndex(of: $0)! } ?? ScoredMode.allCases.count
+    let t = truth.index
+    let p = predicted.map(\.index) ?? ScoredMode.allCases.count
     counts[t][p] += 1
   }
 
@@ -100,7 +110,7 @@ public struct ModeConfusion: Sendable, Hashable {
     withoutFix += other.withoutFix
   }
 
-  func index(_ mode: ScoredMode) -> Int { ScoredMode.allCases.firstIndex(of: mode)! }
+  func index(_ mode: ScoredMode) -> Int { mode.index }
 
   /// Epochs of true class `truth` predicted as `predicted` (nil: no label).
   public func count(truth: ScoredMode, predicted: ScoredMode?) -> Int {

@@ -121,7 +121,8 @@ public struct ProfileBuilder: Sendable {
       sessionStart[a.session] = min(sessionStart[a.session] ?? .infinity, a.startSecondsSince1970)
     }
     for (k, a) in activities.enumerated() {
-      let start = bySession ? sessionStart[a.session]! : a.startSecondsSince1970
+      let start =
+        bySession ? sessionStart[a.session, default: a.startSecondsSince1970] : a.startSecondsSince1970
       let key = bySession ? "\(a.session)|\(a.mode)" : "\(k)"
       let label = ISO8601.formatWithOffset(
         start, offsetSeconds: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start)))
@@ -165,23 +166,24 @@ public struct ProfileBuilder: Sendable {
         let share = span > 0 ? (overlapEnd - cursor) / span : 1
         let label = label(of: interval, binning: binning)
         let key = "\(label)|\(activity.mode)"
-        if bins[key] == nil {
-          bins[key] = ProfileBin(
+        var bin =
+          bins[key]
+          ?? ProfileBin(
             label: label,
             startSecondsSince1970: binning == .hourOfDay ? nil : interval.start.timeIntervalSince1970,
             lengthSeconds: binning == .hourOfDay ? nil : interval.duration, mode: activity.mode,
             distanceMeters: 0,
             durationSeconds: 0, energyKilocalories: 0, co2Kilograms: 0)
-          order.append(key)
-        }
-        bins[key]!.distanceMeters += share * activity.distanceMeters
-        bins[key]!.durationSeconds += share * activity.durationSeconds
-        bins[key]!.energyKilocalories += share * activity.energyKilocalories
-        bins[key]!.co2Kilograms += share * activity.co2Kilograms
+        if bins[key] == nil { order.append(key) }
+        bin.distanceMeters += share * activity.distanceMeters
+        bin.durationSeconds += share * activity.durationSeconds
+        bin.energyKilocalories += share * activity.energyKilocalories
+        bin.co2Kilograms += share * activity.co2Kilograms
+        bins[key] = bin
         cursor = binEnd
       } while cursor < end
     }
-    return order.map { bins[$0]! }.sorted { a, b in
+    return order.compactMap { bins[$0] }.sorted { a, b in
       let ka = a.startSecondsSince1970 ?? Double(a.label) ?? 0
       let kb = b.startSecondsSince1970 ?? Double(b.label) ?? 0
       if ka != kb { return ka < kb }

@@ -155,8 +155,11 @@ public struct AccelDetector {
       order = DateOrder(pattern: String(f))
       metadata["date_format"] = String(f)
     }
-    if order == nil {
-      order = .mdy
+    let dateOrder: DateOrder
+    if let order {
+      dateOrder = order
+    } else {
+      dateOrder = .mdy
       diagnostics.append(
         Diagnostic(
           code: "date-format-assumed", severity: .note,
@@ -200,7 +203,7 @@ public struct AccelDetector {
         SourceLocation(file: file, line: 2), "ActiLife header without Start Date or Start Time",
         expected: "\"Start Time hh:mm:ss\" and \"Start Date\" lines")
     }
-    var scanner = DateTimeScanner(order: order!, timeZone: timeZone)
+    var scanner = DateTimeScanner(order: dateOrder, timeZone: timeZone)
     guard let start = Self.parse(&scanner, startDate + " " + startTime) else {
       throw InputError(
         .value,
@@ -253,14 +256,14 @@ public struct AccelDetector {
         steps = column(["steps"])
         vm = column(["vectormagnitude", "vm"])
         if let d = column(["date"]), let t = column(["time", "epoch"]) {
-          time = .dateAndTime(date: d, time: t, order: order!)
+          time = .dateAndTime(date: d, time: t, order: dateOrder)
         } else if let t = column(["timestamp", "datetime"]) {
-          time = .dateTime(column: t, order: order!)
+          time = .dateTime(column: t, order: dateOrder)
         }
       } else {
         var offset = 0
         if firstRow.count >= 2, Self.parse(&scanner, firstRow[0] + " " + firstRow[1]) != nil {
-          time = .dateAndTime(date: 0, time: 1, order: order!)
+          time = .dateAndTime(date: 0, time: 1, order: dateOrder)
           offset = 2
         }
         let left = firstRow.count - offset
@@ -294,9 +297,9 @@ public struct AccelDetector {
           expected: "Accelerometer X, Accelerometer Y, Accelerometer Z")
       }
       axes = [x, y, z]
-      if let t = column(["timestamp", "datetime", "time"]) { time = .dateTime(column: t, order: order!) }
+      if let t = column(["timestamp", "datetime", "time"]) { time = .dateTime(column: t, order: dateOrder) }
     } else if firstRow.count >= 4, Self.parse(&scanner, firstRow[0]) != nil {
-      time = .dateTime(column: 0, order: order!)
+      time = .dateTime(column: 0, order: dateOrder)
       axes = [1, 2, 3]
     }
     if case .implicit = time { diagnostics += Self.headerStartIsLocal(timeZone, file) }
@@ -711,19 +714,19 @@ public struct AccelDetector {
                   "times like \(cell) step by \(Fixed.shortest(spacing)) and are read as elapsed seconds (\(Fixed.shortest((1 / spacing * 1000).rounded() / 1000)) Hz); if they are milliseconds, give \(Remedy.slot)",
                 location: file, remedy: Remedy(.timeFormat, value: "elapsed-ms")))
           }
-          if format == nil {
-            throw InputError(
-              .value,
-              SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
-              expected: "unix seconds, milliseconds or nanoseconds (or \(Remedy.slot))",
-              remedy: Remedy(.timeFormat))
-          }
         } else {
           format = .dateTime
         }
       }
-      timeFormatName = format!.rawValue
-      switch format! {
+      guard let format else {
+        throw InputError(
+          .value,
+          SourceLocation(file: file, line: headerLines + 1), "time \(cell) (microseconds?)",
+          expected: "unix seconds, milliseconds or nanoseconds (or \(Remedy.slot))",
+          remedy: Remedy(.timeFormat))
+      }
+      timeFormatName = format.rawValue
+      switch format {
       case .dateTime:
         var order = map.dateOrder ?? .ymd
         if map.dateOrder == nil && cell.contains("/") {
@@ -833,13 +836,16 @@ public struct AccelDetector {
             location: file, remedy: Remedy(.accelerationUnit)))
       }
     }
-    if unit == nil {
-      unit = median > 200 ? .milliG : median > 4 ? .metersPerSecondSquared : .g
+    let knownUnit: AccelUnit
+    if let unit {
+      knownUnit = unit
+    } else {
+      knownUnit = median > 200 ? .milliG : median > 4 ? .metersPerSecondSquared : .g
       diagnostics.append(
         Diagnostic(
           code: "unit-inferred", severity: .note,
           message:
-            "acceleration unit not stated; read as \(unit!.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000))); use \(Remedy.slot)",
+            "acceleration unit not stated; read as \(knownUnit.rawValue) from the size of gravity (median |a| = \(Fixed.shortest((median * 1000).rounded() / 1000))); use \(Remedy.slot)",
           location: file, remedy: Remedy(.accelerationUnit)))
     }
     let format: AccelFormat
@@ -856,7 +862,8 @@ public struct AccelDetector {
     if format == .axivity && columnCount == 7 { metadata["gyroscope"] = "columns 5-7 (not used)" }
     return AccelLayout(
       format: format, kind: .raw, delimiter: delimiter, headerLines: headerLines, columnCount: columnCount,
-      columnNames: names, time: time, valueColumns: axes, scale: unit!.toG, unit: unit, declaredRateHz: nil,
+      columnNames: names, time: time, valueColumns: axes, scale: knownUnit.toG, unit: knownUnit,
+      declaredRateHz: nil,
       absoluteTime: absolute, metadata: metadata, diagnostics: diagnostics)
   }
 

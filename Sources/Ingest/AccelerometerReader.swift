@@ -182,7 +182,8 @@ public struct AccelReader: Sendable {
       /// The parsed rows, once a worker has signalled them.
       func take() -> ParsedRows {
         done.wait()
-        return rows.withLock { $0.take()! }
+        // Signalled after the rows were put.
+        return rows.withLock { $0.take() } ?? ParsedRows()
       }
     }
     func consumeAll(_ slots: [Slot]) throws {

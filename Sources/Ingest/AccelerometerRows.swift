@@ -75,7 +75,7 @@ struct AccelRowParser: Sendable {
   /// The rows of `text`, which ends just after a line break (or at the end
   /// of the file when `isLast`).
   func parse(_ buffer: UnsafeBufferPointer<UInt8>, skipLines: Int, isLast: Bool) -> ParsedRows {
-    guard !buffer.isEmpty else { return ParsedRows() }
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return ParsedRows() }
     let slots = layout.valueColumns.count
     var out = ParsedRows()
     var scanner: DateTimeScanner
@@ -114,7 +114,6 @@ struct AccelRowParser: Sendable {
       timeThenValues = (0..<slots).allSatisfy { self.roles[$0 + 1] == $0 }
     }
 
-    let base = buffer.baseAddress!
     let n = buffer.count
     // Rows are written straight into buffers: a row of k fields takes at
     // least 2k bytes with its line break, which bounds the row count
@@ -142,9 +141,10 @@ struct AccelRowParser: Sendable {
       valueArray = [Double](unsafeUninitializedCapacity: capacity * max(slots, 1)) {
         valueBuffer, valueCount in
         offsetArray = [Int32](unsafeUninitializedCapacity: capacity) { offsetBuffer, offsetCount in
-          let times = timeBuffer.baseAddress!
-          let values = valueBuffer.baseAddress!
-          let lineOffsets = offsetBuffer.baseAddress!
+          // Each holds at least two rows (`capacity`), so each has an address.
+          guard let times = timeBuffer.baseAddress, let values = valueBuffer.baseAddress,
+            let lineOffsets = offsetBuffer.baseAddress
+          else { return }
           // Skip header lines.
           while line < skipLines && p < n {
             p = Self.lineEnd(base, p, n) + 1

@@ -57,7 +57,8 @@ public enum CSVTokenizer {
     let context = Unmanaged.passUnretained(state).toOpaque()
     let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
       field, length, data in
-      let state = Unmanaged<TokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      guard let data else { return }
+      let state = Unmanaged<TokenizerState>.fromOpaque(data).takeUnretainedValue()
       if state.fields.isEmpty { state.rowLine = state.currentLine }
       if let field, length > 0 {
         let buffer = UnsafeRawBufferPointer(start: field, count: length)
@@ -67,7 +68,8 @@ public enum CSVTokenizer {
       }
     }
     let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, data in
-      let state = Unmanaged<TokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      guard let data else { return }
+      let state = Unmanaged<TokenizerState>.fromOpaque(data).takeUnretainedValue()
       state.rows.append(CSVRow(line: state.rowLine, fields: state.fields))
       state.fields.removeAll(keepingCapacity: true)
     }
@@ -79,7 +81,7 @@ public enum CSVTokenizer {
     // Feed one physical line at a time so every row knows its line.
     do {
       var start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-      while start < buffer.count {
+      while start < buffer.count, let base = buffer.baseAddress {
         var end = start
         while end < buffer.count, buffer[end] != 0x0A { end += 1 }
         // A last line without a newline stays its own line: its row is
@@ -88,7 +90,7 @@ public enum CSVTokenizer {
         if endsLine { end += 1 }
         let length = end - start
         let consumed = csv_parse(
-          &parser, buffer.baseAddress! + start, length, fieldCallback, rowCallback, context)
+          &parser, base + start, length, fieldCallback, rowCallback, context)
         if consumed != length {
           throw InputError(
             .malformed,
@@ -137,7 +139,8 @@ extension CSVTokenizer {
     let context = Unmanaged.passUnretained(state).toOpaque()
     let fieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
       field, length, data in
-      let state = Unmanaged<RawTokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      guard let data else { return }
+      let state = Unmanaged<RawTokenizerState>.fromOpaque(data).takeUnretainedValue()
       if state.ends.isEmpty { state.rowLine = state.currentLine }
       if let field, length > 0 {
         state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: field, count: length))
@@ -145,7 +148,8 @@ extension CSVTokenizer {
       state.ends.append(state.bytes.count)
     }
     let rowCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, data in
-      let state = Unmanaged<RawTokenizerState>.fromOpaque(data!).takeUnretainedValue()
+      guard let data else { return }
+      let state = Unmanaged<RawTokenizerState>.fromOpaque(data).takeUnretainedValue()
       state.rows.append((state.rowLine, state.bytes, state.ends))
       state.bytes.removeAll(keepingCapacity: true)
       state.ends.removeAll(keepingCapacity: true)
@@ -166,7 +170,7 @@ extension CSVTokenizer {
       state.rows.removeAll(keepingCapacity: true)
     }
     func blankOrTab(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-    let base = buffer.baseAddress!
+    guard let base = buffer.baseAddress else { return }
     var start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while start < buffer.count {
       var end = start

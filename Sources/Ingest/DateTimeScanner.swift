@@ -118,13 +118,12 @@ public struct DateTimeScanner {
   private mutating func sameMinute(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     let n = bytes.count
     let length = prefixLength
-    guard n >= length &+ 2 else { return nil }
-    let p = bytes.baseAddress!
+    guard n >= length &+ 2, let p = bytes.baseAddress else { return nil }
     let raw = UnsafeRawPointer(p)
     if length >= 8 && length <= 24 {
       guard prefixWordsMatch(raw) else { return nil }
     } else {
-      guard minutePrefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw, length) == 0 }) else {
+      guard memcmp(minutePrefix, raw, length) == 0 else {
         return nil
       }
     }
@@ -133,7 +132,7 @@ public struct DateTimeScanner {
     let rest = n &- i
     guard rest == suffixLength else { return nil }
     if rest > 8 {
-      guard minuteSuffix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw + i, rest) == 0 }) else {
+      guard memcmp(minuteSuffix, raw + i, rest) == 0 else {
         return nil
       }
     } else if rest > 0 {

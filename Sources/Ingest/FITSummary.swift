@@ -104,7 +104,7 @@ public struct FITSummary: Sendable, Hashable {
     for entry in order {
       let p = entry.timeOnly ? track.timeOnlyPoints[entry.index] : track.points[entry.index]
       let session = lookup.index(at: p.timeSecondsSince1970)
-      if last == nil || last!.segment != p.segment || last!.session != session {
+      if last.map({ $0.segment != p.segment || $0.session != session }) ?? true {
         segment += 1
         if let session, let sport = sessions[session].declaredSport { declared[segment] = sport }
       }

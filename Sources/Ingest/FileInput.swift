@@ -64,7 +64,9 @@ public enum FileInput {
     var data = Data()
     var block = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let n = block.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+      let n = block.withUnsafeMutableBytes { raw in
+        raw.baseAddress.map { Foundation.read(fd, $0, raw.count) } ?? 0
+      }
       if n < 0 && errno == EINTR { continue }
       guard n >= 0 else {
         throw InputError(
@@ -111,7 +113,7 @@ public enum StandardInputSpool {
 
   private static func copyStandardInput() throws -> Int32 {
     var template = Array((NSTemporaryDirectory() + "/energylab-stdin-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
     guard fd >= 0 else {
       throw InputError(
         .unreadable, SourceLocation(file: StandardInput.name),
@@ -119,12 +121,14 @@ public enum StandardInputSpool {
         expected: "a writable temporary folder (TMPDIR)")
     }
     // Unnamed from the start: nothing is left behind, whatever ends the run.
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    _ = unlink(template)
     var hasher = SHA256()
     var total = 0
     var block = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let n = block.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress!, $0.count) }
+      let n = block.withUnsafeMutableBytes { raw in
+        raw.baseAddress.map { Foundation.read(0, $0, raw.count) } ?? 0
+      }
       if n < 0 && errno == EINTR { continue }
       guard n >= 0 else {
         close(fd)
@@ -139,7 +143,7 @@ public enum StandardInputSpool {
         hasher.update(buffer: chunk)
         var written = 0
         while written < n {
-          let w = Foundation.write(fd, chunk.baseAddress! + written, n - written)
+          let w = chunk.baseAddress.map { Foundation.write(fd, $0 + written, n - written) } ?? 0
           if w < 0 && errno == EINTR { continue }
           guard w > 0 else {
             close(fd)

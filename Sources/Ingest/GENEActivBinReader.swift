@@ -88,7 +88,8 @@ public struct GENEActivBinReader: Sendable {
     let rateHz = try number("Measurement Frequency")
     guard rateHz > 0, rateHz <= 1000 else {
       throw InputError(
-        .value, SourceLocation(file: path, byteOffset: header["Measurement Frequency"]!.offset),
+        .value,
+        SourceLocation(file: path, byteOffset: header["Measurement Frequency"]?.offset ?? lines.headerEnd),
         "measurement frequency \(Fixed.shortest(rateHz)) Hz", expected: "a rate above 0 and at most 1000 Hz")
     }
     var gains: [Double] = []
@@ -97,7 +98,8 @@ public struct GENEActivBinReader: Sendable {
       let gain = try number("\(axis) gain")
       guard gain != 0 else {
         throw InputError(
-          .value, SourceLocation(file: path, byteOffset: header["\(axis) gain"]!.offset), "\(axis) gain 0",
+          .value, SourceLocation(file: path, byteOffset: header["\(axis) gain"]?.offset ?? lines.headerEnd),
+          "\(axis) gain 0",
           expected: "a non-zero calibration gain")
       }
       gains.append(gain)
@@ -199,7 +201,7 @@ public struct GENEActivBinReader: Sendable {
       bytes.withUnsafeBufferPointer { digits in
         for i in 0..<count {
           var word: UInt64 = 0
-          for k in 0..<12 { word = word << 4 | UInt64(Self.hexValue(digits[i * 12 + k])!) }
+          for k in 0..<12 { word = word << 4 | UInt64(Self.nibble(digits[i * 12 + k])) }
           block.time.append(clock.utc(start + Double(i) / pageRate))
           block.temperatureCelsius.append(temperature)
           for (axis, shift) in [36, 24, 12].enumerated() {
@@ -252,6 +254,11 @@ public struct GENEActivBinReader: Sendable {
   }
 
   /// The value of a hexadecimal digit (either case); nil for any other byte.
+  /// The value of a byte already found to be a hex digit (`hexValue`):
+  /// its low four bits, plus 9 for a letter (0x41 'A' and 0x61 'a' have
+  /// bit 6 set, digits do not).
+  @inline(__always) static func nibble(_ byte: UInt8) -> UInt8 { (byte & 0x0F) &+ (byte >> 6) &* 9 }
+
   @inline(__always) static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case 0x30...0x39: return byte - 0x30

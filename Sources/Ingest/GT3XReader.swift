@@ -128,9 +128,11 @@ public struct GT3XReader: Sendable {
     }
     let header = DeviceFileHeader(
       format: .actigraphGT3X, sampleRateHz: rateHz, metadata: metadata, timeZone: nil, hasTemperature: false)
-    var scale = number("Acceleration Scale")
     var diagnostics: [Diagnostic] = []
-    if scale == nil || !(scale! > 0) {
+    var scale: Double
+    if let stated = number("Acceleration Scale"), stated > 0 {
+      scale = stated
+    } else {
       scale = serial.hasPrefix("MOS") ? 256 : 341
       if !(serial.hasPrefix("MOS") || serial.hasPrefix("NEO") || serial.hasPrefix("CLE")) {
         diagnostics.append(
@@ -151,7 +153,7 @@ public struct GT3XReader: Sendable {
     if let logEntry {
       let log = try ZipArchive.EntryReader(archive: archive, entry: logEntry)
       var parser = LogParser(
-        path: path, rateHz: rateHz, scale: scale!, fill: options.fillIdleSleep,
+        path: path, rateHz: rateHz, scale: scale, fill: options.fillIdleSleep,
         maximumFillSeconds: options.maximumIdleSleepFillSeconds, clock: clock)
       while let chunk = try log.next() {
         try parser.add(chunk, onBlock: onBlock)

@@ -89,7 +89,9 @@ public final class LineChunks {
   private func fill(_ buffer: UnsafeMutableRawPointer, _ count: Int) throws -> Int {
     if let memory {
       let n = min(count, memory.count - memoryOffset)
-      memory.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: n) }
+      memory.withUnsafeBytes { raw in
+        if let base = raw.baseAddress, n > 0 { buffer.copyMemory(from: base + memoryOffset, byteCount: n) }
+      }
       memoryOffset += n
       return n
     }
@@ -172,10 +174,13 @@ public final class LineChunks {
       var failure: Error?
       var read = 0
       let grown = [UInt8](unsafeUninitializedCapacity: old + want) { buffer, count in
+        guard let target = buffer.baseAddress else { return }
         if old > 0 {
-          chunk.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: old) }
+          chunk.withUnsafeBufferPointer {
+            if let source = $0.baseAddress { target.update(from: source, count: old) }
+          }
         }
-        do { read = try fill(buffer.baseAddress! + old, want) } catch { failure = error }
+        do { read = try fill(target + old, want) } catch { failure = error }
         count = old + read
       }
       if let failure { throw failure }
@@ -184,7 +189,9 @@ public final class LineChunks {
       return
     }
     chunk.append(contentsOf: [UInt8](repeating: 0, count: want))
-    let n = try chunk.withUnsafeMutableBytes { try fill($0.baseAddress! + old, want) }
+    let n = try chunk.withUnsafeMutableBytes { raw in
+      try raw.baseAddress.map { try fill($0 + old, want) } ?? 0
+    }
     chunk.removeLast(want - n)
     if n == 0 { atEnd = true }
   }

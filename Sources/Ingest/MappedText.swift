@@ -56,8 +56,8 @@ final class MappedText: Sendable {
   /// `longLine` is the offset of the run's last line when it reaches past
   /// `maximumLineBytes` without a line break.
   func run(from: Int, to: Int, origin: Int, maximumLineBytes: Int) -> (range: Range<Int>, longLine: Int?) {
-    let text = bytes
-    let base = text.baseAddress!
+    // A mapping holds at least one byte (an empty file is not mapped).
+    guard let base = bytes.baseAddress else { return (to..<to, nil) }
     let to = min(to, count)
     var start = from
     if from > origin {

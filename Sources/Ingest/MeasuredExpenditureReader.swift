@@ -624,7 +624,8 @@ public struct MeasuredExpenditureReader: Sendable {
     var localTimes = false
     var missingEnergy = 0
     var previous: (time: Double, line: Int)?
-    let headerLine = chosen.rows.first(where: { !Self.isBlank($0) })!.line
+    // The header row chose the delimiter, so it is there.
+    let headerLine = chosen.rows.first(where: { !Self.isBlank($0) })?.line ?? 0
     for row in chosen.rows where row.line > headerLine && !Self.isBlank(row) {
       let timeText = Self.cell(row, chosen.time)
       let timeLocation = SourceLocation(file: source, line: row.line, column: chosen.time + 1)
@@ -951,7 +952,7 @@ public struct MeasuredExpenditureReader: Sendable {
     var total = 0.0
     for (k, part) in parts.enumerated() {
       let last = k == parts.count - 1
-      guard !part.isEmpty, part.first!.isASCII, part.first!.isNumber else { return nil }
+      guard let first = part.first, first.isASCII, first.isNumber else { return nil }
       if last {
         guard let s = decimal(String(part), decimalComma: true), s < 60 else { return nil }
         total = total * 60 + s

@@ -29,7 +29,7 @@ public enum ModeTruthReader {
     out.reserveCapacity(rows.count)
     for row in rows.dropFirst() {
       if row.fields.count == 1 && row.fields[0].isEmpty { continue }
-      guard row.fields.count > columns.max()! else {
+      guard columns.allSatisfy({ $0 < row.fields.count }) else {
         throw InputError(
           .malformed, SourceLocation(file: path, line: row.line), "\(row.fields.count) fields",
           expected: "at least \(columns.max()! + 1) fields, as the header")
@@ -69,7 +69,7 @@ public enum ModeTruthReader {
     var out: [TimedLabel] = []
     for row in rows.dropFirst() {
       if row.fields.count == 1 && row.fields[0].isEmpty { continue }
-      guard row.fields.count > columns.max()! else {
+      guard columns.allSatisfy({ $0 < row.fields.count }) else {
         throw InputError(
           .malformed, SourceLocation(file: path, line: row.line), "\(row.fields.count) fields",
           expected: "at least \(columns.max()! + 1) fields, as the header")

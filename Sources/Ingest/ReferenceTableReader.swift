@@ -102,7 +102,8 @@ public enum ReferenceTableReader {
         expected: "at least one data row")
     }
     try checkIncreasing(rowKeys, source: source, line: rows[1].line, what: "row keys")
-    let field = { (key: String) in provenance.first(where: { $0.key == key })!.value }
+    // Every required key is there (checked above).
+    let field = { (key: String) in provenance.first(where: { $0.key == key })?.value ?? "" }
     var fixed: [ReferenceTable.FixedInput] = []
     if let text = provenance.first(where: { $0.key == "fixed" })?.value {
       for item in text.split(separator: ",") {

@@ -218,7 +218,9 @@ struct XMLScanner {
       if !atEnd {
         if start > 0 {
           buffer.withUnsafeMutableBufferPointer { b in
-            if filled > start { b.baseAddress!.update(from: b.baseAddress! + start, count: filled - start) }
+            if filled > start, let base = b.baseAddress {
+              base.update(from: base + start, count: filled - start)
+            }
           }
           filled -= start
           lineStart -= start
@@ -232,7 +234,9 @@ struct XMLScanner {
           }
           buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
         }
-        let n = buffer.withUnsafeMutableBufferPointer { b in read(b.baseAddress! + filled, b.count - filled) }
+        let n = buffer.withUnsafeMutableBufferPointer { b in
+          b.baseAddress.map { read($0 + filled, b.count - filled) } ?? 0
+        }
         if n < 0 { throw fail(line, columnAt(filled), "read error", expected: "a readable file") }
         if n == 0 { atEnd = true }
         filled += n
@@ -249,12 +253,17 @@ struct XMLScanner {
       // Consume as many complete tokens as the buffer holds.
       let needMore: Bool = try buffer.withUnsafeBufferPointer { all in
         let bytes = UnsafeBufferPointer(rebasing: all[0..<filled])
+        // Nothing read yet (an empty buffer has no address): read on.
+        guard let base = bytes.baseAddress else {
+          start = filled
+          return !atEnd
+        }
         var i = start
         while i < filled {
           if bytes[i] != 0x3C {  // text up to the next '<'
             var j = filled
-            if let hit = memchr(bytes.baseAddress! + i, 0x3C, filled - i) {
-              j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            if let hit = memchr(base + i, 0x3C, filled - i) {
+              j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
             }
             if j == filled && !atEnd { start = i; return true }
             if depth > 0 {
@@ -399,7 +408,7 @@ struct XMLScanner {
           var quote: UInt8 = 0
           var breaks = 0
           var lastBreak = 0
-          let raw = UnsafeRawPointer(bytes.baseAddress!)
+          let raw = UnsafeRawPointer(base)
           while k < filled {
             // Eight ordinary bytes at a time: none of '\n', '>', '"', '\'',
             // '<' (the has-zero-byte test on each pattern).

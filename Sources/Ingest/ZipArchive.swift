@@ -181,9 +181,9 @@ struct ZipArchive {
               stream.avail_in = UInt32(inBuffer.count)
             } else {
               // Resume where zlib stopped in the same input chunk.
-              stream.next_in = inBuffer.baseAddress! + (inBuffer.count - Int(stream.avail_in))
+              stream.next_in = inBuffer.baseAddress.map { $0 + (inBuffer.count - Int(stream.avail_in)) }
             }
-            stream.next_out = outBuffer.baseAddress! + written
+            stream.next_out = outBuffer.baseAddress.map { $0 + written }
             stream.avail_out = UInt32(outBuffer.count - written)
             let status = CZlib.inflate(&stream, Z_NO_FLUSH)
             written = outBuffer.count - Int(stream.avail_out)

@@ -330,7 +330,7 @@ public enum AccelCommands {
   /// The zone of a recording's days and hours: --tz, else the one its
   /// header states (GENEActiv), else UTC.
   static func localZone(_ layout: AccelLayout, _ options: AccelOptions) -> TimeZone {
-    options.timeZone ?? layout.timeZone ?? TimeZone(identifier: "UTC")!
+    options.timeZone ?? layout.timeZone ?? .utc
   }
 
   /// A recording's run: its file (and `otherInputs`), the parameters it

@@ -216,7 +216,7 @@ public enum EnergyCommand {
         pieces = estimated.parts.map { ($0.activity, $0.energy) }
         if pieces.isEmpty {
           // No step to classify: one part, whose energy is unknown.
-          let walk = estimator.models[.walk]!
+          let walk = estimator.models[.walk]
           pieces.append(
             (
               nil,
@@ -311,17 +311,17 @@ public enum EnergyCommand {
       NamedParameter(
         name: "speed_smoothing_fixes", value: String(options.speedSmoothingFixes),
         meaning: "centred moving average of step speeds (1 = none)"))
-    if options.byMode {
+    if let estimator {
       parameterList += options.modes.described
       for mode in TransportMode.allCases {
         parameterList.append(
           NamedParameter(
-            name: "model_\(mode.rawValue)", value: estimator!.models[mode]!.info.id,
+            name: "model_\(mode.rawValue)", value: estimator.models[mode].info.id,
             meaning: "model for \(mode.rawValue) activities"))
       }
       parameterList.append(
         NamedParameter(
-          name: "measured_power", value: estimator!.measuredPowerWins ? "power-meter" : "ignored",
+          name: "measured_power", value: estimator.measuredPowerWins ? "power-meter" : "ignored",
           meaning:
             "cycling activities with power records: costed by power-meter unless a cycle model is named"))
       parameterList.append(

@@ -583,7 +583,7 @@ public enum TrackCommands {
             meaning: "length of the printed epochs")
         ] : [])
     let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
-    let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
+    let zone = defaultTimeZone ?? .utc
     try Driver.finish(
       ComputedOutcome(
         inputs: inputs, parameters: parameterList, diagnostics: diagnostics,
@@ -863,7 +863,7 @@ extension TrackCommands {
     let (r, failures) = try trips(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
       tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { context.warn($0) })
-    let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
+    let zone = defaultTimeZone ?? .utc
     try Driver.finish(
       ComputedOutcome(
         inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics,

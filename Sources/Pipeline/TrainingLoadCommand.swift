@@ -94,7 +94,7 @@ public enum TrainingLoadCommand {
 
   static func dateText(_ day: Int) -> String {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
+    calendar.timeZone = .utc
     let c = calendar.dateComponents(
       [.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86400))
     return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)

@@ -49,8 +49,8 @@ public enum AtomicFile {
       try body { bytes in
         var offset = 0
         while offset < bytes.count {
-          let n = bytes.withUnsafeBytes {
-            Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset)
+          let n = bytes.withUnsafeBytes { raw in
+            raw.baseAddress.map { Foundation.write(fd, $0 + offset, bytes.count - offset) } ?? 0
           }
           if n < 0 && errno == EINTR { continue }
           guard n > 0 else { throw failure(String(cString: strerror(n < 0 ? errno : EIO))) }

@@ -145,7 +145,7 @@ public struct AccelAnalysisParameters: Sendable {
   /// (a device at the hip or lower back peaks lower than a phone).
   public var suggestWearLocation = false
   /// The zone of daily summaries and hour-of-day profiles.
-  public var timeZone = TimeZone(identifier: "UTC")!
+  public var timeZone = TimeZone.utc
   /// Whether the epoch tables are kept for the result; without them the
   /// analysis (summaries, days) runs in memory that does not grow with the
   /// recording.

@@ -201,20 +201,22 @@ public struct SurveyScale: Sendable, Hashable {
           SourceLocation(file: source, line: i + 2), "cannot read scale row",
           expected: "scale,label,number,role")
       }
-      var index = scales.firstIndex { $0.name == row[0] }
-      if index == nil {
+      let index: Int
+      if let known = scales.firstIndex(where: { $0.name == row[0] }) {
+        index = known
+      } else {
+        index = scales.count
         scales.append(SurveyScale(name: row[0], labels: [], values: []))
-        index = scales.count - 1
       }
       switch row[3] {
-      case "na": scales[index!].notApplicable.append(row[1])
+      case "na": scales[index].notApplicable.append(row[1])
       case "neutral":
-        scales[index!].neutral = row[1]
-        scales[index!].labels.append(row[1])
-        scales[index!].values.append(value)
+        scales[index].neutral = row[1]
+        scales[index].labels.append(row[1])
+        scales[index].values.append(value)
       case "":
-        scales[index!].labels.append(row[1])
-        scales[index!].values.append(value)
+        scales[index].labels.append(row[1])
+        scales[index].values.append(value)
       default:
         throw InputError(
           .value,

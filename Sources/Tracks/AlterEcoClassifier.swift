@@ -143,21 +143,21 @@ public struct AlterEcoClassifier: Sendable {
     var flag: (region: RegionOfInterest, time: Double)?
     var speedSinceFlag = 0
     func flush() {
-      guard !group.isEmpty else { return }
+      guard let first = group.first, let last = group.last else { return }
       var carVotes = 0.0
       var otherVotes = 0.0
       for a in group { if a.mode == "car" { carVotes += parameters.carWeight } else { otherVotes += 1 } }
       out.append(
         AlterEcoActivity(
           mode: carVotes >= otherVotes ? "car" : "walk-or-cycle",
-          startSecondsSince1970: group.first!.startSecondsSince1970,
-          endSecondsSince1970: group.last!.endSecondsSince1970,
-          distanceMeters: group.reduce(0) { $0 + $1.distanceMeters }, segment: group.first!.segment))
+          startSecondsSince1970: first.startSecondsSince1970, endSecondsSince1970: last.endSecondsSince1970,
+          distanceMeters: group.reduce(0) { $0 + $1.distanceMeters }, segment: first.segment))
       group.removeAll()
     }
     for k in updates.indices {
       let p = updates[k]
-      let t = p.timeSecondsSince1970!
+      // Every update has a time (chosen so above).
+      guard let t = p.timeSecondsSince1970 else { continue }
       // Regions of interest take precedence.
       if let region = regions.first(where: {
         distance(($0.latitudeDegrees, $0.longitudeDegrees), (p.latitudeDegrees, p.longitudeDegrees))

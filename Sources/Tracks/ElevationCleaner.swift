@@ -121,7 +121,7 @@ public struct ElevationCleaner: Sendable {
   private var memberPosition: [Int] = []
   private var memberTime: [Double?] = []
   private var memberRaw: [Double] = []
-  private var memberMedian: [Double?] = []
+  private var memberMedian: [Double] = []
   private var nextMedian = 0
   private var nextMean = 0
   /// Index of the group's first member (history before it let go) and its
@@ -160,12 +160,11 @@ public struct ElevationCleaner: Sendable {
       lastSign = nil
       if p.kind != .timeOnly { lastPositioned = nil }
     }
-    if isPath, let series {
+    if let series, let z = p.elevationMeters {
       if let g = group, g.kind != series || g.segment != p.segment {
         close()
       }
       if group == nil { group = (series, p.segment) }
-      let z = p.elevationMeters!
       var tally = series == .route ? routeTally : trackTally
       tally.fixes += 1
       if parameters.method != .recorded, let previous = previousElevation {
@@ -201,7 +200,6 @@ public struct ElevationCleaner: Sendable {
       memberPosition.append(queue.count)
       memberTime.append(p.timeSecondsSince1970)
       memberRaw.append(z + offset)
-      memberMedian.append(nil)
       if memberRaw.count == 1 { firstTime = p.timeSecondsSince1970 }
     }
     queue.append(p)
@@ -209,8 +207,8 @@ public struct ElevationCleaner: Sendable {
     participant.append(isPath && parameters.method != .recorded)
     if parameters.method != .recorded {
       advance(closed: false)
-    } else if isPath {
-      count(p.elevationMeters!)
+    } else if series != nil, let z = p.elevationMeters {
+      count(z)
     }
     flush(emit)
   }
@@ -282,12 +280,12 @@ public struct ElevationCleaner: Sendable {
       let w = min(half, nextMedian - memberFirst, n - 1 - nextMedian)
       let window = memberRaw[(nextMedian - w)...(nextMedian + w)].sorted()
       let c = window.count
-      memberMedian[nextMedian] = c % 2 == 1 ? window[c / 2] : (window[c / 2 - 1] + window[c / 2]) / 2
+      memberMedian.append(c % 2 == 1 ? window[c / 2] : (window[c / 2 - 1] + window[c / 2]) / 2)
       nextMedian += 1
     }
     let reach = parameters.meanSeconds / 2
     while nextMean < nextMedian {
-      var value = memberMedian[nextMean]!
+      var value = memberMedian[nextMean]
       if let t = memberTime[nextMean] {
         // The window's right end must be known: a later fix beyond it has
         // its median, or the group is closed.
@@ -301,13 +299,13 @@ public struct ElevationCleaner: Sendable {
         var count = 0
         var j = nextMean
         while j >= 0, let tj = memberTime[j], tj >= t - reach {
-          sum += memberMedian[j]!
+          sum += memberMedian[j]
           count += 1
           j -= 1
         }
         j = nextMean + 1
         while j < nextMedian, let tj = memberTime[j], tj <= t + reach {
-          sum += memberMedian[j]!
+          sum += memberMedian[j]
           count += 1
           j += 1
         }

@@ -302,7 +302,8 @@ public struct PowerAnalysis: Sendable {
       let zero = range.filter { zeroAt[$0] }.count
       let skipped = range.filter { span[$0] == nil }.count
       let lapWatts = positions.map { watts[$0] }
-      let np = positions.first.flatMap { a in Self.normalizedPower(ofAverages: averages[a...positions.last!])
+      let np = positions.first.flatMap { a in
+        positions.last.flatMap { b in Self.normalizedPower(ofAverages: averages[a...b]) }
       }
       let mean = lapWatts.isEmpty ? nil : lapWatts.reduce(0, +) / Double(lapWatts.count)
       let stretch = samples[range]

@@ -308,7 +308,11 @@ public struct StreamingMeanMaximalPower: Sendable {
     guard count > exactSeconds else { return out }
     var prefix = [0.0]
     prefix.reserveCapacity(blocks.count + 1)
-    for b in blocks { prefix.append(prefix.last! + b) }
+    var running = 0.0
+    for b in blocks {
+      running += b
+      prefix.append(running)
+    }
     var k = exactSeconds / blockSeconds + 1
     while k * blockSeconds < count && k <= blocks.count {
       var top = -Double.infinity

@@ -495,7 +495,11 @@ public struct TrackAnalysis: Sendable {
     }
     let length = parameters.gradeWindowMeters
     var edges: [Double] = [0]
-    while edges.last! + length <= total + 1e-9 { edges.append(edges.last! + length) }
+    var edge = length
+    while edge <= total + 1e-9 {
+      edges.append(edge)
+      edge += length
+    }
     if let last = edges.last, total - last > 1e-9 {
       if total - last >= length / 2 || edges.count == 1 {
         edges.append(total)

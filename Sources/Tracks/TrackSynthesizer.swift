@@ -126,7 +126,7 @@ extension TrackSynthesizer {
             fromLatitude: a.latitudeDegrees, longitude: a.longitudeDegrees, toLatitude: b.latitudeDegrees,
             longitude: b.longitudeDegrees))
     }
-    let total = cumulative.last!
+    let total = cumulative[cumulative.count - 1]
     let duration = total / spec.speedMetersPerSecond
     let count = Int((duration / spec.sampleIntervalSeconds).rounded(.down)) + 1
     var points: [TrackPoint] = []

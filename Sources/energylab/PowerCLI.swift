@@ -35,7 +35,7 @@ struct PowerCLI: ParsableCommand {
       let named = track.tz
       try TrainingLoadCommand.run(
         paths: paths, power: power, ftpWatts: ftp, track: track.parameters,
-        zone: named?.zone ?? TimeZone(identifier: "UTC")!, zoneName: named?.name ?? "UTC",
+        zone: named?.zone ?? .utc, zoneName: named?.name ?? "UTC",
         chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
         databasePath: store.path,
         format: output.format, context: context)

@@ -1,7 +1,8 @@
-import EnergyLabCore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import EnergyLabCore
 
 struct SHA256Tests {
   /// FIPS 180-4 example vectors (NIST "SHA256.pdf" examples, and the empty message).
@@ -215,5 +216,16 @@ struct NameSuggestionTests {
     } catch {
       #expect("\(error)".contains("did you mean Europe/London?"))
     }
+  }
+}
+
+/// `PerMode` holds one value per transport mode in `allCases` order.
+struct PerModeTests {
+  @Test func everyModesPositionIsItsPlaceInAllCases() {
+    #expect(TransportMode.allCases.map(\.position) == Array(0..<TransportMode.allCases.count))
+    var names = PerMode { $0.rawValue }
+    #expect(TransportMode.allCases.allSatisfy { names[$0] == $0.rawValue })
+    names[.train] = "rail"
+    #expect(names[.train] == "rail" && names[.bus] == "bus")
   }
 }

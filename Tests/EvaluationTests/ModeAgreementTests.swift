@@ -1,7 +1,8 @@
 import EnergyLabCore
-import Evaluation
 import TestSupport
 import Testing
+
+@testable import Evaluation
 
 struct ModeAgreementTests {
   /// The README's rule: the class of the most seconds, when it holds at
@@ -62,5 +63,13 @@ struct ModeAgreementTests {
     for label in ["Some Movement/Walk", "-1", "", "Sit/Some Movement"] {
       #expect(ScoredMode(observed: label) == nil)
     }
+  }
+}
+
+/// A confusion's rows and columns follow `ScoredMode.allCases`; each mode's
+/// `index` is its place there (a switch, so no lookup can fail).
+struct ScoredModeIndexTests {
+  @Test func everyModesIndexIsItsPlaceInAllCases() {
+    #expect(ScoredMode.allCases.map(\.index) == Array(0..<ScoredMode.allCases.count))
   }
 }

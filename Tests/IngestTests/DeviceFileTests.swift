@@ -494,3 +494,15 @@ struct IdleSleepFillLimitTests {
     #expect(read.summary?.diagnostics.contains { $0.code == "idle-sleep-not-filled" } == false)
   }
 }
+
+/// GENEActiv pages are hex text: a byte found to be a hex digit
+/// (`hexValue`) is read by `nibble` without a second check; the two agree
+/// on all 22 hex digits ('0'-'9', 'A'-'F', 'a'-'f').
+struct GENEActivHexTests {
+  @Test func nibbleEqualsTheHexDigitsValue() {
+    let digits = Array("0123456789ABCDEFabcdef".utf8)
+    let values: [UInt8] = Array(0...15) + Array(10...15)
+    #expect(digits.map(GENEActivBinReader.nibble) == values)
+    #expect(digits.map { GENEActivBinReader.hexValue($0) } == values.map { Optional($0) })
+  }
+}
