@@ -853,7 +853,7 @@ public struct AccelDetector {
       format = f
     } else if isPhone {
       format = .phone
-    } else if !hasHeader && timeColumn == 0 && (columnCount == 4 || columnCount == 7) && unit == .g {
+    } else if !hasHeader && timeColumn == 0 && (columnCount == 4 || columnCount == 7) && knownUnit == .g {
       format = .axivity
     } else {
       format = .generic
