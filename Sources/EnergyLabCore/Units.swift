@@ -9,8 +9,6 @@ public enum Units {
   public static let metersPerMile = 1609.344
   /// Kilograms in one avoirdupois pound (exact).
   public static let kilogramsPerPound = 0.45359237
-  /// Metres in one foot (exact).
-  public static let metersPerFoot = 0.3048
   /// Thermochemical kilojoules in one kilocalorie (exact).
   public static let kilojoulesPerKilocalorie = 4.184
 

@@ -34,11 +34,4 @@ public struct DeviceLap: Sendable, Hashable {
   public var descentMeters: Double?
 
   public init() {}
-
-  /// Where the lap ends: its `timestamp`, else its start plus its elapsed
-  /// time, else its start plus its timer time.
-  public var effectiveEndSecondsSince1970: Double? {
-    endSecondsSince1970
-      ?? startSecondsSince1970.flatMap { s in (elapsedSeconds ?? timerSeconds).map { s + $0 } }
-  }
 }

@@ -68,16 +68,10 @@ public struct FITSummary: Sendable, Hashable {
 
   public init() {}
 
-  /// The session a time belongs to: the one whose span (`start_time` to
-  /// its `timestamp`, else to start + `total_elapsed_time`) holds it, else
-  /// the one nearest in time; nil without sessions. Unknown times go to the
-  /// first session. For many times, `sessionLookup` answers each in
-  /// logarithmic time.
-  public func sessionIndex(at t: Double?) -> Int? {
-    sessionLookup.index(at: t)
-  }
-
-  /// The sessions prepared for `FITSessionLookup`.
+  /// The sessions prepared for `FITSessionLookup`, which finds the session
+  /// a time belongs to: the one whose span (`start_time` to its
+  /// `timestamp`, else to start + `total_elapsed_time`) holds it, else the
+  /// one nearest in time; unknown times go to the first session.
   public var sessionLookup: FITSessionLookup { FITSessionLookup(sessions) }
 
   /// `track` with a new path segment wherever consecutive fixes (track and

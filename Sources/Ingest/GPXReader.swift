@@ -248,7 +248,6 @@ struct TrackFileHandler: XMLEventHandler {
   var hasPosition = false
   var field = Field.none
   let text = TextBuffer()
-  var depthNames: [String] = []
   var inHeartRate = false
   var inTrack = false
 

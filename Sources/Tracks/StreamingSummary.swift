@@ -164,7 +164,6 @@ struct PathAccumulator: Sendable {
   /// The last fix of the path so far, to measure a gap to the next segment.
   private var lastLatitude = 0.0
   private var lastLongitude = 0.0
-  private var lastSegmentEndTime: Double?
   private var gapCount = 0
   private var gapDistance = 0.0
   private var gapDuration = 0.0
