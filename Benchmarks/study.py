@@ -138,7 +138,7 @@ def run(n, largest):
     # Non-wear found against the generator's plan (its spans merged).
     results = subprocess.run([BIN, "db", "export", "--db", merged, "--table", "results", "--format", "json"],
                              capture_output=True, text=True, check=True)
-    found = {r["subject"]: r["value"] for r in json.loads(results.stdout) if r["metric"] == "non_wear_h"}
+    found = {r["subject"]: r["value"] for r in json.loads(results.stdout) if r["metric"] == "non_wear" and r["unit"] == "h"}
     gaps = []
     for r in recordings:
         subject = os.path.realpath(os.path.join(folder, r["file"]))

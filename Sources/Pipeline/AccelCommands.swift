@@ -382,112 +382,16 @@ public enum AccelCommands {
     return .string(ISO8601.formatUTC(t, fractionDigits: millis.remainder(dividingBy: 1000) == 0 ? 0 : 3))
   }
 
+  /// A recording's printed summary, from `summaryColumns`.
   public static func summaryRecord(_ r: AccelResult) -> ResultRecord {
-    let a = r.analysis
-    let minutes = a.days.reduce(into: [IntensityClass: Double]()) { sum, day in
-      for (k, v) in day.minutes { sum[k, default: 0] += v }
-    }
-    var record = ResultRecord([
-      "file": .string(r.file),
-      "format": .string(r.info.layout.format.rawValue),
-      "kind": .string(a.kind.rawValue),
-      "samples": .integer(a.samples),
-      "sample_rate_hz": .number(a.sampleRateHz, 3),
-      "start_time": time(a.start, r),
-      "end_time": time(a.end, r),
-      // To the microsecond: times near 1.7e9 s carry about 0.2 us of rounding.
-      "duration_s": .number(a.durationSeconds.map { ($0 * 1e6).rounded() / 1e6 }, 3),
-      "gaps": .integer(a.gaps),
-      "steps": a.steps.map { .integer($0) } ?? .null,
-      "enmo_mean_mg": .number(a.enmoMeanMilliG, 2),
-      "mad_mean_mg": .number(a.madMeanMilliG, 2),
-      "cut_points": .string(a.cutPoints.id),
-      "intensity_epoch_s": .number(a.intensityEpochSeconds, 0),
-      // Null when no epoch has an intensity class (no cut-points apply).
-      "sedentary_min": .number(minutes[.sedentary], 1),
-      "light_min": .number(minutes[.light], 1),
-      "moderate_min": .number(minutes[.moderate], 1),
-      "vigorous_min": .number(minutes[.vigorous], 1),
-      "mvpa_bout_min": .number(a.days.total(\.mvpaBoutMinutes), 1),
-      "sedentary_bout_min": .number(a.days.total(\.sedentaryBoutMinutes), 1),
-      "sedentary_breaks": .number(a.days.total { $0.sedentaryBreaks.map(Double.init) }, 0),
-      "diagnostics": .array(r.diagnostics.map { .string($0.description) }),
-    ])
-    for (key, value) in calibrationColumns(r) { record[key] = value }
-    return record
+    ResultColumns.record(summaryColumns, of: AccelSummaryValue(r))
   }
 
-  /// A recording's summary numbers as stored rows under `subject`, each
-  /// with its unit in its own column, from the analysis itself (never from
-  /// printed columns). Metric names are the summary's keys.
+  /// A recording's summary numbers as stored rows under `subject`, from
+  /// `summaryColumns`: each under its name without a unit, the unit in its
+  /// own column; an unknown value is no row.
   public static func storedRows(_ r: AccelResult, subject: String) -> [ResultRow] {
-    let a = r.analysis
-    let minutes = a.days.reduce(into: [IntensityClass: Double]()) { sum, day in
-      for (k, v) in day.minutes { sum[k, default: 0] += v }
-    }
-    var rows: [(String, Double?, String)] = [
-      ("samples", Double(a.samples), "count"), ("sample_rate_hz", a.sampleRateHz, "Hz"),
-      ("duration_s", a.durationSeconds, "s"), ("gaps", Double(a.gaps), "count"),
-      ("steps", a.steps.map(Double.init), "steps"), ("enmo_mean_mg", a.enmoMeanMilliG, "mg"),
-      ("mad_mean_mg", a.madMeanMilliG, "mg"), ("intensity_epoch_s", a.intensityEpochSeconds, "s"),
-      ("sedentary_min", minutes[.sedentary], "min"), ("light_min", minutes[.light], "min"),
-      ("moderate_min", minutes[.moderate], "min"), ("vigorous_min", minutes[.vigorous], "min"),
-      ("mvpa_bout_min", a.days.total(\.mvpaBoutMinutes), "min"),
-      ("sedentary_bout_min", a.days.total(\.sedentaryBoutMinutes), "min"),
-      ("sedentary_breaks", a.days.total { $0.sedentaryBreaks.map(Double.init) }, "breaks"),
-    ]
-    if let c = r.calibration {
-      rows += [
-        ("calibration_still_points", Double(c.stillPoints), "count"),
-        ("calibration_error_before_mg", c.errorBeforeMilliG, "mg"),
-        ("calibration_error_after_mg", c.errorAfterMilliG, "mg"),
-      ]
-      for (k, axis) in ["x", "y", "z"].enumerated() {
-        // Unknown, and so not stored, where no correction was fitted.
-        rows += [
-          ("calibration_offset_\(axis)_g", c.isFitted ? c.offsetG[k] : nil, "g"),
-          ("calibration_scale_\(axis)", c.isFitted ? c.scale[k] : nil, ""),
-        ]
-        if c.usesTemperature {
-          rows.append(
-            ("calibration_temperature_\(axis)_g_per_c", c.temperatureCoefficientGPerCelsius[k], "g/C"))
-        }
-      }
-    }
-    if r.nonWear != nil {
-      rows += [
-        ("non_wear_h", a.nonWearSeconds / 3600, "h"), ("steps_left_out", Double(a.stepsLeftOut), "steps"),
-      ]
-    }
-    return rows.compactMap { name, value, unit in
-      value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
-    }
-  }
-
-  /// The calibration and non-wear columns, present only when asked for.
-  static func calibrationColumns(_ r: AccelResult) -> [(String, ResultValue)] {
-    var out: [(String, ResultValue)] = []
-    if let c = r.calibration {
-      out.append(("calibrated", .bool(c.applied)))
-      out.append(("calibration_still_points", .integer(c.stillPoints)))
-      out.append(("calibration_error_before_mg", .number(c.errorBeforeMilliG, 2)))
-      out.append(("calibration_error_after_mg", .number(c.errorAfterMilliG, 2)))
-      for (k, axis) in ["x", "y", "z"].enumerated() {
-        // Unknown (empty in CSV, null in JSON) where no correction was
-        // fitted: the identity is not a fitted value.
-        out.append(("calibration_offset_\(axis)_g", .number(c.isFitted ? c.offsetG[k] : nil, 5)))
-        out.append(("calibration_scale_\(axis)", .number(c.isFitted ? c.scale[k] : nil, 5)))
-        if c.usesTemperature {
-          out.append(
-            ("calibration_temperature_\(axis)_g_per_c", .number(c.temperatureCoefficientGPerCelsius[k], 6)))
-        }
-      }
-    }
-    if r.nonWear != nil {
-      out.append(("non_wear_h", .number(r.analysis.nonWearSeconds / 3600, 2)))
-      out.append(("steps_left_out", .integer(r.analysis.stepsLeftOut)))
-    }
-    return out
+    ResultColumns.storedRows(summaryColumns, of: AccelSummaryValue(r), subject: subject)
   }
 
   /// Every file read and analysed as a summary needs it (no epoch tables
@@ -621,32 +525,34 @@ public enum AccelCommands {
     try Driver.finish(
       outcome(
         r, command: "accel days", options: options, energy: energy,
-        fill: { run in run.results += storedDays(perDay, file: r.file, rules: options.analysis.dayRules) },
+        fill: { run in
+          run.results += storedDays(
+            perDay, analysis: r.analysis, file: r.file, rules: options.analysis.dayRules)
+        },
         render: { context in
           try renderDays(r, perDay: perDay, options: options, format: format, context: context)
         }), context: context, database: databasePath)
   }
 
-  /// A recording's days as stored rows, one subject per day (`file date`).
+  /// A day as the columns of `accel days` read it.
+  static func dayValue(_ day: AccelDay, _ analysis: AccelAnalysis, rules: DayRules) -> AccelDayValue {
+    AccelDayValue(
+      day: day, isValid: rules.isValid(day), cutPoints: analysis.cutPoints.id,
+      intensityEpochSeconds: analysis.intensityEpochSeconds)
+  }
+
+  /// A recording's days as stored rows, one subject per day (`file date`),
+  /// from `dayColumns`, then each model's energy (`energy_MODEL`, kcal).
   static func storedDays(
-    _ perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])], file: String,
-    rules: DayRules
+    _ perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])], analysis: AccelAnalysis,
+    file: String, rules: DayRules
   ) -> [ResultRow] {
     perDay.flatMap { d, energy -> [ResultRow] in
       let subject = "\(file) \(d.date)"
-      var values: [(String, Double?, String)] = [
-        ("recorded_h", d.recordedHours, "h"), ("wear_h", d.wearHours, "h"),
-        ("valid", rules.isValid(d) ? 1 : 0, "boolean"), ("steps", d.steps.map(Double.init), "steps"),
-        ("enmo_mean_mg", d.enmoMeanMilliG, "mg"), ("sedentary_min", d.minutes[.sedentary], "min"),
-        ("light_min", d.minutes[.light], "min"), ("moderate_min", d.minutes[.moderate], "min"),
-        ("vigorous_min", d.minutes[.vigorous], "min"), ("mvpa_bout_min", d.mvpaBoutMinutes, "min"),
-        ("sedentary_bout_min", d.sedentaryBoutMinutes, "min"),
-        ("sedentary_breaks", d.sedentaryBreaks.map(Double.init), "breaks"),
-      ]
-      values += energy.map { ("energy_\($0.model)", $0.kilocalories, "kcal") }
-      return values.compactMap { name, value, unit in
-        value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
-      }
+      return ResultColumns.storedRows(dayColumns, of: dayValue(d, analysis, rules: rules), subject: subject)
+        + energy.map {
+          ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kilocalories, unit: "kcal")
+        }
     }
   }
 
@@ -656,23 +562,7 @@ public enum AccelCommands {
   ) throws {
     let rules = options.analysis.dayRules
     let rows = perDay.map { d, energy -> ResultRecord in
-      var record = ResultRecord([
-        "date": .string(d.date),
-        "recorded_h": .number(d.recordedHours, 2),
-        "wear_h": .number(d.wearHours, 2),
-        "valid": .bool(rules.isValid(d)),
-        "steps": d.steps.map { .integer($0) } ?? .null,
-        "enmo_mean_mg": .number(d.enmoMeanMilliG, 2),
-        "cut_points": .string(r.analysis.cutPoints.id),
-        "intensity_epoch_s": .number(r.analysis.intensityEpochSeconds, 0),
-        "sedentary_min": .number(d.minutes[.sedentary], 1),
-        "light_min": .number(d.minutes[.light], 1),
-        "moderate_min": .number(d.minutes[.moderate], 1),
-        "vigorous_min": .number(d.minutes[.vigorous], 1),
-        "mvpa_bout_min": .number(d.mvpaBoutMinutes, 1),
-        "sedentary_bout_min": .number(d.sedentaryBoutMinutes, 1),
-        "sedentary_breaks": d.sedentaryBreaks.map { .integer($0) } ?? .null,
-      ])
+      var record = ResultColumns.record(dayColumns, of: dayValue(d, r.analysis, rules: rules))
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
     }

@@ -49,24 +49,25 @@ public struct AgreementColumn: Sendable, Hashable {
   /// The printed key: the name and the unit's suffix (`bias_kcal_per_min`,
   /// `mape_pct`).
   func key(unitSuffix: String?) -> String {
+    let suffix = kind == .values ? unitSuffix : fixedUnit?.suffix
+    return suffix.map { "\(name)_\($0)" } ?? name
+  }
+
+  /// The unit of every kind but `values` (whose unit is the data's), from
+  /// the one table of units and suffixes (`ResultUnit`).
+  var fixedUnit: ResultUnit? {
     switch kind {
-    case .values: return unitSuffix.map { "\(name)_\($0)" } ?? name
-    case .percent: return "\(name)_pct"
-    default: return name
+    case .values: return nil
+    case .percent: return .percent
+    case .ratio: return .ratio
+    case .count: return .count
+    case .fraction: return .fraction
+    case .plain, .text: return ResultUnit.none
     }
   }
 
   /// The stored unit.
-  func storedUnit(_ unit: String) -> String {
-    switch kind {
-    case .values: return unit
-    case .percent: return "%"
-    case .ratio: return "ratio"
-    case .count: return "count"
-    case .fraction: return "fraction"
-    case .plain, .text: return ""
-    }
-  }
+  func storedUnit(_ unit: String) -> String { fixedUnit?.text ?? unit }
 
   var value: ResultValue {
     switch kind {

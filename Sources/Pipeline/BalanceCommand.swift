@@ -43,35 +43,42 @@ public enum BalanceCommand {
       ])
   }
 
+  /// A user in the leaderboard and their 1-based rank: the value the
+  /// columns of `balance` read.
+  public struct RankedUser: Sendable {
+    public var rank: Int
+    public var user: User
+  }
+
+  /// The columns of `balance`, declared once: the printed table and the
+  /// stored rows are both made from this list.
+  public static let columns: [ResultColumn<RankedUser>] = [
+    .integer("rank", .rank) { $0.rank },
+    .text("user") { .string($0.user.name) },
+    .number("intake", .kilocalories, digits: 0) { $0.user.balance.intakeKilocalories },
+    .number("steps", .steps, digits: 0) { $0.user.balance.steps },
+    .number("burned", .kilocalories, digits: 1) {
+      $0.user.balance.steps * $0.user.balance.kilocaloriesPerStep
+    },
+    .number("balance", .kilocalories, digits: 1) { $0.user.balance.balanceKilocalories },
+    .number("allowance", .kilocalories, digits: 0) { $0.user.balance.allowanceKilocalories },
+    .number("progress", .fraction, digits: 3) { $0.user.balance.progress },
+    .text("colour") { .string($0.user.balance.colour.rawValue) },
+    .number("points", .points, digits: 1) { $0.user.balance.points },
+  ]
+
+  static func ranked(_ board: Leaderboard) -> [RankedUser] {
+    board.users.enumerated().map { RankedUser(rank: $0.offset + 1, user: $0.element) }
+  }
+
   /// The leaderboard as the `balance` table.
   public static func table(_ board: Leaderboard) -> ResultTable {
-    let rows = board.users.enumerated().map { rank, user in
-      let b = user.balance
-      return ResultRecord([
-        "rank": .integer(rank + 1), "user": .string(user.name),
-        "intake_kcal": .number(b.intakeKilocalories, 0),
-        "steps": .number(b.steps, 0), "burned_kcal": .number(b.steps * b.kilocaloriesPerStep, 1),
-        "balance_kcal": .number(b.balanceKilocalories, 1),
-        "allowance_kcal": .number(b.allowanceKilocalories, 0),
-        "progress": .number(b.progress, 3), "colour": .string(b.colour.rawValue),
-        "points": .number(b.points, 1),
-      ])
-    }
-    return ResultTable(name: "balance", rows: rows)
+    ResultTable(name: "balance", rows: ranked(board).map { ResultColumns.record(columns, of: $0) })
   }
 
   /// The leaderboard's numbers as stored rows, one set per user.
   public static func storedRows(_ board: Leaderboard) -> [ResultRow] {
-    board.users.enumerated().flatMap { rank, user in
-      let b = user.balance
-      return [
-        ResultRow(subject: user.name, metric: "rank", value: Double(rank + 1), unit: "rank"),
-        ResultRow(subject: user.name, metric: "burned", value: b.steps * b.kilocaloriesPerStep, unit: "kcal"),
-        ResultRow(subject: user.name, metric: "balance", value: b.balanceKilocalories, unit: "kcal"),
-        ResultRow(subject: user.name, metric: "progress", value: b.progress, unit: "fraction"),
-        ResultRow(subject: user.name, metric: "points", value: b.points, unit: "points"),
-      ]
-    }
+    ranked(board).flatMap { ResultColumns.storedRows(columns, of: $0, subject: $0.user.name) }
   }
 
   /// `balance`: compute, then store and print through the driver. The

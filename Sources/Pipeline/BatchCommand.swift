@@ -415,7 +415,8 @@ public enum BatchCommand {
       } else {
         minutes = r.analysis.epochs(seconds: 60) ?? r.analysis.epochs.last?.epochs ?? []
         days = AccelCommands.storedDays(
-          try AccelCommands.days(r, options: accel, energy: energy), file: file.storedPath,
+          try AccelCommands.days(r, options: accel, energy: energy), analysis: r.analysis,
+          file: file.storedPath,
           rules: accel.analysis.dayRules)
       }
       let outcome = AccelCommands.outcome(

@@ -373,35 +373,8 @@ public enum EnergyCommand {
             energyKilocalories: result.energyKilocalories, co2Kilograms: nil))
       }
       let subject = part.activity.map { "\(part.file)#\(part.index) \($0.mode.rawValue)" } ?? part.file
-      stored += [
-        ResultRow(
-          subject: subject, metric: "treated_steps", value: Double(result.treatedSteps), unit: "steps"),
-        ResultRow(
-          subject: subject, metric: "treatment_energy_change",
-          value: result.treatmentEnergyChangeKilocalories,
-          unit: "kcal"),
-        ResultRow(subject: subject, metric: "duration", value: result.durationSeconds, unit: "s"),
-        ResultRow(subject: subject, metric: "distance", value: result.distanceMeters, unit: "m"),
-        ResultRow(
-          subject: subject, metric: "vo2", value: result.meanVO2MillilitersPerKilogramPerMinute,
-          unit: "mL/kg/min"),
-        ResultRow(
-          subject: subject, metric: "energy_rate", value: result.kilocaloriesPerMinute, unit: "kcal/min"),
-        ResultRow(
-          subject: subject, metric: "energy", value: part.energyKnown ? result.energyKilocalories : nil,
-          unit: "kcal"),
-      ]
-      if energy.hasMeasurement {
-        stored += [
-          ResultRow(
-            subject: subject, metric: "measured_energy", value: part.measuredKilocalories, unit: "kcal"),
-          ResultRow(
-            subject: subject, metric: "model_compared_energy", value: part.comparedModelKilocalories,
-            unit: "kcal"),
-          ResultRow(subject: subject, metric: "compared_duration", value: part.comparedSeconds, unit: "s"),
-          ResultRow(subject: subject, metric: "left_out_duration", value: part.leftOutSeconds, unit: "s"),
-        ]
-      }
+      stored += ResultColumns.storedRows(
+        partColumns, of: EnergyPartValue(part, hasMeasurement: energy.hasMeasurement), subject: subject)
     }
     var run = RunRecord(
       command: "energy " + (options.byMode ? "--by-mode" : "--model \(options.modelID)"),
@@ -436,40 +409,8 @@ public enum EnergyCommand {
           ])
         })
     }
-    var rows: [ResultRecord] = energy.parts.map { part in
-      let result = part.energy
-      var record = ResultRecord(["file": .string(part.file)])
-      if let activity = part.activity {
-        record["activity"] = .integer(part.index)
-        record["mode"] = .string(activity.mode.rawValue)
-        record["mode_source"] = .string(part.modeSource?.rawValue ?? "")
-        record["start_time"] = activity.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
-        record["end_time"] = activity.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
-      }
-      record["model"] = .string(result.modelID)
-      record["body_mass_kg"] = .number(result.bodyMassKilograms, 1)
-      record["duration_s"] = .number(result.durationSeconds, 1)
-      record["distance_m"] = .number(result.distanceMeters, 1)
-      record["speed_mps"] = .number(result.meanSpeedMetersPerSecond, 3)
-      record["grade_pct"] = .number(result.meanGradeFraction.map { $0 * 100 }, 2)
-      record["grade_min_pct"] = .number(result.lowestGradeFraction.map { $0 * 100 }, 2)
-      record["grade_max_pct"] = .number(result.highestGradeFraction.map { $0 * 100 }, 2)
-      record["vo2_ml_kg_min"] = .number(result.meanVO2MillilitersPerKilogramPerMinute, 2)
-      record["kcal_per_min"] = .number(result.kilocaloriesPerMinute, 3)
-      record["energy_kcal"] = .number(part.energyKnown ? result.energyKilocalories : nil, 2)
-      if energy.hasMeasurement {
-        // Both over the same steps (`compared_s`); `energy_kcal` is the
-        // model's over every step it costs.
-        record["compared_s"] = .number(part.comparedSeconds, 1)
-        record["left_out_s"] = .number(part.leftOutSeconds, 1)
-        record["model_compared_kcal"] = .number(part.comparedModelKilocalories, 2)
-        record["measured_kcal"] = .number(part.measuredKilocalories, 2)
-        record["difference_kcal"] = .number(
-          part.measuredKilocalories.flatMap { m in part.comparedModelKilocalories.map { $0 - m } }, 2)
-      }
-      record["treated_steps"] = .integer(result.treatedSteps)
-      record["diagnostics"] = .array(result.diagnostics.map { .string($0.description) })
-      return record
+    var rows: [ResultRecord] = energy.parts.map {
+      ResultColumns.record(partColumns, of: EnergyPartValue($0, hasMeasurement: energy.hasMeasurement))
     }
     if energy.parts.count > 1 {
       let knownDuration = energy.knownDurationSeconds

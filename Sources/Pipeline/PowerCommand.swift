@@ -5,61 +5,6 @@ import Reporting
 import Store
 import Tracks
 
-/// A column of `track power`, declared once: the printed table and the
-/// stored rows are both made from this list, so a figure has one name, one
-/// unit and one number of digits wherever it appears.
-public struct PowerColumn: Sendable, Hashable {
-  /// The stored name, without a unit.
-  public var name: String
-  /// The stored unit (`W`, `kJ`, `s`, `count`, `ratio`, `m`, `bpm`).
-  public var unit: String
-  /// The printed key's unit suffix (`w` in `np_w`); nil for none.
-  public var suffix: String?
-  public var digits: Int
-  public var number: Double?
-  public var text: String?
-  /// Words (a file, a lap, a source), not a number: printed, not stored.
-  public var isText = false
-
-  init(_ name: String, _ unit: String, _ suffix: String?, _ number: Double?, digits: Int) {
-    self.name = name
-    self.unit = unit
-    self.suffix = suffix
-    self.digits = digits
-    self.number = number.flatMap { $0.isFinite ? $0 : nil }
-  }
-
-  init(_ name: String, text: String?) {
-    self.name = name
-    unit = ""
-    digits = 0
-    self.text = text
-    isText = true
-  }
-
-  /// The printed key: the name and its unit's suffix.
-  public var key: String { suffix.map { "\(name)_\($0)" } ?? name }
-
-  var value: ResultValue {
-    if isText { return text.map { .string($0) } ?? .null }
-    if unit == "count" { return number.map { .integer(Int($0)) } ?? .null }
-    return .number(number, digits)
-  }
-
-  static func watts(_ name: String, _ v: Double?, digits: Int = 1) -> PowerColumn {
-    PowerColumn(name, "W", "w", v, digits: digits)
-  }
-  static func seconds(_ name: String, _ v: Double?, digits: Int = 0) -> PowerColumn {
-    PowerColumn(name, "s", "s", v, digits: digits)
-  }
-  static func ratio(_ name: String, _ v: Double?, digits: Int = 3) -> PowerColumn {
-    PowerColumn(name, "ratio", nil, v, digits: digits)
-  }
-  static func count(_ name: String, _ v: Int?) -> PowerColumn {
-    PowerColumn(name, "count", nil, v.map(Double.init), digits: 0)
-  }
-}
-
 /// `track power`: Normalized Power, IF, TSS, variability index, work, mean
 /// and maximal power and time in zones, for each file and each of its laps.
 public enum PowerCommand {
@@ -99,58 +44,67 @@ public enum PowerCommand {
     public var failures: Int
   }
 
-  /// Every column of a row, in printed order.
-  public static func columns(of row: Row, zones: Int) -> [PowerColumn] {
-    let s = row.summary
-    let d = row.device
-    var out: [PowerColumn] = [
-      .init("file", text: row.file),
-      .init("lap", text: row.lap.map { String($0) } ?? "all"),
-      .init("start_time", text: s.startSecondsSince1970.map { ISO8601.formatUTC($0) }),
-      .seconds(
-        "duration",
-        s.startSecondsSince1970.flatMap { a in s.endSecondsSince1970.map { $0 - a } }, digits: 0),
-      PowerColumn("distance", "m", "m", row.distanceMeters, digits: 1),
-      .count("records", s.records), .count("power_samples", s.samples),
-      .count("missing_as_zero", s.missingAsZero), .count("missing_skipped", s.missingSkipped),
-      PowerColumn("work", "kJ", "kj", s.workJoules.map { $0 / 1000 }, digits: 1),
-      .watts("mean_power", s.meanPowerWatts), .watts("max_power", s.maxPowerWatts, digits: 0),
-      .watts("np", s.normalizedPowerWatts), .ratio("vi", s.variabilityIndex),
-      .watts("ftp", s.ftpWatts, digits: 0), .init("ftp_source", text: row.ftpSource),
-      .ratio("if", s.intensityFactor), PowerColumn("tss", "tss", nil, s.trainingStressScore, digits: 1),
-      .seconds("tss_duration", s.tssDurationSeconds),
-      PowerColumn("hr_mean", "bpm", "bpm", s.heartRateMeanBeatsPerMinute, digits: 1),
-      PowerColumn("hr_max", "bpm", "bpm", s.heartRateMaxBeatsPerMinute, digits: 0),
+  /// The columns of `track power` with `zones` power zones, declared
+  /// once: the printed table and the stored rows are both made from this
+  /// list, so a figure has one name, one unit and one number of digits
+  /// wherever it appears.
+  public static func columns(zones: Int) -> [ResultColumn<Row>] {
+    var out: [ResultColumn<Row>] = [
+      .text("file") { .string($0.file) },
+      .text("lap") { .string($0.lap.map { String($0) } ?? "all") },
+      .text("start_time") {
+        $0.summary.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null
+      },
+      .number("duration", .seconds, digits: 0) { r in
+        r.summary.startSecondsSince1970.flatMap { a in r.summary.endSecondsSince1970.map { $0 - a } }
+      },
+      .number("distance", .meters, digits: 1) { $0.distanceMeters },
+      .integer("records") { $0.summary.records },
+      .integer("power_samples") { $0.summary.samples },
+      .integer("missing_as_zero") { $0.summary.missingAsZero },
+      .integer("missing_skipped") { $0.summary.missingSkipped },
+      .number("work", .kilojoules, digits: 1) { $0.summary.workJoules.map { $0 / 1000 } },
+      .number("mean_power", .watts, digits: 1) { $0.summary.meanPowerWatts },
+      .number("max_power", .watts, digits: 0) { $0.summary.maxPowerWatts },
+      .number("np", .watts, digits: 1) { $0.summary.normalizedPowerWatts },
+      .number("vi", .ratio, digits: 3) { $0.summary.variabilityIndex },
+      .number("ftp", .watts, digits: 0) { $0.summary.ftpWatts },
+      .text("ftp_source") { $0.ftpSource.map { .string($0) } ?? .null },
+      .number("if", .ratio, digits: 3) { $0.summary.intensityFactor },
+      .number("tss", .trainingStress, digits: 1) { $0.summary.trainingStressScore },
+      .number("tss_duration", .seconds, digits: 0) { $0.summary.tssDurationSeconds },
+      .number("hr_mean", .beatsPerMinute, digits: 1) { $0.summary.heartRateMeanBeatsPerMinute },
+      .number("hr_max", .beatsPerMinute, digits: 0) { $0.summary.heartRateMaxBeatsPerMinute },
     ]
     for z in 0..<zones {
-      out.append(.seconds("zone\(z + 1)", z < s.secondsInZones.count ? s.secondsInZones[z] : nil))
+      out.append(
+        .number("zone\(z + 1)", .seconds, digits: 0) {
+          z < $0.summary.secondsInZones.count ? $0.summary.secondsInZones[z] : nil
+        })
     }
     out += [
-      .watts("device_np", d.normalizedPowerWatts, digits: 0), .ratio("device_if", d.intensityFactor),
-      PowerColumn("device_tss", "tss", nil, d.trainingStressScore, digits: 1),
-      .watts("device_ftp", d.thresholdPowerWatts, digits: 0),
-      PowerColumn("device_work", "kJ", "kj", d.workJoules.map { $0 / 1000 }, digits: 1),
-      .watts("device_mean_power", d.averagePowerWatts, digits: 0),
-      PowerColumn("device_distance", "m", "m", d.distanceMeters, digits: 1),
-      .seconds("device_duration", d.elapsedSeconds, digits: 1),
+      .number("device_np", .watts, digits: 0) { $0.device.normalizedPowerWatts },
+      .number("device_if", .ratio, digits: 3) { $0.device.intensityFactor },
+      .number("device_tss", .trainingStress, digits: 1) { $0.device.trainingStressScore },
+      .number("device_ftp", .watts, digits: 0) { $0.device.thresholdPowerWatts },
+      .number("device_work", .kilojoules, digits: 1) { $0.device.workJoules.map { $0 / 1000 } },
+      .number("device_mean_power", .watts, digits: 0) { $0.device.averagePowerWatts },
+      .number("device_distance", .meters, digits: 1) { $0.device.distanceMeters },
+      .number("device_duration", .seconds, digits: 1) { $0.device.elapsedSeconds },
     ]
     return out
   }
 
   /// The printed record of a row.
   public static func record(_ row: Row, zones: Int) -> ResultRecord {
-    var out = ResultRecord()
-    for c in columns(of: row, zones: zones) { out[c.key] = c.value }
-    return out
+    ResultColumns.record(columns(zones: zones), of: row)
   }
 
   /// The stored rows of a row: each number under its name, its unit in its
   /// own column; the subject is `file` or `file#lap`.
   public static func storedRows(_ row: Row, zones: Int) -> [ResultRow] {
-    let subject = row.lap.map { "\(row.file)#\($0)" } ?? row.file
-    return columns(of: row, zones: zones).filter { !$0.isText }.map {
-      ResultRow(subject: subject, metric: $0.name, value: $0.number, unit: $0.unit)
-    }
+    ResultColumns.storedRows(
+      columns(zones: zones), of: row, subject: row.lap.map { "\(row.file)#\($0)" } ?? row.file)
   }
 
   /// The rows of one ride: the whole activity, then each lap the file

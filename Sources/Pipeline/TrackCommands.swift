@@ -100,65 +100,10 @@ public enum TrackCommands {
     return [".csv", ".csv.gz", ".txt", ".txt.gz"].contains { lower.hasSuffix($0) }
   }
 
-  /// A summary's row. With power, `work_kj` and `mean_power_w`; with a FIT
-  /// file's sessions, the device's own `total_work` and `total_calories`
-  /// beside them (`device_calories_kcal` is the device's estimate, not a
-  /// measurement).
+  /// A summary's printed row, from `summaryColumns`.
   public static func summaryRecord(_ s: TrackSummary, format: String?, fit: FITSummary? = nil) -> ResultRecord
   {
-    var record = ResultRecord([
-      "file": .string(s.source),
-      "format": format.map { .string($0) } ?? .null,
-      "path": .string(s.pathSource.rawValue),
-      "tracks": .integer(s.structure.tracks),
-      "segments": .integer(s.structure.segments),
-      "routes": .integer(s.structure.routes),
-      "waypoints": .integer(s.structure.waypoints),
-      "points": .integer(s.structure.trackPoints),
-      "route_points": .integer(s.structure.routePoints),
-      "start_time": s.startSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
-      "end_time": s.endSecondsSince1970.map { .string(ISO8601.formatUTC($0)) } ?? .null,
-      "duration_s": .number(s.durationSeconds, 1),
-      "moving_time_s": .number(s.movingTimeSeconds, 1),
-      "distance_2d_m": .number(s.distance2DMeters, 1),
-      "distance_3d_m": .number(s.distance3DMeters, 1),
-      "gap_count": .integer(s.gapCount),
-      "gap_distance_m": .number(s.gapDistanceMeters, 1),
-      "gap_duration_s": .number(s.gapDurationSeconds, 1),
-      "device_distance_m": .number(s.deviceDistanceMeters, 1),
-      "elevation_gain_m": .number(s.elevationGainMeters, 1),
-      "elevation_loss_m": .number(s.elevationLossMeters, 1),
-      "elevation_gain_recorded_m": .number(s.elevationGainRecordedMeters, 1),
-      "elevation_loss_recorded_m": .number(s.elevationLossRecordedMeters, 1),
-      "elevation_gain_cleaned_m": .number(s.elevationGainCleanedMeters, 1),
-      "elevation_loss_cleaned_m": .number(s.elevationLossCleanedMeters, 1),
-      "elevation_reversal_share": .number(s.elevationReversalShare, 3),
-      "elevation_gain_smoothed_m": .number(s.elevationGainSmoothedMeters, 1),
-      "elevation_loss_smoothed_m": .number(s.elevationLossSmoothedMeters, 1),
-      "elevation_gain_hysteresis_m": .number(s.elevationGainHysteresisMeters, 1),
-      "elevation_loss_hysteresis_m": .number(s.elevationLossHysteresisMeters, 1),
-      "average_speed_mps": .number(s.averageSpeedMetersPerSecond, 3),
-      "max_speed_mps": .number(s.maxSpeedMetersPerSecond, 3),
-      "max_speed_robust_mps": .number(s.robustMaxSpeedMetersPerSecond, 3),
-      "grade_mean_pct": .number(s.gradeMeanFraction.map { $0 * 100 }, 2),
-      "grade_min_pct": .number(s.gradeMinFraction.map { $0 * 100 }, 2),
-      "grade_max_pct": .number(s.gradeMaxFraction.map { $0 * 100 }, 2),
-      "heart_rate_mean_bpm": .number(s.heartRateMeanBeatsPerMinute, 1),
-      "heart_rate_max_bpm": .number(s.heartRateMaxBeatsPerMinute, 1),
-    ])
-    if let work = s.workJoules {
-      record["work_kj"] = .number(work / 1000, 1)
-      record["mean_power_w"] = .number(s.meanPowerWatts, 1)
-    }
-    if let fit, !fit.sessions.isEmpty {
-      let works = fit.sessions.compactMap(\.totalWorkJoules)
-      let calories = fit.sessions.compactMap(\.totalEnergyKilocalories)
-      record["device_work_kj"] = .number(works.isEmpty ? nil : works.reduce(0, +) / 1000, 1)
-      record["device_calories_kcal"] = .number(calories.isEmpty ? nil : calories.reduce(0, +), 0)
-      record["laps"] = .integer(fit.lapCount)
-    }
-    record["diagnostics"] = .array(s.diagnostics.map { .string($0.description) })
-    return record
+    ResultColumns.record(summaryColumns, of: TrackSummaryValue(s, format: format, fit: fit))
   }
 
   /// A summary as the store's `tracks` row of the file at `path`.
@@ -169,55 +114,12 @@ public enum TrackCommands {
       distanceMeters: s.distance2DMeters)
   }
 
-  /// A summary's numbers as stored rows under `subject`, each with its
-  /// unit in its own column, from the summary itself (never from printed
-  /// columns). Metric names are the summary's keys.
+  /// A summary's numbers as stored rows under `subject`, from
+  /// `summaryColumns`: each under its name without a unit, the unit in its
+  /// own column; a value the summary does not have is no row, never 0.
   public static func storedRows(_ s: TrackSummary, fit: FITSummary? = nil, subject: String) -> [ResultRow] {
-    var rows: [(String, Double?, String)] = [
-      ("tracks", Double(s.structure.tracks), "count"), ("segments", Double(s.structure.segments), "count"),
-      ("routes", Double(s.structure.routes), "count"), ("waypoints", Double(s.structure.waypoints), "count"),
-      ("points", Double(s.structure.trackPoints), "count"),
-      ("route_points", Double(s.structure.routePoints), "count"),
-      ("duration_s", s.durationSeconds, "s"), ("moving_time_s", s.movingTimeSeconds, "s"),
-      ("distance_2d_m", s.distance2DMeters, "m"), ("distance_3d_m", s.distance3DMeters, "m"),
-      ("gap_count", Double(s.gapCount), "count"), ("gap_distance_m", s.gapDistanceMeters, "m"),
-      ("gap_duration_s", s.gapDurationSeconds, "s"), ("device_distance_m", s.deviceDistanceMeters, "m"),
-      ("elevation_gain_m", s.elevationGainMeters, "m"), ("elevation_loss_m", s.elevationLossMeters, "m"),
-      ("elevation_gain_recorded_m", s.elevationGainRecordedMeters, "m"),
-      ("elevation_loss_recorded_m", s.elevationLossRecordedMeters, "m"),
-      ("elevation_gain_cleaned_m", s.elevationGainCleanedMeters, "m"),
-      ("elevation_loss_cleaned_m", s.elevationLossCleanedMeters, "m"),
-      ("elevation_reversal_share", s.elevationReversalShare, "fraction"),
-      ("elevation_gain_smoothed_m", s.elevationGainSmoothedMeters, "m"),
-      ("elevation_loss_smoothed_m", s.elevationLossSmoothedMeters, "m"),
-      ("elevation_gain_hysteresis_m", s.elevationGainHysteresisMeters, "m"),
-      ("elevation_loss_hysteresis_m", s.elevationLossHysteresisMeters, "m"),
-      ("average_speed_mps", s.averageSpeedMetersPerSecond, "m/s"),
-      ("max_speed_mps", s.maxSpeedMetersPerSecond, "m/s"),
-      ("max_speed_robust_mps", s.robustMaxSpeedMetersPerSecond, "m/s"),
-      ("grade_mean_pct", s.gradeMeanFraction.map { $0 * 100 }, "%"),
-      ("grade_min_pct", s.gradeMinFraction.map { $0 * 100 }, "%"),
-      ("grade_max_pct", s.gradeMaxFraction.map { $0 * 100 }, "%"),
-      ("heart_rate_mean_bpm", s.heartRateMeanBeatsPerMinute, "bpm"),
-      ("heart_rate_max_bpm", s.heartRateMaxBeatsPerMinute, "bpm"),
-    ]
-    if let work = s.workJoules {
-      rows += [("work_kj", work / 1000, "kJ"), ("mean_power_w", s.meanPowerWatts, "W")]
-    }
-    if let fit, !fit.sessions.isEmpty {
-      let works = fit.sessions.compactMap(\.totalWorkJoules)
-      let calories = fit.sessions.compactMap(\.totalEnergyKilocalories)
-      rows += [
-        ("device_work_kj", works.isEmpty ? nil : works.reduce(0, +) / 1000, "kJ"),
-        ("device_calories_kcal", calories.isEmpty ? nil : calories.reduce(0, +), "kcal"),
-        ("laps", Double(fit.lapCount), "count"),
-      ]
-    }
-    // A value the summary does not have is not stored (as before: a
-    // missing number is no row, never 0).
-    return rows.compactMap { name, value, unit in
-      value.map { ResultRow(subject: subject, metric: name, value: $0, unit: unit) }
-    }
+    ResultColumns.storedRows(
+      summaryColumns, of: TrackSummaryValue(s, format: nil, fit: fit), subject: subject)
   }
 
   /// Each file's summary and what the file says of itself, or why it could

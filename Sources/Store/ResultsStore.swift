@@ -773,6 +773,41 @@ public final class ResultsStore: Sendable {
           DELETE FROM epochs WHERE \(accelRuns);
           """)
     }
+    // One naming rule for stored metrics: the name without its unit, the
+    // unit in its own column (`duration_s` in `s` becomes `duration`,
+    // `grade_mean_pct` in `%` becomes `grade_mean`). A result or epoch row
+    // whose name ends in its own unit's printed suffix loses the suffix;
+    // values and units are untouched. Error statistics stored before v4
+    // (the unit in the name, an empty unit) take their unit from the
+    // suffix (`bias_kcal_per_min` becomes `bias` in `kcal/min`). The pairs
+    // are written out as they stood when the rule was applied, so the
+    // migration does not change when the units do.
+    migrator.registerMigration("v8-metric-names") { db in
+      let suffixes: [(unit: String, suffix: String)] = [
+        ("m", "_m"), ("s", "_s"), ("min", "_min"), ("h", "_h"), ("kcal", "_kcal"), ("kJ", "_kj"), ("W", "_w"),
+        ("kg", "_kg"), ("m/s", "_mps"), ("%", "_pct"), ("bpm", "_bpm"), ("Hz", "_hz"), ("mg", "_mg"),
+        ("g", "_g"), ("g/C", "_g_per_c"), ("kcal/min", "_kcal_per_min"), ("mL/kg/min", "_ml_kg_min"),
+      ]
+      for (unit, suffix) in suffixes {
+        for table in ["results", "epochs"] {
+          try db.execute(
+            sql: """
+              UPDATE \(table) SET metric = substr(metric, 1, length(metric) - ?)
+              WHERE unit = ? AND length(metric) > ? AND substr(metric, -?) = ?
+              """, arguments: [suffix.count, unit, suffix.count, suffix.count, suffix])
+        }
+      }
+      let statisticSuffixes: [(unit: String, suffix: String)] = [
+        ("kcal/min", "_kcal_per_min"), ("kcal", "_kcal"), ("W", "_w"), ("%", "_pct"),
+      ]
+      for (unit, suffix) in statisticSuffixes {
+        try db.execute(
+          sql: """
+            UPDATE error_summaries SET statistic = substr(statistic, 1, length(statistic) - ?), unit = ?
+            WHERE unit = '' AND length(statistic) > ? AND substr(statistic, -?) = ?
+            """, arguments: [suffix.count, unit, suffix.count, suffix.count, suffix])
+      }
+    }
     return migrator
   }
 

@@ -371,7 +371,7 @@ struct AccelCommandTests {
     let stored = try #require(
       JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
     let metrics = Set(stored.compactMap { $0["metric"] as? String })
-    #expect(metrics.contains("calibration_still_points") && metrics.contains("calibration_error_before_mg"))
+    #expect(metrics.contains("calibration_still_points") && metrics.contains("calibration_error_before"))
     #expect(!metrics.contains { $0.hasPrefix("calibration_offset") || $0.hasPrefix("calibration_scale") })
   }
 
@@ -420,8 +420,8 @@ struct AccelCommandTests {
     func result(_ metric: String) -> Double? {
       results.first { $0["metric"] as? String == metric }?["value"] as? Double
     }
-    #expect(result("intensity_epoch_s") == 60)
-    #expect(result("sedentary_min") == 1 && result("moderate_min") == 1 && result("vigorous_min") == 1)
+    #expect(result("intensity_epoch") == 60)
+    #expect(result("sedentary") == 1 && result("moderate") == 1 && result("vigorous") == 1)
     let parameters = try table("parameters")
     func parameter(_ name: String) -> String? {
       parameters.first { $0["name"] as? String == name }.map { "\($0["value"] ?? "")" }

@@ -266,7 +266,7 @@ struct BatchCommandTests {
     #expect(of(recording, energy: true) == energy)
     let days = try Self.rowTexts("results", db: "d.sqlite", in: folder)
     #expect(
-      days.contains { $0.contains("metric=wear_h ") }
+      days.contains { $0.contains("metric=wear ") }
         && days.allSatisfy { $0.contains("subject=\(recording) 20") })
     #expect(batchResults.filter { $0.contains("subject=\(recording) 20") } == days)
     // The survey: one run, the same in both stores.

@@ -36,7 +36,7 @@ struct BatchReadingOptionTests {
   /// (`--non-wear`): each flag reaches the stored summary and parameters.
   @Test(arguments: [
     ("--calibrate", "calibration_scale_x", "calibrate"),
-    ("--non-wear", "non_wear_h", "non_wear_window_min"),
+    ("--non-wear", "non_wear", "non_wear_window_min"),
   ])
   func accelerometerReadingOptionsReachTheStoredRuns(_ flag: String, _ metric: String, _ parameter: String)
     throws

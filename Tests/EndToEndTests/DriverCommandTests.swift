@@ -106,10 +106,11 @@ struct DriverCommandTests {
     #expect(runs.count == 4, "\(runs)")
     let results = try table("results", db: "a.sqlite", in: folder)
     func result(_ metric: String) -> [String: Any]? { results.first { $0["metric"] as? String == metric } }
-    for metric in ["sedentary_min", "moderate_min", "vigorous_min"] {
+    // Stored under the name without its unit (`sedentary`, in min).
+    for metric in ["sedentary", "moderate", "vigorous"] {
       #expect(result(metric)?["value"] as? Double == 1 && result(metric)?["unit"] as? String == "min")
     }
-    #expect(result("intensity_epoch_s")?["unit"] as? String == "s")
+    #expect(result("intensity_epoch")?["unit"] as? String == "s")
     // `accel epochs` stores one row per epoch (`accel_epochs`): 3 minutes
     // of one-second counts are 3 one-minute epochs.
     #expect(try table("accel_epochs", db: "a.sqlite", in: folder).count == 3)

@@ -394,9 +394,17 @@ struct EnergyCommandResultTests {
     expectClose(energy.parts[1].energy.energyKilocalories, 12.25, tolerance: 12.25 * 0.02)
     expectClose(energy.totalDurationSeconds, 1200, tolerance: 1.5)
     let run = EnergyCommand.runRecord(energy, options: options, inputs: [], recordedAt: nil)
-    // Seven rows per activity: treated steps, their energy change, duration,
-    // distance, VO2, rate and energy.
-    #expect(run.activities.count == 2 && run.tracks.count == 1 && run.results.count == 14)
+    // Every figure of the printed row, under its name without a unit, and
+    // the treatments' energy change; each row's number is the printed one.
+    #expect(run.activities.count == 2 && run.tracks.count == 1)
+    #expect(
+      run.results.filter { $0.subject.hasSuffix("#1 walk") }.map(\.metric) == [
+        "body_mass", "duration", "distance", "speed", "grade", "grade_min", "grade_max", "vo2", "energy_rate",
+        "energy", "treated_steps", "treatment_energy_change",
+      ])
+    let walk = try #require(
+      run.results.first { $0.subject.hasSuffix("#1 walk") && $0.metric == "energy_rate" })
+    #expect(walk.unit == "kcal/min" && walk.value == energy.parts[0].energy.kilocaloriesPerMinute)
     #expect(run.command == "energy --by-mode")
   }
 

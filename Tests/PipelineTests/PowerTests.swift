@@ -119,8 +119,9 @@ struct PowerTests {
     #expect(none.rows[0].summary.trainingStressScore == nil)
     #expect(none.rows[0].summary.secondsInZones.isEmpty)
     #expect(none.diagnostics.contains { $0.code == "no-power" })
-    let np = PowerColumn.watts("np", nil)
-    #expect(np.value == .null)
+    let np = try #require(PowerCommand.columns(zones: 7).first { $0.name == "np" })
+    #expect(np.printed(none.rows[0]) == .null)
+    #expect(!PowerCommand.storedRows(none.rows[0], zones: 7).contains { $0.metric == "np" })
   }
 
   /// Work, mean and maximal power against the device's session: Edge 810

@@ -73,6 +73,7 @@ struct ResultsStoreTests {
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
         "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
+        "v8-metric-names",
       ])
     #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 15))
     // Trips and places come back as stored.
@@ -209,6 +210,7 @@ struct StoreAccessTests {
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
         "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
+        "v8-metric-names",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
@@ -224,9 +226,9 @@ struct StoreAccessTests {
   }
 
   /// An error summary stored before units had their own column keeps its
-  /// name (unit in it) and reads with an empty unit, from a reader that
-  /// does not migrate and after a writer has migrated the file; new rows
-  /// keep their unit.
+  /// name (unit in it) and reads with an empty unit from a reader that
+  /// does not migrate; a writer's migration (v8) moves the unit out of the
+  /// name into its column; new rows keep their unit.
   @Test func errorSummariesStoredBeforeTheUnitColumnStayReadable() throws {
     let path = folder() + "/v1-errors.sqlite"
     try versionOneDatabase(at: path)
@@ -245,7 +247,7 @@ struct StoreAccessTests {
     ]
     try store.record(run)
     let runs = try store.allRuns()
-    #expect(runs.first?.errorSummaries == [old])
+    #expect(runs.first?.errorSummaries == run.errorSummaries)
     #expect(runs.last?.errorSummaries == run.errorSummaries)
     #expect(try store.rows(of: "error_summaries").columns.suffix(2) == ["unit", "text"])
   }
@@ -356,7 +358,7 @@ struct AccelEpochMigrationTests {
           """)
     }
     let store = try ResultsStore(path: path)
-    #expect(try store.info().schemaMigrations.last == "v7-accel-epochs")
+    #expect(try store.info().schemaMigrations.contains("v7-accel-epochs"))
     let runs = try store.allRuns()
     // Two epochs of run 1, the second without MAD or counts (never stored).
     #expect(
@@ -373,6 +375,115 @@ struct AccelEpochMigrationTests {
     #expect(runs[1].accelEpochs.isEmpty && runs[1].epochs.map(\.metric) == ["mode"])
     // Epochs of two files in one run would lose their file: left long.
     #expect(runs[2].accelEpochs.isEmpty && runs[2].epochs.map(\.source) == ["/s/a.csv", "/s/b.csv"])
+    #expect(try store.schemaCheck().isEmpty && store.integrityCheck() == "ok")
+  }
+}
+
+/// A store written before one naming rule for stored metrics migrated
+/// forward: every name that ended in its unit's suffix loses it; names
+/// that had no unit in them, every value and every unit stay as they were.
+/// The rows are copied from a store the previous `energylab` wrote for
+/// `track summary`, `accel summary`, `accel days`, `energy`, `track power`
+/// and `balance` on the shipped files; the calibration rows (the shipped
+/// GENEActiv file is too short to fit one), the W' balance row of `power
+/// curve` and the error statistics of a store older than v4 are written
+/// in the naming those versions used.
+struct MetricNameMigrationTests {
+  @Test func metricNamesLoseTheirUnitSuffixAndNothingElseChanges() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "energylab-v8-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/v7.sqlite"
+    _ = try ResultsStore(path: path)
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      try db.execute(
+        sql: """
+          DELETE FROM grdb_migrations WHERE identifier = 'v8-metric-names';
+          INSERT INTO runs VALUES (1, 'k1', 'track summary', '0.1.0', NULL);
+          INSERT INTO runs VALUES (2, 'k2', 'accel summary', '0.1.0', NULL);
+          INSERT INTO runs VALUES (3, 'k3', 'accel days /d/GENEActiv_testfile.bin', '0.1.0', NULL);
+          INSERT INTO runs VALUES (4, 'k4', 'energy --model acsm-walking', '0.1.0', NULL);
+          INSERT INTO runs VALUES (5, 'k5', 'track power', '0.1.0', NULL);
+          INSERT INTO runs VALUES (6, 'k6', 'balance --user ann:2000:8000:2500', '0.1.0', NULL);
+          INSERT INTO runs VALUES (7, 'k7', 'evaluate', '0.1.0', NULL);
+          INSERT INTO results VALUES
+            (1, '/d/edge810-vector-ride.fit', 'points', 4700.0, 'count'),
+            (1, '/d/edge810-vector-ride.fit', 'duration_s', 4699.0, 's'),
+            (1, '/d/edge810-vector-ride.fit', 'distance_2d_m', 41438.96733673306, 'm'),
+            (1, '/d/edge810-vector-ride.fit', 'elevation_reversal_share', 0.26476849387972323, 'fraction'),
+            (1, '/d/edge810-vector-ride.fit', 'average_speed_mps', 8.81867787544862, 'm/s'),
+            (1, '/d/edge810-vector-ride.fit', 'grade_mean_pct', -0.009652750194028724, '%'),
+            (1, '/d/edge810-vector-ride.fit', 'heart_rate_mean_bpm', 153.86148576321986, 'bpm'),
+            (1, '/d/edge810-vector-ride.fit', 'work_kj', 1294.783, 'kJ'),
+            (1, '/d/edge810-vector-ride.fit', 'mean_power_w', 275.54437114279636, 'W'),
+            (1, '/d/edge810-vector-ride.fit', 'device_calories_kcal', 1293.0, 'kcal'),
+            (1, '/d/edge810-vector-ride.fit', 'laps', 8.0, 'count'),
+            (2, '/d/GENEActiv_testfile.bin', 'sample_rate_hz', 85.7, 'Hz'),
+            (2, '/d/GENEActiv_testfile.bin', 'steps', 20.0, 'steps'),
+            (2, '/d/GENEActiv_testfile.bin', 'enmo_mean_mg', 40.49350015542117, 'mg'),
+            (2, '/d/GENEActiv_testfile.bin', 'sedentary_min', 0.6362310385064177, 'min'),
+            (2, '/d/GENEActiv_testfile.bin', 'sedentary_breaks', 1.0, 'breaks'),
+            (2, '/d/GENEActiv_testfile.bin', 'non_wear_h', 0.0, 'h'),
+            (2, '/d/GENEActiv_testfile.bin', 'calibration_offset_x_g', 0.00125, 'g'),
+            (2, '/d/GENEActiv_testfile.bin', 'calibration_scale_x', 1.002, ''),
+            (2, '/d/GENEActiv_testfile.bin', 'calibration_temperature_x_g_per_c', -0.0004, 'g/C'),
+            (3, '/d/GENEActiv_testfile.bin 2013-05-30', 'recorded_h', 0.016295539997406978, 'h'),
+            (3, '/d/GENEActiv_testfile.bin 2013-05-30', 'energy_steps-stepmyhealth', 8.0, 'kcal'),
+            (4, '/d/k5-hilly-walk-synthetic.csv', 'duration', 1200.0, 's'),
+            (4, '/d/k5-hilly-walk-synthetic.csv', 'energy_rate', 4.717987434070219, 'kcal/min'),
+            (4, '/d/k5-hilly-walk-synthetic.csv', 'measured_energy', 87.86510833333332, 'kcal'),
+            (4, '/d/hilly-trip.gpx', 'measured_energy', NULL, 'kcal'),
+            (5, '/d/edge810-vector-ride.fit', 'np', 301.05210302131866, 'W'),
+            (5, '/d/edge810-vector-ride.fit', 'tss', 118.51398179067006, 'tss'),
+            (5, '/d/edge810-vector-ride.fit', 'w_prime_balance_integral_min', -512.5, 'J'),
+            (6, 'ann', 'burned', 3200.0, 'kcal'),
+            (6, 'ann', 'progress', -0.48, 'fraction');
+          INSERT INTO error_summaries VALUES
+            (7, 'acsm-walking', 'pem', 'bias_kcal_per_min', 0.25, '', NULL),
+            (7, 'acsm-walking', 'pem', 'mape_pct', 12.5, '', NULL),
+            (7, 'acsm-walking', 'pem', 'within_20pct_share', 0.75, '', NULL),
+            (7, 'acsm-walking', 'pem', 'rmse', 0.5, 'kcal/min', NULL);
+          """)
+    }
+    let store = try ResultsStore(path: path)
+    #expect(try store.info().schemaMigrations.last == "v8-metric-names")
+    let runs = try store.allRuns()
+    func names(_ run: Int) -> [String] { runs[run].results.map(\.metric) }
+    #expect(
+      names(0) == [
+        "points", "duration", "distance_2d", "elevation_reversal_share", "average_speed", "grade_mean",
+        "heart_rate_mean", "work", "mean_power", "device_calories", "laps",
+      ])
+    #expect(
+      names(1) == [
+        "sample_rate", "steps", "enmo_mean", "sedentary", "sedentary_breaks", "non_wear",
+        "calibration_offset_x", "calibration_scale_x", "calibration_temperature_x",
+      ])
+    #expect(names(2) == ["recorded", "energy_steps-stepmyhealth"])
+    // Names that had no unit in them stay; a `_min` that is a minimum (in J) too.
+    #expect(names(3) == ["duration", "energy_rate", "measured_energy", "measured_energy"])
+    #expect(names(4) == ["np", "tss", "w_prime_balance_integral_min"])
+    #expect(names(5) == ["burned", "progress"])
+    // Values and units untouched, row for row.
+    #expect(
+      runs[0].results.map(\.value) == [
+        4700.0, 4699.0, 41438.96733673306, 0.26476849387972323, 8.81867787544862, -0.009652750194028724,
+        153.86148576321986, 1294.783, 275.54437114279636, 1293.0, 8.0,
+      ])
+    #expect(
+      runs[0].results.map(\.unit) == [
+        "count", "s", "m", "fraction", "m/s", "%", "bpm", "kJ", "W", "kcal", "count",
+      ])
+    #expect(runs[1].results.map(\.unit) == ["Hz", "steps", "mg", "min", "breaks", "h", "g", "", "g/C"])
+    #expect(runs[3].results.map(\.value) == [1200.0, 4.717987434070219, 87.86510833333332, nil])
+    // Statistics stored before v4 take their unit from their name.
+    #expect(
+      runs[6].errorSummaries.map { "\($0.statistic) \($0.unit)" } == [
+        "bias kcal/min", "mape %", "within_20pct_share ", "rmse kcal/min",
+      ])
+    #expect(runs[6].errorSummaries.map(\.value) == [0.25, 12.5, 0.75, 0.5])
     #expect(try store.schemaCheck().isEmpty && store.integrityCheck() == "ok")
   }
 }

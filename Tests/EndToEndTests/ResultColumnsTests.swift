@@ -1,0 +1,222 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each result that is printed and stored is declared once: its printed
+/// keys are the ones the previous release printed (copied below from the
+/// CSV headers the previous `energylab` wrote for these commands on these
+/// shipped files), and every printed number has a stored row with the same
+/// value, under the name without its unit, the unit in its own column.
+struct ResultColumnsTests {
+  /// A command, the keys it printed before, and how a printed row names
+  /// its stored subject.
+  struct Case: Sendable, CustomStringConvertible {
+    var arguments: [String]
+    var keys: [String]
+    /// Whether a stored subject is the printed row's.
+    var owns: @Sendable ([String: String], String) -> Bool
+    var description: String { arguments.prefix(2).joined(separator: " ") }
+  }
+
+  static let data = "\(packageRoot)/Datasets"
+  static func fileOwns(_ row: [String: String], _ subject: String) -> Bool {
+    subject.hasSuffix("/" + ((row["file"] ?? "") as NSString).lastPathComponent)
+  }
+
+  static let cases: [Case] = [
+    Case(
+      arguments: [
+        "track", "summary", "\(data)/hilly-trip/hilly-trip.gpx",
+        "\(data)/power-rides/edge810-vector-ride.fit",
+      ],
+      keys: [
+        "file", "format", "path", "tracks", "segments", "routes", "waypoints", "points", "route_points",
+        "start_time", "end_time", "duration_s", "moving_time_s", "distance_2d_m", "distance_3d_m",
+        "gap_count",
+        "gap_distance_m", "gap_duration_s", "device_distance_m", "elevation_gain_m", "elevation_loss_m",
+        "elevation_gain_recorded_m", "elevation_loss_recorded_m", "elevation_gain_cleaned_m",
+        "elevation_loss_cleaned_m", "elevation_reversal_share", "elevation_gain_smoothed_m",
+        "elevation_loss_smoothed_m", "elevation_gain_hysteresis_m", "elevation_loss_hysteresis_m",
+        "average_speed_mps", "max_speed_mps", "max_speed_robust_mps", "grade_mean_pct", "grade_min_pct",
+        "grade_max_pct", "heart_rate_mean_bpm", "heart_rate_max_bpm", "diagnostics", "work_kj",
+        "mean_power_w",
+        "device_work_kj", "device_calories_kcal", "laps",
+      ], owns: fileOwns),
+    Case(
+      arguments: [
+        "accel", "summary", "\(data)/device-files/GENEActiv_testfile.bin", "--calibrate", "--non-wear",
+      ],
+      keys: [
+        "file", "format", "kind", "samples", "sample_rate_hz", "start_time", "end_time", "duration_s", "gaps",
+        "steps", "enmo_mean_mg", "mad_mean_mg", "cut_points", "intensity_epoch_s", "sedentary_min",
+        "light_min", "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min",
+        "sedentary_breaks",
+        "diagnostics", "calibrated", "calibration_still_points", "calibration_error_before_mg",
+        "calibration_error_after_mg", "calibration_offset_x_g", "calibration_scale_x",
+        "calibration_offset_y_g", "calibration_scale_y", "calibration_offset_z_g", "calibration_scale_z",
+        "non_wear_h", "steps_left_out",
+      ], owns: fileOwns),
+    Case(
+      arguments: ["accel", "summary", "\(data)/accelerometer/walk-run-50hz.csv.gz"],
+      keys: [
+        "file", "format", "kind", "samples", "sample_rate_hz", "start_time", "end_time", "duration_s", "gaps",
+        "steps", "enmo_mean_mg", "mad_mean_mg", "cut_points", "intensity_epoch_s", "sedentary_min",
+        "light_min", "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min",
+        "sedentary_breaks",
+        "diagnostics",
+      ], owns: fileOwns),
+    Case(
+      arguments: ["accel", "days", "\(data)/device-files/GENEActiv_testfile.bin"],
+      keys: [
+        "date", "recorded_h", "wear_h", "valid", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s",
+        "sedentary_min", "light_min", "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min",
+        "sedentary_breaks", "met_intensity_kcal", "steps_stepmyhealth_kcal", "steps_birdsley_2005_kcal",
+      ], owns: { row, subject in subject.hasSuffix(" " + (row["date"] ?? "")) }),
+    Case(
+      arguments: [
+        "energy", "\(data)/measured/k5-hilly-walk-synthetic.csv", "--model", "acsm-walking", "--mass", "70kg",
+      ],
+      keys: [
+        "file", "model", "body_mass_kg", "duration_s", "distance_m", "speed_mps", "grade_pct",
+        "grade_min_pct",
+        "grade_max_pct", "vo2_ml_kg_min", "kcal_per_min", "energy_kcal", "compared_s", "left_out_s",
+        "model_compared_kcal", "measured_kcal", "difference_kcal", "treated_steps", "diagnostics",
+      ], owns: fileOwns),
+    Case(
+      arguments: ["energy", "\(data)/hilly-trip/hilly-trip.gpx", "--by-mode", "--mass", "70kg"],
+      keys: [
+        "file", "activity", "mode", "mode_source", "start_time", "end_time", "model", "body_mass_kg",
+        "duration_s", "distance_m", "speed_mps", "grade_pct", "grade_min_pct", "grade_max_pct",
+        "vo2_ml_kg_min", "kcal_per_min", "energy_kcal", "treated_steps", "diagnostics",
+      ],
+      owns: { row, subject in subject.hasSuffix("#\(row["activity"] ?? "") \(row["mode"] ?? "")") }),
+    Case(
+      arguments: ["track", "power", "\(data)/power-rides/edge810-vector-ride.fit"],
+      keys: [
+        "file", "lap", "start_time", "duration_s", "distance_m", "records", "power_samples",
+        "missing_as_zero",
+        "missing_skipped", "work_kj", "mean_power_w", "max_power_w", "np_w", "vi", "ftp_w", "ftp_source",
+        "if",
+        "tss", "tss_duration_s", "hr_mean_bpm", "hr_max_bpm", "zone1_s", "zone2_s", "zone3_s", "zone4_s",
+        "zone5_s", "zone6_s", "zone7_s", "device_np_w", "device_if", "device_tss", "device_ftp_w",
+        "device_work_kj", "device_mean_power_w", "device_distance_m", "device_duration_s",
+      ],
+      owns: { row, subject in
+        row["lap"] == "all" ? fileOwns(row, subject) : subject.hasSuffix(".fit#\(row["lap"] ?? "")")
+      }),
+    Case(
+      arguments: ["balance", "--user", "ann:2000:8000:2500", "--user", "bob:1800:12000:2200"],
+      keys: [
+        "rank", "user", "intake_kcal", "steps", "burned_kcal", "balance_kcal", "allowance_kcal", "progress",
+        "colour", "points",
+      ], owns: { row, subject in subject == row["user"] }),
+  ]
+
+  /// The printed suffix of each stored unit (README, results store), and
+  /// the five keys of `energy` that read otherwise: written out here, not
+  /// taken from the declaration they check.
+  static let suffixes: [String: String] = [
+    "m": "_m", "s": "_s", "min": "_min", "h": "_h", "kcal": "_kcal", "kJ": "_kj", "W": "_w", "kg": "_kg",
+    "m/s": "_mps", "%": "_pct", "bpm": "_bpm", "Hz": "_hz", "mg": "_mg", "g": "_g", "g/C": "_g_per_c",
+    "kcal/min": "_kcal_per_min", "mL/kg/min": "_ml_kg_min",
+  ]
+  static let exceptions: [String: String] = [
+    "kcal_per_min": "energy_rate", "compared_s": "compared_duration", "left_out_s": "left_out_duration",
+    "model_compared_kcal": "model_compared_energy", "measured_kcal": "measured_energy",
+  ]
+  /// Identifiers, printed as numbers and stored in the subject.
+  static let identifiers: Set<String> = ["activity", "lap"]
+
+  @Test(arguments: cases)
+  func printedKeysAreTodaysAndEveryPrintedNumberIsStored(_ c: Case) throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let out = try energylab(c.arguments + ["--format", "csv", "--db", "s.sqlite"], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = Self.csv(out.stdout)
+    let header = try #require(lines.first)
+    #expect(header == c.keys)
+    // The stored rows as CSV (shortest exact numbers, read back exactly).
+    let export = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "results", "--format", "csv"], in: folder)
+    #expect(export.status == 0, "\(export.stderr)")
+    let table = Self.csv(export.stdout)
+    let columns = try #require(table.first)
+    let stored: [[String: Any]] = table.dropFirst().map { fields in
+      var row: [String: Any] = [:]
+      for (column, field) in zip(columns, fields) {
+        row[column] = column == "value" ? Double(field) as Any : field
+      }
+      return row
+    }
+    // One naming rule: no stored metric ends in its own unit's suffix.
+    for row in stored {
+      let metric = row["metric"] as? String ?? ""
+      let unit = row["unit"] as? String ?? ""
+      #expect(!(Self.suffixes[unit].map { metric.hasSuffix($0) } ?? false), "\(metric) in \(unit)")
+    }
+    var checked = 0
+    for fields in lines.dropFirst() where fields.count == header.count {
+      let row = Dictionary(uniqueKeysWithValues: zip(header, fields))
+      guard row["file"] != "total" else { continue }
+      let mine = stored.filter { c.owns(row, $0["subject"] as? String ?? "") }
+      #expect(!mine.isEmpty, "\(c): no stored rows for \(row)")
+      for (key, text) in row where !Self.identifiers.contains(key) {
+        let number = text == "true" ? 1 : text == "false" ? 0 : Double(text)
+        // Each model's energy of `accel days` is stored as `energy_MODEL`.
+        if c.arguments[1] == "days", key.hasSuffix("_kcal") { continue }
+        let names =
+          [key, Self.exceptions[key]].compactMap { $0 }
+          + Self.suffixes.values.filter { key.hasSuffix($0) }.map { String(key.dropLast($0.count)) }
+        let found = mine.filter { names.contains($0["metric"] as? String ?? "") }
+        guard let number else {
+          // Words are not stored; an unknown number is no row, never 0.
+          #expect(found.isEmpty, "\(c) \(key) = \"\(text)\" is stored: \(found)")
+          continue
+        }
+        #expect(found.count == 1, "\(c) \(key): \(found)")
+        #expect(found.first?["value"] as? Double == number, "\(c) \(key) \(text): \(found)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 8, "\(c): \(checked) numbers checked")
+  }
+
+  /// Fields of RFC 4180 CSV, quoted fields with commas, quotes and line
+  /// breaks included.
+  static func csv(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var chars = Array(text)[...]
+    while let ch = chars.popFirst() {
+      if quoted {
+        if ch == "\"" {
+          if chars.first == "\"" {
+            field.append("\"")
+            chars = chars.dropFirst()
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(ch)
+        }
+      } else if ch == "\"" {
+        quoted = true
+      } else if ch == "," {
+        row.append(field)
+        field = ""
+      } else if ch == "\n" {
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      } else if ch != "\r" {
+        field.append(ch)
+      }
+    }
+    if !field.isEmpty || !row.isEmpty { rows.append(row + [field]) }
+    return rows
+  }
+}
