@@ -341,7 +341,7 @@ public enum AccelCommands {
   static func outcome(
     _ r: AccelResult, command: String, options: AccelOptions, energy: AccelEnergyOptions? = nil,
     extra: [NamedParameter] = [], otherInputs: [String] = [], diagnostics: [Diagnostic]? = nil,
-    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
+    fill: @escaping (inout RunRecord) -> Void, render: @escaping (inout Rendering) throws -> Void
   ) -> ComputedOutcome {
     let parameters = options.described([r]) + (energy?.described ?? []) + extra
     let diagnostics = diagnostics ?? r.diagnostics
@@ -508,17 +508,17 @@ public enum AccelCommands {
   /// the command then fails (`failFast` stops at the first).
   public static func summary(
     files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
-    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
-    let results = summaries(files: files, options: options, jobs: jobs, progress: context.progressSink)
-    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
+    let results = summaries(files: files, options: options, jobs: jobs, progress: driver.context.progressSink)
+    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, driver: driver) {
       (summaryRecord($0), $0.diagnostics)
     }
     let values = summaries.values
     let parameters = options.described(values)
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics,
         diagnosticsListedInOutput: true,
@@ -531,8 +531,8 @@ public enum AccelCommands {
           run.diagnostics = diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          context.emit(
+        render: { out in
+          out.emit(
             ResultTable(
               name: "accel-summary", rows: rows,
               keyColumns: [
@@ -540,7 +540,7 @@ public enum AccelCommands {
                 "moderate_min", "vigorous_min",
               ]),
             format: format)
-        }), context: context, database: databasePath)
+        }), database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -573,21 +573,21 @@ public enum AccelCommands {
   /// The epoch table of one file at one epoch length.
   public static func epochs(
     file: String, epochSeconds: Double, options: AccelOptions, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try epochs(file: file, epochSeconds: epochSeconds, options: options)
     let epochs = r.analysis.epochs(seconds: epochSeconds) ?? []
-    try Driver.finish(
+    try driver.finish(
       outcome(
         r, command: "accel epochs", options: options,
         fill: { $0.accelEpochs = storedEpochs(epochs, r) },
-        render: { context in
-          context.emit(
+        render: { out in
+          out.emit(
             ResultTable(
               name: "accel-epochs", rows: epochs.map { epochRecord($0, r) },
               keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
             format: format)
-        }), context: context, database: databasePath)
+        }), database: databasePath)
   }
 
   /// Days, local hours and times of day need times that are instants; a
@@ -614,17 +614,17 @@ public enum AccelCommands {
   /// Daily summaries with energy by model.
   public static func days(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try AccelPipeline.analyse(file, options: options)
     let perDay = try days(r, options: options, energy: energy)
-    try Driver.finish(
+    try driver.finish(
       outcome(
         r, command: "accel days", options: options, energy: energy,
         fill: { run in run.results += storedDays(perDay, file: r.file, rules: options.analysis.dayRules) },
-        render: { context in
-          try renderDays(r, perDay: perDay, options: options, format: format, context: context)
-        }), context: context, database: databasePath)
+        render: { out in
+          try renderDays(r, perDay: perDay, options: options, format: format, into: &out)
+        }), database: databasePath)
   }
 
   /// A recording's days as stored rows, one subject per day (`file date`).
@@ -652,7 +652,7 @@ public enum AccelCommands {
 
   static func renderDays(
     _ r: AccelResult, perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])],
-    options: AccelOptions, format: OutputFormat?, context: CommandContext
+    options: AccelOptions, format: OutputFormat?, into out: inout Rendering
   ) throws {
     let rules = options.analysis.dayRules
     let rows = perDay.map { d, energy -> ResultRecord in
@@ -676,7 +676,7 @@ public enum AccelCommands {
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
     }
-    context.emit(
+    out.emit(
       ResultTable(
         name: "accel-days", rows: rows,
         keyColumns: [
@@ -684,7 +684,7 @@ public enum AccelCommands {
           "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min", "sedentary_breaks",
         ]), format: format)
     let summary = ValidDays(perDay.map(\.day), rules: rules)
-    context.emit(
+    out.emit(
       ResultTable(name: "accel-valid-days", rows: [summary.record(r)]), format: format)
   }
 
@@ -871,7 +871,7 @@ public enum AccelCommands {
   public static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let options = try withEquationEpochs(options, energy: energy)
     let r = try AccelPipeline.analyse(file, options: options)
@@ -880,19 +880,19 @@ public enum AccelCommands {
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
     guard !result.totals.isEmpty else {
       // The error points at the warnings: they are said before it.
-      context.record(r.diagnostics)
+      driver.printer.record(r.diagnostics)
       throw UsageError(
         .unsupported,
         "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"
       )
     }
-    try Driver.finish(
+    try driver.finish(
       outcome(
         r, command: "accel energy", options: options, energy: energy,
         extra: result.balance?.parameters ?? [], diagnostics: r.diagnostics + result.diagnostics,
         fill: { $0.results = storedEnergy(result.totals, subject: r.file) },
-        render: { context in
-          context.emit(
+        render: { out in
+          out.emit(
             ResultTable(
               name: "accel-energy",
               rows: result.totals.map {
@@ -900,9 +900,9 @@ public enum AccelCommands {
                   "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
                 ])
               }), format: format)
-          if let hours = result.hourly { context.emit(hourlyTable(hours), format: format) }
-          if let board = result.balance { context.emit(BalanceCommand.table(board), format: format) }
-        }), context: context, database: databasePath)
+          if let hours = result.hourly { out.emit(hourlyTable(hours), format: format) }
+          if let board = result.balance { out.emit(BalanceCommand.table(board), format: format) }
+        }), database: databasePath)
   }
 }
 
@@ -932,18 +932,18 @@ extension AccelCommands {
   /// worn per day against the valid-day rule, after the hourly table.
   public static func plot(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try AccelPipeline.analyse(file, options: options)
     let plot = try plot(r, options: options, energy: energy)
     let parameters = options.described([r]) + energy.described
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics,
-        render: { context in
-          context.emit(plot.hourly, format: format)
-          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
-        }), context: context, database: nil)
+        render: { out in
+          out.emit(plot.hourly, format: format)
+          for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
+        }), database: nil)
   }
 
   public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
@@ -1058,8 +1058,7 @@ extension AccelCommands {
   /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times
   /// to the millisecond, g to 4 decimals), streamed and atomic, and prints
   /// what it holds by construction.
-  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, context: CommandContext) throws
-  {
+  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, driver: Driver) throws {
     let nanosPerSample = 1e9 / spec.rateHz
     let startWhole = spec.startSecondsSince1970.rounded(.down)
     let startNanos = Int64(((spec.startSecondsSince1970 - startWhole) * 1e9).rounded())
@@ -1094,9 +1093,11 @@ extension AccelCommands {
       try write(buffer)
     }
     let legs = spec.legs.map { "\($0.movement.name) \(Fixed.shortest($0.seconds)) s" }.joined(separator: ", ")
-    context.write(
+    var out = driver.rendering()
+    out.write(
       "wrote \(outputPath): \(spec.samples) samples at \(Fixed.shortest(spec.rateHz)) Hz (\(legs)), \(spec.steps) steps by construction, seed \(spec.seed)\n"
     )
+    try driver.print(out)
   }
 
   /// What `accel convert` wrote.
@@ -1157,19 +1158,19 @@ extension AccelCommands {
 
   /// `accel convert`: converts, then reports what was written and the
   /// reader's diagnostics.
-  public static func convert(file: String, outputPath: String, options: AccelOptions, context: CommandContext)
+  public static func convert(file: String, outputPath: String, options: AccelOptions, driver: Driver)
     throws
   {
     let result = try convert(file: file, outputPath: outputPath, options: options)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: [file], parameters: options.map.described, diagnostics: result.info.diagnostics,
-        render: { context in
+        render: { out in
           let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
-          context.write(
+          out.write(
             "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
           )
-        }), context: context, database: nil)
+        }), database: nil)
   }
 
   /// Appends `value` with `digits` decimals, as `-0.012300`.

@@ -78,7 +78,7 @@ public enum BalanceCommand {
   /// users' values are the command's own (its key names them).
   public static func run(
     users: [User], kilocaloriesPerStep: Double, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let board = try leaderboard(users: users, kilocaloriesPerStep: kilocaloriesPerStep)
     let command =
@@ -88,7 +88,7 @@ public enum BalanceCommand {
         return
           "--user \($0.name):\(Fixed.shortest(b.intakeKilocalories)):\(Fixed.shortest(b.steps)):\(Fixed.shortest(b.allowanceKilocalories))"
       }.joined(separator: " ")
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: [], parameters: board.parameters,
         run: { inputs, recordedAt in
@@ -96,7 +96,7 @@ public enum BalanceCommand {
             command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
             results: storedRows(board))
         },
-        render: { context in context.emit(table(board), format: format) }),
-      context: context, database: databasePath)
+        render: { out in out.emit(table(board), format: format) }),
+      database: databasePath)
   }
 }

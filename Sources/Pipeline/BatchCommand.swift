@@ -638,15 +638,17 @@ public enum BatchCommand {
     return result
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  public static func run(_ options: Options, driver: Driver) throws {
     let store = try ResultsStore(path: options.databasePath)
     let done =
       options.rerun
       ? [:] : try store.fileRuns(commands: resumableCommands, parameter: optionsParameterName)
     let display: ProgressBar.Display? =
-      context.progressSink.map { .bar($0) } ?? context.progressLog.map { .log($0, every: 60) }
+      driver.context.progressSink.map { .bar($0) } ?? driver.context.progressLog.map { .log($0, every: 60) }
     let result = try batch(options, progress: display, done: done, record: { try store.record($0) })
-    render(result, options: options, context: context)
+    var out = driver.rendering()
+    render(result, options: options, into: &out)
+    try driver.print(out)
     if let error = result.stop { throw error }
     let failed = result.failures.count + result.failedBefore
     if failed > 0 {
@@ -699,15 +701,15 @@ public enum BatchCommand {
   /// The files skipped and why, the fallbacks as `profile` says them, the
   /// stored files' warnings, and one line of counts (with the warnings and
   /// notes stored, which `db export --table diagnostics` lists).
-  static func render(_ result: Outcome, options: Options, context: CommandContext) {
-    for skipped in result.skipped { context.report(skipped) }
-    for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
+  static func render(_ result: Outcome, options: Options, into out: inout Rendering) {
+    for skipped in result.skipped { out.report(skipped) }
+    for failure in result.failures { out.warn("energylab: \(failure) (skipped)") }
     // A study of thousands of files would print thousands of lines of the
     // same warning: the first few of each kind are printed, the rest
     // counted (all are stored).
     let shown = printedWarnings(result.fallbacks + result.diagnostics.filter { $0.severity == .warning })
-    for diagnostic in shown.printed { context.report(diagnostic) }
-    for more in shown.more { context.warn("energylab: \(more)") }
+    for diagnostic in shown.printed { out.report(diagnostic) }
+    for more in shown.more { out.warn("energylab: \(more)") }
     if let error = result.stop, !(error is InputError) { return }
     let c = result.counts
     let stored = result.diagnostics + result.fallbacks
@@ -720,7 +722,7 @@ public enum BatchCommand {
       result.alreadyStored + result.failedBefore == 0
       ? ""
       : "; \(result.alreadyStored) already stored and \(result.failedBefore) failed in an earlier run with the same content and options, left as they were (\(Remedy(.rerun).text) does them again)"
-    context.write(
+    out.write(
       "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\(earlier)\n"
     )
   }

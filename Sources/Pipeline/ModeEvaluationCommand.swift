@@ -343,9 +343,9 @@ public enum ModeEvaluationCommand {
     }
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  public static func run(_ options: Options, driver: Driver) throws {
     let e = try evaluate(options)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: e.inputs, parameters: e.parameters, diagnostics: e.diagnostics,
         run: { inputs, recordedAt in
@@ -364,14 +364,14 @@ public enum ModeEvaluationCommand {
           run.diagnostics = e.diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          context.emit(scoresTable(e), format: options.format)
-          context.emit(confusionTable(e), format: options.format)
-          context.emit(byDayTable(e), format: options.format)
-          if let fitted = e.fitted { context.emit(countsTable(fitted), format: options.format) }
+        render: { out in
+          out.emit(scoresTable(e), format: options.format)
+          out.emit(confusionTable(e), format: options.format)
+          out.emit(byDayTable(e), format: options.format)
+          if let fitted = e.fitted { out.emit(countsTable(fitted), format: options.format) }
           for chart in charts(e) {
-            try context.draw(chart, folder: options.chartsDirectory, format: options.format)
+            out.draw(chart, folder: options.chartsDirectory, format: options.format)
           }
-        }), context: context, database: options.databasePath)
+        }), database: options.databasePath)
   }
 }

@@ -327,13 +327,13 @@ public enum PowerCommand {
   public static func run(
     files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
     defaultTimeZone: TimeZone?, failFast: Bool, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(
       files: files, parameters: parameters, ftpWatts: ftpWatts, trackParameters: trackParameters,
-      defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { context.warn($0) })
+      defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { driver.warn($0) })
     let zones = parameters.zoneUpperFractions.count + 1
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
         run: { inputs, recordedAt in
@@ -343,8 +343,8 @@ public enum PowerCommand {
           run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in context.emit(table(result, zones: zones), format: format) }),
-      context: context, database: databasePath)
+        render: { out in out.emit(table(result, zones: zones), format: format) }),
+      database: databasePath)
     if result.failures > 0 {
       throw RuntimeError(
         "\(result.failures) of \(files.count) files could not be read; \(result.inputs.count) summarised")

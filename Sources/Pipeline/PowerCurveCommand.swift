@@ -377,11 +377,11 @@ public enum PowerCurveCommand {
   /// `power curve`: compute, then store and print through the driver.
   public static func run(
     _ options: Options, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(options)
     let parameters = options.described
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: result.inputs, parameters: parameters, diagnostics: result.diagnostics,
         run: { inputs, recordedAt in
@@ -417,9 +417,9 @@ public enum PowerCurveCommand {
           run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          for chart in charts(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
-          for table in tables(result) { context.emit(table, format: format) }
-        }), context: context, database: databasePath)
+        render: { out in
+          for chart in charts(result) { out.draw(chart, folder: chartsDirectory, format: format) }
+          for table in tables(result) { out.emit(table, format: format) }
+        }), database: databasePath)
   }
 }

@@ -196,7 +196,7 @@ public enum SurveyCommands {
   /// `fill` completes, and the rendering.
   static func outcome(
     _ loaded: Loaded, command: String, parameters: [NamedParameter] = [],
-    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
+    fill: @escaping (inout RunRecord) -> Void, render: @escaping (inout Rendering) throws -> Void
   ) -> ComputedOutcome {
     let all = loaded.parameters + parameters
     return ComputedOutcome(
@@ -305,8 +305,10 @@ public enum SurveyCommands {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(into context: CommandContext) throws {
-      try renderSummary(result, chartsDirectory: chartsDirectory, format: format, context: context)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try renderSummary(result, chartsDirectory: chartsDirectory, format: format, into: &out)
+      return out
     }
   }
 
@@ -314,23 +316,23 @@ public enum SurveyCommands {
   public static func summary(
     _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
     format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
-    try Driver.finish(
+    try driver.finish(
       SummaryOutcome(
         result: try summary(input, codebookPath: codebookPath), chartsDirectory: chartsDirectory,
-        format: format), context: context, database: databasePath)
+        format: format), database: databasePath)
   }
 
   /// The questions, answers, ordinal statistics and open answers, then the
   /// charts.
   static func renderSummary(
-    _ result: Summary, chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+    _ result: Summary, chartsDirectory: String?, format: OutputFormat?, into out: inout Rendering
   ) throws {
     let survey = result.loaded.survey
     let summaries = result.summaries
     let codebook = result.codebook
-    let fmt = format ?? context.defaultFormat
+    let fmt = format ?? out.defaultFormat
     var records = summaries.map(record)
     if let codebook {
       for (i, s) in summaries.enumerated() where !s.openAnswers.isEmpty {
@@ -345,9 +347,9 @@ public enum SurveyCommands {
       }
     }
     if fmt == .json {
-      context.emit(ResultTable(name: "survey-summary", rows: records), format: fmt)
+      out.emit(ResultTable(name: "survey-summary", rows: records), format: fmt)
     } else {
-      context.write(
+      out.write(
         (fmt == .markdown ? "Survey **\(Markdown.escapeInline(survey.name))**" : "survey \(survey.name)")
           + " (\(survey.format)\(survey.respondents.map { ", n = \($0)" } ?? "")).\n\n")
       // One long table of question, answer, count, percent; statistics after.
@@ -408,13 +410,13 @@ public enum SurveyCommands {
             "n": $0.n.map { .integer($0) } ?? .null,
           ])
         })
-      context.emit(questions, format: fmt)
-      context.write("\n")
-      context.emit(ResultTable(name: "survey-answers", rows: rows), format: fmt)
+      out.emit(questions, format: fmt)
+      out.write("\n")
+      out.emit(ResultTable(name: "survey-answers", rows: rows), format: fmt)
       let ordinal = summaries.filter { $0.median != nil }
       if !ordinal.isEmpty {
-        context.write("\n")
-        context.emit(
+        out.write("\n")
+        out.emit(
           ResultTable(
             name: "survey-ordinal",
             rows: ordinal.map {
@@ -428,12 +430,12 @@ public enum SurveyCommands {
                 "top_two_box_ci95_upper_pct": .number($0.topTwoBox.map { 100 * $0.upper }, 1),
               ])
             }), format: fmt)
-        context.write(
+        out.write(
           "\n(Mean and SD of ordinal codes are shown for comparison with published means; medians are the summary of record.)\n"
         )
         // How the labels became codes, one row per scale.
-        context.write("\n")
-        context.emit(
+        out.write("\n")
+        out.emit(
           ResultTable(
             name: "survey-scales",
             rows: scaleRows(
@@ -444,15 +446,15 @@ public enum SurveyCommands {
           format: fmt)
       }
       for s in summaries where !s.openAnswers.isEmpty {
-        context.write(
+        out.write(
           "\n\(fmt == .markdown ? "**\(Markdown.escapeInline(s.question.text))**" : s.question.text) (\(s.openAnswers.count) answers):\n\n"
         )
         for answer in s.openAnswers {
-          context.write("- " + (fmt == .markdown ? Markdown.escapeInline(answer) : answer) + "\n")
+          out.write("- " + (fmt == .markdown ? Markdown.escapeInline(answer) : answer) + "\n")
         }
         if let codebook {
-          context.write("\n")
-          context.emit(
+          out.write("\n")
+          out.emit(
             ResultTable(
               name: "survey-themes",
               rows: codebook.code(s.openAnswers).map {
@@ -465,14 +467,14 @@ public enum SurveyCommands {
       }
     }
     try drawCharts(
-      survey: survey, summaries: summaries, folder: chartsDirectory, format: format, context: context)
+      survey: survey, summaries: summaries, folder: chartsDirectory, format: format, into: &out)
   }
 
   static func drawCharts(
     survey: Survey, summaries: [QuestionSummary], folder: String?, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) throws {
-    guard folder != nil || context.figuresDirectory != nil else { return }
+    guard folder != nil || out.figuresDirectory != nil else { return }
     // Diverging bars: ordinal questions grouped by scale.
     var scales: [String] = []
     for s in summaries
@@ -506,7 +508,7 @@ public enum SurveyCommands {
           medians: positions.map { Quantiles.quantile($0, 0.5) },
           lower: positions.map { Quantiles.quantile($0, 0.25) },
           upper: positions.map { Quantiles.quantile($0, 0.75) })
-        try context.draw(dots, folder: folder, format: format)
+        out.draw(dots, folder: folder, format: format)
         for s in group { dotted.insert(s.question.id) }
         continue
       }
@@ -547,7 +549,7 @@ public enum SurveyCommands {
               low: low, high: high, percent: 100 * p.count / base(s))
           }
         })
-      try context.draw(chart, folder: folder, format: format)
+      out.draw(chart, folder: folder, format: format)
     }
     // Grouped bars: each categorical question's counts (and partial groups).
     for s in summaries
@@ -582,7 +584,7 @@ public enum SurveyCommands {
         clustered: true,
         yMaximum: unit == "percent" ? 100 : s.n.map(Double.init), marked: marked,
         markedTitle: "partial or approximate \(unit) (see table)")
-      try context.draw(chart, folder: folder, format: format)
+      out.draw(chart, folder: folder, format: format)
     }
   }
 
@@ -778,12 +780,12 @@ public enum SurveyCommands {
 
   public static func sus(
     _ input: Input, items: [String], chartsDirectory: String?, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let result = try sus(loaded, items: items)
     let s = result.summary
-    try Driver.finish(
+    try driver.finish(
       outcome(
         loaded, command: "survey sus", parameters: result.parameters,
         fill: { run in
@@ -801,15 +803,15 @@ public enum SurveyCommands {
                 subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
             }
         },
-        render: { context in
+        render: { out in
           try renderSUS(
-            result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, context: context)
-        }), context: context, database: databasePath)
+            result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, into: &out)
+        }), database: databasePath)
   }
 
   static func renderSUS(
     _ result: SUSResult, survey: Survey, chartsDirectory: String?, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) throws {
     let questions = result.items
     let scores = result.scores
@@ -832,9 +834,9 @@ public enum SurveyCommands {
       "coding": .string(result.coding),
       "missing_rule": .string("a respondent without all ten items gets no score and is left out"),
     ])
-    let fmt = format ?? context.defaultFormat
+    let fmt = format ?? out.defaultFormat
     if fmt == .json {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "sus",
           rows: [
@@ -846,16 +848,16 @@ public enum SurveyCommands {
     } else if fmt == .csv {
       // One table per CSV: the respondents; the summary is one row of it in
       // JSON and the other formats.
-      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
-      context.warn(
+      out.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+      out.warn(
         "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in \(Remedy(.outputFormat).text) json, table or markdown"
       )
     } else {
-      context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
-      context.write("\n")
-      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+      out.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
+      out.write("\n")
+      out.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
     }
-    if chartsDirectory != nil || context.figuresDirectory != nil {
+    if chartsDirectory != nil || out.figuresDirectory != nil {
       let bins = stride(from: 0.0, to: 100.0, by: 10.0).map { lo in
         (lo, Double(scores.filter { $0 >= lo && ($0 < lo + 10 || (lo == 90 && $0 <= 100)) }.count))
       }
@@ -867,7 +869,7 @@ public enum SurveyCommands {
         categories: bins.map { "\(Int($0.0))-\(Int($0.0) + (Int($0.0) == 90 ? 10 : 9))" },
         seriesTitles: ["respondents"],
         values: bins.map { [$0.1] }, clustered: true)
-      try context.draw(chart, folder: chartsDirectory, format: format)
+      out.draw(chart, folder: chartsDirectory, format: format)
     }
   }
 
@@ -936,7 +938,7 @@ public enum SurveyCommands {
 
   public static func asq(
     _ input: Input, tasks: [(name: String, items: [String])], databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   )
     throws
   {
@@ -953,7 +955,7 @@ public enum SurveyCommands {
       + scores.map {
         NamedParameter(name: "asq_coding_\($0.task)", value: $0.coding, meaning: "answers read as 1-7")
       }
-    try Driver.finish(
+    try driver.finish(
       outcome(
         loaded, command: "survey asq", parameters: parameters,
         fill: { run in
@@ -970,7 +972,7 @@ public enum SurveyCommands {
             ]
           }
         },
-        render: { context in
+        render: { out in
           let rows = scores.map { t in
             let s = t.summary
             return ResultRecord([
@@ -979,8 +981,8 @@ public enum SurveyCommands {
               "skipped": .integer(t.skipped), "coding": .string(t.coding),
             ])
           }
-          context.emit(ResultTable(name: "asq", rows: rows), format: format)
-        }), context: context, database: databasePath)
+          out.emit(ResultTable(name: "asq", rows: rows), format: format)
+        }), database: databasePath)
   }
 
   /// A contingency table of two single-choice questions, answers in their
@@ -1011,11 +1013,11 @@ public enum SurveyCommands {
 
   public static func crosstab(
     _ input: Input, rows: String, columns: String, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let (rq, cq, t) = try crosstab(loaded, rows: rows, columns: columns)
-    try Driver.finish(
+    try driver.finish(
       outcome(
         loaded, command: "survey crosstab",
         parameters: [
@@ -1041,14 +1043,14 @@ public enum SurveyCommands {
             ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
           ]
         },
-        render: { context in
-          renderCrosstab(rq, cq, t, format: format, context: context)
-        }), context: context, database: databasePath)
+        render: { out in
+          renderCrosstab(rq, cq, t, format: format, into: &out)
+        }), database: databasePath)
   }
 
   static func renderCrosstab(
     _ rq: SurveyQuestion, _ cq: SurveyQuestion, _ t: SurveyStatistics.Crosstab, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) {
     var table: [ResultValue] = []
     for (r, label) in t.rowLabels.enumerated() {
@@ -1063,15 +1065,15 @@ public enum SurveyCommands {
       "cramers_v": .number(t.cramersV, 4),
       "sparse_cells": .integer(t.sparseCells),
     ])
-    if (format ?? context.defaultFormat) == .json {
-      context.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
+    if (format ?? out.defaultFormat) == .json {
+      out.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
     } else {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "crosstab-table",
           rows: table.compactMap { if case .record(let r) = $0 { return r } else { return nil } }),
         format: format)
-      context.write(
+      out.write(
         "\nchi2 = \(Fixed.format(t.chiSquare, digits: 3)), dof = \(t.degreesOfFreedom), p = \(Fixed.format(t.pValue, digits: 4)), Cramer's V = \(Fixed.format(t.cramersV, digits: 3))"
           + (t.sparseCells > 0
             ? "; \(t.sparseCells) cells expect fewer than 5 answers, so the chi-square approximation is rough"
@@ -1130,11 +1132,11 @@ public enum SurveyCommands {
 
   public static func compare(
     _ input: Input, question: String, by group: String, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let result = try comparison(loaded, question: question, by: group)
-    try Driver.finish(
+    try driver.finish(
       outcome(
         loaded, command: "survey compare",
         parameters: [
@@ -1172,11 +1174,11 @@ public enum SurveyCommands {
             ]
           }
         },
-        render: { context in renderComparison(result, format: format, context: context) }),
-      context: context, database: databasePath)
+        render: { out in renderComparison(result, format: format, into: &out) }),
+      database: databasePath)
   }
 
-  static func renderComparison(_ result: GroupComparison, format: OutputFormat?, context: CommandContext) {
+  static func renderComparison(_ result: GroupComparison, format: OutputFormat?, into out: inout Rendering) {
     let q = result.question
     let g = result.by
     let byGroup = result.groups.map { ($0.name, $0.values) }
@@ -1206,6 +1208,6 @@ public enum SurveyCommands {
       record["p_value"] = .number(t.pValue, 4)
       record["epsilon_squared"] = .number(t.epsilonSquared, 4)
     }
-    context.emit(ResultTable(name: "compare", rows: [record], isSingleObject: true), format: format)
+    out.emit(ResultTable(name: "compare", rows: [record], isSingleObject: true), format: format)
   }
 }

@@ -231,9 +231,9 @@ public enum SweepCommand {
   }
 
   /// `sweep`: compute, then record and print through the driver.
-  public static func run(_ options: Options, context: CommandContext, databasePath: String? = nil) throws {
+  public static func run(_ options: Options, driver: Driver, databasePath: String? = nil) throws {
     let result = try sweep(options)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: result.inputs, parameters: result.parameters,
         run: { inputs, recordedAt in
@@ -243,8 +243,8 @@ public enum SweepCommand {
             recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
             errorSummaries: storedStatistics(result, options: options))
         },
-        render: { context in try render(result, options: options, context: context) }),
-      context: context, database: databasePath)
+        render: { out in try render(result, options: options, into: &out) }),
+      database: databasePath)
   }
 
   /// Each model's statistics at each swept value as stored error
@@ -269,7 +269,7 @@ public enum SweepCommand {
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.
-  public static func render(_ result: Sweep, options: Options, context: CommandContext) throws {
+  public static func render(_ result: Sweep, options: Options, into out: inout Rendering) throws {
     let table = result.table
     let points = result.points
     let breakEvens = result.breakEvens
@@ -300,9 +300,9 @@ public enum SweepCommand {
         ),
       ])
     }
-    let format = options.format ?? context.defaultFormat
+    let format = options.format ?? out.defaultFormat
     if format == .json {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "sweep",
           rows: [
@@ -313,9 +313,9 @@ public enum SweepCommand {
             ])
           ], isSingleObject: true), format: format)
     } else {
-      context.emit(ResultTable(name: "sweep-break-even", rows: breakEvenRows), format: format)
-      context.write("\n")
-      context.emit(ResultTable(name: "sweep", rows: rows), format: format)
+      out.emit(ResultTable(name: "sweep-break-even", rows: breakEvenRows), format: format)
+      out.write("\n")
+      out.emit(ResultTable(name: "sweep", rows: rows), format: format)
     }
     let chart = GnuplotChart(
       name: "\(table.name)-sweep-\(options.parameter.rawValue)",
@@ -333,6 +333,6 @@ public enum SweepCommand {
     withBand.horizontalLines = [
       .init(y: 0, title: "no error"), .init(y: 20, title: "+20 %"), .init(y: -20, title: "-20 %"),
     ]
-    try context.draw(withBand, folder: options.chartsDirectory, format: options.format)
+    out.draw(withBand, folder: options.chartsDirectory, format: options.format)
   }
 }

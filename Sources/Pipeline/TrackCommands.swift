@@ -12,17 +12,17 @@ public enum TrackCommands {
   /// what it holds by construction. `inputs` are the files the spec was
   /// read from (a route).
   public static func synth(
-    _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], context: CommandContext
+    _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], driver: Driver
   ) throws {
     let track = TrackSynthesizer.track(spec)
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: inputs,
-        render: { context in
+        render: { out in
           if spec.route.count >= 2 {
-            context.write(
+            out.write(
               "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
             )
             return
@@ -30,10 +30,10 @@ public enum TrackCommands {
           let legs = spec.effectiveLegs.map {
             "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
           }
-          context.write(
+          out.write(
             "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
           )
-        }), context: context, database: nil)
+        }), database: nil)
   }
 
   /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
@@ -262,21 +262,21 @@ public enum TrackCommands {
   public static func summary(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     let found = summaries(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, jobs: jobs,
-      progress: context.progressSink)
+      progress: driver.context.progressSink)
     let summaries = try SkipAndLog(
       files: files, results: found.results, failFast: failFast,
-      context: context
+      driver: driver
     ) {
       (summaryRecord($0.0, format: $0.1.format, fit: $0.1.fit), $0.0.diagnostics)
     }
     let values = summaries.values
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
         diagnosticsListedInOutput: true,
@@ -290,13 +290,13 @@ public enum TrackCommands {
           run.diagnostics = diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          context.emit(
+        render: { out in
+          out.emit(
             ResultTable(
               name: "track-summary", rows: rows,
               keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
             format: format)
-        }), context: context, database: databasePath)
+        }), database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -534,7 +534,7 @@ public enum TrackCommands {
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
     regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
     failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     var joined = inference
     var accelerometerDiagnostics: [Diagnostic] = []
@@ -565,7 +565,7 @@ public enum TrackCommands {
       case .failure(let error as InputError):
         if failFast { throw error }
         failures += 1
-        context.warn("energylab: \(error) (skipped)")
+        driver.warn("energylab: \(error) (skipped)")
         _ = file
       case .failure(let error): throw error
       }
@@ -584,7 +584,7 @@ public enum TrackCommands {
         ] : [])
     let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
     let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: inputs, parameters: parameterList, diagnostics: diagnostics,
         run: { inputs, recordedAt in
@@ -596,17 +596,17 @@ public enum TrackCommands {
           run.diagnostics = diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
+        render: { out in
           if epochs {
-            context.emit(
+            out.emit(
               ResultTable(
                 name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
                 keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
           } else {
-            context.emit(table(found.flatMap(rows)), format: format)
+            out.emit(table(found.flatMap(rows)), format: format)
           }
         }),
-      context: context, database: databasePath)
+      database: databasePath)
     if failures > 0 {
       throw RuntimeError(
         "\(failures) of \(files.count) files could not be read; \(found.count) segmented")
@@ -626,17 +626,17 @@ public enum TrackCommands {
   public static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, chartsDirectory: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let plot = try plot(
       file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics,
-        render: { context in
-          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
-          context.emit(plot.activities, format: format)
-        }), context: context, database: nil)
+        render: { out in
+          for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
+          out.emit(plot.activities, format: format)
+        }), database: nil)
   }
 
   public static func plot(
@@ -858,13 +858,13 @@ extension TrackCommands {
   public static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
-    failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     let (r, failures) = try trips(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
-      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { context.warn($0) })
+      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { driver.warn($0) })
     let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics,
         run: { inputs, recordedAt in
@@ -898,11 +898,11 @@ extension TrackCommands {
           run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          context.emit(tripsTable(r, timeZone: zone), format: format)
-          context.emit(placesTable(r), format: format)
-          context.emit(staysTable(r, timeZone: zone), format: format)
-        }), context: context, database: databasePath)
+        render: { out in
+          out.emit(tripsTable(r, timeZone: zone), format: format)
+          out.emit(placesTable(r), format: format)
+          out.emit(staysTable(r, timeZone: zone), format: format)
+        }), database: databasePath)
     if failures > 0 {
       throw RuntimeError("\(failures) of \(files.count) files could not be read; \(r.files.count) read")
     }

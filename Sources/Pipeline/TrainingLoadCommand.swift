@@ -147,11 +147,11 @@ public enum TrainingLoadCommand {
     paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
     zone: TimeZone,
     zoneName: String, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(
       paths: paths, power: power, ftpWatts: ftpWatts, track: track, zone: zone, zoneName: zoneName)
-    try Driver.finish(
+    try driver.finish(
       ComputedOutcome(
         inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
         run: { inputs, recordedAt in
@@ -171,9 +171,9 @@ public enum TrainingLoadCommand {
           run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
           return run
         },
-        render: { context in
-          if let chart = chart(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
-          context.emit(table(result), format: format)
-        }), context: context, database: databasePath)
+        render: { out in
+          if let chart = chart(result) { out.draw(chart, folder: chartsDirectory, format: format) }
+          out.emit(table(result), format: format)
+        }), database: databasePath)
   }
 }
