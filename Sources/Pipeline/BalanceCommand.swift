@@ -74,6 +74,29 @@ public enum BalanceCommand {
     }
   }
 
+  /// The leaderboard `balance` computed, with the command line its run is
+  /// stored under.
+  struct BalanceOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var command: String
+    var board: Leaderboard
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      RunRecord(
+        command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
+        results: storedRows(board))
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(table(board), format: format)
+      return out
+    }
+  }
+
   /// `balance`: compute, then store and print through the driver. The
   /// users' values are the command's own (its key names them).
   public static func run(
@@ -89,14 +112,8 @@ public enum BalanceCommand {
           "--user \($0.name):\(Fixed.shortest(b.intakeKilocalories)):\(Fixed.shortest(b.steps)):\(Fixed.shortest(b.allowanceKilocalories))"
       }.joined(separator: " ")
     try driver.finish(
-      ComputedOutcome(
-        inputs: [], parameters: board.parameters,
-        run: { inputs, recordedAt in
-          RunRecord(
-            command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
-            results: storedRows(board))
-        },
-        render: { out in out.emit(table(board), format: format) }),
+      BalanceOutcome(
+        inputs: [], parameters: board.parameters, command: command, board: board, format: format),
       database: databasePath)
   }
 }

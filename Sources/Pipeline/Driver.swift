@@ -173,39 +173,3 @@ public struct OptionSources: Sendable, Hashable {
       parameters: a.parameters + b.parameters.filter { !a.parameters.contains($0) })
   }
 }
-
-/// An outcome assembled from its parts, for the commands whose value is
-/// printed by one function: what was read, the parameters, the
-/// diagnostics, the run (when the command stores one) and the rendering.
-public struct ComputedOutcome: CommandOutcome {
-  public var inputs: [String]
-  public var parameters: [NamedParameter]
-  public var diagnostics: [Diagnostic]
-  public var diagnosticsListedInOutput: Bool
-  var run: (([InputFingerprint], String?) -> RunRecord?)?
-  var draw: (inout Rendering) throws -> Void
-
-  public init(
-    inputs: [String], parameters: [NamedParameter] = [], diagnostics: [Diagnostic] = [],
-    diagnosticsListedInOutput: Bool = false,
-    run: ((_ inputs: [InputFingerprint], _ recordedAt: String?) -> RunRecord?)? = nil,
-    render: @escaping (inout Rendering) throws -> Void
-  ) {
-    self.inputs = inputs
-    self.parameters = parameters
-    self.diagnostics = diagnostics
-    self.diagnosticsListedInOutput = diagnosticsListedInOutput
-    self.run = run
-    self.draw = render
-  }
-
-  public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
-    run?(inputs, recordedAt)
-  }
-
-  public func render(_ request: RenderRequest) throws -> Rendering {
-    var out = Rendering(request)
-    try draw(&out)
-    return out
-  }
-}

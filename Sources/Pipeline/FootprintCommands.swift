@@ -162,6 +162,22 @@ public enum FootprintCommands {
     out.emit(ResultTable(name: "flights-published", rows: comparison), format: format)
   }
 
+  /// What `footprint flights` computed, with the source of published values.
+  struct FlightsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Flights
+    var publishedSource: String?
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      FootprintCommands.render(result, publishedSource: publishedSource, format: format, into: &out)
+      return out
+    }
+  }
+
   /// `footprint flights`: compute, record inputs and factors, print.
   public static func flights(
     trips tripTexts: [String], factorSets: [String], published: [Double], publishedSource: String?,
@@ -169,12 +185,9 @@ public enum FootprintCommands {
   ) throws {
     let result = try flights(trips: tripTexts, factorSets: factorSets, published: published)
     try driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters,
-        render: { out in
-          render(result, publishedSource: publishedSource, format: format, into: &out)
-        }
-      ), database: nil)
+      FlightsOutcome(
+        inputs: result.inputs, parameters: result.parameters, result: result,
+        publishedSource: publishedSource, format: format), database: nil)
   }
 
   /// The annual calculator's result with the Irish average it is set
@@ -227,6 +240,21 @@ public enum FootprintCommands {
     out.emit(ResultTable(name: "annual-footprint", rows: rows), format: format)
   }
 
+  /// What `footprint annual` computed.
+  struct AnnualOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Annual
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      FootprintCommands.render(result, format: format, into: &out)
+      return out
+    }
+  }
+
   /// `footprint annual`: compute, then record the table, the files the
   /// options were read from (the airports of `--flight`) and the rules,
   /// and print.
@@ -236,9 +264,9 @@ public enum FootprintCommands {
   ) throws {
     let result = try annual(input)
     try driver.finish(
-      ComputedOutcome(
+      AnnualOutcome(
         inputs: result.inputs + sources.files, parameters: result.parameters + sources.parameters,
-        render: { out in render(result, format: format, into: &out) }),
+        result: result, format: format),
       database: nil)
   }
 }

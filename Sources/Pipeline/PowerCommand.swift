@@ -323,6 +323,30 @@ public enum PowerCommand {
       keyColumns: ["file", "lap", "duration_s", "work_kj", "mean_power_w", "np_w", "if", "tss"])
   }
 
+  /// What `track power` computed: a row per file and lap.
+  struct TrackPowerOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var result: Result
+    var zones: Int
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track power", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+        results: result.rows.flatMap { storedRows($0, zones: zones) })
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(table(result, zones: zones), format: format)
+      return out
+    }
+  }
+
   /// `track power`: compute, then store and print through the driver.
   public static func run(
     files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
@@ -334,16 +358,9 @@ public enum PowerCommand {
       defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { driver.warn($0) })
     let zones = parameters.zoneUpperFractions.count + 1
     try driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track power", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
-            results: result.rows.flatMap { storedRows($0, zones: zones) })
-          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { out in out.emit(table(result, zones: zones), format: format) }),
+      TrackPowerOutcome(
+        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics, result: result,
+        zones: zones, format: format),
       database: databasePath)
     if result.failures > 0 {
       throw RuntimeError(

@@ -6,6 +6,20 @@ import Store
 import Surveys
 
 /// `survey summary`, `survey sus`, `survey crosstab` and `survey compare`.
+/// A survey command's outcome: the export and scale file read, the
+/// reader's notes, the loading parameters and the command's own.
+protocol SurveyOutcome: CommandOutcome {
+  var loaded: SurveyCommands.Loaded { get }
+  var command: String { get }
+  var commandParameters: [NamedParameter] { get }
+}
+
+extension SurveyOutcome {
+  var inputs: [String] { loaded.inputs }
+  var parameters: [NamedParameter] { loaded.parameters + commandParameters }
+  var diagnostics: [Diagnostic] { loaded.notes }
+}
+
 public enum SurveyCommands {
   public struct Input: Sendable {
     public var path: String
@@ -191,24 +205,18 @@ public enum SurveyCommands {
     }
   }
 
-  /// A survey command's outcome: the export and scale file read, the
-  /// reader's notes, the loading parameters and the command's own, the run
-  /// `fill` completes, and the rendering.
-  static func outcome(
-    _ loaded: Loaded, command: String, parameters: [NamedParameter] = [],
-    fill: @escaping (inout RunRecord) -> Void, render: @escaping (inout Rendering) throws -> Void
-  ) -> ComputedOutcome {
-    let all = loaded.parameters + parameters
-    return ComputedOutcome(
-      inputs: loaded.inputs, parameters: all, diagnostics: loaded.notes,
-      run: { inputs, recordedAt in
-        var run = RunRecord(
-          command: "\(command) \(loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
-          parameters: all)
-        fill(&run)
-        run.diagnostics = loaded.notes.map(DiagnosticRow.init)
-        return run
-      }, render: render)
+  /// The run of a survey command, without its rows: the export (and
+  /// scale file) read, the loading parameters and the command's own, the
+  /// reader's notes.
+  static func surveyRun(
+    _ loaded: Loaded, command: String, parameters: [NamedParameter], inputs: [InputFingerprint],
+    recordedAt: String?
+  ) -> RunRecord {
+    var run = RunRecord(
+      command: "\(command) \(loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
+      parameters: parameters)
+    run.diagnostics = loaded.notes.map(DiagnosticRow.init)
+    return run
   }
 
   static func record(_ s: QuestionSummary) -> ResultRecord {
@@ -778,35 +786,52 @@ public enum SurveyCommands {
       custom: loaded.custom)
   }
 
+  /// `survey sus`: the scores of one export.
+  struct SUSOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var result: SUSResult
+    var chartsDirectory: String?
+    var format: OutputFormat?
+    var command: String { "survey sus" }
+    var commandParameters: [NamedParameter] { result.parameters }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let s = result.summary
+      let name = loaded.survey.name
+      run.results =
+        [
+          ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
+          ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
+          ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
+          ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
+          ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
+        ]
+        + result.respondents.map {
+          ResultRow(
+            subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
+        }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try renderSUS(
+        result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func sus(
     _ input: Input, items: [String], chartsDirectory: String?, databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let result = try sus(loaded, items: items)
-    let s = result.summary
     try driver.finish(
-      outcome(
-        loaded, command: "survey sus", parameters: result.parameters,
-        fill: { run in
-          let name = loaded.survey.name
-          run.results =
-            [
-              ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
-              ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
-              ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
-              ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
-              ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
-            ]
-            + result.respondents.map {
-              ResultRow(
-                subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
-            }
-        },
-        render: { out in
-          try renderSUS(
-            result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, into: &out)
-        }), database: databasePath)
+      SUSOutcome(loaded: loaded, result: result, chartsDirectory: chartsDirectory, format: format),
+      database: databasePath)
   }
 
   static func renderSUS(
@@ -936,6 +961,47 @@ public enum SurveyCommands {
     }
   }
 
+  /// `survey asq`: each task's scores.
+  struct ASQOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var commandParameters: [NamedParameter]
+    var scores: [ASQTask]
+    var format: OutputFormat?
+    var command: String { "survey asq" }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      for t in scores {
+        let s = t.summary
+        let subject = "\(loaded.survey.name) \(t.task)"
+        run.results += [
+          ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
+          ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
+        ]
+      }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      let rows = scores.map { t in
+        let s = t.summary
+        return ResultRecord([
+          "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+          "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+          "skipped": .integer(t.skipped), "coding": .string(t.coding),
+        ])
+      }
+      out.emit(ResultTable(name: "asq", rows: rows), format: format)
+      return out
+    }
+  }
+
   public static func asq(
     _ input: Input, tasks: [(name: String, items: [String])], databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
@@ -956,33 +1022,8 @@ public enum SurveyCommands {
         NamedParameter(name: "asq_coding_\($0.task)", value: $0.coding, meaning: "answers read as 1-7")
       }
     try driver.finish(
-      outcome(
-        loaded, command: "survey asq", parameters: parameters,
-        fill: { run in
-          for t in scores {
-            let s = t.summary
-            let subject = "\(loaded.survey.name) \(t.task)"
-            run.results += [
-              ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
-              ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
-            ]
-          }
-        },
-        render: { out in
-          let rows = scores.map { t in
-            let s = t.summary
-            return ResultRecord([
-              "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
-              "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
-              "skipped": .integer(t.skipped), "coding": .string(t.coding),
-            ])
-          }
-          out.emit(ResultTable(name: "asq", rows: rows), format: format)
-        }), database: databasePath)
+      ASQOutcome(loaded: loaded, commandParameters: parameters, scores: scores, format: format),
+      database: databasePath)
   }
 
   /// A contingency table of two single-choice questions, answers in their
@@ -1011,6 +1052,51 @@ public enum SurveyCommands {
     )
   }
 
+  /// `survey crosstab`: two questions' answers against each other.
+  struct CrosstabOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var rq: SurveyQuestion
+    var cq: SurveyQuestion
+    var t: SurveyStatistics.Crosstab
+    var format: OutputFormat?
+    var command: String { "survey crosstab" }
+    var commandParameters: [NamedParameter] {
+      [
+        NamedParameter(name: "crosstab_rows", value: rq.id, meaning: "question of the rows"),
+        NamedParameter(name: "crosstab_columns", value: cq.id, meaning: "question of the columns"),
+      ]
+    }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let question = "\(rq.text) x \(cq.text)"
+      for (r, label) in t.rowLabels.enumerated() {
+        for (c, column) in t.columnLabels.enumerated() {
+          run.surveyResults.append(
+            SurveyResultRow(
+              survey: loaded.survey.name, question: question, answer: "\(label) | \(column)",
+              count: t.counts[r][c], percentage: nil, note: "crosstab cell"))
+        }
+      }
+      let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
+      run.results = [
+        ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
+        ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+        ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
+        ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
+        ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
+      ]
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      renderCrosstab(rq, cq, t, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func crosstab(
     _ input: Input, rows: String, columns: String, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
@@ -1018,34 +1104,7 @@ public enum SurveyCommands {
     let loaded = try loaded(input)
     let (rq, cq, t) = try crosstab(loaded, rows: rows, columns: columns)
     try driver.finish(
-      outcome(
-        loaded, command: "survey crosstab",
-        parameters: [
-          NamedParameter(name: "crosstab_rows", value: rq.id, meaning: "question of the rows"),
-          NamedParameter(name: "crosstab_columns", value: cq.id, meaning: "question of the columns"),
-        ],
-        fill: { run in
-          let question = "\(rq.text) x \(cq.text)"
-          for (r, label) in t.rowLabels.enumerated() {
-            for (c, column) in t.columnLabels.enumerated() {
-              run.surveyResults.append(
-                SurveyResultRow(
-                  survey: loaded.survey.name, question: question, answer: "\(label) | \(column)",
-                  count: t.counts[r][c], percentage: nil, note: "crosstab cell"))
-            }
-          }
-          let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
-          run.results = [
-            ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
-            ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
-            ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
-            ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
-            ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
-          ]
-        },
-        render: { out in
-          renderCrosstab(rq, cq, t, format: format, into: &out)
-        }), database: databasePath)
+      CrosstabOutcome(loaded: loaded, rq: rq, cq: cq, t: t, format: format), database: databasePath)
   }
 
   static func renderCrosstab(
@@ -1130,6 +1189,61 @@ public enum SurveyCommands {
     return GroupComparison(question: q, by: g, groups: byGroup, test: test, scale: scale)
   }
 
+  /// `survey compare`: an ordinal question's answers by group.
+  struct ComparisonOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var result: GroupComparison
+    var format: OutputFormat?
+    var command: String { "survey compare" }
+    var commandParameters: [NamedParameter] {
+      [
+        NamedParameter(
+          name: "compare_question", value: result.question.id, meaning: "ordinal question compared"),
+        NamedParameter(
+          name: "compare_by", value: result.by.id, meaning: "question whose answers are the groups"),
+      ]
+    }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let base = "\(loaded.survey.name) \(result.question.id) by \(result.by.id)"
+      for g in result.groups {
+        run.results += [
+          ResultRow(
+            subject: "\(base) \(g.name)", metric: "n", value: Double(g.values.count), unit: "count"),
+          ResultRow(
+            subject: "\(base) \(g.name)", metric: "median",
+            value: Quantiles.quantile(g.values.sorted(), 0.5),
+            unit: "scale value"),
+        ]
+      }
+      switch result.test {
+      case .mannWhitney(let t):
+        run.results += [
+          ResultRow(subject: base, metric: "mann_whitney_u", value: t.u, unit: ""),
+          ResultRow(subject: base, metric: "z", value: t.z, unit: ""),
+          ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+          ResultRow(subject: base, metric: "effect_size_r", value: t.effectSizeR, unit: ""),
+        ]
+      case .kruskalWallis(let t):
+        run.results += [
+          ResultRow(subject: base, metric: "kruskal_wallis_h", value: t.h, unit: ""),
+          ResultRow(subject: base, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+          ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+          ResultRow(subject: base, metric: "epsilon_squared", value: t.epsilonSquared, unit: ""),
+        ]
+      }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      renderComparison(result, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func compare(
     _ input: Input, question: String, by group: String, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
@@ -1137,44 +1251,7 @@ public enum SurveyCommands {
     let loaded = try loaded(input)
     let result = try comparison(loaded, question: question, by: group)
     try driver.finish(
-      outcome(
-        loaded, command: "survey compare",
-        parameters: [
-          NamedParameter(
-            name: "compare_question", value: result.question.id, meaning: "ordinal question compared"),
-          NamedParameter(
-            name: "compare_by", value: result.by.id, meaning: "question whose answers are the groups"),
-        ],
-        fill: { run in
-          let base = "\(loaded.survey.name) \(result.question.id) by \(result.by.id)"
-          for g in result.groups {
-            run.results += [
-              ResultRow(
-                subject: "\(base) \(g.name)", metric: "n", value: Double(g.values.count), unit: "count"),
-              ResultRow(
-                subject: "\(base) \(g.name)", metric: "median",
-                value: Quantiles.quantile(g.values.sorted(), 0.5),
-                unit: "scale value"),
-            ]
-          }
-          switch result.test {
-          case .mannWhitney(let t):
-            run.results += [
-              ResultRow(subject: base, metric: "mann_whitney_u", value: t.u, unit: ""),
-              ResultRow(subject: base, metric: "z", value: t.z, unit: ""),
-              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
-              ResultRow(subject: base, metric: "effect_size_r", value: t.effectSizeR, unit: ""),
-            ]
-          case .kruskalWallis(let t):
-            run.results += [
-              ResultRow(subject: base, metric: "kruskal_wallis_h", value: t.h, unit: ""),
-              ResultRow(subject: base, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
-              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
-              ResultRow(subject: base, metric: "epsilon_squared", value: t.epsilonSquared, unit: ""),
-            ]
-          }
-        },
-        render: { out in renderComparison(result, format: format, into: &out) }),
+      ComparisonOutcome(loaded: loaded, result: result, format: format),
       database: databasePath)
   }
 

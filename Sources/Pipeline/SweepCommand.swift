@@ -230,20 +230,34 @@ public enum SweepCommand {
         })
   }
 
+  /// What `sweep` computed, with the options it was run with.
+  struct SweepOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Sweep
+    var options: Options
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      RunRecord(
+        command:
+          "sweep --models \(options.modelIDs.joined(separator: ",")) --reference \(result.table.name) --vary \(options.parameter.rawValue)",
+        recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+        errorSummaries: storedStatistics(result, options: options))
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try SweepCommand.render(result, options: options, into: &out)
+      return out
+    }
+  }
+
   /// `sweep`: compute, then record and print through the driver.
   public static func run(_ options: Options, driver: Driver, databasePath: String? = nil) throws {
     let result = try sweep(options)
     try driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters,
-        run: { inputs, recordedAt in
-          RunRecord(
-            command:
-              "sweep --models \(options.modelIDs.joined(separator: ",")) --reference \(result.table.name) --vary \(options.parameter.rawValue)",
-            recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
-            errorSummaries: storedStatistics(result, options: options))
-        },
-        render: { out in try render(result, options: options, into: &out) }),
+      SweepOutcome(inputs: result.inputs, parameters: result.parameters, result: result, options: options),
       database: databasePath)
   }
 

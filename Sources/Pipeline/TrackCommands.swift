@@ -8,6 +8,33 @@ import Tracks
 
 /// `track synth` and `track summary` as library calls.
 public enum TrackCommands {
+  /// The track `track synth` wrote, for its one line of report.
+  struct TrackSynthOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter] { [] }
+    var diagnostics: [Diagnostic] { [] }
+    var spec: SyntheticTrackSpec
+    var track: Track
+    var outputPath: String
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      if spec.route.count >= 2 {
+        out.write(
+          "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
+        )
+        return out
+      }
+      let legs = spec.effectiveLegs.map {
+        "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
+      }
+      out.write(
+        "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
+      )
+      return out
+    }
+  }
+
   /// Writes a synthetic track as GPX to `outputPath` (atomically) and prints
   /// what it holds by construction. `inputs` are the files the spec was
   /// read from (a route).
@@ -18,22 +45,7 @@ public enum TrackCommands {
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
     try driver.finish(
-      ComputedOutcome(
-        inputs: inputs,
-        render: { out in
-          if spec.route.count >= 2 {
-            out.write(
-              "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
-            )
-            return
-          }
-          let legs = spec.effectiveLegs.map {
-            "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
-          }
-          out.write(
-            "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
-          )
-        }), database: nil)
+      TrackSynthOutcome(inputs: inputs, spec: spec, track: track, outputPath: outputPath), database: nil)
   }
 
   /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
@@ -257,6 +269,38 @@ public enum TrackCommands {
     return Summaries(files: files, results: results, parameters: parameters.described)
   }
 
+  /// What `track summary` computed: a summary per track read.
+  struct TrackSummaryOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var values: [(TrackSummary, TrackHeader)]
+    var rows: [ResultRecord]
+    var format: OutputFormat?
+    var diagnosticsListedInOutput: Bool { true }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      // Every file failed: nothing was summarised, so no run is stored.
+      guard !values.isEmpty else { return nil }
+      var run = RunRecord(
+        command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+        results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
+      run.tracks = values.map { s, _ in trackRow(s, path: s.source) }
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(
+        ResultTable(
+          name: "track-summary", rows: rows,
+          keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
+        format: format)
+      return out
+    }
+  }
+
   /// `track summary`: summarise, report and skip unreadable files, print;
   /// fails when any file was skipped (`failFast` stops at the first).
   public static func summary(
@@ -277,26 +321,9 @@ public enum TrackCommands {
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
     try driver.finish(
-      ComputedOutcome(
-        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
-        diagnosticsListedInOutput: true,
-        run: { inputs, recordedAt in
-          // Every file failed: nothing was summarised, so no run is stored.
-          guard !values.isEmpty else { return nil }
-          var run = RunRecord(
-            command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
-            results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
-          run.tracks = values.map { s, _ in trackRow(s, path: s.source) }
-          run.diagnostics = diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { out in
-          out.emit(
-            ResultTable(
-              name: "track-summary", rows: rows,
-              keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
-            format: format)
-        }), database: databasePath)
+      TrackSummaryOutcome(
+        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics, values: values,
+        rows: rows, format: format), database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -526,6 +553,43 @@ public enum TrackCommands {
     }
   }
 
+  /// What `track segments` computed: each track's segmentation, with the
+  /// classifier and zone it is printed by.
+  struct TrackSegmentsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var found: [Segmentation]
+    var classifier: String
+    var epochs: Bool
+    var inference: ModeInference
+    var zone: TimeZone
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
+        recordedAt: recordedAt, inputs: inputs, parameters: parameters)
+      run.activities = found.flatMap(activityRows)
+      run.epochs = found.flatMap { storedEpochs($0, epochSeconds: inference.epochSeconds) }
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      if epochs {
+        out.emit(
+          ResultTable(
+            name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
+            keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
+      } else {
+        out.emit(table(found.flatMap(rows)), format: format)
+      }
+      return out
+    }
+  }
+
   /// `track segments`: each file segmented (on every core), unreadable
   /// files reported and skipped; then stored and printed through the
   /// driver, one run for all files. With `epochs`, the epoch table too.
@@ -585,27 +649,9 @@ public enum TrackCommands {
     let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
     let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
     try driver.finish(
-      ComputedOutcome(
-        inputs: inputs, parameters: parameterList, diagnostics: diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
-            recordedAt: recordedAt, inputs: inputs, parameters: parameterList)
-          run.activities = found.flatMap(activityRows)
-          run.epochs = found.flatMap { storedEpochs($0, epochSeconds: inference.epochSeconds) }
-          run.diagnostics = diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { out in
-          if epochs {
-            out.emit(
-              ResultTable(
-                name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
-                keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
-          } else {
-            out.emit(table(found.flatMap(rows)), format: format)
-          }
-        }),
+      TrackSegmentsOutcome(
+        inputs: inputs, parameters: parameterList, diagnostics: diagnostics, found: found,
+        classifier: classifier, epochs: epochs, inference: inference, zone: zone, format: format),
       database: databasePath)
     if failures > 0 {
       throw RuntimeError(
@@ -621,6 +667,23 @@ public enum TrackCommands {
     public var diagnostics: [Diagnostic]
   }
 
+  /// What `track plot` computed: the charts to draw and the activities.
+  struct TrackPlotOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var plot: Plot
+    var chartsDirectory: String?
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
+      out.emit(plot.activities, format: format)
+      return out
+    }
+  }
+
   /// Charts of one track: speed over time coloured by mode, elevation and
   /// grade over distance, and the mode segmentation.
   public static func plot(
@@ -631,12 +694,9 @@ public enum TrackCommands {
     let plot = try plot(
       file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference)
     try driver.finish(
-      ComputedOutcome(
-        inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics,
-        render: { out in
-          for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
-          out.emit(plot.activities, format: format)
-        }), database: nil)
+      TrackPlotOutcome(
+        inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics, plot: plot,
+        chartsDirectory: chartsDirectory, format: format), database: nil)
   }
 
   public static func plot(
@@ -853,6 +913,57 @@ extension TrackCommands {
       seconds, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
   }
 
+  /// What `track trips` computed: trips, stays and places.
+  struct TrackTripsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var r: TripsResult
+    var inference: ModeInference
+    var zone: TimeZone
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
+        inputs: inputs,
+        parameters: r.parameters)
+      var index: [String: Int] = [:]
+      run.trips = r.found.trips.map { t in
+        index[t.source, default: 0] += 1
+        return TripRow(
+          trackPath: t.source, index: index[t.source]!,
+          startTime: ISO8601.formatUTC(t.startSecondsSince1970),
+          endTime: ISO8601.formatUTC(t.endSecondsSince1970),
+          modes: t.modes.map(\.rawValue).joined(separator: ">"),
+          distanceMeters: t.distanceMeters, durationSeconds: t.durationSeconds, pauses: t.pauses)
+      }
+      run.places = r.found.places.map {
+        PlaceRow(
+          index: $0.index, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+          visits: $0.visits, durationSeconds: $0.durationSeconds)
+      }
+      run.results = r.found.stays.enumerated().flatMap { k, s -> [ResultRow] in
+        let subject = "\(s.source) stay \(ISO8601.formatUTC(s.startSecondsSince1970))"
+        return [ResultRow(subject: subject, metric: "duration", value: s.durationSeconds, unit: "s")]
+          + (s.place.map {
+            [ResultRow(subject: subject, metric: "place", value: Double($0), unit: "index")]
+          }
+            ?? [])
+      }
+      run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(tripsTable(r, timeZone: zone), format: format)
+      out.emit(placesTable(r), format: format)
+      out.emit(staysTable(r, timeZone: zone), format: format)
+      return out
+    }
+  }
+
   /// `track trips`: trips, stays and places of the files, stored (trips and
   /// places in their tables, stays among the results) and printed.
   public static func trips(
@@ -865,44 +976,9 @@ extension TrackCommands {
       tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { driver.warn($0) })
     let zone = defaultTimeZone ?? TimeZone(identifier: "UTC")!
     try driver.finish(
-      ComputedOutcome(
-        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
-            inputs: inputs,
-            parameters: r.parameters)
-          var index: [String: Int] = [:]
-          run.trips = r.found.trips.map { t in
-            index[t.source, default: 0] += 1
-            return TripRow(
-              trackPath: t.source, index: index[t.source]!,
-              startTime: ISO8601.formatUTC(t.startSecondsSince1970),
-              endTime: ISO8601.formatUTC(t.endSecondsSince1970),
-              modes: t.modes.map(\.rawValue).joined(separator: ">"),
-              distanceMeters: t.distanceMeters, durationSeconds: t.durationSeconds, pauses: t.pauses)
-          }
-          run.places = r.found.places.map {
-            PlaceRow(
-              index: $0.index, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
-              visits: $0.visits, durationSeconds: $0.durationSeconds)
-          }
-          run.results = r.found.stays.enumerated().flatMap { k, s -> [ResultRow] in
-            let subject = "\(s.source) stay \(ISO8601.formatUTC(s.startSecondsSince1970))"
-            return [ResultRow(subject: subject, metric: "duration", value: s.durationSeconds, unit: "s")]
-              + (s.place.map {
-                [ResultRow(subject: subject, metric: "place", value: Double($0), unit: "index")]
-              }
-                ?? [])
-          }
-          run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { out in
-          out.emit(tripsTable(r, timeZone: zone), format: format)
-          out.emit(placesTable(r), format: format)
-          out.emit(staysTable(r, timeZone: zone), format: format)
-        }), database: databasePath)
+      TrackTripsOutcome(
+        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics, r: r, inference: inference,
+        zone: zone, format: format), database: databasePath)
     if failures > 0 {
       throw RuntimeError("\(failures) of \(files.count) files could not be read; \(r.files.count) read")
     }
