@@ -28,7 +28,7 @@ public final class CommandContext {
   }
 }
 
-/// Text collected by a buffered context.
+/// Text collected in memory (`Driver.buffered`).
 public final class OutputBuffer {
   public var text = ""
 }

@@ -1,4 +1,6 @@
 import EnergyLabCore
+import EnergyModels
+import Foundation
 import Pipeline
 import Reporting
 import Testing
@@ -113,5 +115,60 @@ struct PrinterTests {
     #expect(text == "")
     #expect(printer.recorder.provenance.skipped == ["energylab: note: skipped b.gpx"])
     #expect(printer.recorder.provenance.diagnostics == [diagnostic])
+  }
+
+  /// A chart that would mislead is not drawn: a sentence in Markdown (the
+  /// report says why), a note on standard error from the command line.
+  /// Nothing is written: the reason is known before gnuplot runs.
+  @Test func aChartNotWorthDrawingIsASentenceInMarkdownAndANoteElsewhere() throws {
+    var chart = GnuplotChart(
+      name: "speed", title: "Speed of walk.gpx", xLabel: "time (s)", yLabel: "speed (m/s)", series: [])
+    chart.notDrawnReason = "one value"
+    let folder = "/nonexistent-energylab-printer-test"
+    let (markdown, inReport) = Self.printer(defaultFormat: .markdown)
+    try markdown.print(Rendering(blocks: [.chart(chart, folder: folder, format: nil)]))
+    #expect(inReport.out == "\n*Chart \"Speed of walk.gpx\" not drawn: one value.*\n")
+    #expect(inReport.notes.isEmpty)
+    let (terminal, onTerminal) = Self.printer()
+    try terminal.print(Rendering(blocks: [.chart(chart, folder: folder, format: nil)]))
+    #expect(onTerminal.out == "")
+    #expect(onTerminal.notes == ["energylab: note: chart \"Speed of walk.gpx\" not drawn: one value"])
+    #expect(!FileManager.default.fileExists(atPath: folder))
+  }
+
+  /// A chart with neither a folder of its own nor a figures folder is not
+  /// drawn and not mentioned (charts are wanted only where a folder is).
+  @Test func aChartWithoutAFolderIsLeftOut() throws {
+    let chart = GnuplotChart(
+      name: "speed", title: "Speed", xLabel: "time (s)", yLabel: "speed (m/s)",
+      series: [.init(title: "walk", style: .lines, points: [.init(0, 1), .init(1, 2)])])
+    let (printer, capture) = Self.printer(defaultFormat: .markdown)
+    try printer.print(Rendering(blocks: [.chart(chart, folder: nil, format: nil)]))
+    #expect(capture.out == "")
+    #expect(capture.notes.isEmpty)
+  }
+
+  /// An outcome's rendering is a value: building it prints nothing, and
+  /// printing it is what the driver prints for the command.
+  @Test func anOutcomeRendersWithoutPrinting() throws {
+    let walk = try TrackCommandResultTests.twoLegTrack()
+    defer { try? FileManager.default.removeItem(atPath: walk) }
+    var options = EnergyCommand.Options(files: [walk], modelID: "acsm-walking", subject: ModelInput())
+    options.subject.bodyMassKilograms = 70
+    let outcome = try EnergyCommand.outcome(options)
+    let rendering = try outcome.render(RenderRequest(defaultFormat: .csv))
+    #expect(rendering.blocks.count == 1)
+    guard case .table(let table, let format) = rendering.blocks.first else {
+      Issue.record("expected one table, got \(rendering.blocks)")
+      return
+    }
+    #expect(table.rows.count == 1)
+    #expect(format == nil)
+    let (printer, capture) = Self.printer(defaultFormat: .csv)
+    try printer.print(rendering)
+    let (driver, buffer) = Driver.buffered(defaultFormat: .csv)
+    try driver.finish(outcome, database: nil)
+    #expect(capture.out == buffer.text)
+    #expect(capture.out.hasPrefix("file,"))
   }
 }
