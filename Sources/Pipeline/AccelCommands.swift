@@ -326,6 +326,18 @@ public enum AccelPipeline {
 }
 
 /// `accel summary`, `accel epochs`, `accel days` and `accel energy`.
+/// An accel command's outcome over one recording: its inputs, parameters
+/// and diagnostics are those of the recording's run.
+protocol RecordingOutcome: CommandOutcome {
+  var recording: AccelCommands.RecordingRun { get }
+}
+
+extension RecordingOutcome {
+  var inputs: [String] { recording.inputs }
+  var parameters: [NamedParameter] { recording.parameters }
+  var diagnostics: [Diagnostic] { recording.diagnostics }
+}
+
 public enum AccelCommands {
   /// The zone of a recording's days and hours: --tz, else the one its
   /// header states (GENEActiv), else UTC.
@@ -335,26 +347,113 @@ public enum AccelCommands {
 
   /// A recording's run: its file (and `otherInputs`), the parameters it
   /// was read with (and the energy options, and `extra`), its diagnostics
-  /// (the reader's, or `diagnostics` when given), and `rows` stored from
-  /// it. The command names the file by its stored name, so the run's key
-  /// does not depend on the folder it was run from.
-  static func outcome(
-    _ r: AccelResult, command: String, options: AccelOptions, energy: AccelEnergyOptions? = nil,
-    extra: [NamedParameter] = [], otherInputs: [String] = [], diagnostics: [Diagnostic]? = nil,
-    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
-  ) -> ComputedOutcome {
-    let parameters = options.described([r]) + (energy?.described ?? []) + extra
-    let diagnostics = diagnostics ?? r.diagnostics
-    return ComputedOutcome(
-      inputs: [r.file] + otherInputs, parameters: parameters, diagnostics: diagnostics,
-      run: { inputs, recordedAt in
-        var run = RunRecord(
-          command: "\(command) \(CanonicalPath.stored(r.file))", recordedAt: recordedAt, inputs: inputs,
-          parameters: parameters)
-        fill(&run)
-        run.diagnostics = diagnostics.map(DiagnosticRow.init)
-        return run
-      }, render: render)
+  /// (the reader's, or `diagnostics` when given); each command's outcome
+  /// adds the rows it stores. The command names the file by its stored
+  /// name, so the run's key does not depend on the folder it was run from.
+  struct RecordingRun {
+    var result: AccelResult
+    var command: String
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var otherInputs: [String]
+
+    init(
+      _ r: AccelResult, command: String, options: AccelOptions, energy: AccelEnergyOptions? = nil,
+      extra: [NamedParameter] = [], otherInputs: [String] = [], diagnostics: [Diagnostic]? = nil
+    ) {
+      result = r
+      self.command = command
+      parameters = options.described([r]) + (energy?.described ?? []) + extra
+      self.diagnostics = diagnostics ?? r.diagnostics
+      self.otherInputs = otherInputs
+    }
+
+    /// The files read: the recording, then the others.
+    var inputs: [String] { [result.file] + otherInputs }
+
+    /// The run without the command's rows.
+    func record(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord {
+      var run = RunRecord(
+        command: "\(command) \(CanonicalPath.stored(result.file))", recordedAt: recordedAt, inputs: inputs,
+        parameters: parameters)
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+  }
+
+  /// `accel epochs`: one file's epochs at one length.
+  struct EpochsOutcome: RecordingOutcome {
+    var recording: RecordingRun
+    var epochs: [AccelEpoch]
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = recording.record(inputs: inputs, recordedAt: recordedAt)
+      run.accelEpochs = storedEpochs(epochs, recording.result)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      let r = recording.result
+      var out = Rendering(request)
+      out.emit(
+        ResultTable(
+          name: "accel-epochs", rows: epochs.map { epochRecord($0, r) },
+          keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
+        format: format)
+      return out
+    }
+  }
+
+  /// `accel days`: a recording's days with their energy by model.
+  struct DaysOutcome: RecordingOutcome {
+    var recording: RecordingRun
+    var perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
+    var options: AccelOptions
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = recording.record(inputs: inputs, recordedAt: recordedAt)
+      run.results += storedDays(
+        perDay, analysis: recording.result.analysis, file: recording.result.file,
+        rules: options.analysis.dayRules)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      renderDays(recording.result, perDay: perDay, options: options, format: format, into: &out)
+      return out
+    }
+  }
+
+  /// `accel energy`: each model's energy over a recording, by hour and
+  /// against intake when asked.
+  struct EnergyOutcome: RecordingOutcome {
+    var recording: RecordingRun
+    var energy: RecordingEnergy
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = recording.record(inputs: inputs, recordedAt: recordedAt)
+      run.results = storedEnergy(energy.totals, subject: recording.result.file)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(
+        ResultTable(
+          name: "accel-energy",
+          rows: energy.totals.map {
+            ResultRecord([
+              "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
+            ])
+          }), format: format)
+      if let hours = energy.hourly { out.emit(hourlyTable(hours), format: format) }
+      if let board = energy.balance { out.emit(BalanceCommand.table(board), format: format) }
+      return out
+    }
   }
 
   /// Each model's energy over a recording as stored rows (`energy_MODEL`,
@@ -408,43 +507,58 @@ public enum AccelCommands {
     return results
   }
 
+  /// What `accel summary` computed: a summary per recording read.
+  struct AccelSummaryOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var values: [AccelResult]
+    var rows: [ResultRecord]
+    var format: OutputFormat?
+    var diagnosticsListedInOutput: Bool { true }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      // Every file failed: nothing was summarised, so no run is stored.
+      guard !values.isEmpty else { return nil }
+      var run = RunRecord(
+        command: "accel summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+        results: values.flatMap { storedRows($0, subject: $0.file) })
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(
+        ResultTable(
+          name: "accel-summary", rows: rows,
+          keyColumns: [
+            "file", "duration_s", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s",
+            "moderate_min", "vigorous_min",
+          ]),
+        format: format)
+      return out
+    }
+  }
+
   /// One summary per file; unreadable files are reported and skipped and
   /// the command then fails (`failFast` stops at the first).
   public static func summary(
     files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
-    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
-    let results = summaries(files: files, options: options, jobs: jobs, progress: context.progressSink)
-    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, context: context) {
+    let results = summaries(files: files, options: options, jobs: jobs, progress: driver.context.progressSink)
+    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, driver: driver) {
       (summaryRecord($0), $0.diagnostics)
     }
     let values = summaries.values
     let parameters = options.described(values)
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics,
-        diagnosticsListedInOutput: true,
-        run: { inputs, recordedAt in
-          // Every file failed: nothing was summarised, so no run is stored.
-          guard !values.isEmpty else { return nil }
-          var run = RunRecord(
-            command: "accel summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
-            results: values.flatMap { storedRows($0, subject: $0.file) })
-          run.diagnostics = diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          context.emit(
-            ResultTable(
-              name: "accel-summary", rows: rows,
-              keyColumns: [
-                "file", "duration_s", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s",
-                "moderate_min", "vigorous_min",
-              ]),
-            format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      AccelSummaryOutcome(
+        inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics, values: values,
+        rows: rows, format: format), database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -477,21 +591,14 @@ public enum AccelCommands {
   /// The epoch table of one file at one epoch length.
   public static func epochs(
     file: String, epochSeconds: Double, options: AccelOptions, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try epochs(file: file, epochSeconds: epochSeconds, options: options)
     let epochs = r.analysis.epochs(seconds: epochSeconds) ?? []
-    try Driver.finish(
-      outcome(
-        r, command: "accel epochs", options: options,
-        fill: { $0.accelEpochs = storedEpochs(epochs, r) },
-        render: { context in
-          context.emit(
-            ResultTable(
-              name: "accel-epochs", rows: epochs.map { epochRecord($0, r) },
-              keyColumns: ["start", "enmo_mg", "steps", "counts_vm", "intensity"]),
-            format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      EpochsOutcome(
+        recording: RecordingRun(r, command: "accel epochs", options: options), epochs: epochs, format: format),
+      database: databasePath)
   }
 
   /// Days, local hours and times of day need times that are instants; a
@@ -518,20 +625,14 @@ public enum AccelCommands {
   /// Daily summaries with energy by model.
   public static func days(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try AccelPipeline.analyse(file, options: options)
     let perDay = try days(r, options: options, energy: energy)
-    try Driver.finish(
-      outcome(
-        r, command: "accel days", options: options, energy: energy,
-        fill: { run in
-          run.results += storedDays(
-            perDay, analysis: r.analysis, file: r.file, rules: options.analysis.dayRules)
-        },
-        render: { context in
-          try renderDays(r, perDay: perDay, options: options, format: format, context: context)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      DaysOutcome(
+        recording: RecordingRun(r, command: "accel days", options: options, energy: energy), perDay: perDay,
+        options: options, format: format), database: databasePath)
   }
 
   /// A day as the columns of `accel days` read it.
@@ -558,15 +659,15 @@ public enum AccelCommands {
 
   static func renderDays(
     _ r: AccelResult, perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])],
-    options: AccelOptions, format: OutputFormat?, context: CommandContext
-  ) throws {
+    options: AccelOptions, format: OutputFormat?, into out: inout Rendering
+  ) {
     let rules = options.analysis.dayRules
     let rows = perDay.map { d, energy -> ResultRecord in
       var record = ResultColumns.record(dayColumns, of: dayValue(d, r.analysis, rules: rules))
       for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
       return record
     }
-    context.emit(
+    out.emit(
       ResultTable(
         name: "accel-days", rows: rows,
         keyColumns: [
@@ -574,7 +675,7 @@ public enum AccelCommands {
           "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min", "sedentary_breaks",
         ]), format: format)
     let summary = ValidDays(perDay.map(\.day), rules: rules)
-    context.emit(
+    out.emit(
       ResultTable(name: "accel-valid-days", rows: [summary.record(r)]), format: format)
   }
 
@@ -761,7 +862,7 @@ public enum AccelCommands {
   public static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let options = try withEquationEpochs(options, energy: energy)
     let r = try AccelPipeline.analyse(file, options: options)
@@ -770,29 +871,18 @@ public enum AccelCommands {
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
     guard !result.totals.isEmpty else {
       // The error points at the warnings: they are said before it.
-      context.record(r.diagnostics)
+      driver.printer.record(r.diagnostics)
       throw UsageError(
         .unsupported,
         "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"
       )
     }
-    try Driver.finish(
-      outcome(
-        r, command: "accel energy", options: options, energy: energy,
-        extra: result.balance?.parameters ?? [], diagnostics: r.diagnostics + result.diagnostics,
-        fill: { $0.results = storedEnergy(result.totals, subject: r.file) },
-        render: { context in
-          context.emit(
-            ResultTable(
-              name: "accel-energy",
-              rows: result.totals.map {
-                ResultRecord([
-                  "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
-                ])
-              }), format: format)
-          if let hours = result.hourly { context.emit(hourlyTable(hours), format: format) }
-          if let board = result.balance { context.emit(BalanceCommand.table(board), format: format) }
-        }), context: context, database: databasePath)
+    try driver.finish(
+      EnergyOutcome(
+        recording: RecordingRun(
+          r, command: "accel energy", options: options, energy: energy,
+          extra: result.balance?.parameters ?? [], diagnostics: r.diagnostics + result.diagnostics),
+        energy: result, format: format), database: databasePath)
   }
 }
 
@@ -816,24 +906,38 @@ extension AccelCommands {
     public var charts: [GnuplotChart]
   }
 
+  /// What `accel plot` computed: the hourly table and the charts to draw.
+  struct AccelPlotOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var plot: Plot
+    var chartsDirectory: String?
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(plot.hourly, format: format)
+      for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
+      return out
+    }
+  }
+
   /// Charts of a recording by local time: acceleration (ENMO, or counts
   /// per minute) per epoch with the cut-points, steps per hour, energy per
   /// hour by model and, when non-wear was detected, hours worn and not
   /// worn per day against the valid-day rule, after the hourly table.
   public static func plot(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let r = try AccelPipeline.analyse(file, options: options)
     let plot = try plot(r, options: options, energy: energy)
     let parameters = options.described([r]) + energy.described
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics,
-        render: { context in
-          context.emit(plot.hourly, format: format)
-          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
-        }), context: context, database: nil)
+    try driver.finish(
+      AccelPlotOutcome(
+        inputs: [r.file], parameters: parameters, diagnostics: r.diagnostics, plot: plot,
+        chartsDirectory: chartsDirectory, format: format), database: nil)
   }
 
   public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
@@ -948,8 +1052,7 @@ extension AccelCommands {
   /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times
   /// to the millisecond, g to 4 decimals), streamed and atomic, and prints
   /// what it holds by construction.
-  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, context: CommandContext) throws
-  {
+  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, driver: Driver) throws {
     let nanosPerSample = 1e9 / spec.rateHz
     let startWhole = spec.startSecondsSince1970.rounded(.down)
     let startNanos = Int64(((spec.startSecondsSince1970 - startWhole) * 1e9).rounded())
@@ -984,9 +1087,11 @@ extension AccelCommands {
       try write(buffer)
     }
     let legs = spec.legs.map { "\($0.movement.name) \(Fixed.shortest($0.seconds)) s" }.joined(separator: ", ")
-    context.write(
+    var out = driver.rendering()
+    out.write(
       "wrote \(outputPath): \(spec.samples) samples at \(Fixed.shortest(spec.rateHz)) Hz (\(legs)), \(spec.steps) steps by construction, seed \(spec.seed)\n"
     )
+    try driver.print(out)
   }
 
   /// What `accel convert` wrote.
@@ -1045,21 +1150,35 @@ extension AccelCommands {
     return Conversion(info: info!, outputPath: outputPath)
   }
 
+  /// What `accel convert` wrote, for its one line of report.
+  struct AccelConversionOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var result: Conversion
+    var file: String
+    var outputPath: String
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
+      out.write(
+        "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
+      )
+      return out
+    }
+  }
+
   /// `accel convert`: converts, then reports what was written and the
   /// reader's diagnostics.
-  public static func convert(file: String, outputPath: String, options: AccelOptions, context: CommandContext)
+  public static func convert(file: String, outputPath: String, options: AccelOptions, driver: Driver)
     throws
   {
     let result = try convert(file: file, outputPath: outputPath, options: options)
-    try Driver.finish(
-      ComputedOutcome(
+    try driver.finish(
+      AccelConversionOutcome(
         inputs: [file], parameters: options.map.described, diagnostics: result.info.diagnostics,
-        render: { context in
-          let rate = result.info.layout.declaredRateHz.map { " at \(Fixed.shortest($0)) Hz" } ?? ""
-          context.write(
-            "wrote \(outputPath): \(result.info.rows) samples\(rate) from \(file) (\(result.info.layout.format.rawValue))\n"
-          )
-        }), context: context, database: nil)
+        result: result, file: file, outputPath: outputPath), database: nil)
   }
 
   /// Appends `value` with `digits` decimals, as `-0.012300`.

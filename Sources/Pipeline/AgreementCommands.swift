@@ -42,9 +42,9 @@ public enum AgreementCommands {
   static func drawBlandAltman(
     name: String, subject: String? = nil, a: String, b: String, unit: String?, pairs: [(Double, Double)],
     labels: [String]? = nil,
-    agreement: PairedAgreement, folder: String?, format: OutputFormat?, context: CommandContext
+    agreement: PairedAgreement, folder: String?, format: OutputFormat?, into out: inout Rendering
   ) throws {
-    guard folder != nil || context.figuresDirectory != nil, !pairs.isEmpty else { return }
+    guard folder != nil || out.figuresDirectory != nil, !pairs.isEmpty else { return }
     let u = unit.map { " (\($0.replacingOccurrences(of: "_per_", with: "/")))" } ?? ""
     let subject = subject ?? "\(a) against \(b)"
     let s = agreement.statistics
@@ -64,7 +64,7 @@ public enum AgreementCommands {
     chart.horizontalLines = [.init(y: 0, title: "zero difference")]
     chart.notDrawnReason = constantRatioReason(pairs, a: a, b: b)
     guard let limits else {
-      try context.draw(chart, folder: folder, format: format)
+      out.draw(chart, folder: folder, format: format)
       return
     }
     let ends = [limits.meanRange.lowerBound, limits.meanRange.upperBound]
@@ -114,7 +114,7 @@ public enum AgreementCommands {
           style: .lines, points: ends.map { .init($0, t.intercept + t.slope * $0) }))
       chart.title += "; no limits of agreement apply"
     }
-    try context.draw(chart, folder: folder, format: format)
+    out.draw(chart, folder: folder, format: format)
   }
 
   /// Why a Bland-Altman chart of `pairs` would show nothing: when every
@@ -244,17 +244,19 @@ public enum AgreementCommands {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(into context: CommandContext) throws {
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
       let (a, b, path) = (result.a, result.b, result.path)
       var row = ResultRecord(["a": .string(a), "b": .string(b)])
       for field in record(result.agreement, unit: unit).fields { row[field.key] = field.value }
       row["dropped_pairs"] = .integer(result.droppedPairs)
-      context.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
+      out.emit(ResultTable(name: "agreement", rows: [row], isSingleObject: true), format: format)
       try drawBlandAltman(
         name: GnuplotChart.safeFileStem(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
           + "-\(a)-\(b)", a: a, b: b, unit: unit, pairs: result.pairs, labels: result.ids,
         agreement: result.agreement,
-        folder: chartsDirectory, format: format, context: context)
+        folder: chartsDirectory, format: format, into: &out)
+      return out
     }
   }
 
@@ -284,12 +286,12 @@ public enum AgreementCommands {
   public static func statsAgreement(
     path: String, a: String, b: String, id: String? = nil, unit: String? = nil,
     zone: AgreementIndices.Zone? = nil, chartsDirectory: String? = nil,
-    databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
-    try Driver.finish(
+    try driver.finish(
       ColumnOutcome(
         result: try columnAgreement(path: path, a: a, b: b, id: id, zone: zone), unit: unit, zone: zone,
-        chartsDirectory: chartsDirectory, format: format), context: context, database: databasePath)
+        chartsDirectory: chartsDirectory, format: format), database: databasePath)
   }
 
   /// The agreement of one pair of models over the epochs both cover.
@@ -573,7 +575,8 @@ public enum AgreementCommands {
       return run
     }
 
-    public func render(into context: CommandContext) throws {
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
       let rows = result.pairs.map { pair in
         var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
         for field in record(pair.agreement, unit: unit).fields { row[field.key] = field.value }
@@ -587,18 +590,19 @@ public enum AgreementCommands {
         }
         return row
       }
-      context.write(
-        (format ?? context.defaultFormat) == .json
+      out.write(
+        (format ?? out.defaultFormat) == .json
           ? ""
           : "\(againstPower ? "mean power in W" : "energy rates in kcal/min") per \(Fixed.shortest(epochSeconds)) s epoch; \(result.epochsCompared) epochs compared, \(result.epochsPartial) partly covered left out; differences are a minus b\n"
       )
-      context.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
+      out.emit(ResultTable(name: "model-agreement", rows: rows), format: format)
       for pair in result.pairs {
         try drawBlandAltman(
           name: "agreement-\(pair.a)-\(pair.b)", a: pair.a, b: pair.b,
           unit: againstPower ? "W" : "kcal_per_min", pairs: pair.pairs, agreement: pair.agreement,
-          folder: chartsDirectory, format: format, context: context)
+          folder: chartsDirectory, format: format, into: &out)
       }
+      return out
     }
   }
 
@@ -609,17 +613,17 @@ public enum AgreementCommands {
     chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
     againstPower: Bool = false, zone: AgreementIndices.Zone? = nil,
     breathFilter: BreathFilter? = BreathFilter(),
-    sources: OptionSources = OptionSources(), context: CommandContext
+    sources: OptionSources = OptionSources(), driver: Driver
   ) throws {
     let result = try modelAgreement(
       files: files, modelIDs: modelIDs, subject: subject, epochSeconds: epochSeconds,
       speedSmoothingFixes: speedSmoothingFixes, track: track, measured: measured,
       againstMeasured: againstMeasured, againstPower: againstPower, zone: zone, breathFilter: breathFilter)
-    try Driver.finish(
+    try driver.finish(
       ModelsOutcome(
         result: result, modelIDs: modelIDs, epochSeconds: epochSeconds, againstPower: againstPower,
         sources: sources, chartsDirectory: chartsDirectory, format: format),
-      context: context, database: databasePath)
+      database: databasePath)
   }
 }
 

@@ -81,11 +81,34 @@ public enum BalanceCommand {
     ranked(board).flatMap { ResultColumns.storedRows(columns, of: $0, subject: $0.user.name) }
   }
 
+  /// The leaderboard `balance` computed, with the command line its run is
+  /// stored under.
+  struct BalanceOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var command: String
+    var board: Leaderboard
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      RunRecord(
+        command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
+        results: storedRows(board))
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(table(board), format: format)
+      return out
+    }
+  }
+
   /// `balance`: compute, then store and print through the driver. The
   /// users' values are the command's own (its key names them).
   public static func run(
     users: [User], kilocaloriesPerStep: Double, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let board = try leaderboard(users: users, kilocaloriesPerStep: kilocaloriesPerStep)
     let command =
@@ -95,15 +118,9 @@ public enum BalanceCommand {
         return
           "--user \($0.name):\(Fixed.shortest(b.intakeKilocalories)):\(Fixed.shortest(b.steps)):\(Fixed.shortest(b.allowanceKilocalories))"
       }.joined(separator: " ")
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: [], parameters: board.parameters,
-        run: { inputs, recordedAt in
-          RunRecord(
-            command: command, recordedAt: recordedAt, inputs: inputs, parameters: board.parameters,
-            results: storedRows(board))
-        },
-        render: { context in context.emit(table(board), format: format) }),
-      context: context, database: databasePath)
+    try driver.finish(
+      BalanceOutcome(
+        inputs: [], parameters: board.parameters, command: command, board: board, format: format),
+      database: databasePath)
   }
 }

@@ -303,6 +303,49 @@ public enum BatchCommand {
     var diagnostics: [Diagnostic] = []
   }
 
+  /// A track's run in `batch`: `track summary`'s summary and `profile`'s
+  /// activities of the file, stored under its stored name; nothing printed.
+  struct BatchTrackOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var storedPath: String
+    var summary: TrackSummary
+    var header: TrackHeader
+    var activities: [ProfileActivity]
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "batch track \(storedPath)", recordedAt: recordedAt, inputs: inputs,
+        parameters: parameters,
+        results: TrackCommands.storedRows(summary, fit: header.fit, subject: storedPath))
+      run.tracks = [TrackCommands.trackRow(summary, path: storedPath)]
+      run.activities = ProfileCommand.activityRows(activities) { _ in storedPath }
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering { Rendering(request) }
+  }
+
+  /// A recording's run in `batch`: `accel summary`'s results, `accel
+  /// energy`'s totals and the days, with one-minute epochs; nothing
+  /// printed.
+  struct BatchAccelOutcome: RecordingOutcome {
+    var recording: AccelCommands.RecordingRun
+    var results: [ResultRow]
+    var minutes: [AccelEpoch]
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = recording.record(inputs: inputs, recordedAt: recordedAt)
+      run.results = results
+      run.accelEpochs = AccelCommands.storedEpochs(minutes, recording.result)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering { Rendering(request) }
+  }
+
   /// Reads one file and computes its outcome from the values the single
   /// commands compute:
   /// - a track: `track summary`'s summary of the file and `profile`'s
@@ -315,7 +358,7 @@ public enum BatchCommand {
   /// - an accelerometer recording: `accel summary`'s results and `accel
   ///   energy`'s totals, with one-minute epochs when its times are dates,
   ///   stored as `batch accelerometer FILE` (through the accel commands'
-  ///   own outcome builder) with the energy options and the subject's
+  ///   own recording run) with the energy options and the subject's
   ///   values among its parameters;
   /// - a survey export: `survey summary`'s outcome itself, so batch stores
   ///   the run (and run key) `survey summary FILE --db` stores.
@@ -376,19 +419,10 @@ public enum BatchCommand {
               "a COSMED K5 export, read as a track (a position, speed and heart rate per breath); its measured energy is not part of batch's run (the energy and agreement commands read it)",
             location: file.path))
       }
-      let outcome = ComputedOutcome(
+      let outcome = BatchTrackOutcome(
         inputs: [file.path, factorPath] + subjectsFile, parameters: parameters,
-        diagnostics: diagnostics + found.fallbacks,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "batch track \(file.storedPath)", recordedAt: recordedAt, inputs: inputs,
-            parameters: parameters,
-            results: TrackCommands.storedRows(summary, fit: header.fit, subject: file.storedPath))
-          run.tracks = [TrackCommands.trackRow(summary, path: file.storedPath)]
-          run.activities = ProfileCommand.activityRows(found.activities) { _ in file.storedPath }
-          run.diagnostics = (diagnostics + found.fallbacks).map(DiagnosticRow.init)
-          return run
-        }, render: { _ in })
+        diagnostics: diagnostics + found.fallbacks, storedPath: file.storedPath, summary: summary,
+        header: header, activities: found.activities)
       return FileResult(kind: kind, outcome: outcome, fallbacks: found.fallbacks, diagnostics: diagnostics)
     case .accelerometer:
       var accel = options.accel
@@ -419,16 +453,13 @@ public enum BatchCommand {
           file: file.storedPath,
           rules: accel.analysis.dayRules)
       }
-      let outcome = AccelCommands.outcome(
-        r, command: "batch accelerometer", options: accel, energy: energy,
-        extra: subjectParameters + [batchOptions],
-        otherInputs: subjectsFile, diagnostics: diagnostics,
-        fill: { run in
-          run.results =
-            AccelCommands.storedRows(r, subject: file.storedPath)
-            + AccelCommands.storedEnergy(totals, subject: file.storedPath) + days
-          run.accelEpochs = AccelCommands.storedEpochs(minutes, r)
-        }, render: { _ in })
+      let outcome = BatchAccelOutcome(
+        recording: AccelCommands.RecordingRun(
+          r, command: "batch accelerometer", options: accel, energy: energy,
+          extra: subjectParameters + [batchOptions], otherInputs: subjectsFile, diagnostics: diagnostics),
+        results: AccelCommands.storedRows(r, subject: file.storedPath)
+          + AccelCommands.storedEnergy(totals, subject: file.storedPath) + days,
+        minutes: minutes)
       return FileResult(kind: kind, outcome: outcome, diagnostics: diagnostics)
     case .survey:
       let loaded: SurveyCommands.Loaded
@@ -639,15 +670,17 @@ public enum BatchCommand {
     return result
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  public static func run(_ options: Options, driver: Driver) throws {
     let store = try ResultsStore(path: options.databasePath)
     let done =
       options.rerun
       ? [:] : try store.fileRuns(commands: resumableCommands, parameter: optionsParameterName)
     let display: ProgressBar.Display? =
-      context.progressSink.map { .bar($0) } ?? context.progressLog.map { .log($0, every: 60) }
+      driver.context.progressSink.map { .bar($0) } ?? driver.context.progressLog.map { .log($0, every: 60) }
     let result = try batch(options, progress: display, done: done, record: { try store.record($0) })
-    render(result, options: options, context: context)
+    var out = driver.rendering()
+    render(result, options: options, into: &out)
+    try driver.print(out)
     if let error = result.stop { throw error }
     let failed = result.failures.count + result.failedBefore
     if failed > 0 {
@@ -700,15 +733,15 @@ public enum BatchCommand {
   /// The files skipped and why, the fallbacks as `profile` says them, the
   /// stored files' warnings, and one line of counts (with the warnings and
   /// notes stored, which `db export --table diagnostics` lists).
-  static func render(_ result: Outcome, options: Options, context: CommandContext) {
-    for skipped in result.skipped { context.report(skipped) }
-    for failure in result.failures { context.warn("energylab: \(failure) (skipped)") }
+  static func render(_ result: Outcome, options: Options, into out: inout Rendering) {
+    for skipped in result.skipped { out.report(skipped) }
+    for failure in result.failures { out.warn("energylab: \(failure) (skipped)") }
     // A study of thousands of files would print thousands of lines of the
     // same warning: the first few of each kind are printed, the rest
     // counted (all are stored).
     let shown = printedWarnings(result.fallbacks + result.diagnostics.filter { $0.severity == .warning })
-    for diagnostic in shown.printed { context.report(diagnostic) }
-    for more in shown.more { context.warn("energylab: \(more)") }
+    for diagnostic in shown.printed { out.report(diagnostic) }
+    for more in shown.more { out.warn("energylab: \(more)") }
     if let error = result.stop, !(error is InputError) { return }
     let c = result.counts
     let stored = result.diagnostics + result.fallbacks
@@ -721,7 +754,7 @@ public enum BatchCommand {
       result.alreadyStored + result.failedBefore == 0
       ? ""
       : "; \(result.alreadyStored) already stored and \(result.failedBefore) failed in an earlier run with the same content and options, left as they were (\(Remedy(.rerun).text) does them again)"
-    context.write(
+    out.write(
       "batch: \(result.processed) files\(options.shard.map { " (shard \($0) of \(result.discovered))" } ?? ""): \(c[.track] ?? 0) tracks, \(c[.accelerometer] ?? 0) accelerometer recordings, \(c[.survey] ?? 0) surveys stored in \(options.databasePath); \(result.failures.count) failed\(result.skipped.isEmpty ? "" : ", \(result.skipped.count) not taken (not regular files, links out of the study or of no kind batch reads)")\(noticed)\(earlier)\n"
     )
   }

@@ -109,7 +109,7 @@ struct SkipAndLog<Value> {
   var failures = 0
 
   init(
-    files: [String], results: [Result<Value, Error>], failFast: Bool, context: CommandContext,
+    files: [String], results: [Result<Value, Error>], failFast: Bool, driver: Driver,
     row: (Value) -> (ResultRecord, [Diagnostic])
   ) throws {
     for (file, result) in zip(files, results) {
@@ -123,7 +123,7 @@ struct SkipAndLog<Value> {
       case .failure(let error as InputError):
         if failFast { throw error }
         failures += 1
-        context.warn("energylab: \(error) (skipped)")
+        driver.warn("energylab: \(error) (skipped)")
       case .failure(let error):
         throw error
       }

@@ -19,20 +19,20 @@ public enum DatabaseCommands {
 
   /// `PRAGMA integrity_check` of a store, then its schema: every table and
   /// column its migrations make must be there. "ok" when both hold.
-  public static func check(path: String, context: CommandContext) throws {
+  public static func check(path: String, driver: Driver) throws {
     let result = try integrity(path: path)
     guard result == "ok" else {
-      context.write("\(path): \(result)\n")
+      try driver.print(Rendering(blocks: [.prose("\(path): \(result)\n")]))
       throw RuntimeError("\(path): integrity check failed: \(result)")
     }
     let problems = try schemaProblems(path: path)
     guard problems.isEmpty else {
-      context.write("\(path): \(problems.joined(separator: "; "))\n")
+      try driver.print(Rendering(blocks: [.prose("\(path): \(problems.joined(separator: "; "))\n")]))
       throw RuntimeError(
         "\(path): schema check failed: \(problems.joined(separator: "; ")); expected every table and column of an EnergyLab results database"
       )
     }
-    context.write("\(path): ok\n")
+    try driver.print(Rendering(blocks: [.prose("\(path): ok\n")]))
   }
 
   /// Opens a store read-only: reading commands never migrate or change a
@@ -44,19 +44,21 @@ public enum DatabaseCommands {
   /// The applied migrations and the rows of each table.
   public static func information(path: String) throws -> StoreInfo { try open(path).info() }
 
-  public static func info(path: String, format: OutputFormat?, context: CommandContext) throws {
+  public static func info(path: String, format: OutputFormat?, driver: Driver) throws {
     let info = try information(path: path)
     let rows = info.rowCounts.map { ResultRecord(["table": .string($0.table), "rows": .integer($0.rows)]) }
-    if (format ?? context.defaultFormat) != .json {
-      context.write("database: \(path)\nmigrations: \(info.schemaMigrations.joined(separator: ", "))\n\n")
+    var out = driver.rendering()
+    if (format ?? out.defaultFormat) != .json {
+      out.write("database: \(path)\nmigrations: \(info.schemaMigrations.joined(separator: ", "))\n\n")
     }
-    context.emit(ResultTable(name: "db-info", rows: rows), format: format)
+    out.emit(ResultTable(name: "db-info", rows: rows), format: format)
+    try driver.print(out)
   }
 
-  public static func export(path: String, table: String, format: OutputFormat?, context: CommandContext)
+  public static func export(path: String, table: String, format: OutputFormat?, driver: Driver)
     throws
   {
-    context.emit(try exported(path: path, table: table), format: format)
+    try driver.print(Rendering(blocks: [.table(try exported(path: path, table: table), format: format)]))
   }
 
   /// A table of the store as it is printed: numbers as numbers, except
@@ -84,10 +86,14 @@ public enum DatabaseCommands {
   /// `db merge OUT SHARD...`: every run of the shards copied into OUT in
   /// one transaction, replacing runs of the same key, so merging again (or
   /// merging overlapping shards) changes nothing.
-  public static func merge(output: String, shards: [String], context: CommandContext) throws {
+  public static func merge(output: String, shards: [String], driver: Driver) throws {
     let result = try merged(output: output, shards: shards)
-    context.write(
-      "merged \(result.copied) runs from \(shards.count) databases into \(output) (\(result.total) runs)\n")
+    try driver.print(
+      Rendering(blocks: [
+        .prose(
+          "merged \(result.copied) runs from \(shards.count) databases into \(output) (\(result.total) runs)\n"
+        )
+      ]))
   }
 
   /// Merges the shards into `output`: the runs copied, and the runs it then holds.
@@ -135,10 +141,11 @@ public enum DatabaseCommands {
 
   /// `db compare A B`: whether two stores hold the same results; exit 1
   /// and the first difference when not.
-  public static func compare(_ a: String, _ b: String, context: CommandContext) throws {
+  public static func compare(_ a: String, _ b: String, driver: Driver) throws {
     let result = try comparison(a, b)
     guard let difference = result.firstDifference else {
-      context.write("\(a) and \(b) hold the same results (\(result.runs) runs)\n")
+      try driver.print(
+        Rendering(blocks: [.prose("\(a) and \(b) hold the same results (\(result.runs) runs)\n")]))
       return
     }
     throw RuntimeError(

@@ -6,7 +6,7 @@ import Store
 /// What a command computed, carrying its own provenance: the files it
 /// read (and only those), the parameters that change it (every subject
 /// value, subject id and option) and what was noticed on the way. A
-/// command builds it without a context; `Driver.finish` takes it through
+/// command builds it without a driver; `Driver.finish` takes it through
 /// fingerprint, store and render, the same on the command line, in a
 /// notebook and in `batch`.
 public protocol CommandOutcome {
@@ -20,8 +20,9 @@ public protocol CommandOutcome {
   /// The run to store, built from the typed value; nil for a command
   /// that stores nothing.
   func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord?
-  /// Prints the tables and prose, and draws the charts.
-  func render(into context: CommandContext) throws
+  /// The tables, prose and charts to print for `request`; builds a value,
+  /// prints nothing (the driver's `Printer` does).
+  func render(_ request: RenderRequest) throws -> Rendering
 }
 
 extension CommandOutcome {
@@ -30,37 +31,110 @@ extension CommandOutcome {
 }
 
 /// Fingerprint, store, render: the one path from a command's value to the
-/// database and the screen.
-public enum Driver {
-  /// Stores the outcome's run in `database` (or the context's database)
+/// database and the screen. A driver serves one command line or one
+/// notebook: it fingerprints inputs (checked against the context's write
+/// policy), records what the commands used, and prints their renderings.
+public final class Driver {
+  /// The printer of every command run here (its context is the sink).
+  public let printer: Printer
+  /// Results database for commands that store their runs.
+  public var databasePath: String?
+  /// No wall-clock times, stable ordering, fixed number formatting.
+  public var reproducible: Bool
+  /// Whether inputs are hashed as they are read. Reports and notebooks need
+  /// it; a terminal command hashes only what it stores (see `hashed`).
+  public var fingerprintsInputs = true
+
+  public init(printer: Printer, databasePath: String? = nil, reproducible: Bool = false) {
+    self.printer = printer
+    self.databasePath = databasePath
+    self.reproducible = reproducible
+  }
+
+  /// Where the output lands.
+  public var context: CommandContext { printer.context }
+  /// What the commands run here used, for the report (a notebook's lists
+  /// every command's).
+  public var recorder: ProvenanceRecorder { printer.recorder }
+
+  /// A driver that collects its output in memory (tests).
+  public static func buffered(defaultFormat: OutputFormat = .table) -> (Driver, OutputBuffer) {
+    let buffer = OutputBuffer()
+    let context = CommandContext(sink: { buffer.text += $0 })
+    return (Driver(printer: Printer(context: context, defaultFormat: defaultFormat)), buffer)
+  }
+
+  /// Prints a rendering built outside an outcome.
+  public func print(_ rendering: Rendering) throws { try printer.print(rendering) }
+
+  /// A note for the user (see `Printer.warn`).
+  public func warn(_ text: String) { printer.warn(text) }
+
+  /// An empty rendering for this driver's printer.
+  public func rendering() -> Rendering { Rendering(printer.request) }
+
+  /// Records an input (with its sha256 when `fingerprintsInputs`). In a
+  /// notebook, an input its policy does not let it read (one reached
+  /// through a link, say) fails the command before anything of it is
+  /// stored or printed.
+  public func recordInput(_ path: String) throws -> InputFingerprint {
+    if let writePolicy = context.writePolicy, FileManager.default.fileExists(atPath: path) {
+      try writePolicy.checkReading(path)
+    }
+    let fingerprint: InputFingerprint
+    if fingerprintsInputs || path == StandardInput.name {
+      fingerprint = try InputFingerprint.of(path: path)
+    } else {
+      fingerprint = InputFingerprint(path: path, sizeBytes: FileStatus.size(path), sha256: "")
+    }
+    recorder.provenance.addInput(fingerprint)
+    return fingerprint
+  }
+
+  /// The inputs as a run stores them: every sha256 computed and each path
+  /// canonical (resolved, relative to the working directory when inside
+  /// it), so `walk.gpx`, `./walk.gpx` and its absolute path are one input.
+  public static func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
+    try inputs.map { input in
+      var out = input.sha256.isEmpty ? try InputFingerprint.of(path: input.path) : input
+      out.path = input.path == StandardInput.name ? input.path : CanonicalPath.of(input.path)
+      return out
+    }
+  }
+
+  /// The current time as ISO-8601 UTC, or nil in reproducible mode.
+  public var timestamp: String? {
+    reproducible ? nil : ISO8601.formatUTC(Date().timeIntervalSince1970)
+  }
+
+  /// Stores the outcome's run in `database` (or the driver's database)
   /// before anything is printed, so a failed output loses no run; adds the
-  /// outcome's inputs, parameters and diagnostics to the context's report
-  /// provenance (a notebook's report lists every command's); then renders.
+  /// outcome's inputs, parameters and diagnostics to the report's
+  /// provenance (a notebook's report lists every command's); then renders
+  /// it and prints the rendering.
   /// The run is built from the outcome alone: the same command stores the
   /// same run key typed alone, in a notebook after other commands, or
   /// run by `batch`. Returns the run stored, if any.
   @discardableResult
-  public static func finish(_ outcome: some CommandOutcome, context: CommandContext, database: String?)
-    throws -> RunRecord?
-  {
-    let fingerprints = try outcome.inputs.map { try context.recordInput($0) }
+  public func finish(_ outcome: some CommandOutcome, database: String?) throws -> RunRecord? {
+    let fingerprints = try outcome.inputs.map { try recordInput($0) }
     var stored: RunRecord?
-    if let path = database ?? context.databasePath {
+    if let path = database ?? databasePath {
       // The store is opened only for an outcome that stores a run.
-      stored = try store(
-        outcome, fingerprints: try context.hashed(fingerprints), recordedAt: context.timestamp,
+      stored = try Self.store(
+        outcome, fingerprints: try Self.hashed(fingerprints), recordedAt: timestamp,
         record: { _ = try ResultsStore(path: path).record($0) })
     }
-    context.record(outcome.diagnostics, listedInOutput: outcome.diagnosticsListedInOutput)
-    context.provenance.addParameters(outcome.parameters)
-    try outcome.render(into: context)
+    printer.record(outcome.diagnostics, listedInOutput: outcome.diagnosticsListedInOutput)
+    recorder.provenance.addParameters(outcome.parameters)
+    try printer.print(try outcome.render(printer.request))
     return stored
   }
 
   /// Fingerprints the outcome's inputs (each by content and stored name),
   /// builds its run and hands it to `record` (a results store's `record`,
   /// or any sink); returns the run, nil for an outcome that stores none.
-  /// Needs no context and holds no state, so `batch`'s workers call it at
+  /// Needs no driver and holds no state, so `batch`'s workers call it at
   /// once, each with its own file's outcome, into one shared store.
   @discardableResult
   public static func store(
@@ -98,36 +172,4 @@ public struct OptionSources: Sendable, Hashable {
       files: a.files + b.files.filter { !a.files.contains($0) },
       parameters: a.parameters + b.parameters.filter { !a.parameters.contains($0) })
   }
-}
-
-/// An outcome assembled from its parts, for the commands whose value is
-/// printed by one function: what was read, the parameters, the
-/// diagnostics, the run (when the command stores one) and the rendering.
-public struct ComputedOutcome: CommandOutcome {
-  public var inputs: [String]
-  public var parameters: [NamedParameter]
-  public var diagnostics: [Diagnostic]
-  public var diagnosticsListedInOutput: Bool
-  var run: (([InputFingerprint], String?) -> RunRecord?)?
-  var draw: (CommandContext) throws -> Void
-
-  public init(
-    inputs: [String], parameters: [NamedParameter] = [], diagnostics: [Diagnostic] = [],
-    diagnosticsListedInOutput: Bool = false,
-    run: ((_ inputs: [InputFingerprint], _ recordedAt: String?) -> RunRecord?)? = nil,
-    render: @escaping (CommandContext) throws -> Void
-  ) {
-    self.inputs = inputs
-    self.parameters = parameters
-    self.diagnostics = diagnostics
-    self.diagnosticsListedInOutput = diagnosticsListedInOutput
-    self.run = run
-    self.draw = render
-  }
-
-  public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
-    run?(inputs, recordedAt)
-  }
-
-  public func render(into context: CommandContext) throws { try draw(context) }
 }

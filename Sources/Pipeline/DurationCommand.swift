@@ -41,9 +41,11 @@ public enum DurationCommand {
       })
   }
 
-  public static func run(texts: [String], actual: [String], format: OutputFormat?, context: CommandContext)
+  public static func run(texts: [String], actual: [String], format: OutputFormat?, driver: Driver)
     throws
   {
-    context.emit(table(try read(texts: texts, actual: actual)), format: format)
+    var out = driver.rendering()
+    out.emit(table(try read(texts: texts, actual: actual)), format: format)
+    try driver.print(out)
   }
 }

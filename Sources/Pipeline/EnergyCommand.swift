@@ -463,8 +463,10 @@ public enum EnergyCommand {
       EnergyCommand.runRecord(
         energy, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
     }
-    public func render(into context: CommandContext) throws {
-      context.emit(table(energy, options: options), format: options.format)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(table(energy, options: options), format: options.format)
+      return out
     }
   }
 
@@ -473,7 +475,7 @@ public enum EnergyCommand {
   }
 
   /// `energy`: compute, then store and print through the driver.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    try Driver.finish(outcome(options), context: context, database: options.databasePath)
+  public static func run(_ options: Options, driver: Driver) throws {
+    try driver.finish(outcome(options), database: options.databasePath)
   }
 }

@@ -276,32 +276,34 @@ public enum EvaluateCommand {
     public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       EvaluateCommand.runRecord(evaluation, inputs: inputs, recordedAt: recordedAt)
     }
-    public func render(into context: CommandContext) throws {
-      try EvaluateCommand.render(evaluation, options: options, context: context)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try EvaluateCommand.render(evaluation, options: options, into: &out)
+      return out
     }
   }
 
   /// `evaluate`: compute, then store and print through the driver.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    try Driver.finish(
-      Outcome(evaluation: try evaluation(options), options: options), context: context,
+  public static func run(_ options: Options, driver: Driver) throws {
+    try driver.finish(
+      Outcome(evaluation: try evaluation(options), options: options),
       database: options.databasePath)
   }
 
   /// The assumptions, statistics, proportional bias and (when asked) the
   /// cells, then the charts.
-  public static func render(_ evaluation: Evaluation, options: Options, context: CommandContext) throws {
+  public static func render(_ evaluation: Evaluation, options: Options, into out: inout Rendering) throws {
     let table = evaluation.table
     let comparisons = evaluation.comparisons
     let unit = evaluation.unit
     let assumed = evaluation.assumed
     let format = options.format
-    if (format ?? context.defaultFormat) == .markdown {
-      context.write(
+    if (format ?? out.defaultFormat) == .markdown {
+      out.write(
         "Assumed (the table does not state them): \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", ")).\n\n"
       )
-    } else if (format ?? context.defaultFormat) == .table {
-      context.write("assumed: \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n")
+    } else if (format ?? out.defaultFormat) == .table {
+      out.write("assumed: \(assumed.isEmpty ? "nothing" : assumed.joined(separator: ", "))\n")
     }
     let statistics = ResultTable(
       name: "evaluation-statistics", rows: comparisons.map { statisticsRecord($0, unit: unit) })
@@ -322,7 +324,7 @@ public enum EvaluateCommand {
           ])
         }
       })
-    if (format ?? context.defaultFormat) == .json {
+    if (format ?? out.defaultFormat) == .json {
       // One object: the assumptions, the statistics and, when asked, the cells.
       var record = ResultRecord([
         "reference": .string(table.name),
@@ -332,19 +334,19 @@ public enum EvaluateCommand {
         "limits": .array(limits.rows.map { .record($0) }),
       ])
       if options.printCells { record["cells"] = .array(cells.rows.map { .record($0) }) }
-      context.emit(ResultTable(name: "evaluation", rows: [record], isSingleObject: true), format: format)
+      out.emit(ResultTable(name: "evaluation", rows: [record], isSingleObject: true), format: format)
     } else {
-      context.emit(statistics, format: format)
-      context.write(
+      out.emit(statistics, format: format)
+      out.write(
         "\nLimits of agreement (Bland and Altman 1999): the form follows two tests on the differences against the means, their trend and their spread; absolute limits where neither, ratio limits where neither holds on the logarithms, regression-based limits otherwise (or none); coverage is the share of cells inside the limits in each third of the means.\n\n"
       )
-      context.emit(limits, format: format)
+      out.emit(limits, format: format)
       if options.printCells {
-        context.write("\n")
-        context.emit(cells, format: format)
+        out.write("\n")
+        out.emit(cells, format: format)
       }
     }
-    try drawCharts(comparisons: comparisons, table: table, unit: unit, options: options, context: context)
+    try drawCharts(comparisons: comparisons, table: table, unit: unit, options: options, into: &out)
   }
 
   /// Decimal places a table key needs to print as written (2.5 -> 1).
@@ -363,9 +365,9 @@ public enum EvaluateCommand {
 
   static func drawCharts(
     comparisons: [ReferenceComparison], table: ReferenceTable, unit: String, options: Options,
-    context: CommandContext
+    into out: inout Rendering
   ) throws {
-    guard options.chartsDirectory != nil || context.figuresDirectory != nil else { return }
+    guard options.chartsDirectory != nil || out.figuresDirectory != nil else { return }
     let styles: [GnuplotChart.Style] = [.points, .points, .points, .points]
     // A model whose every cell is within 2 % of the scale (about a marker's size) of a model drawn
     // after it lies hidden under that model's markers: its key entry says
@@ -394,7 +396,7 @@ public enum EvaluateCommand {
           points: c.cells.map { .init($0.reference, $0.predicted) })
       })
     scatter.identityLine = true
-    try context.draw(scatter, folder: options.chartsDirectory, format: options.format)
+    out.draw(scatter, folder: options.chartsDirectory, format: options.format)
 
     // kcal/min against body mass: the table's rate (from its longest
     // duration, the least rounded) beside each model's.
@@ -423,7 +425,7 @@ public enum EvaluateCommand {
         series: series)
       // From zero: cut at the lowest rate, a 1.6-fold range looks tenfold.
       rate.yFromZero = true
-      try context.draw(rate, folder: options.chartsDirectory, format: options.format)
+      out.draw(rate, folder: options.chartsDirectory, format: options.format)
     }
 
     for c in comparisons {
@@ -439,7 +441,7 @@ public enum EvaluateCommand {
           }
         }, valueLabel: "(predicted - reference) / reference (%)")
       if table.rowKeys.count > 1 && table.columnKeys.count > 1 {
-        try context.draw(heat, folder: options.chartsDirectory, format: options.format)
+        out.draw(heat, folder: options.chartsDirectory, format: options.format)
       }
       // The absolute form, and the percentage form where the difference
       // grows with the mean.
@@ -457,7 +459,7 @@ public enum EvaluateCommand {
             + (table.columnKeys.count > 1 ? ", \(key(cell.columnKey, table.columnVariable))" : "")
         },
         agreement: c.agreement, folder: options.chartsDirectory,
-        format: options.format, context: context)
+        format: options.format, into: &out)
     }
   }
 }

@@ -118,7 +118,7 @@ public enum FootprintCommands {
   /// The `flights` table (one row per trip and a total), then the
   /// published comparison.
   public static func render(
-    _ flights: Flights, publishedSource: String?, format: OutputFormat?, context: CommandContext
+    _ flights: Flights, publishedSource: String?, format: OutputFormat?, into out: inout Rendering
   ) {
     var rows: [ResultRecord] = []
     for t in flights.trips {
@@ -142,7 +142,7 @@ public enum FootprintCommands {
       total["co2_kg_\(factor.set)"] = .number(flights.totalKilograms(k), 1)
     }
     rows.append(total)
-    context.emit(ResultTable(name: "flights", rows: rows), format: format)
+    out.emit(ResultTable(name: "flights", rows: rows), format: format)
     guard !flights.published.isEmpty else { return }
     var comparison: [ResultRecord] = []
     for value in flights.published {
@@ -158,23 +158,36 @@ public enum FootprintCommands {
           ]))
       }
     }
-    context.write("\n")
-    context.emit(ResultTable(name: "flights-published", rows: comparison), format: format)
+    out.write("\n")
+    out.emit(ResultTable(name: "flights-published", rows: comparison), format: format)
+  }
+
+  /// What `footprint flights` computed, with the source of published values.
+  struct FlightsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Flights
+    var publishedSource: String?
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      FootprintCommands.render(result, publishedSource: publishedSource, format: format, into: &out)
+      return out
+    }
   }
 
   /// `footprint flights`: compute, record inputs and factors, print.
   public static func flights(
     trips tripTexts: [String], factorSets: [String], published: [Double], publishedSource: String?,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let result = try flights(trips: tripTexts, factorSets: factorSets, published: published)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters,
-        render: { context in
-          render(result, publishedSource: publishedSource, format: format, context: context)
-        }
-      ), context: context, database: nil)
+    try driver.finish(
+      FlightsOutcome(
+        inputs: result.inputs, parameters: result.parameters, result: result,
+        publishedSource: publishedSource, format: format), database: nil)
   }
 
   /// The annual calculator's result with the Irish average it is set
@@ -205,7 +218,7 @@ public enum FootprintCommands {
       inputs: [calculatorTablePath])
   }
 
-  public static func render(_ annual: Annual, format: OutputFormat?, context: CommandContext) {
+  public static func render(_ annual: Annual, format: OutputFormat?, into out: inout Rendering) {
     let result = annual.footprint
     let irish = annual.irishAverageKilograms
     let rows: [ResultRecord] = [
@@ -219,12 +232,27 @@ public enum FootprintCommands {
         "share_of_irish_average_pct": .number(100 * value / irish, 1),
       ])
     }
-    if (format ?? context.defaultFormat) != .json {
-      context.write(
+    if (format ?? out.defaultFormat) != .json {
+      out.write(
         "Irish average \(Fixed.format(irish / 1000, digits: 1)) t CO2e per person per year; diet from the \(result.dietBasis)\n"
       )
     }
-    context.emit(ResultTable(name: "annual-footprint", rows: rows), format: format)
+    out.emit(ResultTable(name: "annual-footprint", rows: rows), format: format)
+  }
+
+  /// What `footprint annual` computed.
+  struct AnnualOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Annual
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      FootprintCommands.render(result, format: format, into: &out)
+      return out
+    }
   }
 
   /// `footprint annual`: compute, then record the table, the files the
@@ -232,13 +260,13 @@ public enum FootprintCommands {
   /// and print.
   public static func annual(
     _ input: AnnualFootprintInput, sources: OptionSources = OptionSources(), format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try annual(input)
-    try Driver.finish(
-      ComputedOutcome(
+    try driver.finish(
+      AnnualOutcome(
         inputs: result.inputs + sources.files, parameters: result.parameters + sources.parameters,
-        render: { context in render(result, format: format, context: context) }),
-      context: context, database: nil)
+        result: result, format: format),
+      database: nil)
   }
 }

@@ -393,7 +393,8 @@ public enum MeasuredEvaluationCommand {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(into context: CommandContext) throws {
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
       let rows = result.groups.map { g in
         var row = ResultRecord(["model": .string(g.model), (options.byColumn ?? "group"): .string(g.by)])
         for field in AgreementColumn.record(g.agreement, unitSuffix: unitSuffix, only: shown).fields {
@@ -401,10 +402,11 @@ public enum MeasuredEvaluationCommand {
         }
         return row
       }
-      context.emit(ResultTable(name: "measured-evaluation", rows: rows), format: options.format)
+      out.emit(ResultTable(name: "measured-evaluation", rows: rows), format: options.format)
       if let chart = MeasuredEvaluationCommand.biasChart(result, options: options, unitSuffix: unitSuffix) {
-        try context.draw(chart, folder: nil, format: options.format)
+        out.draw(chart, folder: nil, format: options.format)
       }
+      return out
     }
   }
 
@@ -446,8 +448,8 @@ public enum MeasuredEvaluationCommand {
     return chart
   }
 
-  public static func run(_ options: Options, databasePath: String?, context: CommandContext) throws {
-    try Driver.finish(
-      Outcome(result: try evaluate(options), options: options), context: context, database: databasePath)
+  public static func run(_ options: Options, databasePath: String?, driver: Driver) throws {
+    try driver.finish(
+      Outcome(result: try evaluate(options), options: options), database: databasePath)
   }
 }

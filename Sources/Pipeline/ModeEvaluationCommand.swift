@@ -343,35 +343,49 @@ public enum ModeEvaluationCommand {
     }
   }
 
-  public static func run(_ options: Options, context: CommandContext) throws {
+  /// What `evaluate modes` computed, with the options it prints by.
+  struct ModesOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var e: Evaluation
+    var options: Options
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "evaluate modes", recordedAt: recordedAt, inputs: inputs, parameters: e.parameters,
+        errorSummaries: summaries(e))
+      run.results = e.scores.flatMap { s in
+        zip(e.days, s.byDay).flatMap { day, c in
+          ModeScoreColumn.columns(of: c).map {
+            ResultRow(
+              subject: "\(s.predictor) \(day)", metric: $0.name, value: $0.value,
+              unit: $0.kind == .count ? "count" : "fraction")
+          }
+        }
+      }
+      run.diagnostics = e.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(scoresTable(e), format: options.format)
+      out.emit(confusionTable(e), format: options.format)
+      out.emit(byDayTable(e), format: options.format)
+      if let fitted = e.fitted { out.emit(countsTable(fitted), format: options.format) }
+      for chart in charts(e) {
+        out.draw(chart, folder: options.chartsDirectory, format: options.format)
+      }
+      return out
+    }
+  }
+
+  public static func run(_ options: Options, driver: Driver) throws {
     let e = try evaluate(options)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: e.inputs, parameters: e.parameters, diagnostics: e.diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "evaluate modes", recordedAt: recordedAt, inputs: inputs, parameters: e.parameters,
-            errorSummaries: summaries(e))
-          run.results = e.scores.flatMap { s in
-            zip(e.days, s.byDay).flatMap { day, c in
-              ModeScoreColumn.columns(of: c).map {
-                ResultRow(
-                  subject: "\(s.predictor) \(day)", metric: $0.name, value: $0.value,
-                  unit: $0.kind == .count ? "count" : "fraction")
-              }
-            }
-          }
-          run.diagnostics = e.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          context.emit(scoresTable(e), format: options.format)
-          context.emit(confusionTable(e), format: options.format)
-          context.emit(byDayTable(e), format: options.format)
-          if let fitted = e.fitted { context.emit(countsTable(fitted), format: options.format) }
-          for chart in charts(e) {
-            try context.draw(chart, folder: options.chartsDirectory, format: options.format)
-          }
-        }), context: context, database: options.databasePath)
+    try driver.finish(
+      ModesOutcome(
+        inputs: e.inputs, parameters: e.parameters, diagnostics: e.diagnostics, e: e, options: options),
+      database: options.databasePath)
   }
 }

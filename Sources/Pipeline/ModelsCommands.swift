@@ -18,18 +18,20 @@ public enum ModelsCommands {
       })
   }
 
-  public static func list(format: OutputFormat?, context: CommandContext) {
-    context.emit(listTable(), format: format)
+  public static func list(format: OutputFormat?, driver: Driver) throws {
+    try driver.print(Rendering(blocks: [.table(listTable(), format: format)]))
   }
 
-  public static func explain(id: String, format: OutputFormat? = nil, context: CommandContext) throws {
-    render(try ModelRegistry.model(id: id).info, format: format, context: context)
+  public static func explain(id: String, format: OutputFormat? = nil, driver: Driver) throws {
+    var out = driver.rendering()
+    render(try ModelRegistry.model(id: id).info, format: format, into: &out)
+    try driver.print(out)
   }
 
   /// Prints a model's description: a table in a named format, else prose.
-  public static func render(_ info: ModelInfo, format: OutputFormat?, context: CommandContext) {
+  public static func render(_ info: ModelInfo, format: OutputFormat?, into out: inout Rendering) {
     if let format {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "model",
           rows: [
@@ -46,7 +48,7 @@ public enum ModelsCommands {
     text += "Valid range: \(info.validRange)\n"
     text += "Citation:    \(info.citation)\n"
     if !info.notes.isEmpty { text += "Notes:       \(info.notes)\n" }
-    context.write(text)
+    out.write(text)
   }
 
   /// A published value to print next to EnergyLab's, as `kcal_per_min=4.55`.
@@ -131,7 +133,7 @@ public enum ModelsCommands {
   /// Prints an evaluation: its row, then the published comparison (folded
   /// into the row in JSON).
   public static func render(
-    _ evaluation: Evaluation, publishedSource: String? = nil, format: OutputFormat?, context: CommandContext
+    _ evaluation: Evaluation, publishedSource: String? = nil, format: OutputFormat?, into out: inout Rendering
   ) {
     let output = evaluation.output
     var record = ResultRecord([
@@ -149,7 +151,7 @@ public enum ModelsCommands {
     }
     record["diagnostics"] = .array(output.diagnostics.map { .string($0.description) })
     guard !evaluation.published.isEmpty else {
-      context.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
+      out.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
       return
     }
     let rows = evaluation.published.map { item -> ResultRecord in
@@ -160,13 +162,13 @@ public enum ModelsCommands {
         "source": .string(publishedSource ?? ""),
       ])
     }
-    if (format ?? context.defaultFormat) == .json {
+    if (format ?? out.defaultFormat) == .json {
       record["published"] = .array(rows.map { .record($0) })
-      context.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
+      out.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
     } else {
-      context.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
-      context.write("\n")
-      context.emit(ResultTable(name: "model-eval-published", rows: rows), format: format)
+      out.emit(ResultTable(name: "model-eval", rows: [record], isSingleObject: true), format: format)
+      out.write("\n")
+      out.emit(ResultTable(name: "model-eval-published", rows: rows), format: format)
     }
   }
 
@@ -181,19 +183,21 @@ public enum ModelsCommands {
     public var parameters: [NamedParameter] { sources.parameters }
     public var diagnostics: [Diagnostic] { evaluation.output.diagnostics }
     public var diagnosticsListedInOutput: Bool { true }
-    public func render(into context: CommandContext) throws {
-      ModelsCommands.render(evaluation, publishedSource: publishedSource, format: format, context: context)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      ModelsCommands.render(evaluation, publishedSource: publishedSource, format: format, into: &out)
+      return out
     }
   }
 
   /// `models eval`: evaluate, then record and print through the driver.
   public static func eval(
     id: String, input: ModelInput, published: [PublishedValue] = [], publishedSource: String? = nil,
-    sources: OptionSources = OptionSources(), format: OutputFormat?, context: CommandContext
+    sources: OptionSources = OptionSources(), format: OutputFormat?, driver: Driver
   ) throws {
-    try Driver.finish(
+    try driver.finish(
       EvalOutcome(
         evaluation: try evaluate(id: id, input: input, published: published), sources: sources,
-        publishedSource: publishedSource, format: format), context: context, database: nil)
+        publishedSource: publishedSource, format: format), database: nil)
   }
 }

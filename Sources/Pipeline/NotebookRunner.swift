@@ -3,9 +3,9 @@ import Foundation
 import Reporting
 import Store
 
-/// Runs one parsed command of a notebook in a context; supplied by the
-/// command-line layer, which owns argument parsing.
-public typealias CommandExecutor = (_ arguments: [String], _ context: CommandContext) throws -> Void
+/// Runs one parsed command of a notebook through the notebook's driver;
+/// supplied by the command-line layer, which owns argument parsing.
+public typealias CommandExecutor = (_ arguments: [String], _ driver: Driver) throws -> Void
 
 /// Executes notebooks into `Reports/<name>/`: report.md (prose with each
 /// block's output inline), figures/ (PNG, SVG, .gp, .dat), data/ (a CSV of
@@ -114,13 +114,17 @@ public struct NotebookRunner {
 
   private func build(_ notebook: Notebook, into folder: String, replacing final: String) throws {
     let report = OutputBuffer()
-    let context = CommandContext(
-      defaultFormat: .markdown, figuresDirectory: "\(folder)/figures", figuresLink: "figures/",
-      databasePath: "\(folder)/results.sqlite", reproducible: reproducible, sink: { report.text += $0 })
-    context.reportFolders = CommandContext.ReportFolders(building: folder, final: final)
+    let context = CommandContext(sink: { report.text += $0 })
     context.writePolicy = WritePolicy(
       projectRoot: FileManager.default.currentDirectoryPath, reportFolder: folder,
       allowed: notebook.allowedWrites, allowedReads: notebook.allowedReads)
+    let printer = Printer(
+      context: context, defaultFormat: .markdown, figuresDirectory: "\(folder)/figures",
+      figuresLink: "figures/")
+    printer.reportFolders = Printer.ReportFolders(building: folder, final: final)
+    let driver = Driver(
+      printer: printer, databasePath: "\(folder)/results.sqlite", reproducible: reproducible)
+    let recorder = driver.recorder
     var commandNumber = 0
     var writtenTables = 0
     // Prose is filled with the values of named results once every command
@@ -129,14 +133,14 @@ public struct NotebookRunner {
     var values = NotebookValues()
     var prose: [(text: String, line: Int)] = []
     func marker(_ k: Int) -> String { "\u{0}prose \(k)\u{0}" }
-    context.provenance.addInput(try InputFingerprint.of(path: notebook.path))
+    recorder.provenance.addInput(try InputFingerprint.of(path: notebook.path))
     for part in notebook.parts {
       switch part {
       case .prose(let text, let line):
         report.text += marker(prose.count) + "\n"
         prose.append((text, line))
       case .parameters(let list):
-        context.provenance.addParameters(list)
+        recorder.provenance.addParameters(list)
         report.text += "Parameters of this notebook:\n\n| name | value |\n| --- | --- |\n"
         for p in list {
           report.text += "| \(Markdown.escapeTableCell(p.name)) | \(Markdown.escapeTableCell(p.value)) |\n"
@@ -150,30 +154,30 @@ public struct NotebookRunner {
             $0.contains("{{") ? try values.interpolate($0, path: notebook.path, line: command.line) : $0
           }
           progress("\(notebook.name): [\(commandNumber)] \(command.text)")
-          context.provenance.commands.append(command.text)
+          recorder.provenance.commands.append(command.text)
           report.text += "```sh\n$ \(command.text)\n```\n\n"
-          let skippedBefore = context.provenance.skipped.count
+          let skippedBefore = recorder.provenance.skipped.count
           // The reasons of files skipped by the command, so the message
           // says which file failed and why, not only how many.
           func failure(_ error: Error) -> RuntimeError {
-            let reasons = context.provenance.skipped.dropFirst(skippedBefore)
+            let reasons = recorder.provenance.skipped.dropFirst(skippedBefore)
             let detail = reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"
             return RuntimeError("\(notebook.path):\(command.line): command failed: \(error)\(detail)")
           }
           do {
-            try executor(command.arguments, context)
+            try executor(command.arguments, driver)
           } catch let error as any ReportedError {
             throw failure(error)
           }
           report.text += "\n"
-          for table in context.emittedTables.dropFirst(writtenTables) {
+          for table in printer.emittedTables.dropFirst(writtenTables) {
             let file = String(format: "%02d", commandNumber) + "-\(GnuplotChart.safeFileStem(table.name)).csv"
             try AtomicFile.write(ResultRenderer.csv(table), to: "\(folder)/data/\(file)")
           }
           if let name = command.resultName {
-            values.add(name, tables: Array(context.emittedTables.dropFirst(writtenTables)))
+            values.add(name, tables: Array(printer.emittedTables.dropFirst(writtenTables)))
           }
-          writtenTables = context.emittedTables.count
+          writtenTables = printer.emittedTables.count
         }
       }
     }
@@ -181,7 +185,7 @@ public struct NotebookRunner {
       report.text = report.text.replacingOccurrences(
         of: marker(k), with: try values.interpolate(part.text, path: notebook.path, line: part.line))
     }
-    report.text += provenanceSection(context.provenance)
+    report.text += provenanceSection(recorder.provenance)
     try AtomicFile.write(normalized(report.text), to: "\(folder)/report.md")
   }
 

@@ -277,28 +277,45 @@ public enum PowerCommand {
       keyColumns: ["file", "lap", "duration_s", "work_kj", "mean_power_w", "np_w", "if", "tss"])
   }
 
+  /// What `track power` computed: a row per file and lap.
+  struct TrackPowerOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var result: Result
+    var zones: Int
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track power", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+        results: result.rows.flatMap { storedRows($0, zones: zones) })
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(table(result, zones: zones), format: format)
+      return out
+    }
+  }
+
   /// `track power`: compute, then store and print through the driver.
   public static func run(
     files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
     defaultTimeZone: TimeZone?, failFast: Bool, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(
       files: files, parameters: parameters, ftpWatts: ftpWatts, trackParameters: trackParameters,
-      defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { context.warn($0) })
+      defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { driver.warn($0) })
     let zones = parameters.zoneUpperFractions.count + 1
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track power", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
-            results: result.rows.flatMap { storedRows($0, zones: zones) })
-          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in context.emit(table(result, zones: zones), format: format) }),
-      context: context, database: databasePath)
+    try driver.finish(
+      TrackPowerOutcome(
+        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics, result: result,
+        zones: zones, format: format),
+      database: databasePath)
     if result.failures > 0 {
       throw RuntimeError(
         "\(result.failures) of \(files.count) files could not be read; \(result.inputs.count) summarised")

@@ -374,52 +374,67 @@ public enum PowerCurveCommand {
     return out
   }
 
+  /// What `power curve` computed: the curve, its fits and the W' balances.
+  struct PowerCurveOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var result: Result
+    var chartsDirectory: String?
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var rows = result.points.map {
+        ResultRow(subject: "\($0.seconds) s", metric: "mean_maximal_power", value: $0.watts, unit: "W")
+      }
+      for f in result.fits {
+        rows.append(
+          ResultRow(subject: f.model.rawValue, metric: "cp", value: f.criticalPowerWatts, unit: "W"))
+        if let w = f.wPrimeJoules {
+          rows.append(ResultRow(subject: f.model.rawValue, metric: "w_prime", value: w, unit: "J"))
+        }
+        if let p = f.maxPowerWatts {
+          rows.append(ResultRow(subject: f.model.rawValue, metric: "pmax", value: p, unit: "W"))
+        }
+        if let t = f.tauSeconds {
+          rows.append(ResultRow(subject: f.model.rawValue, metric: "tau", value: t, unit: "s"))
+        }
+      }
+      for b in result.balances {
+        rows.append(
+          ResultRow(
+            subject: b.file, metric: "w_prime_balance_integral_min", value: minimum(b.integral).0,
+            unit: "J"))
+        rows.append(
+          ResultRow(
+            subject: b.file, metric: "w_prime_balance_differential_min", value: minimum(b.differential).0,
+            unit: "J"))
+      }
+      var run = RunRecord(
+        command: "power curve", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+        results: rows)
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      for chart in charts(result) { out.draw(chart, folder: chartsDirectory, format: format) }
+      for table in tables(result) { out.emit(table, format: format) }
+      return out
+    }
+  }
+
   /// `power curve`: compute, then store and print through the driver.
   public static func run(
     _ options: Options, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(options)
     let parameters = options.described
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: parameters, diagnostics: result.diagnostics,
-        run: { inputs, recordedAt in
-          var rows = result.points.map {
-            ResultRow(subject: "\($0.seconds) s", metric: "mean_maximal_power", value: $0.watts, unit: "W")
-          }
-          for f in result.fits {
-            rows.append(
-              ResultRow(subject: f.model.rawValue, metric: "cp", value: f.criticalPowerWatts, unit: "W"))
-            if let w = f.wPrimeJoules {
-              rows.append(ResultRow(subject: f.model.rawValue, metric: "w_prime", value: w, unit: "J"))
-            }
-            if let p = f.maxPowerWatts {
-              rows.append(ResultRow(subject: f.model.rawValue, metric: "pmax", value: p, unit: "W"))
-            }
-            if let t = f.tauSeconds {
-              rows.append(ResultRow(subject: f.model.rawValue, metric: "tau", value: t, unit: "s"))
-            }
-          }
-          for b in result.balances {
-            rows.append(
-              ResultRow(
-                subject: b.file, metric: "w_prime_balance_integral_min", value: minimum(b.integral).0,
-                unit: "J"))
-            rows.append(
-              ResultRow(
-                subject: b.file, metric: "w_prime_balance_differential_min", value: minimum(b.differential).0,
-                unit: "J"))
-          }
-          var run = RunRecord(
-            command: "power curve", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
-            results: rows)
-          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          for chart in charts(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
-          for table in tables(result) { context.emit(table, format: format) }
-        }), context: context, database: databasePath)
+    try driver.finish(
+      PowerCurveOutcome(
+        inputs: result.inputs, parameters: parameters, diagnostics: result.diagnostics, result: result,
+        chartsDirectory: chartsDirectory, format: format), database: databasePath)
   }
 }

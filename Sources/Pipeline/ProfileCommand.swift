@@ -311,8 +311,10 @@ public enum ProfileCommand {
       ProfileCommand.runRecord(
         profile, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
     }
-    public func render(into context: CommandContext) throws {
-      try ProfileCommand.render(profile, options: options, context: context)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try ProfileCommand.render(profile, options: options, into: &out)
+      return out
     }
   }
 
@@ -321,12 +323,12 @@ public enum ProfileCommand {
   }
 
   /// `profile`: compute, then store and print through the driver.
-  public static func run(_ options: Options, context: CommandContext) throws {
-    try Driver.finish(outcome(options), context: context, database: options.databasePath)
+  public static func run(_ options: Options, driver: Driver) throws {
+    try driver.finish(outcome(options), database: options.databasePath)
   }
 
   /// The factor set and total (prose formats), the profile table, the charts.
-  public static func render(_ profile: Profile, options: Options, context: CommandContext) throws {
+  public static func render(_ profile: Profile, options: Options, into out: inout Rendering) throws {
     let factors = profile.factors
     let mass = profile.bodyMassKilograms
     let activities = profile.activities
@@ -341,7 +343,7 @@ public enum ProfileCommand {
         "body_mass_kg": .number(mass, 1),
       ])
     }
-    let format = options.format ?? context.defaultFormat
+    let format = options.format ?? out.defaultFormat
     if format != .json && format != .csv {
       let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }
       let days = localDates(activities, builder).count
@@ -350,17 +352,17 @@ public enum ProfileCommand {
         format == .markdown ? Markdown.escapeInline(factors.source) : PrintableText.clean(factors.source)
       let setName =
         format == .markdown ? Markdown.escapeInline(factors.name) : PrintableText.clean(factors.name)
-      context.write(
+      out.write(
         "factor set: \(setName) (\(source)); body mass \(Fixed.shortest(mass)) kg"
           + (options.bodyMassKilograms == nil ? " (default)" : "") + "; time zone \(options.timeZone.name)\n")
-      context.write(
+      out.write(
         "total \(Fixed.format(totalCO2, digits: 2)) kg CO2 over \(days) day(s)"
           + (comparison(for: factors.name).map { "; comparison: \($0.text)" } ?? "") + "\n\n")
     }
-    context.emit(ResultTable(name: "profile", rows: rows), format: options.format)
+    out.emit(ResultTable(name: "profile", rows: rows), format: options.format)
     try drawCharts(
       bins: bins, activities: activities, binning: options.binning, factors: factors, options: options,
-      days: localDates(activities, builder).count, context: context)
+      days: localDates(activities, builder).count, into: &out)
   }
 
   /// The local dates the activities touch (start and last second).
@@ -375,9 +377,9 @@ public enum ProfileCommand {
 
   static func drawCharts(
     bins: [ProfileBin], activities: [ProfileActivity], binning: ProfileBinning, factors: EmissionFactorSet,
-    options: Options, days: Int, context: CommandContext
+    options: Options, days: Int, into out: inout Rendering
   ) throws {
-    guard options.chartsDirectory != nil || context.figuresDirectory != nil, !bins.isEmpty else { return }
+    guard options.chartsDirectory != nil || out.figuresDirectory != nil, !bins.isEmpty else { return }
     // Two profiles of one report may differ only in the classifier (a
     // train costed as a car by one, as a train by the other): every title
     // names the factor set and the classifier.
@@ -410,7 +412,7 @@ public enum ProfileCommand {
     if binning == .day, let comparison = comparison(for: factors.name) {
       stacked.horizontalLines = [.init(y: comparison.kilogramsPerDay, title: comparison.text)]
     }
-    try context.draw(stacked, folder: options.chartsDirectory, format: options.format)
+    out.draw(stacked, folder: options.chartsDirectory, format: options.format)
 
     // Cumulative energy and CO2 over the activities, on the local clock of
     // the profile's time zone.
@@ -435,7 +437,7 @@ public enum ProfileCommand {
           xLabel: "local time (\(options.timeZone.name))", yLabel: quantity,
           series: [.init(title: name == "co2" ? "CO2" : name, style: .lines, points: points)])
         chart.xIsLocalTime = true
-        try context.draw(chart, folder: options.chartsDirectory, format: options.format)
+        out.draw(chart, folder: options.chartsDirectory, format: options.format)
       }
       try cumulative(
         \.energyKilocalories, name: "energy",
@@ -467,6 +469,6 @@ public enum ProfileCommand {
       share.notDrawnReason =
         "\(shareModes[k]) has \(Fixed.format(shares[k][0], digits: 1)) % of the distance and \(Fixed.format(shares[k][1], digits: 1)) % of the CO2, one fact that this sentence states"
     }
-    try context.draw(share, folder: options.chartsDirectory, format: options.format)
+    out.draw(share, folder: options.chartsDirectory, format: options.format)
   }
 }

@@ -6,6 +6,20 @@ import Store
 import Surveys
 
 /// `survey summary`, `survey sus`, `survey crosstab` and `survey compare`.
+/// A survey command's outcome: the export and scale file read, the
+/// reader's notes, the loading parameters and the command's own.
+protocol SurveyOutcome: CommandOutcome {
+  var loaded: SurveyCommands.Loaded { get }
+  var command: String { get }
+  var commandParameters: [NamedParameter] { get }
+}
+
+extension SurveyOutcome {
+  var inputs: [String] { loaded.inputs }
+  var parameters: [NamedParameter] { loaded.parameters + commandParameters }
+  var diagnostics: [Diagnostic] { loaded.notes }
+}
+
 public enum SurveyCommands {
   public struct Input: Sendable {
     public var path: String
@@ -191,24 +205,18 @@ public enum SurveyCommands {
     }
   }
 
-  /// A survey command's outcome: the export and scale file read, the
-  /// reader's notes, the loading parameters and the command's own, the run
-  /// `fill` completes, and the rendering.
-  static func outcome(
-    _ loaded: Loaded, command: String, parameters: [NamedParameter] = [],
-    fill: @escaping (inout RunRecord) -> Void, render: @escaping (CommandContext) throws -> Void
-  ) -> ComputedOutcome {
-    let all = loaded.parameters + parameters
-    return ComputedOutcome(
-      inputs: loaded.inputs, parameters: all, diagnostics: loaded.notes,
-      run: { inputs, recordedAt in
-        var run = RunRecord(
-          command: "\(command) \(loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
-          parameters: all)
-        fill(&run)
-        run.diagnostics = loaded.notes.map(DiagnosticRow.init)
-        return run
-      }, render: render)
+  /// The run of a survey command, without its rows: the export (and
+  /// scale file) read, the loading parameters and the command's own, the
+  /// reader's notes.
+  static func surveyRun(
+    _ loaded: Loaded, command: String, parameters: [NamedParameter], inputs: [InputFingerprint],
+    recordedAt: String?
+  ) -> RunRecord {
+    var run = RunRecord(
+      command: "\(command) \(loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
+      parameters: parameters)
+    run.diagnostics = loaded.notes.map(DiagnosticRow.init)
+    return run
   }
 
   static func record(_ s: QuestionSummary) -> ResultRecord {
@@ -305,8 +313,10 @@ public enum SurveyCommands {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(into context: CommandContext) throws {
-      try renderSummary(result, chartsDirectory: chartsDirectory, format: format, context: context)
+    public func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try renderSummary(result, chartsDirectory: chartsDirectory, format: format, into: &out)
+      return out
     }
   }
 
@@ -314,23 +324,23 @@ public enum SurveyCommands {
   public static func summary(
     _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
     format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
-    try Driver.finish(
+    try driver.finish(
       SummaryOutcome(
         result: try summary(input, codebookPath: codebookPath), chartsDirectory: chartsDirectory,
-        format: format), context: context, database: databasePath)
+        format: format), database: databasePath)
   }
 
   /// The questions, answers, ordinal statistics and open answers, then the
   /// charts.
   static func renderSummary(
-    _ result: Summary, chartsDirectory: String?, format: OutputFormat?, context: CommandContext
+    _ result: Summary, chartsDirectory: String?, format: OutputFormat?, into out: inout Rendering
   ) throws {
     let survey = result.loaded.survey
     let summaries = result.summaries
     let codebook = result.codebook
-    let fmt = format ?? context.defaultFormat
+    let fmt = format ?? out.defaultFormat
     var records = summaries.map(record)
     if let codebook {
       for (i, s) in summaries.enumerated() where !s.openAnswers.isEmpty {
@@ -345,9 +355,9 @@ public enum SurveyCommands {
       }
     }
     if fmt == .json {
-      context.emit(ResultTable(name: "survey-summary", rows: records), format: fmt)
+      out.emit(ResultTable(name: "survey-summary", rows: records), format: fmt)
     } else {
-      context.write(
+      out.write(
         (fmt == .markdown ? "Survey **\(Markdown.escapeInline(survey.name))**" : "survey \(survey.name)")
           + " (\(survey.format)\(survey.respondents.map { ", n = \($0)" } ?? "")).\n\n")
       // One long table of question, answer, count, percent; statistics after.
@@ -408,13 +418,13 @@ public enum SurveyCommands {
             "n": $0.n.map { .integer($0) } ?? .null,
           ])
         })
-      context.emit(questions, format: fmt)
-      context.write("\n")
-      context.emit(ResultTable(name: "survey-answers", rows: rows), format: fmt)
+      out.emit(questions, format: fmt)
+      out.write("\n")
+      out.emit(ResultTable(name: "survey-answers", rows: rows), format: fmt)
       let ordinal = summaries.filter { $0.median != nil }
       if !ordinal.isEmpty {
-        context.write("\n")
-        context.emit(
+        out.write("\n")
+        out.emit(
           ResultTable(
             name: "survey-ordinal",
             rows: ordinal.map {
@@ -428,12 +438,12 @@ public enum SurveyCommands {
                 "top_two_box_ci95_upper_pct": .number($0.topTwoBox.map { 100 * $0.upper }, 1),
               ])
             }), format: fmt)
-        context.write(
+        out.write(
           "\n(Mean and SD of ordinal codes are shown for comparison with published means; medians are the summary of record.)\n"
         )
         // How the labels became codes, one row per scale.
-        context.write("\n")
-        context.emit(
+        out.write("\n")
+        out.emit(
           ResultTable(
             name: "survey-scales",
             rows: scaleRows(
@@ -444,15 +454,15 @@ public enum SurveyCommands {
           format: fmt)
       }
       for s in summaries where !s.openAnswers.isEmpty {
-        context.write(
+        out.write(
           "\n\(fmt == .markdown ? "**\(Markdown.escapeInline(s.question.text))**" : s.question.text) (\(s.openAnswers.count) answers):\n\n"
         )
         for answer in s.openAnswers {
-          context.write("- " + (fmt == .markdown ? Markdown.escapeInline(answer) : answer) + "\n")
+          out.write("- " + (fmt == .markdown ? Markdown.escapeInline(answer) : answer) + "\n")
         }
         if let codebook {
-          context.write("\n")
-          context.emit(
+          out.write("\n")
+          out.emit(
             ResultTable(
               name: "survey-themes",
               rows: codebook.code(s.openAnswers).map {
@@ -465,14 +475,14 @@ public enum SurveyCommands {
       }
     }
     try drawCharts(
-      survey: survey, summaries: summaries, folder: chartsDirectory, format: format, context: context)
+      survey: survey, summaries: summaries, folder: chartsDirectory, format: format, into: &out)
   }
 
   static func drawCharts(
     survey: Survey, summaries: [QuestionSummary], folder: String?, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) throws {
-    guard folder != nil || context.figuresDirectory != nil else { return }
+    guard folder != nil || out.figuresDirectory != nil else { return }
     // Diverging bars: ordinal questions grouped by scale.
     var scales: [String] = []
     for s in summaries
@@ -506,7 +516,7 @@ public enum SurveyCommands {
           medians: positions.map { Quantiles.quantile($0, 0.5) },
           lower: positions.map { Quantiles.quantile($0, 0.25) },
           upper: positions.map { Quantiles.quantile($0, 0.75) })
-        try context.draw(dots, folder: folder, format: format)
+        out.draw(dots, folder: folder, format: format)
         for s in group { dotted.insert(s.question.id) }
         continue
       }
@@ -547,7 +557,7 @@ public enum SurveyCommands {
               low: low, high: high, percent: 100 * p.count / base(s))
           }
         })
-      try context.draw(chart, folder: folder, format: format)
+      out.draw(chart, folder: folder, format: format)
     }
     // Grouped bars: each categorical question's counts (and partial groups).
     for s in summaries
@@ -582,7 +592,7 @@ public enum SurveyCommands {
         clustered: true,
         yMaximum: unit == "percent" ? 100 : s.n.map(Double.init), marked: marked,
         markedTitle: "partial or approximate \(unit) (see table)")
-      try context.draw(chart, folder: folder, format: format)
+      out.draw(chart, folder: folder, format: format)
     }
   }
 
@@ -776,40 +786,57 @@ public enum SurveyCommands {
       custom: loaded.custom)
   }
 
+  /// `survey sus`: the scores of one export.
+  struct SUSOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var result: SUSResult
+    var chartsDirectory: String?
+    var format: OutputFormat?
+    var command: String { "survey sus" }
+    var commandParameters: [NamedParameter] { result.parameters }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let s = result.summary
+      let name = loaded.survey.name
+      run.results =
+        [
+          ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
+          ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
+          ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
+          ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
+          ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
+        ]
+        + result.respondents.map {
+          ResultRow(
+            subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
+        }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try renderSUS(
+        result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func sus(
     _ input: Input, items: [String], chartsDirectory: String?, databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let result = try sus(loaded, items: items)
-    let s = result.summary
-    try Driver.finish(
-      outcome(
-        loaded, command: "survey sus", parameters: result.parameters,
-        fill: { run in
-          let name = loaded.survey.name
-          run.results =
-            [
-              ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
-              ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
-              ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
-              ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
-              ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
-            ]
-            + result.respondents.map {
-              ResultRow(
-                subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
-            }
-        },
-        render: { context in
-          try renderSUS(
-            result, survey: loaded.survey, chartsDirectory: chartsDirectory, format: format, context: context)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      SUSOutcome(loaded: loaded, result: result, chartsDirectory: chartsDirectory, format: format),
+      database: databasePath)
   }
 
   static func renderSUS(
     _ result: SUSResult, survey: Survey, chartsDirectory: String?, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) throws {
     let questions = result.items
     let scores = result.scores
@@ -832,9 +859,9 @@ public enum SurveyCommands {
       "coding": .string(result.coding),
       "missing_rule": .string("a respondent without all ten items gets no score and is left out"),
     ])
-    let fmt = format ?? context.defaultFormat
+    let fmt = format ?? out.defaultFormat
     if fmt == .json {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "sus",
           rows: [
@@ -846,16 +873,16 @@ public enum SurveyCommands {
     } else if fmt == .csv {
       // One table per CSV: the respondents; the summary is one row of it in
       // JSON and the other formats.
-      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
-      context.warn(
+      out.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+      out.warn(
         "energylab: note: SUS mean \(Fixed.format(s.mean, digits: 1)) (n = \(s.n), 95 % CI \(Fixed.format(s.lower, digits: 1))-\(Fixed.format(s.upper, digits: 1))); the summary table is in \(Remedy(.outputFormat).text) json, table or markdown"
       )
     } else {
-      context.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
-      context.write("\n")
-      context.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
+      out.emit(ResultTable(name: "sus", rows: [record], isSingleObject: true), format: format)
+      out.write("\n")
+      out.emit(ResultTable(name: "sus-respondents", rows: perRespondent), format: format)
     }
-    if chartsDirectory != nil || context.figuresDirectory != nil {
+    if chartsDirectory != nil || out.figuresDirectory != nil {
       let bins = stride(from: 0.0, to: 100.0, by: 10.0).map { lo in
         (lo, Double(scores.filter { $0 >= lo && ($0 < lo + 10 || (lo == 90 && $0 <= 100)) }.count))
       }
@@ -867,7 +894,7 @@ public enum SurveyCommands {
         categories: bins.map { "\(Int($0.0))-\(Int($0.0) + (Int($0.0) == 90 ? 10 : 9))" },
         seriesTitles: ["respondents"],
         values: bins.map { [$0.1] }, clustered: true)
-      try context.draw(chart, folder: chartsDirectory, format: format)
+      out.draw(chart, folder: chartsDirectory, format: format)
     }
   }
 
@@ -934,9 +961,50 @@ public enum SurveyCommands {
     }
   }
 
+  /// `survey asq`: each task's scores.
+  struct ASQOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var commandParameters: [NamedParameter]
+    var scores: [ASQTask]
+    var format: OutputFormat?
+    var command: String { "survey asq" }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      for t in scores {
+        let s = t.summary
+        let subject = "\(loaded.survey.name) \(t.task)"
+        run.results += [
+          ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
+          ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
+          ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
+        ]
+      }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      let rows = scores.map { t in
+        let s = t.summary
+        return ResultRecord([
+          "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
+          "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
+          "skipped": .integer(t.skipped), "coding": .string(t.coding),
+        ])
+      }
+      out.emit(ResultTable(name: "asq", rows: rows), format: format)
+      return out
+    }
+  }
+
   public static func asq(
     _ input: Input, tasks: [(name: String, items: [String])], databasePath: String? = nil,
-    format: OutputFormat?, context: CommandContext
+    format: OutputFormat?, driver: Driver
   )
     throws
   {
@@ -953,34 +1021,9 @@ public enum SurveyCommands {
       + scores.map {
         NamedParameter(name: "asq_coding_\($0.task)", value: $0.coding, meaning: "answers read as 1-7")
       }
-    try Driver.finish(
-      outcome(
-        loaded, command: "survey asq", parameters: parameters,
-        fill: { run in
-          for t in scores {
-            let s = t.summary
-            let subject = "\(loaded.survey.name) \(t.task)"
-            run.results += [
-              ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
-              ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
-              ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
-            ]
-          }
-        },
-        render: { context in
-          let rows = scores.map { t in
-            let s = t.summary
-            return ResultRecord([
-              "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
-              "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
-              "skipped": .integer(t.skipped), "coding": .string(t.coding),
-            ])
-          }
-          context.emit(ResultTable(name: "asq", rows: rows), format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      ASQOutcome(loaded: loaded, commandParameters: parameters, scores: scores, format: format),
+      database: databasePath)
   }
 
   /// A contingency table of two single-choice questions, answers in their
@@ -1009,46 +1052,64 @@ public enum SurveyCommands {
     )
   }
 
+  /// `survey crosstab`: two questions' answers against each other.
+  struct CrosstabOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var rq: SurveyQuestion
+    var cq: SurveyQuestion
+    var t: SurveyStatistics.Crosstab
+    var format: OutputFormat?
+    var command: String { "survey crosstab" }
+    var commandParameters: [NamedParameter] {
+      [
+        NamedParameter(name: "crosstab_rows", value: rq.id, meaning: "question of the rows"),
+        NamedParameter(name: "crosstab_columns", value: cq.id, meaning: "question of the columns"),
+      ]
+    }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let question = "\(rq.text) x \(cq.text)"
+      for (r, label) in t.rowLabels.enumerated() {
+        for (c, column) in t.columnLabels.enumerated() {
+          run.surveyResults.append(
+            SurveyResultRow(
+              survey: loaded.survey.name, question: question, answer: "\(label) | \(column)",
+              count: t.counts[r][c], percentage: nil, note: "crosstab cell"))
+        }
+      }
+      let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
+      run.results = [
+        ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
+        ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+        ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
+        ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
+        ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
+      ]
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      renderCrosstab(rq, cq, t, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func crosstab(
     _ input: Input, rows: String, columns: String, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let (rq, cq, t) = try crosstab(loaded, rows: rows, columns: columns)
-    try Driver.finish(
-      outcome(
-        loaded, command: "survey crosstab",
-        parameters: [
-          NamedParameter(name: "crosstab_rows", value: rq.id, meaning: "question of the rows"),
-          NamedParameter(name: "crosstab_columns", value: cq.id, meaning: "question of the columns"),
-        ],
-        fill: { run in
-          let question = "\(rq.text) x \(cq.text)"
-          for (r, label) in t.rowLabels.enumerated() {
-            for (c, column) in t.columnLabels.enumerated() {
-              run.surveyResults.append(
-                SurveyResultRow(
-                  survey: loaded.survey.name, question: question, answer: "\(label) | \(column)",
-                  count: t.counts[r][c], percentage: nil, note: "crosstab cell"))
-            }
-          }
-          let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
-          run.results = [
-            ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
-            ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
-            ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
-            ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
-            ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
-          ]
-        },
-        render: { context in
-          renderCrosstab(rq, cq, t, format: format, context: context)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      CrosstabOutcome(loaded: loaded, rq: rq, cq: cq, t: t, format: format), database: databasePath)
   }
 
   static func renderCrosstab(
     _ rq: SurveyQuestion, _ cq: SurveyQuestion, _ t: SurveyStatistics.Crosstab, format: OutputFormat?,
-    context: CommandContext
+    into out: inout Rendering
   ) {
     var table: [ResultValue] = []
     for (r, label) in t.rowLabels.enumerated() {
@@ -1063,15 +1124,15 @@ public enum SurveyCommands {
       "cramers_v": .number(t.cramersV, 4),
       "sparse_cells": .integer(t.sparseCells),
     ])
-    if (format ?? context.defaultFormat) == .json {
-      context.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
+    if (format ?? out.defaultFormat) == .json {
+      out.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
     } else {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "crosstab-table",
           rows: table.compactMap { if case .record(let r) = $0 { return r } else { return nil } }),
         format: format)
-      context.write(
+      out.write(
         "\nchi2 = \(Fixed.format(t.chiSquare, digits: 3)), dof = \(t.degreesOfFreedom), p = \(Fixed.format(t.pValue, digits: 4)), Cramer's V = \(Fixed.format(t.cramersV, digits: 3))"
           + (t.sparseCells > 0
             ? "; \(t.sparseCells) cells expect fewer than 5 answers, so the chi-square approximation is rough"
@@ -1128,55 +1189,73 @@ public enum SurveyCommands {
     return GroupComparison(question: q, by: g, groups: byGroup, test: test, scale: scale)
   }
 
+  /// `survey compare`: an ordinal question's answers by group.
+  struct ComparisonOutcome: SurveyOutcome {
+    var loaded: Loaded
+    var result: GroupComparison
+    var format: OutputFormat?
+    var command: String { "survey compare" }
+    var commandParameters: [NamedParameter] {
+      [
+        NamedParameter(
+          name: "compare_question", value: result.question.id, meaning: "ordinal question compared"),
+        NamedParameter(
+          name: "compare_by", value: result.by.id, meaning: "question whose answers are the groups"),
+      ]
+    }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = surveyRun(
+        loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
+      let base = "\(loaded.survey.name) \(result.question.id) by \(result.by.id)"
+      for g in result.groups {
+        run.results += [
+          ResultRow(
+            subject: "\(base) \(g.name)", metric: "n", value: Double(g.values.count), unit: "count"),
+          ResultRow(
+            subject: "\(base) \(g.name)", metric: "median",
+            value: Quantiles.quantile(g.values.sorted(), 0.5),
+            unit: "scale value"),
+        ]
+      }
+      switch result.test {
+      case .mannWhitney(let t):
+        run.results += [
+          ResultRow(subject: base, metric: "mann_whitney_u", value: t.u, unit: ""),
+          ResultRow(subject: base, metric: "z", value: t.z, unit: ""),
+          ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+          ResultRow(subject: base, metric: "effect_size_r", value: t.effectSizeR, unit: ""),
+        ]
+      case .kruskalWallis(let t):
+        run.results += [
+          ResultRow(subject: base, metric: "kruskal_wallis_h", value: t.h, unit: ""),
+          ResultRow(subject: base, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
+          ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
+          ResultRow(subject: base, metric: "epsilon_squared", value: t.epsilonSquared, unit: ""),
+        ]
+      }
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      renderComparison(result, format: format, into: &out)
+      return out
+    }
+  }
+
   public static func compare(
     _ input: Input, question: String, by group: String, databasePath: String? = nil, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let loaded = try loaded(input)
     let result = try comparison(loaded, question: question, by: group)
-    try Driver.finish(
-      outcome(
-        loaded, command: "survey compare",
-        parameters: [
-          NamedParameter(
-            name: "compare_question", value: result.question.id, meaning: "ordinal question compared"),
-          NamedParameter(
-            name: "compare_by", value: result.by.id, meaning: "question whose answers are the groups"),
-        ],
-        fill: { run in
-          let base = "\(loaded.survey.name) \(result.question.id) by \(result.by.id)"
-          for g in result.groups {
-            run.results += [
-              ResultRow(
-                subject: "\(base) \(g.name)", metric: "n", value: Double(g.values.count), unit: "count"),
-              ResultRow(
-                subject: "\(base) \(g.name)", metric: "median",
-                value: Quantiles.quantile(g.values.sorted(), 0.5),
-                unit: "scale value"),
-            ]
-          }
-          switch result.test {
-          case .mannWhitney(let t):
-            run.results += [
-              ResultRow(subject: base, metric: "mann_whitney_u", value: t.u, unit: ""),
-              ResultRow(subject: base, metric: "z", value: t.z, unit: ""),
-              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
-              ResultRow(subject: base, metric: "effect_size_r", value: t.effectSizeR, unit: ""),
-            ]
-          case .kruskalWallis(let t):
-            run.results += [
-              ResultRow(subject: base, metric: "kruskal_wallis_h", value: t.h, unit: ""),
-              ResultRow(subject: base, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
-              ResultRow(subject: base, metric: "p_value", value: t.pValue, unit: ""),
-              ResultRow(subject: base, metric: "epsilon_squared", value: t.epsilonSquared, unit: ""),
-            ]
-          }
-        },
-        render: { context in renderComparison(result, format: format, context: context) }),
-      context: context, database: databasePath)
+    try driver.finish(
+      ComparisonOutcome(loaded: loaded, result: result, format: format),
+      database: databasePath)
   }
 
-  static func renderComparison(_ result: GroupComparison, format: OutputFormat?, context: CommandContext) {
+  static func renderComparison(_ result: GroupComparison, format: OutputFormat?, into out: inout Rendering) {
     let q = result.question
     let g = result.by
     let byGroup = result.groups.map { ($0.name, $0.values) }
@@ -1206,6 +1285,6 @@ public enum SurveyCommands {
       record["p_value"] = .number(t.pValue, 4)
       record["epsilon_squared"] = .number(t.epsilonSquared, 4)
     }
-    context.emit(ResultTable(name: "compare", rows: [record], isSingleObject: true), format: format)
+    out.emit(ResultTable(name: "compare", rows: [record], isSingleObject: true), format: format)
   }
 }

@@ -230,21 +230,35 @@ public enum SweepCommand {
         })
   }
 
+  /// What `sweep` computed, with the options it was run with.
+  struct SweepOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic] { [] }
+    var result: Sweep
+    var options: Options
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      RunRecord(
+        command:
+          "sweep --models \(options.modelIDs.joined(separator: ",")) --reference \(result.table.name) --vary \(options.parameter.rawValue)",
+        recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+        errorSummaries: storedStatistics(result, options: options))
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      try SweepCommand.render(result, options: options, into: &out)
+      return out
+    }
+  }
+
   /// `sweep`: compute, then record and print through the driver.
-  public static func run(_ options: Options, context: CommandContext, databasePath: String? = nil) throws {
+  public static func run(_ options: Options, driver: Driver, databasePath: String? = nil) throws {
     let result = try sweep(options)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters,
-        run: { inputs, recordedAt in
-          RunRecord(
-            command:
-              "sweep --models \(options.modelIDs.joined(separator: ",")) --reference \(result.table.name) --vary \(options.parameter.rawValue)",
-            recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
-            errorSummaries: storedStatistics(result, options: options))
-        },
-        render: { context in try render(result, options: options, context: context) }),
-      context: context, database: databasePath)
+    try driver.finish(
+      SweepOutcome(inputs: result.inputs, parameters: result.parameters, result: result, options: options),
+      database: databasePath)
   }
 
   /// Each model's statistics at each swept value as stored error
@@ -269,7 +283,7 @@ public enum SweepCommand {
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.
-  public static func render(_ result: Sweep, options: Options, context: CommandContext) throws {
+  public static func render(_ result: Sweep, options: Options, into out: inout Rendering) throws {
     let table = result.table
     let points = result.points
     let breakEvens = result.breakEvens
@@ -300,9 +314,9 @@ public enum SweepCommand {
         ),
       ])
     }
-    let format = options.format ?? context.defaultFormat
+    let format = options.format ?? out.defaultFormat
     if format == .json {
-      context.emit(
+      out.emit(
         ResultTable(
           name: "sweep",
           rows: [
@@ -313,9 +327,9 @@ public enum SweepCommand {
             ])
           ], isSingleObject: true), format: format)
     } else {
-      context.emit(ResultTable(name: "sweep-break-even", rows: breakEvenRows), format: format)
-      context.write("\n")
-      context.emit(ResultTable(name: "sweep", rows: rows), format: format)
+      out.emit(ResultTable(name: "sweep-break-even", rows: breakEvenRows), format: format)
+      out.write("\n")
+      out.emit(ResultTable(name: "sweep", rows: rows), format: format)
     }
     let chart = GnuplotChart(
       name: "\(table.name)-sweep-\(options.parameter.rawValue)",
@@ -333,6 +347,6 @@ public enum SweepCommand {
     withBand.horizontalLines = [
       .init(y: 0, title: "no error"), .init(y: 20, title: "+20 %"), .init(y: -20, title: "-20 %"),
     ]
-    try context.draw(withBand, folder: options.chartsDirectory, format: options.format)
+    out.draw(withBand, folder: options.chartsDirectory, format: options.format)
   }
 }

@@ -8,32 +8,44 @@ import Tracks
 
 /// `track synth` and `track summary` as library calls.
 public enum TrackCommands {
+  /// The track `track synth` wrote, for its one line of report.
+  struct TrackSynthOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter] { [] }
+    var diagnostics: [Diagnostic] { [] }
+    var spec: SyntheticTrackSpec
+    var track: Track
+    var outputPath: String
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      if spec.route.count >= 2 {
+        out.write(
+          "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
+        )
+        return out
+      }
+      let legs = spec.effectiveLegs.map {
+        "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
+      }
+      out.write(
+        "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
+      )
+      return out
+    }
+  }
+
   /// Writes a synthetic track as GPX to `outputPath` (atomically) and prints
   /// what it holds by construction. `inputs` are the files the spec was
   /// read from (a route).
   public static func synth(
-    _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], context: CommandContext
+    _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], driver: Driver
   ) throws {
     let track = TrackSynthesizer.track(spec)
     try AtomicFile.write(
       GPXWriter.gpx(track, creator: "EnergyLab \(EnergyLabVersion.current) track synth"), to: outputPath)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: inputs,
-        render: { context in
-          if spec.route.count >= 2 {
-            context.write(
-              "wrote \(outputPath): \(track.points.count) fixes following \(spec.route.count) waypoints at \(Fixed.shortest(spec.speedMetersPerSecond)) m/s, seed \(spec.seed)\n"
-            )
-            return
-          }
-          let legs = spec.effectiveLegs.map {
-            "\(Fixed.format($0.durationSeconds, digits: 0)) s at \(Fixed.shortest($0.speedMetersPerSecond)) m/s, grade \(Fixed.shortest($0.gradeFraction))"
-          }
-          context.write(
-            "wrote \(outputPath): \(track.points.count) fixes, \(legs.joined(separator: "; then ")), seed \(spec.seed)\n"
-          )
-        }), context: context, database: nil)
+    try driver.finish(
+      TrackSynthOutcome(inputs: inputs, spec: spec, track: track, outputPath: outputPath), database: nil)
   }
 
   /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
@@ -159,46 +171,61 @@ public enum TrackCommands {
     return Summaries(files: files, results: results, parameters: parameters.described)
   }
 
+  /// What `track summary` computed: a summary per track read.
+  struct TrackSummaryOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var values: [(TrackSummary, TrackHeader)]
+    var rows: [ResultRecord]
+    var format: OutputFormat?
+    var diagnosticsListedInOutput: Bool { true }
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      // Every file failed: nothing was summarised, so no run is stored.
+      guard !values.isEmpty else { return nil }
+      var run = RunRecord(
+        command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
+        results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
+      run.tracks = values.map { s, _ in trackRow(s, path: s.source) }
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(
+        ResultTable(
+          name: "track-summary", rows: rows,
+          keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
+        format: format)
+      return out
+    }
+  }
+
   /// `track summary`: summarise, report and skip unreadable files, print;
   /// fails when any file was skipped (`failFast` stops at the first).
   public static func summary(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     let found = summaries(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, jobs: jobs,
-      progress: context.progressSink)
+      progress: driver.context.progressSink)
     let summaries = try SkipAndLog(
       files: files, results: found.results, failFast: failFast,
-      context: context
+      driver: driver
     ) {
       (summaryRecord($0.0, format: $0.1.format, fit: $0.1.fit), $0.0.diagnostics)
     }
     let values = summaries.values
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
-        diagnosticsListedInOutput: true,
-        run: { inputs, recordedAt in
-          // Every file failed: nothing was summarised, so no run is stored.
-          guard !values.isEmpty else { return nil }
-          var run = RunRecord(
-            command: "track summary", recordedAt: recordedAt, inputs: inputs, parameters: found.parameters,
-            results: values.flatMap { storedRows($0.0, fit: $0.1.fit, subject: $0.0.source) })
-          run.tracks = values.map { s, _ in trackRow(s, path: s.source) }
-          run.diagnostics = diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          context.emit(
-            ResultTable(
-              name: "track-summary", rows: rows,
-              keyColumns: ["file", "start_time", "duration_s", "distance_2d_m", "elevation_gain_m"]),
-            format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      TrackSummaryOutcome(
+        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics, values: values,
+        rows: rows, format: format), database: databasePath)
     try summaries.finish(of: files.count)
   }
 
@@ -428,6 +455,43 @@ public enum TrackCommands {
     }
   }
 
+  /// What `track segments` computed: each track's segmentation, with the
+  /// classifier and zone it is printed by.
+  struct TrackSegmentsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var found: [Segmentation]
+    var classifier: String
+    var epochs: Bool
+    var inference: ModeInference
+    var zone: TimeZone
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
+        recordedAt: recordedAt, inputs: inputs, parameters: parameters)
+      run.activities = found.flatMap(activityRows)
+      run.epochs = found.flatMap { storedEpochs($0, epochSeconds: inference.epochSeconds) }
+      run.diagnostics = diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      if epochs {
+        out.emit(
+          ResultTable(
+            name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
+            keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
+      } else {
+        out.emit(table(found.flatMap(rows)), format: format)
+      }
+      return out
+    }
+  }
+
   /// `track segments`: each file segmented (on every core), unreadable
   /// files reported and skipped; then stored and printed through the
   /// driver, one run for all files. With `epochs`, the epoch table too.
@@ -436,7 +500,7 @@ public enum TrackCommands {
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
     regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
     failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     var joined = inference
     var accelerometerDiagnostics: [Diagnostic] = []
@@ -467,7 +531,7 @@ public enum TrackCommands {
       case .failure(let error as InputError):
         if failFast { throw error }
         failures += 1
-        context.warn("energylab: \(error) (skipped)")
+        driver.warn("energylab: \(error) (skipped)")
         _ = file
       case .failure(let error): throw error
       }
@@ -486,29 +550,11 @@ public enum TrackCommands {
         ] : [])
     let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
     let zone = defaultTimeZone ?? .utc
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: inputs, parameters: parameterList, diagnostics: diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
-            recordedAt: recordedAt, inputs: inputs, parameters: parameterList)
-          run.activities = found.flatMap(activityRows)
-          run.epochs = found.flatMap { storedEpochs($0, epochSeconds: inference.epochSeconds) }
-          run.diagnostics = diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          if epochs {
-            context.emit(
-              ResultTable(
-                name: "track-epochs", rows: found.flatMap { epochRows($0, timeZone: zone) },
-                keyColumns: ["file", "epoch_start", "mode", "speed_mps", "fix"]), format: format)
-          } else {
-            context.emit(table(found.flatMap(rows)), format: format)
-          }
-        }),
-      context: context, database: databasePath)
+    try driver.finish(
+      TrackSegmentsOutcome(
+        inputs: inputs, parameters: parameterList, diagnostics: diagnostics, found: found,
+        classifier: classifier, epochs: epochs, inference: inference, zone: zone, format: format),
+      database: databasePath)
     if failures > 0 {
       throw RuntimeError(
         "\(failures) of \(files.count) files could not be read; \(found.count) segmented")
@@ -523,22 +569,36 @@ public enum TrackCommands {
     public var diagnostics: [Diagnostic]
   }
 
+  /// What `track plot` computed: the charts to draw and the activities.
+  struct TrackPlotOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var plot: Plot
+    var chartsDirectory: String?
+    var format: OutputFormat?
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      for chart in plot.charts { out.draw(chart, folder: chartsDirectory, format: format) }
+      out.emit(plot.activities, format: format)
+      return out
+    }
+  }
+
   /// Charts of one track: speed over time coloured by mode, elevation and
   /// grade over distance, and the mode segmentation.
   public static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, chartsDirectory: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let plot = try plot(
       file: file, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics,
-        render: { context in
-          for chart in plot.charts { try context.draw(chart, folder: chartsDirectory, format: format) }
-          context.emit(plot.activities, format: format)
-        }), context: context, database: nil)
+    try driver.finish(
+      TrackPlotOutcome(
+        inputs: [file], parameters: plot.parameters, diagnostics: plot.diagnostics, plot: plot,
+        chartsDirectory: chartsDirectory, format: format), database: nil)
   }
 
   public static func plot(
@@ -755,56 +815,72 @@ extension TrackCommands {
       seconds, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
   }
 
+  /// What `track trips` computed: trips, stays and places.
+  struct TrackTripsOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var r: TripsResult
+    var inference: ModeInference
+    var zone: TimeZone
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var run = RunRecord(
+        command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
+        inputs: inputs,
+        parameters: r.parameters)
+      var index: [String: Int] = [:]
+      run.trips = r.found.trips.map { t in
+        index[t.source, default: 0] += 1
+        return TripRow(
+          trackPath: t.source, index: index[t.source]!,
+          startTime: ISO8601.formatUTC(t.startSecondsSince1970),
+          endTime: ISO8601.formatUTC(t.endSecondsSince1970),
+          modes: t.modes.map(\.rawValue).joined(separator: ">"),
+          distanceMeters: t.distanceMeters, durationSeconds: t.durationSeconds, pauses: t.pauses)
+      }
+      run.places = r.found.places.map {
+        PlaceRow(
+          index: $0.index, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+          visits: $0.visits, durationSeconds: $0.durationSeconds)
+      }
+      run.results = r.found.stays.enumerated().flatMap { k, s -> [ResultRow] in
+        let subject = "\(s.source) stay \(ISO8601.formatUTC(s.startSecondsSince1970))"
+        return [ResultRow(subject: subject, metric: "duration", value: s.durationSeconds, unit: "s")]
+          + (s.place.map {
+            [ResultRow(subject: subject, metric: "place", value: Double($0), unit: "index")]
+          }
+            ?? [])
+      }
+      run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      out.emit(tripsTable(r, timeZone: zone), format: format)
+      out.emit(placesTable(r), format: format)
+      out.emit(staysTable(r, timeZone: zone), format: format)
+      return out
+    }
+  }
+
   /// `track trips`: trips, stays and places of the files, stored (trips and
   /// places in their tables, stays among the results) and printed.
   public static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
-    failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, context: CommandContext
+    failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
     let (r, failures) = try trips(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
-      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { context.warn($0) })
+      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { driver.warn($0) })
     let zone = defaultTimeZone ?? .utc
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics,
-        run: { inputs, recordedAt in
-          var run = RunRecord(
-            command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
-            inputs: inputs,
-            parameters: r.parameters)
-          var index: [String: Int] = [:]
-          run.trips = r.found.trips.map { t in
-            index[t.source, default: 0] += 1
-            return TripRow(
-              trackPath: t.source, index: index[t.source]!,
-              startTime: ISO8601.formatUTC(t.startSecondsSince1970),
-              endTime: ISO8601.formatUTC(t.endSecondsSince1970),
-              modes: t.modes.map(\.rawValue).joined(separator: ">"),
-              distanceMeters: t.distanceMeters, durationSeconds: t.durationSeconds, pauses: t.pauses)
-          }
-          run.places = r.found.places.map {
-            PlaceRow(
-              index: $0.index, latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
-              visits: $0.visits, durationSeconds: $0.durationSeconds)
-          }
-          run.results = r.found.stays.enumerated().flatMap { k, s -> [ResultRow] in
-            let subject = "\(s.source) stay \(ISO8601.formatUTC(s.startSecondsSince1970))"
-            return [ResultRow(subject: subject, metric: "duration", value: s.durationSeconds, unit: "s")]
-              + (s.place.map {
-                [ResultRow(subject: subject, metric: "place", value: Double($0), unit: "index")]
-              }
-                ?? [])
-          }
-          run.diagnostics = r.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          context.emit(tripsTable(r, timeZone: zone), format: format)
-          context.emit(placesTable(r), format: format)
-          context.emit(staysTable(r, timeZone: zone), format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      TrackTripsOutcome(
+        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics, r: r, inference: inference,
+        zone: zone, format: format), database: databasePath)
     if failures > 0 {
       throw RuntimeError("\(failures) of \(files.count) files could not be read; \(r.files.count) read")
     }

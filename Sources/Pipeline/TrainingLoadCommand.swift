@@ -143,37 +143,52 @@ public enum TrainingLoadCommand {
     return chart
   }
 
+  /// What `power load` computed: the daily loads.
+  struct TrainingLoadOutcome: CommandOutcome {
+    var inputs: [String]
+    var parameters: [NamedParameter]
+    var diagnostics: [Diagnostic]
+    var result: Result
+    var chartsDirectory: String?
+    var format: OutputFormat?
+
+    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+      var rows: [ResultRow] = []
+      for d in result.days where d.rides > 0 || d.day == result.days.last?.day {
+        let subject = dateText(d.day)
+        rows += [
+          ResultRow(subject: subject, metric: "tss", value: d.tss, unit: "tss"),
+          ResultRow(subject: subject, metric: "ctl", value: d.ctl, unit: "tss/day"),
+          ResultRow(subject: subject, metric: "atl", value: d.atl, unit: "tss/day"),
+          ResultRow(subject: subject, metric: "tsb", value: d.tsb, unit: "tss/day"),
+        ]
+      }
+      var run = RunRecord(
+        command: "power load", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
+        results: rows)
+      run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
+      return run
+    }
+
+    func render(_ request: RenderRequest) throws -> Rendering {
+      var out = Rendering(request)
+      if let chart = chart(result) { out.draw(chart, folder: chartsDirectory, format: format) }
+      out.emit(table(result), format: format)
+      return out
+    }
+  }
+
   public static func run(
     paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
     zone: TimeZone,
     zoneName: String, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
-    context: CommandContext
+    driver: Driver
   ) throws {
     let result = try compute(
       paths: paths, power: power, ftpWatts: ftpWatts, track: track, zone: zone, zoneName: zoneName)
-    try Driver.finish(
-      ComputedOutcome(
-        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics,
-        run: { inputs, recordedAt in
-          var rows: [ResultRow] = []
-          for d in result.days where d.rides > 0 || d.day == result.days.last?.day {
-            let subject = dateText(d.day)
-            rows += [
-              ResultRow(subject: subject, metric: "tss", value: d.tss, unit: "tss"),
-              ResultRow(subject: subject, metric: "ctl", value: d.ctl, unit: "tss/day"),
-              ResultRow(subject: subject, metric: "atl", value: d.atl, unit: "tss/day"),
-              ResultRow(subject: subject, metric: "tsb", value: d.tsb, unit: "tss/day"),
-            ]
-          }
-          var run = RunRecord(
-            command: "power load", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
-            results: rows)
-          run.diagnostics = result.diagnostics.map(DiagnosticRow.init)
-          return run
-        },
-        render: { context in
-          if let chart = chart(result) { try context.draw(chart, folder: chartsDirectory, format: format) }
-          context.emit(table(result), format: format)
-        }), context: context, database: databasePath)
+    try driver.finish(
+      TrainingLoadOutcome(
+        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics, result: result,
+        chartsDirectory: chartsDirectory, format: format), database: databasePath)
   }
 }

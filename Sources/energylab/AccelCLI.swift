@@ -290,11 +290,11 @@ struct AccelCLI: ParsableCommand {
     @OptionGroup var run: FileRunOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
-      run.apply(to: context)
+    func execute(in driver: Driver) throws {
+      run.apply(to: driver.context)
       try AccelCommands.summary(
         files: files, options: try read.options(), jobs: run.jobs, failFast: run.failFast,
-        databasePath: store.path, format: output.format, context: context)
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 
@@ -310,10 +310,10 @@ struct AccelCLI: ParsableCommand {
     func validate() throws {
       guard epoch > 0 else { throw ValidationError("--epoch must be positive") }
     }
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try AccelCommands.epochs(
         file: file, epochSeconds: epoch, options: try read.options(), databasePath: store.path,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -325,10 +325,10 @@ struct AccelCLI: ParsableCommand {
     @OptionGroup var subject: AccelEnergyArguments
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try AccelCommands.days(
         file: file, options: try read.options(), energy: try subject.options(), databasePath: store.path,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -346,13 +346,13 @@ struct AccelCLI: ParsableCommand {
     @Flag(help: "Also print energy and steps per local hour of the day.") var hourly = false
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var energy = try subject.options()
       try equation.apply(to: &energy)
       try AccelCommands.energy(
         file: file, options: try read.options(), energy: energy, intakeKilocalories: intake,
         allowanceKilocalories: allowance, hourly: hourly, databasePath: store.path, format: output.format,
-        context: context)
+        driver: driver)
     }
   }
 }
@@ -380,14 +380,14 @@ extension AccelCLI {
       guard noise >= 0 else { throw ValidationError("--noise must not be negative") }
     }
 
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var spec = SyntheticRecordingSpec()
       spec.rateHz = rate
       spec.noiseG = noise
       spec.seed = seed
       if let start { spec.startSecondsSince1970 = start }
       if !leg.isEmpty { spec.legs = leg }
-      try AccelCommands.synth(spec, outputPath: output, context: context)
+      try AccelCommands.synth(spec, outputPath: output, driver: driver)
     }
   }
 }
@@ -404,11 +404,11 @@ extension AccelCLI {
     @OptionGroup var read: AccelReadOptions
     @OptionGroup var subject: AccelEnergyArguments
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try AccelCommands.plot(
         file: file, options: try read.options(), energy: try subject.options(),
-        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
-        format: output.format, context: context)
+        chartsDirectory: charts ?? (driver.printer.figuresDirectory == nil ? "charts" : nil),
+        format: output.format, driver: driver)
     }
   }
 }
@@ -423,8 +423,8 @@ extension AccelCLI {
     @Argument(help: "Accelerometer file.") var file: String
     @Option(name: .shortAndLong, help: "Output CSV file.") var output: String
     @OptionGroup var read: AccelReadOptions
-    func execute(in context: CommandContext) throws {
-      try AccelCommands.convert(file: file, outputPath: output, options: try read.options(), context: context)
+    func execute(in driver: Driver) throws {
+      try AccelCommands.convert(file: file, outputPath: output, options: try read.options(), driver: driver)
     }
   }
 }

@@ -25,7 +25,7 @@ struct BalanceCLI: ContextCommand {
     guard !user.isEmpty else { throw ValidationError("balance needs at least one --user") }
     guard kcalPerStep >= 0 else { throw ValidationError("--kcal-per-step must not be negative") }
   }
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     let users = user.map {
       BalanceCommand.User(
         name: $0.name,
@@ -35,6 +35,6 @@ struct BalanceCLI: ContextCommand {
     }
     try BalanceCommand.run(
       users: users,
-      kilocaloriesPerStep: kcalPerStep, databasePath: store.path, format: output.format, context: context)
+      kilocaloriesPerStep: kcalPerStep, databasePath: store.path, format: output.format, driver: driver)
   }
 }

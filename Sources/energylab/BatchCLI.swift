@@ -121,7 +121,7 @@ struct BatchCLI: ContextCommand {
     try idleSleep.validate()
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     var options = BatchCommand.Options(folders: folders, databasePath: db)
     options.jobs = run.jobs
     options.shard = shard
@@ -148,7 +148,7 @@ struct BatchCLI: ContextCommand {
     }
     options.subjectMatch = subjectMatch
     for entry in modelFor { options.modelForMode[entry.mode] = entry.model.id }
-    run.apply(to: context)
-    try BatchCommand.run(options, context: context)
+    run.apply(to: driver.context)
+    try BatchCommand.run(options, driver: driver)
   }
 }

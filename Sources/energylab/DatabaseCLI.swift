@@ -20,8 +20,8 @@ struct DatabaseCLI: ParsableCommand {
       abstract: "Combine shard databases into one, idempotently (runs of the same key are replaced).")
     @Argument(help: "The merged database (created when missing).") var output: String
     @Argument(help: "Shard databases.") var shards: [String]
-    func execute(in context: CommandContext) throws {
-      try DatabaseCommands.merge(output: output, shards: shards, context: context)
+    func execute(in driver: Driver) throws {
+      try DatabaseCommands.merge(output: output, shards: shards, driver: driver)
     }
   }
 
@@ -30,22 +30,22 @@ struct DatabaseCLI: ParsableCommand {
       abstract: "Whether two databases hold the same results; exit 1 with the first difference if not.")
     @Argument(help: "A database.") var a: String
     @Argument(help: "Another database.") var b: String
-    func execute(in context: CommandContext) throws { try DatabaseCommands.compare(a, b, context: context) }
+    func execute(in driver: Driver) throws { try DatabaseCommands.compare(a, b, driver: driver) }
   }
 
   struct Check: ContextCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run SQLite's integrity check; exit 1 unless it says ok.")
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
-    func execute(in context: CommandContext) throws { try DatabaseCommands.check(path: db, context: context) }
+    func execute(in driver: Driver) throws { try DatabaseCommands.check(path: db, driver: driver) }
   }
 
   struct Info: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Applied migrations and rows per table.")
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
-      try DatabaseCommands.info(path: db, format: output.format, context: context)
+    func execute(in driver: Driver) throws {
+      try DatabaseCommands.info(path: db, format: output.format, driver: driver)
     }
   }
 
@@ -64,8 +64,8 @@ struct DatabaseCLI: ParsableCommand {
           "unknown table \"\(table)\"; expected one of \(ResultsStore.tables.joined(separator: ", "))")
       }
     }
-    func execute(in context: CommandContext) throws {
-      try DatabaseCommands.export(path: db, table: table, format: output.format, context: context)
+    func execute(in driver: Driver) throws {
+      try DatabaseCommands.export(path: db, table: table, format: output.format, driver: driver)
     }
   }
 }

@@ -21,7 +21,7 @@ struct DurationCLI: ContextCommand {
       throw ValidationError("give one --actual per duration (\(texts.count)), or none")
     }
   }
-  func execute(in context: CommandContext) throws {
-    try DurationCommand.run(texts: texts, actual: actual, format: output.format, context: context)
+  func execute(in driver: Driver) throws {
+    try DurationCommand.run(texts: texts, actual: actual, format: output.format, driver: driver)
   }
 }

@@ -62,7 +62,7 @@ struct EnergyCLI: ContextCommand {
     guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     var options = EnergyCommand.Options(files: files, modelID: model.id, subject: try subject.modelInput())
     options.track = track.parameters
     options.byMode = byMode || mode != nil
@@ -76,6 +76,6 @@ struct EnergyCLI: ContextCommand {
     options.databasePath = db
     options.format = output.format
     for entry in modelFor { options.modelForMode[entry.mode] = entry.model.id }
-    try EnergyCommand.run(options, context: context)
+    try EnergyCommand.run(options, driver: driver)
   }
 }

@@ -50,29 +50,29 @@ struct EnergyLab: ParsableCommand {
     ])
 }
 
-/// A command that runs against a `CommandContext`, so the same code serves
-/// the terminal and notebooks.
+/// A command that runs through a `Driver`, so the same code serves the
+/// terminal and notebooks.
 protocol ContextCommand: ParsableCommand {
-  func execute(in context: CommandContext) throws
+  func execute(in driver: Driver) throws
 }
 
 extension ContextCommand {
   func run() throws {
-    let context = Terminal.context()
-    applyOutputOptions(to: context)
-    defer { context.endCommand() }
-    try execute(in: context)
+    let driver = Terminal.driver()
+    applyOutputOptions(to: driver.printer)
+    defer { driver.printer.endCommand() }
+    try execute(in: driver)
   }
 
   /// `--columns` and `--format` of the command's output options, for every
   /// table it prints.
-  func applyOutputOptions(to context: CommandContext) {
-    context.columns = nil
-    context.beginCommand(format: nil)
+  func applyOutputOptions(to printer: Printer) {
+    printer.columns = nil
+    printer.beginCommand(format: nil)
     for child in Mirror(reflecting: self).children {
       if let group = child.value as? OptionGroup<FormatOption> {
-        context.columns = group.wrappedValue.columnList
-        context.beginCommand(format: group.wrappedValue.format)
+        printer.columns = group.wrappedValue.columnList
+        printer.beginCommand(format: group.wrappedValue.format)
       }
     }
   }
@@ -100,18 +100,19 @@ struct FormatOption: ParsableArguments {
 
 /// Standard output, error and exit codes.
 enum Terminal {
-  /// The context a command runs in: standard output and error.
-  static func context() -> CommandContext {
-    let context = CommandContext(defaultFormat: .table, sink: { write($0) })
-    context.warningSink = { writeError($0 + "\n") }
-    context.fingerprintsInputs = false
+  /// The driver a command runs through: standard output and error.
+  static func driver() -> Driver {
+    let context = CommandContext(sink: { write($0) }, warningSink: { writeError($0 + "\n") })
     if isatty(STDERR_FILENO) == 1 {
       context.progressSink = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
     } else {
       context.progressLog = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
     }
-    context.terminalWidth = terminalWidth()
-    return context
+    let printer = Printer(context: context, defaultFormat: .table)
+    printer.terminalWidth = terminalWidth()
+    let driver = Driver(printer: printer)
+    driver.fingerprintsInputs = false
+    return driver
   }
 
   /// The width of a terminal on standard output (`$COLUMNS` when set);
@@ -212,8 +213,8 @@ enum Terminal {
     }
   }
 
-  /// Parses and runs a notebook command in `context`.
-  static func execute(_ arguments: [String], in context: CommandContext) throws {
+  /// Parses and runs a notebook command through `driver`.
+  static func execute(_ arguments: [String], in driver: Driver) throws {
     let parsed: ParsableCommand
     try SubcommandSuggestion.check(arguments)
     do {
@@ -224,7 +225,7 @@ enum Terminal {
     guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
       throw UsageError(.conflict, "\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
-    if let policy = context.writePolicy {
+    if let policy = driver.context.writePolicy {
       for path in CommandOutputs.paths(of: parsed) { try policy.check(path) }
       for path in CommandOutputs.existingPaths(in: arguments) { try policy.checkReading(path) }
       if arguments.contains("--follow-links") {
@@ -234,10 +235,10 @@ enum Terminal {
         )
       }
     }
-    command.applyOutputOptions(to: context)
-    defer { context.endCommand() }
+    command.applyOutputOptions(to: driver.printer)
+    defer { driver.printer.endCommand() }
     do {
-      try command.execute(in: context)
+      try command.execute(in: driver)
     } catch let error as ModelError {
       throw UsageError(.invalid, CommandLineErrors.message(error))
     }
@@ -314,7 +315,7 @@ struct RunCommand: ContextCommand {
   @Flag(help: "Print no progress lines.")
   var quiet = false
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     let paths = notebooks.isEmpty ? try NotebookRunner.notebooks(in: notebooksDir) : notebooks
     let quiet = quiet
     let runner = NotebookRunner(
@@ -322,7 +323,7 @@ struct RunCommand: ContextCommand {
       progress: { line in if !quiet { Terminal.writeError(line + "\n") } })
     for path in paths {
       let folder = try runner.run(notebookAt: path)
-      context.write("wrote \(folder)/report.md\n")
+      try driver.print(Rendering(blocks: [.prose("wrote \(folder)/report.md\n")]))
     }
   }
 }

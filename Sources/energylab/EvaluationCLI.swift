@@ -52,13 +52,13 @@ struct EvaluateMeasuredCLI: ContextCommand {
     guard !models.isEmpty else { throw ValidationError("--models names no model (as acsm-walking)") }
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     try MeasuredEvaluationCommand.run(
       .init(
         path: table, idColumn: id, measuredColumn: measured.column, measuredUnit: measured.unit,
         inputs: input,
         modelIDs: models.map(\.id), byColumn: by, format: output.format), databasePath: store.path,
-      context: context)
+      driver: driver)
   }
 }
 
@@ -93,8 +93,8 @@ struct EvaluateModesCLI: ContextCommand {
   @OptionGroup var store: StoreOptions
   @OptionGroup var output: FormatOption
 
-  func execute(in context: CommandContext) throws {
-    run.apply(to: context)
+  func execute(in driver: Driver) throws {
+    run.apply(to: driver.context)
     var options = ModeEvaluationCommand.Options(
       truthDirectory: truth, tracks: tracks, palmsPath: palms, timeZone: truthTz.zone)
     options.trackParameters = track.parameters
@@ -105,7 +105,7 @@ struct EvaluateModesCLI: ContextCommand {
     options.databasePath = store.path
     options.format = output.format
     options.jobs = run.jobs
-    try ModeEvaluationCommand.run(options, context: context)
+    try ModeEvaluationCommand.run(options, driver: driver)
   }
 }
 
@@ -138,12 +138,12 @@ struct EvaluateReferenceCLI: ContextCommand {
     }
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     try EvaluateCommand.run(
       .init(
         modelIDs: models.map(\.id), reference: reference, assumptions: assume,
         printCells: cells,
-        chartsDirectory: charts, databasePath: db, format: output.format), context: context)
+        chartsDirectory: charts, databasePath: db, format: output.format), driver: driver)
   }
 }
 
@@ -196,7 +196,7 @@ struct SweepCLI: ContextCommand {
     }
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     let (first, last, increment) = try range()
     try SweepCommand.run(
       .init(
@@ -204,7 +204,7 @@ struct SweepCLI: ContextCommand {
         step: increment,
         assumptions: assume, chartsDirectory: charts, format: output.format
       ),
-      context: context, databasePath: store.path)
+      driver: driver, databasePath: store.path)
   }
 }
 
@@ -271,13 +271,13 @@ struct AgreementCLI: ContextCommand {
     guard speedSmoothing >= 1 else { throw ValidationError("--speed-smoothing must be at least 1") }
   }
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     try AgreementCommands.models(
       files: files, modelIDs: models.map(\.id), subject: try subject.modelInput(),
       epochSeconds: epoch, speedSmoothingFixes: speedSmoothing,
       track: track.parameters, format: output.format, databasePath: db, chartsDirectory: charts,
       measured: measured.options(), againstMeasured: against == "measured", againstPower: against == "power",
-      zone: equivalence, breathFilter: measured.filter, sources: try subject.sources(), context: context)
+      zone: equivalence, breathFilter: measured.filter, sources: try subject.sources(), driver: driver)
   }
 }
 
@@ -324,10 +324,10 @@ struct StatsCLI: ParsableCommand {
       }
     }
 
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try AgreementCommands.statsAgreement(
         path: file, a: a, b: b, id: id, unit: unit, zone: equivalence, chartsDirectory: charts,
-        databasePath: store.path, format: output.format, context: context)
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 }

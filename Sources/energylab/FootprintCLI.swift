@@ -26,10 +26,10 @@ struct FootprintCLI: ParsableCommand {
     @Option(help: "A published total in tonnes to compare with (repeatable).") var published: [Double] = []
     @Option(help: "Where the published totals come from.") var publishedSource: String?
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try FootprintCommands.flights(
         trips: flights, factorSets: factors, published: published, publishedSource: publishedSource,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -66,7 +66,7 @@ struct FootprintCLI: ParsableCommand {
       items.reduce(into: [:]) { $0[$1.name, default: 0] += $1.value }
     }
 
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var input = AnnualFootprintInput()
       input.electricityKilowattHoursPerMonth = electricityKwh
       input.electricityBillEurosPerMonth = electricityBill
@@ -87,7 +87,7 @@ struct FootprintCLI: ParsableCommand {
       try FootprintCommands.annual(
         input,
         sources: OptionSources(files: flight.isEmpty ? [] : [FootprintCommands.airportsPath]),
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 }

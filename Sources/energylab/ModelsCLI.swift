@@ -17,8 +17,8 @@ struct ModelsCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Every model with its equation, inputs, range and citation.")
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
-      ModelsCommands.list(format: output.format, context: context)
+    func execute(in driver: Driver) throws {
+      try ModelsCommands.list(format: output.format, driver: driver)
     }
   }
 
@@ -27,8 +27,8 @@ struct ModelsCLI: ParsableCommand {
       abstract: "A model's equation, units, valid range and citation.")
     @Argument(help: "Model identifier.", completion: Completions.models) var id: String
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
-      try ModelsCommands.explain(id: id, format: output.format, context: context)
+    func execute(in driver: Driver) throws {
+      try ModelsCommands.explain(id: id, format: output.format, driver: driver)
     }
   }
 
@@ -59,7 +59,7 @@ struct ModelsCLI: ParsableCommand {
     @Option(help: "Where the published values come from.") var publishedSource: String?
     @OptionGroup var output: FormatOption
 
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var input = try subject.modelInput()
       input.speedMetersPerSecond = speed
       input.gradeFraction = grade
@@ -69,7 +69,7 @@ struct ModelsCLI: ParsableCommand {
       try ModelsCommands.eval(
         id: id, input: input, published: published,
         publishedSource: publishedSource, sources: try subject.sources(), format: output.format,
-        context: context)
+        driver: driver)
     }
   }
 }

@@ -29,16 +29,16 @@ struct PowerCLI: ParsableCommand {
     func validate() throws {
       if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
     }
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var power = PowerParameters()
       power.missingPower = missingPower
       let named = track.tz
       try TrainingLoadCommand.run(
         paths: paths, power: power, ftpWatts: ftp, track: track.parameters,
         zone: named?.zone ?? .utc, zoneName: named?.name ?? "UTC",
-        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
+        chartsDirectory: charts ?? (driver.printer.figuresDirectory == nil ? "charts" : nil),
         databasePath: store.path,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -79,7 +79,7 @@ struct PowerCLI: ParsableCommand {
       if let cp, !(cp > 0) { throw ValidationError("--cp must be a positive number of watts") }
       if let wPrime, !(wPrime > 0) { throw ValidationError("--w-prime must be a positive number of joules") }
     }
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var options = PowerCurveCommand.Options(paths: paths)
       options.power.missingPower = missingPower
       options.track = track.parameters
@@ -90,8 +90,8 @@ struct PowerCLI: ParsableCommand {
       options.defaultTimeZone = track.timeZone
       options.boundedMemory = boundedMemory
       try PowerCurveCommand.run(
-        options, chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
-        databasePath: store.path, format: output.format, context: context)
+        options, chartsDirectory: charts ?? (driver.printer.figuresDirectory == nil ? "charts" : nil),
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 }

@@ -55,7 +55,7 @@ struct ProfileCLI: ContextCommand {
   @OptionGroup var track: TrackOptions
   @OptionGroup var output: FormatOption
 
-  func execute(in context: CommandContext) throws {
+  func execute(in driver: Driver) throws {
     // --tz (from the track options) sets both the bins' zone and the zone of
     // times written without an offset.
     var options = ProfileCommand.Options(
@@ -69,6 +69,6 @@ struct ProfileCLI: ContextCommand {
     options.chartsDirectory = charts
     options.databasePath = db
     options.format = output.format
-    try ProfileCommand.run(options, context: context)
+    try ProfileCommand.run(options, driver: driver)
   }
 }

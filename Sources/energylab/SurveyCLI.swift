@@ -71,9 +71,9 @@ struct SurveyCLI: ParsableCommand {
     func validate() throws {
       guard !task.isEmpty else { throw ValidationError("survey asq needs at least one --task") }
     }
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try SurveyCommands.asq(
-        survey.input, tasks: task, databasePath: store.path, format: output.format, context: context)
+        survey.input, tasks: task, databasePath: store.path, format: output.format, driver: driver)
     }
   }
 
@@ -89,10 +89,10 @@ struct SurveyCLI: ParsableCommand {
     @OptionGroup var store: StoreOptions
     var db: String? { store.path }
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try SurveyCommands.summary(
         survey.input, codebookPath: codebook, chartsDirectory: charts, databasePath: db,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -106,10 +106,10 @@ struct SurveyCLI: ParsableCommand {
     @Option(help: "Write the score distribution chart into this folder.") var charts: String?
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try SurveyCommands.sus(
         survey.input, items: items?.split(separator: ",").map(String.init) ?? [], chartsDirectory: charts,
-        databasePath: store.path, format: output.format, context: context)
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 
@@ -121,10 +121,10 @@ struct SurveyCLI: ParsableCommand {
     @Option(help: "Question for columns.") var cols: String
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try SurveyCommands.crosstab(
         survey.input, rows: rows, columns: cols, databasePath: store.path, format: output.format,
-        context: context)
+        driver: driver)
     }
   }
 
@@ -138,10 +138,10 @@ struct SurveyCLI: ParsableCommand {
     @Option(help: "Question whose answers form the groups.") var by: String
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try SurveyCommands.compare(
         survey.input, question: question, by: by, databasePath: store.path, format: output.format,
-        context: context)
+        driver: driver)
     }
   }
 }

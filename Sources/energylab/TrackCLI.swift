@@ -41,7 +41,7 @@ struct TrackCLI: ParsableCommand {
     func validate() throws {
       if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
     }
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var p = PowerParameters()
       p.windows = npWindows
       p.missingPower = missingPower
@@ -49,7 +49,7 @@ struct TrackCLI: ParsableCommand {
       try PowerCommand.run(
         files: files, parameters: p, ftpWatts: ftp, trackParameters: track.parameters,
         defaultTimeZone: track.timeZone, failFast: failFast, databasePath: store.path,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -62,11 +62,11 @@ struct TrackCLI: ParsableCommand {
       String?
     @OptionGroup var track: TrackOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       try TrackCommands.plot(
         file: file, parameters: track.parameters, defaultTimeZone: track.timeZone,
-        chartsDirectory: charts ?? (context.figuresDirectory == nil ? "charts" : nil),
-        format: output.format, context: context)
+        chartsDirectory: charts ?? (driver.printer.figuresDirectory == nil ? "charts" : nil),
+        format: output.format, driver: driver)
     }
   }
 
@@ -119,7 +119,7 @@ struct TrackCLI: ParsableCommand {
       guard noise >= 0 else { throw ValidationError("--noise must not be negative") }
     }
 
-    func execute(in context: CommandContext) throws {
+    func execute(in driver: Driver) throws {
       var spec = SyntheticTrackSpec()
       spec.speedMetersPerSecond = speed
       spec.gradeFraction = grade
@@ -137,7 +137,7 @@ struct TrackCLI: ParsableCommand {
       if let route { spec.route = try TrackCommands.readTrack(route).points }
       spec.legs = leg
       try TrackCommands.synth(
-        spec, outputPath: output, inputs: route.map { [$0] } ?? [], context: context)
+        spec, outputPath: output, inputs: route.map { [$0] } ?? [], driver: driver)
     }
   }
 
@@ -152,12 +152,12 @@ struct TrackCLI: ParsableCommand {
     @OptionGroup var run: FileRunOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func execute(in context: CommandContext) throws {
-      run.apply(to: context)
+    func execute(in driver: Driver) throws {
+      run.apply(to: driver.context)
       try TrackCommands.summary(
         files: files, parameters: track.parameters, defaultTimeZone: track.timeZone,
         failFast: run.failFast, jobs: run.jobs, databasePath: store.path,
-        format: output.format, context: context)
+        format: output.format, driver: driver)
     }
   }
 
@@ -216,8 +216,8 @@ struct TrackCLI: ParsableCommand {
       }
     }
 
-    func execute(in context: CommandContext) throws {
-      run.apply(to: context)
+    func execute(in driver: Driver) throws {
+      run.apply(to: driver.context)
       var alterEco: AlterEcoParameters?
       var inference = ModeInference.standard
       switch classifier {
@@ -234,7 +234,7 @@ struct TrackCLI: ParsableCommand {
         alterEco: alterEco, regionsPath: regions, epochs: epochs != nil, accelerometerPath: accel,
         failFast: run.failFast,
         jobs: run.jobs,
-        databasePath: store.path, format: output.format, context: context)
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 
@@ -289,8 +289,8 @@ struct TrackCLI: ParsableCommand {
       }
     }
 
-    func execute(in context: CommandContext) throws {
-      run.apply(to: context)
+    func execute(in driver: Driver) throws {
+      run.apply(to: driver.context)
       var p = TripParameters()
       p.minimumTripLengthMeters = minTripLength
       p.minimumTripDurationSeconds = minTripDuration
@@ -301,7 +301,7 @@ struct TrackCLI: ParsableCommand {
       try TrackCommands.trips(
         files: files, parameters: track.parameters, defaultTimeZone: track.timeZone,
         inference: classifier.inference, tripParameters: p, jobs: run.jobs, failFast: run.failFast,
-        databasePath: store.path, format: output.format, context: context)
+        databasePath: store.path, format: output.format, driver: driver)
     }
   }
 }

@@ -514,8 +514,8 @@ struct AccelCommandResultTests {
     ).path
     var spec = SyntheticRecordingSpec()
     spec.legs = [(.walk, 60)]
-    let (context, _) = CommandContext.buffered()
-    try AccelCommands.synth(spec, outputPath: path, context: context)
+    let (driver, _) = Driver.buffered()
+    try AccelCommands.synth(spec, outputPath: path, driver: driver)
     return path
   }
 

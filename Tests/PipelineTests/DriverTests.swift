@@ -46,11 +46,11 @@ struct DriverTests {
       toFile: other, atomically: true, encoding: .utf8)
 
     // Alone, as the command line runs it.
-    let (alone, _) = CommandContext.buffered()
+    let (alone, _) = Driver.buffered()
     alone.fingerprintsInputs = false
     var options = Self.profileOptions(walk)
     options.databasePath = "\(folder)/alone.sqlite"
-    try ProfileCommand.run(options, context: alone)
+    try ProfileCommand.run(options, driver: alone)
 
     // In a notebook, after an energy command on another file.
     try """
@@ -68,14 +68,14 @@ struct DriverTests {
     """.write(toFile: "\(folder)/two.md", atomically: true, encoding: .utf8)
     let runner = NotebookRunner(
       reportsDirectory: "\(folder)/Reports", reproducible: true,
-      executor: { arguments, context in
+      executor: { arguments, driver in
         if arguments == ["energy"] {
           var energy = EnergyCommand.Options(files: [other], modelID: "acsm-walking", subject: ModelInput())
           energy.subject.bodyMassKilograms = 82
           energy.subject.ageYears = 40
-          try EnergyCommand.run(energy, context: context)
+          try EnergyCommand.run(energy, driver: driver)
         } else {
-          try ProfileCommand.run(Self.profileOptions(walk), context: context)
+          try ProfileCommand.run(Self.profileOptions(walk), driver: driver)
         }
       })
     let report = try runner.run(notebookAt: "\(folder)/two.md")
@@ -115,9 +115,9 @@ struct DriverTests {
       options.sources = OptionSources(
         files: [subjects],
         parameters: [NamedParameter(name: "subject", value: subject, meaning: "subject id")])
-      let (context, _) = CommandContext.buffered()
+      let (driver, _) = Driver.buffered()
       return try #require(
-        try Driver.finish(EnergyCommand.outcome(options), context: context, database: "\(folder)/s.sqlite"))
+        try driver.finish(EnergyCommand.outcome(options), database: "\(folder)/s.sqlite"))
     }
     let p1 = try run(subject: "P1")
     let p2 = try run(subject: "P2")
@@ -135,10 +135,10 @@ struct DriverTests {
     let folder = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try "a,b\n1,2\n2,3\n3,4\n4,6\n".write(toFile: "\(folder)/pairs.csv", atomically: true, encoding: .utf8)
-    let (context, _) = CommandContext.buffered()
+    let (driver, _) = Driver.buffered()
     try AgreementCommands.statsAgreement(
       path: "\(folder)/pairs.csv", a: "a", b: "b", unit: "kcal_per_min", databasePath: "\(folder)/e.sqlite",
-      format: nil, context: context)
+      format: nil, driver: driver)
     let run = try #require(ResultsStore.reading("\(folder)/e.sqlite").allRuns().first)
     func row(_ name: String) -> ErrorSummaryRow? { run.errorSummaries.first { $0.statistic == name } }
     #expect(row("bias")?.unit == "kcal/min")

@@ -67,12 +67,12 @@ struct NotebookRunnerTests {
   }
 
   /// An executor that prints its arguments, or fails on "fail".
-  let executor: CommandExecutor = { arguments, context in
+  let executor: CommandExecutor = { arguments, driver in
     if arguments.first == "fail" {
       throw InputError(
         .malformed, EnergyLabCore.SourceLocation(file: "x.gpx", line: 3), "broken", expected: "fine")
     }
-    context.emit(
+    driver.printer.emit(
       ResultTable(name: "echo", rows: [ResultRecord(["args": .string(arguments.joined(separator: " "))])]),
       format: nil)
   }
@@ -115,12 +115,12 @@ struct CommandTests {
   static let stanford = "\(packageRoot)/Datasets/reference/stanford-walking.csv"
 
   @Test func modelsEvalJSONCarriesUnitsInKeys() throws {
-    let (context, buffer) = CommandContext.buffered()
+    let (driver, buffer) = Driver.buffered()
     try ModelsCommands.eval(
       id: "acsm-walking",
       input: .init(
         speedMetersPerSecond: 77.72 / 60, gradeFraction: 0.02, bodyMassKilograms: 65, durationSeconds: 600),
-      format: .json, context: context)
+      format: .json, driver: driver)
     let object = try #require(JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Any])
     #expect(object["model"] as? String == "acsm-walking")
     expectClose((object["vo2_ml_kg_min"] as? Double ?? 0), 14.06992, tolerance: 1e-9)
@@ -133,13 +133,13 @@ struct CommandTests {
   /// cell is 11.54672 mL/kg/min x kg x 5/1000 x minutes, so the mean over the
   /// grid is 11.54672 x (180 lb = 81.6466 kg) x 0.005 x 40 min = 188.55 kcal.
   @Test func stanfordEvaluationMeansByHand() throws {
-    let (context, buffer) = CommandContext.buffered()
+    let (driver, buffer) = Driver.buffered()
     try EvaluateCommand.run(
       .init(
         modelIDs: ["acsm-walking"], reference: Self.stanford,
         assumptions: [try Assumption(parsing: "speed=3mph"), try Assumption(parsing: "grade=0")],
         format: .json),
-      context: context)
+      driver: driver)
     let object = try #require(JSONSerialization.jsonObject(with: Data(buffer.text.utf8)) as? [String: Any])
     let stats = try #require((object["statistics"] as? [[String: Any]])?.first)
     let expectedMean = 11.54672 * Units.kilograms(fromPounds: 180) * 0.005 * 40
@@ -149,10 +149,10 @@ struct CommandTests {
   }
 
   @Test func evaluateWithoutTheUnstatedSpeedSaysSo() {
-    let (context, _) = CommandContext.buffered()
+    let (driver, _) = Driver.buffered()
     let error = #expect(throws: UsageError.self) {
       try EvaluateCommand.run(
-        .init(modelIDs: ["acsm-walking"], reference: Self.stanford, assumptions: []), context: context)
+        .init(modelIDs: ["acsm-walking"], reference: Self.stanford, assumptions: []), driver: driver)
     }
     #expect(error?.message.contains("states only") == true)
     #expect(error?.remedy?.settings == [.assumption])

@@ -20,8 +20,8 @@ struct RunKeyTests {
       subject.sex = sex
       var options = EnergyCommand.Options(files: [track], modelID: "acsm-walking", subject: subject)
       options.databasePath = db
-      let (context, _) = CommandContext.buffered()
-      try EnergyCommand.run(options, context: context)
+      let (driver, _) = Driver.buffered()
+      try EnergyCommand.run(options, driver: driver)
     }
     try energy(age: 34, sex: .female)
     try energy(age: 50, sex: .male)
