@@ -22,12 +22,12 @@ let package = Package(
     .executable(name: "energylab", targets: ["energylab"]),
     // The readers alone, for the fuzz targets in Fuzz/.
     .library(name: "EnergyLabReaders", targets: ["EnergyLabCore", "Ingest", "Tracks", "Signals", "Surveys"]),
+    // The readers, models and statistics a researcher calls from Swift.
+    // The pipeline of commands, the store, rendering and estimation serve
+    // the `energylab` command alone: their declarations are `package`.
     .library(
       name: "EnergyLab",
-      targets: [
-        "EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Estimation", "Evaluation", "Surveys",
-        "Store", "Reporting", "Pipeline",
-      ]),
+      targets: ["EnergyLabCore", "Ingest", "Tracks", "Signals", "EnergyModels", "Evaluation", "Surveys"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),

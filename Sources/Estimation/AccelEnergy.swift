@@ -4,23 +4,23 @@ import Foundation
 import Signals
 
 /// The subject and the choices behind energy from an accelerometer.
-public struct AccelEnergyOptions: Sendable {
-  public var bodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
-  public var heightMeters: Double?
-  public var strideMeters: Double?
+package struct AccelEnergyOptions: Sendable {
+  package var bodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
+  package var heightMeters: Double?
+  package var strideMeters: Double?
   /// For `steps-fixed`.
-  public var kilocaloriesPerStep: Double?
+  package var kilocaloriesPerStep: Double?
   /// MET of each intensity class.
-  public var classMETs = AccelEnergy.defaultClassMETs
+  package var classMETs = AccelEnergy.defaultClassMETs
   /// Registered accelerometer equations to apply as well
   /// (`AccelEquation`, `--model`), each on its own epoch.
-  public var equations: [String] = []
+  package var equations: [String] = []
   /// Sex, for the equations that take it (Santos-Lozano 2013).
-  public var sex: Sex?
+  package var sex: Sex?
 
-  public init() {}
+  package init() {}
 
-  public var described: [NamedParameter] {
+  package var described: [NamedParameter] {
     var out = [
       NamedParameter(
         name: "body_mass_kg", value: Fixed.shortest(bodyMassKilograms),
@@ -71,27 +71,27 @@ public struct AccelEnergyOptions: Sendable {
 ///   height);
 /// - `kinetic-hay`: the kinetic energy of speed changes between
 ///   consecutive epochs at those walking speeds.
-public enum AccelEnergy {
+package enum AccelEnergy {
   /// Body mass used when none is given: 70 kg, the Reference Man of ICRP
   /// Publication 23 (1975), the convention where no subject is given.
-  public static let referenceBodyMassKilograms = 70.0
-  public static let defaultClassMETs: [IntensityClass: Double] = [
+  package static let referenceBodyMassKilograms = 70.0
+  package static let defaultClassMETs: [IntensityClass: Double] = [
     .sedentary: 1.3, .light: 2.0, .moderate: 4.0, .vigorous: 8.0,
   ]
 
-  public struct Total: Sendable, Hashable {
-    public var model: String
-    public var kcal: Double
-    public var basis: String
+  package struct Total: Sendable, Hashable {
+    package var model: String
+    package var kcal: Double
+    package var basis: String
 
-    public init(model: String, kcal: Double, basis: String) {
+    package init(model: String, kcal: Double, basis: String) {
       self.model = model
       self.kcal = kcal
       self.basis = basis
     }
   }
 
-  public static func column(_ model: String) -> String {
+  package static func column(_ model: String) -> String {
     model.replacingOccurrences(of: "-", with: "_") + "_kcal"
   }
 
@@ -208,14 +208,14 @@ public enum AccelEnergy {
     return basis + " (\(analysis.cutPoints.id) on \(Fixed.shortest(seconds)) s epochs)"
   }
 
-  public static func totals(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [Total] {
+  package static func totals(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [Total] {
     try perModel(analysis, options: options).map { m in
       Total(model: m.model, kcal: m.kilocalories.reduce(0, +), basis: basis(m.model, analysis))
     }
   }
 
   /// Energy by model per local date.
-  public static func byDay(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
+  package static func byDay(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
     -> [String: [(String, Double)]]
   {
     let perModel = try perModel(analysis, options: options)
@@ -231,24 +231,25 @@ public enum AccelEnergy {
     return out
   }
 
-  public struct Hour: Sendable {
-    public var hour: Int
-    public var steps: Int
-    public var kilocalories: [(String, Double)]
+  package struct Hour: Sendable {
+    package var hour: Int
+    package var steps: Int
+    package var kilocalories: [(String, Double)]
     /// Hours worn in this hour of the day, summed over the days (the
     /// shortest epochs, partial ones by their coverage).
-    public var wornHours: Double = 0
+    package var wornHours: Double = 0
     /// Local dates worn at some time in this hour of the day.
-    public var days = 0
+    package var days = 0
 
     /// Mean per worn hour: `total` over `wornHours`; unknown (nil) for
     /// an hour of the day never worn.
-    public func perWornHour(_ total: Double) -> Double? { wornHours > 0 ? total / wornHours : nil }
+    package func perWornHour(_ total: Double) -> Double? { wornHours > 0 ? total / wornHours : nil }
   }
 
   /// Energy by model per local hour of the day, summed over days, with
   /// the worn time and the days behind each hour.
-  public static func hourly(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone) throws
+  package static func hourly(_ analysis: AccelAnalysis, options: AccelEnergyOptions, timeZone: TimeZone)
+    throws
     -> [Hour]
   {
     let perModel = try perModel(analysis, options: options)

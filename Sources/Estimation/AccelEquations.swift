@@ -29,26 +29,26 @@ import Signals
 /// vertical counts of raw acceleration are those of the device's y axis,
 /// ActiGraph's axis 1 (the vertical axis of a device worn upright at the
 /// hip).
-public struct AccelEquation: Sendable {
-  public enum Quantity: String, Sendable {
+package struct AccelEquation: Sendable {
+  package enum Quantity: String, Sendable {
     case enmo = "ENMO (mg)"
     case verticalCounts = "vertical-axis counts"
     case vectorMagnitudeCounts = "vector-magnitude counts"
   }
 
-  public var id: String
-  public var quantity: Quantity
-  public var epochSeconds: Double
+  package var id: String
+  package var quantity: Quantity
+  package var epochSeconds: Double
   /// "actigraph" or "geneactiv".
-  public var device: String
-  public var site: WearLocation
-  public var model: any EnergyModel
+  package var device: String
+  package var site: WearLocation
+  package var model: any EnergyModel
   /// Whether the model takes the CV of the counts of six consecutive
   /// epochs (Crouter et al. 2010).
-  public var takesVariation = false
+  package var takesVariation = false
 
   /// The registered equations, in the registry's order.
-  public static var all: [AccelEquation] {
+  package static var all: [AccelEquation] {
     var out: [AccelEquation] = Hildebrand2014.all.map {
       AccelEquation(
         id: $0.info.id, quantity: .enmo, epochSeconds: 60, device: $0.device,
@@ -82,7 +82,7 @@ public struct AccelEquation: Sendable {
   /// For each value, the lowest coefficient of variation (SD with n - 1
   /// over the mean, x 100, %; 0 where the mean is 0) of the windows of
   /// `width` consecutive values that hold it; nil where none fits.
-  public static func lowestVariation(_ values: [Double], width: Int = 6) -> [Double?] {
+  package static func lowestVariation(_ values: [Double], width: Int = 6) -> [Double?] {
     let n = values.count
     guard n >= width, width >= 2 else { return [Double?](repeating: nil, count: n) }
     var windowCV = [Double](repeating: 0, count: n - width + 1)
@@ -100,7 +100,7 @@ public struct AccelEquation: Sendable {
   }
 
   /// The equation of `id`; an unknown one names those known.
-  public static func named(_ id: String) throws -> AccelEquation {
+  package static func named(_ id: String) throws -> AccelEquation {
     guard let e = all.first(where: { $0.id == id }) else {
       throw ValueError.unknown("accelerometer equation", id, among: all.map(\.id))
     }
@@ -121,7 +121,7 @@ public struct AccelEquation: Sendable {
 
   /// The energy of the worn epochs of the equation's own length, kcal,
   /// and how many worn epochs lacked its quantity; nil when none had it.
-  public func energy(_ analysis: AccelAnalysis, bodyMassKilograms: Double, sex: Sex?) throws -> (
+  package func energy(_ analysis: AccelAnalysis, bodyMassKilograms: Double, sex: Sex?) throws -> (
     kilocalories: Double?, epochs: Int, missing: Int
   ) {
     let epochs = (analysis.epochs(seconds: epochSeconds) ?? []).filter(\.worn)

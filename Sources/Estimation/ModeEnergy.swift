@@ -3,7 +3,7 @@ import EnergyModels
 import Tracks
 
 /// Where an activity's transport mode came from.
-public enum ModeSource: String, Sendable, Hashable {
+package enum ModeSource: String, Sendable, Hashable {
   /// The caller named the mode for the whole track.
   case given
   /// The file declares it (TCX `Sport`, GPX `<trk><type>`, FIT `sport`).
@@ -14,11 +14,11 @@ public enum ModeSource: String, Sendable, Hashable {
 }
 
 /// An activity of a track with its mode and where the mode came from.
-public struct ModeActivity: Sendable, Hashable {
-  public var activity: Activity
-  public var source: ModeSource
+package struct ModeActivity: Sendable, Hashable {
+  package var activity: Activity
+  package var source: ModeSource
   /// The activity as the file wrote it, when it declared one.
-  public var declaredSport: String?
+  package var declaredSport: String?
 }
 
 /// Splits a track's steps into activities of one transport mode each.
@@ -31,29 +31,29 @@ public struct ModeActivity: Sendable, Hashable {
 /// activity is never changed by its speeds: where the speed bands (which
 /// know running) put more than `contradictionShare` of its time in another
 /// mode, a warning says so.
-public struct ModeClassifier: Sendable {
-  public var inference: ModeInference
+package struct ModeClassifier: Sendable {
+  package var inference: ModeInference
   /// The bands that check a declared activity against its speeds.
-  public var speedBands = SpeedBandParameters()
-  public var givenMode: TransportMode?
+  package var speedBands = SpeedBandParameters()
+  package var givenMode: TransportMode?
   /// Share of a declared activity's time that speed bands must put in
   /// another mode before a warning: 0.5.
-  public var contradictionShare = 0.5
+  package var contradictionShare = 0.5
 
-  public init(inference: ModeInference = .standard, givenMode: TransportMode? = nil) {
+  package init(inference: ModeInference = .standard, givenMode: TransportMode? = nil) {
     self.inference = inference
     if case .speedBands(let p) = inference { speedBands = p }
     self.givenMode = givenMode
   }
 
-  public struct Result: Sendable, Hashable {
-    public var activities: [ModeActivity]
-    public var diagnostics: [Diagnostic]
+  package struct Result: Sendable, Hashable {
+    package var activities: [ModeActivity]
+    package var diagnostics: [Diagnostic]
   }
 
   /// `points` are the track's fixes (which the steps' `endPointIndex`
   /// index), for the epoch model's speeds over a baseline.
-  public func activities(
+  package func activities(
     of steps: [TrackStep], points: [TrackPoint]? = nil, declaredSportBySegment: [Int32: String],
     source: String
   )
@@ -124,7 +124,7 @@ public struct ModeClassifier: Sendable {
 extension ModeDefaults {
   /// The subject a mode's model runs with: cycling under the `met` model
   /// takes `cyclingMET` unless a MET was given.
-  public static func subject(
+  package static func subject(
     _ subject: ModelInput, mode: TransportMode, model: any EnergyModel, cyclingMET: Double = cyclingMET
   ) -> ModelInput {
     var out = subject
@@ -141,21 +141,21 @@ extension ModeDefaults {
 /// model with the subject that model takes (`ModeDefaults.subject`:
 /// cycling under `met` at `cyclingMET` unless a MET was given). A cycling
 /// activity with measured power is costed from it (`measuredPowerWins`).
-public struct ModeEnergyEstimator: Sendable {
-  public var classifier: ModeClassifier
+package struct ModeEnergyEstimator: Sendable {
+  package var classifier: ModeClassifier
   /// The model of every mode.
-  public var models: PerMode<any EnergyModel>
+  package var models: PerMode<any EnergyModel>
   /// MET of cycling under the `met` model when no MET is given.
-  public var cyclingMET: Double
+  package var cyclingMET: Double
   /// Whether a cycling activity whose steps carry power is costed from its
   /// measured work (`MeasuredPowerFirst`: `power-meter` where a step has
   /// power, the cycling model where it has none): true unless the caller
   /// named the cycling model.
-  public var measuredPowerWins: Bool
+  package var measuredPowerWins: Bool
 
   /// Looks the models up: `modelForMode` where it names one, else
   /// `ModeDefaults.modelForMode`. Throws for an unknown model id.
-  public init(
+  package init(
     modelForMode: [TransportMode: String] = [:], inference: ModeInference = .standard,
     givenMode: TransportMode? = nil, cyclingMET: Double = ModeDefaults.cyclingMET
   ) throws {
@@ -168,25 +168,25 @@ public struct ModeEnergyEstimator: Sendable {
   }
 
   /// An activity and its energy under its mode's model.
-  public struct Part: Sendable {
-    public var activity: ModeActivity
-    public var model: any EnergyModel
-    public var energy: TrackEnergy
+  package struct Part: Sendable {
+    package var activity: ModeActivity
+    package var model: any EnergyModel
+    package var energy: TrackEnergy
   }
 
-  public struct Result: Sendable {
-    public var parts: [Part]
+  package struct Result: Sendable {
+    package var parts: [Part]
     /// The classifier's diagnostics when there is no part to carry them
     /// (a track without steps); otherwise the first part's energy holds
     /// them.
-    public var unattachedDiagnostics: [Diagnostic]
+    package var unattachedDiagnostics: [Diagnostic]
   }
 
   /// The activities of `steps` with their energy. `inherited` diagnostics
   /// (the track's, the reader's) and then the classifier's go with the
   /// first part's energy; `perStep` sees every step's model output and
   /// energy, kcal.
-  public func estimate(
+  package func estimate(
     steps: [TrackStep], points: [TrackPoint]? = nil, declaredSportBySegment: [Int32: String], source: String,
     subject: ModelInput, inherited: [Diagnostic] = [],
     perStep: ((ModeActivity, any EnergyModel, TrackStep, ModelOutput, Double) -> Void)? = nil

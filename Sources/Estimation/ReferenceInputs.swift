@@ -4,9 +4,9 @@ import EnergyModels
 /// What a model needs and gives when it is compared with a reference table:
 /// a table's key columns set into the model's input, and the model's output
 /// read as the table's value column.
-public enum ReferenceInputs {
+package enum ReferenceInputs {
   /// Sets a key column's value (in the column's unit) into the input.
-  public static func set(_ variable: TableVariable, to value: Double, in input: inout ModelInput) {
+  package static func set(_ variable: TableVariable, to value: Double, in input: inout ModelInput) {
     let si = variable.si(value)
     switch variable.quantity {
     case .bodyMass: input.bodyMassKilograms = si
@@ -17,10 +17,11 @@ public enum ReferenceInputs {
   }
 
   /// The value columns a model can be compared with.
-  public static let valueNames = ["energy_kcal", "energy_kcal_per_min", "met", "vo2_ml_kg_min"]
+  package static let valueNames = ["energy_kcal", "energy_kcal_per_min", "met", "vo2_ml_kg_min"]
 
   /// The model's output as the table's value column `name`.
-  public static func predicted(_ name: String, output: ModelOutput, input: ModelInput, modelID: String) throws
+  package static func predicted(_ name: String, output: ModelOutput, input: ModelInput, modelID: String)
+    throws
     -> Double
   {
     switch name {

@@ -3,41 +3,41 @@ import EnergyModels
 import Tracks
 
 /// A model applied to every step of a track.
-public struct TrackEnergy: Sendable, Hashable {
-  public var source: String
-  public var modelID: String
-  public var bodyMassKilograms: Double
+package struct TrackEnergy: Sendable, Hashable {
+  package var source: String
+  package var modelID: String
+  package var bodyMassKilograms: Double
   /// Time covered by steps with a usable time, s.
-  public var durationSeconds: Double
-  public var distanceMeters: Double
-  public var energyKilocalories: Double
+  package var durationSeconds: Double
+  package var distanceMeters: Double
+  package var energyKilocalories: Double
   /// Time-weighted mean of the steps' VO2, mL/kg/min; nil when the model
   /// defines no VO2.
-  public var meanVO2MillilitersPerKilogramPerMinute: Double?
-  public var meanGradeFraction: Double?
+  package var meanVO2MillilitersPerKilogramPerMinute: Double?
+  package var meanGradeFraction: Double?
   /// Lowest and highest grade of the steps' fixed-distance windows (the PEM
   /// thesis keeps both per period, L1292).
-  public var lowestGradeFraction: Double?
-  public var highestGradeFraction: Double?
+  package var lowestGradeFraction: Double?
+  package var highestGradeFraction: Double?
   /// Steps that gave energy; 0 means the energy is unknown, not zero.
-  public var stepsWithEnergy: Int
+  package var stepsWithEnergy: Int
   /// Steps the model costed outside its equation's domain (a descent as
   /// level ground, a rate floored at rest, ...), with the energy those
   /// treatments added to what the equation gave, kcal.
-  public var treatedSteps = 0
-  public var treatmentEnergyChangeKilocalories = 0.0
+  package var treatedSteps = 0
+  package var treatmentEnergyChangeKilocalories = 0.0
   /// Distance of the steps with a usable time, m: the distance the mean
   /// speed is taken over.
-  public var timedDistanceMeters = 0.0
-  public var diagnostics: [Diagnostic]
+  package var timedDistanceMeters = 0.0
+  package var diagnostics: [Diagnostic]
 
   /// Whether the energy is known: some step gave energy.
-  public var energyKnown: Bool { stepsWithEnergy > 0 }
+  package var energyKnown: Bool { stepsWithEnergy > 0 }
 
-  public var kilocaloriesPerMinute: Double? {
+  package var kilocaloriesPerMinute: Double? {
     durationSeconds > 0 && energyKnown ? energyKilocalories / (durationSeconds / 60) : nil
   }
-  public var meanSpeedMetersPerSecond: Double? {
+  package var meanSpeedMetersPerSecond: Double? {
     durationSeconds > 0 ? timedDistanceMeters / durationSeconds : nil
   }
 
@@ -49,7 +49,7 @@ public struct TrackEnergy: Sendable, Hashable {
   /// diagnostics are counted per code rather than repeated for every step;
   /// steps costed outside the equation's domain are counted per treatment
   /// with the energy the treatment changed.
-  public init(
+  package init(
     track: Track, model: any EnergyModel, subject: ModelInput, analysis: TrackAnalysis = TrackAnalysis()
   ) throws {
     let (steps, stepDiagnostics) = analysis.steps(of: track)
@@ -59,7 +59,7 @@ public struct TrackEnergy: Sendable, Hashable {
   }
 
   /// Applies `model` to a run of steps (one activity of a track).
-  public init(
+  package init(
     source: String, steps: ArraySlice<TrackStep>, model: any EnergyModel, subject: ModelInput,
     diagnostics inherited: [Diagnostic] = [], perStep: ((TrackStep, ModelOutput, Double) -> Void)? = nil
   ) throws {

@@ -8,30 +8,30 @@ import Signals
 import Store
 
 /// What an accelerometer command reads and how it analyses it.
-public struct AccelOptions: Sendable {
-  public var map = AccelColumnMap()
+package struct AccelOptions: Sendable {
+  package var map = AccelColumnMap()
   /// The zone of local times without an offset, of days and of hours.
-  public var timeZone: TimeZone?
-  public var analysis = AccelAnalysisParameters()
+  package var timeZone: TimeZone?
+  package var analysis = AccelAnalysisParameters()
   /// Threads that parse one file (default: the number of cores).
-  public var parseWorkers = ProcessInfo.processInfo.activeProcessorCount
+  package var parseWorkers = ProcessInfo.processInfo.activeProcessorCount
   /// Fill an ActiGraph's idle-sleep gaps with its last sample, as
   /// ActiLife does (the default; off: leave them as gaps, with the time
   /// left out in a diagnostic).
-  public var fillIdleSleep = true
+  package var fillIdleSleep = true
   /// Whether the epoch lengths were asked for; if not, files of epochs
   /// keep those default lengths that are whole multiples of their own
   /// epoch, else their own.
-  public var epochsGiven = false
+  package var epochsGiven = false
   /// Auto-calibrate raw acceleration against gravity before anything is
   /// computed (`AutoCalibration`); nil: off (the default, so that results
   /// never change without being asked).
-  public var calibration: AutoCalibrationParameters?
+  package var calibration: AutoCalibrationParameters?
   /// Detect non-wear in raw acceleration and leave it out
   /// (`NonWearDetector`); nil: off (the default).
-  public var nonWear: NonWearParameters?
+  package var nonWear: NonWearParameters?
 
-  public init() {}
+  package init() {}
 
   /// Whether the file is read twice: once for the still points and the
   /// non-wear windows, once for the analysis.
@@ -39,7 +39,7 @@ public struct AccelOptions: Sendable {
 
   /// The parameters, with the epoch lengths the results were cut into
   /// (a file of epochs keeps only the lengths that fit its own).
-  public func described(_ results: [AccelResult]) -> [NamedParameter] {
+  package func described(_ results: [AccelResult]) -> [NamedParameter] {
     var out = analysis.steps.named
     var lengths: [Double] = []
     for r in results {
@@ -116,7 +116,7 @@ public struct AccelOptions: Sendable {
 extension AccelColumnMap {
   /// What the user said about the file's layout, one parameter per choice
   /// made (none when the layout was detected).
-  public var described: [NamedParameter] {
+  package var described: [NamedParameter] {
     let given: [(String, String?, String)] = [
       ("accel_format", format?.rawValue, "file format named instead of detected"),
       ("time_column", time?.description, "column of the sample times"),
@@ -136,33 +136,33 @@ extension AccelColumnMap {
 }
 
 /// One recording read and analysed.
-public struct AccelResult: Sendable {
-  public var file: String
-  public var info: AccelFileInfo
-  public var analysis: AccelAnalysis
+package struct AccelResult: Sendable {
+  package var file: String
+  package var info: AccelFileInfo
+  package var analysis: AccelAnalysis
   /// The auto-calibration fitted (nil unless asked for, or for a file that
   /// is not raw acceleration).
-  public var calibration: CalibrationFit?
+  package var calibration: CalibrationFit?
   /// The spans found not worn (nil unless asked for).
-  public var nonWear: NonWearResult?
+  package var nonWear: NonWearResult?
   /// Notes of the first pass (calibration, non-wear).
-  public var firstPassDiagnostics: [Diagnostic] = []
+  package var firstPassDiagnostics: [Diagnostic] = []
 
-  public var diagnostics: [Diagnostic] {
+  package var diagnostics: [Diagnostic] {
     info.diagnostics + firstPassDiagnostics + (calibration?.diagnostics ?? []) + analysis.diagnostics
       + wearLocationDiagnostics
   }
 
   /// The wear location the file's own header states (a GT3X's `Limb`, a
   /// GENEActiv's `Device Location Code`), as written there.
-  public var statedWearLocation: String? {
+  package var statedWearLocation: String? {
     info.layout.metadata["wear_location"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// A warning when the cut-points that classified the epochs were
   /// derived at another wear location than the one the file's header
   /// states (wrist cut-points on a GT3X whose `Limb` is `Waist`).
-  public var wearLocationDiagnostics: [Diagnostic] {
+  package var wearLocationDiagnostics: [Diagnostic] {
     guard analysis.intensityEpochSeconds != nil, let stated = statedWearLocation,
       let fileLocation = CutPoints.wearLocation(stated: stated),
       let cutLocation = analysis.cutPoints.wearLocation, cutLocation != fileLocation
@@ -183,10 +183,10 @@ public struct AccelResult: Sendable {
 }
 
 /// Reading and analysis of accelerometer recordings as library calls.
-public enum AccelPipeline {
+package enum AccelPipeline {
   /// Reads and analyses one file in constant memory; `progress` gets the
   /// bytes read so far.
-  public static func analyse(_ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil) throws
+  package static func analyse(_ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil) throws
     -> AccelResult
   {
     var parameters = options.analysis
@@ -304,7 +304,7 @@ public enum AccelPipeline {
 
   /// Analyses many files, `jobs` at a time (default: the number of cores,
   /// never more than files); one file alone is parsed on every core.
-  public static func analyseAll(
+  package static func analyseAll(
     _ files: [String], options: AccelOptions, jobs: Int?, progress: ProgressBar? = nil
   ) -> [Result<AccelResult, Error>] {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
@@ -338,7 +338,7 @@ extension RecordingOutcome {
   var diagnostics: [Diagnostic] { recording.diagnostics }
 }
 
-public enum AccelCommands {
+package enum AccelCommands {
   /// The zone of a recording's days and hours: --tz, else the one its
   /// header states (GENEActiv), else UTC.
   static func localZone(_ layout: AccelLayout, _ options: AccelOptions) -> TimeZone {
@@ -458,13 +458,13 @@ public enum AccelCommands {
 
   /// Each model's energy over a recording as stored rows (`energy_MODEL`,
   /// kcal).
-  public static func storedEnergy(_ totals: [AccelEnergy.Total], subject: String) -> [ResultRow] {
+  package static func storedEnergy(_ totals: [AccelEnergy.Total], subject: String) -> [ResultRow] {
     totals.map { ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal") }
   }
 
   /// A recording's epochs as stored rows, one per epoch (ENMO, MAD,
   /// steps, axis-1 counts), when its times are instants.
-  public static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult) -> [AccelEpochRow] {
+  package static func storedEpochs(_ epochs: [AccelEpoch], _ r: AccelResult) -> [AccelEpochRow] {
     guard r.info.layout.absoluteTime else { return [] }
     return epochs.map { e in
       AccelEpochRow(
@@ -482,21 +482,21 @@ public enum AccelCommands {
   }
 
   /// A recording's printed summary, from `summaryColumns`.
-  public static func summaryRecord(_ r: AccelResult) -> ResultRecord {
+  package static func summaryRecord(_ r: AccelResult) -> ResultRecord {
     ResultColumns.record(summaryColumns, of: AccelSummaryValue(r))
   }
 
   /// A recording's summary numbers as stored rows under `subject`, from
   /// `summaryColumns`: each under its name without a unit, the unit in its
   /// own column; an unknown value is no row.
-  public static func storedRows(_ r: AccelResult, subject: String) -> [ResultRow] {
+  package static func storedRows(_ r: AccelResult, subject: String) -> [ResultRow] {
     ResultColumns.storedRows(summaryColumns, of: AccelSummaryValue(r), subject: subject)
   }
 
   /// Every file read and analysed as a summary needs it (no epoch tables
   /// kept, so memory stays flat however long the recording), or why it
   /// could not be; `progress` draws a bar.
-  public static func summaries(
+  package static func summaries(
     files: [String], options: AccelOptions, jobs: Int? = nil, progress: (@Sendable (String) -> Void)? = nil
   ) -> [Result<AccelResult, Error>] {
     let bar = ProgressBar(label: "accel", files: files, sink: progress)
@@ -543,7 +543,7 @@ public enum AccelCommands {
 
   /// One summary per file; unreadable files are reported and skipped and
   /// the command then fails (`failFast` stops at the first).
-  public static func summary(
+  package static func summary(
     files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
     databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
@@ -562,7 +562,7 @@ public enum AccelCommands {
     try summaries.finish(of: files.count)
   }
 
-  public static func epochRecord(_ e: AccelEpoch, _ r: AccelResult) -> ResultRecord {
+  package static func epochRecord(_ e: AccelEpoch, _ r: AccelResult) -> ResultRecord {
     ResultRecord([
       "start": time(e.start, r) == .null ? .number(e.start, 3) : time(e.start, r),
       "seconds": .number(e.seconds, 0),
@@ -581,7 +581,8 @@ public enum AccelCommands {
   }
 
   /// One file analysed at one epoch length only.
-  public static func epochs(file: String, epochSeconds: Double, options: AccelOptions) throws -> AccelResult {
+  package static func epochs(file: String, epochSeconds: Double, options: AccelOptions) throws -> AccelResult
+  {
     var options = options
     options.analysis.epochSeconds = [epochSeconds]
     options.epochsGiven = true
@@ -589,7 +590,7 @@ public enum AccelCommands {
   }
 
   /// The epoch table of one file at one epoch length.
-  public static func epochs(
+  package static func epochs(
     file: String, epochSeconds: Double, options: AccelOptions, databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
   ) throws {
@@ -613,7 +614,7 @@ public enum AccelCommands {
   }
 
   /// A recording's days, each with its energy by model.
-  public static func days(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws
+  package static func days(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws
     -> [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]
   {
     try requireDates(r, for: "days")
@@ -623,7 +624,7 @@ public enum AccelCommands {
   }
 
   /// Daily summaries with energy by model.
-  public static func days(
+  package static func days(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
   ) throws {
@@ -680,19 +681,19 @@ public enum AccelCommands {
   }
 
   /// Day-level means over the valid days only.
-  public struct ValidDays: Sendable {
-    public var rules: DayRules
-    public var days: Int
-    public var valid: [AccelDay]
+  package struct ValidDays: Sendable {
+    package var rules: DayRules
+    package var days: Int
+    package var valid: [AccelDay]
 
-    public init(_ days: [AccelDay], rules: DayRules) {
+    package init(_ days: [AccelDay], rules: DayRules) {
       self.rules = rules
       self.days = days.count
       valid = days.filter { rules.isValid($0) }
     }
 
     /// The mean of a day's value over the valid days that have it.
-    public func mean(_ value: (AccelDay) -> Double?) -> Double? {
+    package func mean(_ value: (AccelDay) -> Double?) -> Double? {
       let values = valid.compactMap(value)
       return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
@@ -721,13 +722,13 @@ public enum AccelCommands {
   /// A recording's energy: each model's total, the hour-of-day profile
   /// when asked, and the StepMyHealth calorie balance when an intake is
   /// given.
-  public struct RecordingEnergy: Sendable {
-    public var recording: AccelResult
-    public var totals: [AccelEnergy.Total]
-    public var hourly: [AccelEnergy.Hour]?
-    public var balance: BalanceCommand.Leaderboard?
+  package struct RecordingEnergy: Sendable {
+    package var recording: AccelResult
+    package var totals: [AccelEnergy.Total]
+    package var hourly: [AccelEnergy.Hour]?
+    package var balance: BalanceCommand.Leaderboard?
     /// What applying the equations noticed (another device or site).
-    public var diagnostics: [Diagnostic] = []
+    package var diagnostics: [Diagnostic] = []
   }
 
   /// The device a recording's format names ("actigraph", "geneactiv",
@@ -744,7 +745,7 @@ public enum AccelCommands {
   }
 
   /// The options with each equation's epoch among the epochs analysed.
-  public static func withEquationEpochs(_ options: AccelOptions, energy: AccelEnergyOptions) throws
+  package static func withEquationEpochs(_ options: AccelOptions, energy: AccelEnergyOptions) throws
     -> AccelOptions
   {
     var options = options
@@ -761,7 +762,7 @@ public enum AccelCommands {
   /// on a recording, each on its own epoch, with a warning where the
   /// recording's device or wear location is not the equation's, and an
   /// error where the recording gives none of the equation's quantity.
-  public static func equationTotals(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions)
+  package static func equationTotals(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions)
     throws -> (totals: [AccelEnergy.Total], diagnostics: [Diagnostic])
   {
     var totals: [AccelEnergy.Total] = []
@@ -827,7 +828,7 @@ public enum AccelCommands {
     return (totals, diagnostics)
   }
 
-  public static func recordingEnergy(
+  package static func recordingEnergy(
     _ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false
   ) throws -> RecordingEnergy {
@@ -859,7 +860,7 @@ public enum AccelCommands {
   }
 
   /// `accel energy`: analyse, compute, record, print.
-  public static func energy(
+  package static func energy(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, intakeKilocalories: Double?,
     allowanceKilocalories: Double?, hourly: Bool = false, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
@@ -901,9 +902,9 @@ extension AccelCommands {
   }
 
   /// A recording's charts and its hourly table, ready to draw and print.
-  public struct Plot: Sendable {
-    public var hourly: ResultTable
-    public var charts: [GnuplotChart]
+  package struct Plot: Sendable {
+    package var hourly: ResultTable
+    package var charts: [GnuplotChart]
   }
 
   /// What `accel plot` computed: the hourly table and the charts to draw.
@@ -927,7 +928,7 @@ extension AccelCommands {
   /// per minute) per epoch with the cut-points, steps per hour, energy per
   /// hour by model and, when non-wear was detected, hours worn and not
   /// worn per day against the valid-day rule, after the hourly table.
-  public static func plot(
+  package static func plot(
     file: String, options: AccelOptions, energy: AccelEnergyOptions, chartsDirectory: String?,
     format: OutputFormat?, driver: Driver
   ) throws {
@@ -940,7 +941,7 @@ extension AccelCommands {
         chartsDirectory: chartsDirectory, format: format), database: nil)
   }
 
-  public static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
+  package static func plot(_ r: AccelResult, options: AccelOptions, energy: AccelEnergyOptions) throws -> Plot
   {
     try requireDates(r, for: "local times to plot against")
     let file = r.file
@@ -1052,7 +1053,7 @@ extension AccelCommands {
   /// Writes a synthetic recording as `time,x,y,z` CSV (ISO-8601 UTC times
   /// to the millisecond, g to 4 decimals), streamed and atomic, and prints
   /// what it holds by construction.
-  public static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, driver: Driver) throws {
+  package static func synth(_ spec: SyntheticRecordingSpec, outputPath: String, driver: Driver) throws {
     let nanosPerSample = 1e9 / spec.rateHz
     let startWhole = spec.startSecondsSince1970.rounded(.down)
     let startNanos = Int64(((spec.startSecondsSince1970 - startWhole) * 1e9).rounded())
@@ -1095,9 +1096,9 @@ extension AccelCommands {
   }
 
   /// What `accel convert` wrote.
-  public struct Conversion: Sendable {
-    public var info: AccelFileInfo
-    public var outputPath: String
+  package struct Conversion: Sendable {
+    package var info: AccelFileInfo
+    package var outputPath: String
   }
 
   /// Writes any accelerometer file EnergyLab reads (device binaries
@@ -1105,7 +1106,7 @@ extension AccelCommands {
   /// ISO-8601 UTC times to the microsecond, g and °C to 6 decimals (an
   /// empty temperature where a block recorded none). The CSV reader reads
   /// it back to the same samples within 5e-7 g and 5e-7 s.
-  public static func convert(file: String, outputPath: String, options: AccelOptions) throws -> Conversion {
+  package static func convert(file: String, outputPath: String, options: AccelOptions) throws -> Conversion {
     var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
     reader.fillIdleSleep = options.fillIdleSleep
     var info: AccelFileInfo?
@@ -1171,7 +1172,7 @@ extension AccelCommands {
 
   /// `accel convert`: converts, then reports what was written and the
   /// reader's diagnostics.
-  public static func convert(file: String, outputPath: String, options: AccelOptions, driver: Driver)
+  package static func convert(file: String, outputPath: String, options: AccelOptions, driver: Driver)
     throws
   {
     let result = try convert(file: file, outputPath: outputPath, options: options)

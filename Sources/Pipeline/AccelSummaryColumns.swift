@@ -3,12 +3,12 @@ import Signals
 
 /// An accelerometer recording's analysis with its minutes by intensity
 /// over all days: the value the columns of `accel summary` read.
-public struct AccelSummaryValue: Sendable {
-  public var result: AccelResult
+package struct AccelSummaryValue: Sendable {
+  package var result: AccelResult
   /// Minutes in each intensity class over every day.
-  public var minutes: [IntensityClass: Double]
+  package var minutes: [IntensityClass: Double]
 
-  public init(_ result: AccelResult) {
+  package init(_ result: AccelResult) {
     self.result = result
     minutes = result.analysis.days.reduce(into: [IntensityClass: Double]()) { sum, day in
       for (k, v) in day.minutes { sum[k, default: 0] += v }
@@ -23,7 +23,7 @@ extension AccelCommands {
   /// The columns of `accel summary`, declared once: the printed record and
   /// the stored rows are both made from this list. Calibration and
   /// non-wear columns are there only when asked for.
-  public static let summaryColumns: [ResultColumn<AccelSummaryValue>] = {
+  package static let summaryColumns: [ResultColumn<AccelSummaryValue>] = {
     var columns: [ResultColumn<AccelSummaryValue>] = [
       .text("file") { .string($0.result.file) },
       .text("format") { .string($0.result.info.layout.format.rawValue) },
@@ -90,18 +90,18 @@ extension AccelCommands {
 
 /// A day of a recording with the rules and cut-points it was read with:
 /// the value the columns of `accel days` read.
-public struct AccelDayValue: Sendable {
-  public var day: AccelDay
-  public var isValid: Bool
-  public var cutPoints: String
-  public var intensityEpochSeconds: Double?
+package struct AccelDayValue: Sendable {
+  package var day: AccelDay
+  package var isValid: Bool
+  package var cutPoints: String
+  package var intensityEpochSeconds: Double?
 }
 
 extension AccelCommands {
   /// The columns of a day of `accel days`, declared once: the printed row
   /// and the stored rows are both made from this list (each model's
   /// energy follows them, under `AccelEnergy.column`).
-  public static let dayColumns: [ResultColumn<AccelDayValue>] = [
+  package static let dayColumns: [ResultColumn<AccelDayValue>] = [
     .text("date") { .string($0.day.date) },
     .number("recorded", .hours, digits: 2) { $0.day.recordedHours },
     .number("wear", .hours, digits: 2) { $0.day.wearHours },

@@ -6,9 +6,9 @@ import Store
 /// the stored error-summary rows are both made from this list, so a
 /// statistic has one name, one unit and one number of digits wherever it
 /// appears.
-public struct AgreementColumn: Sendable, Hashable {
+package struct AgreementColumn: Sendable, Hashable {
   /// What a statistic is measured in.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// The unit of the compared values (kcal/min, W).
     case values
     /// Percent.
@@ -26,11 +26,11 @@ public struct AgreementColumn: Sendable, Hashable {
   }
 
   /// The stored name, without a unit.
-  public var name: String
-  public var kind: Kind
-  public var digits: Int
-  public var number: Double?
-  public var text: String?
+  package var name: String
+  package var kind: Kind
+  package var digits: Int
+  package var number: Double?
+  package var text: String?
 
   init(_ name: String, _ kind: Kind, _ number: Double?, digits: Int = 4) {
     self.name = name
@@ -78,7 +78,7 @@ public struct AgreementColumn: Sendable, Hashable {
   }
 
   /// Every statistic of `agreement`, in printed order.
-  public static func columns(of agreement: PairedAgreement) -> [AgreementColumn] {
+  package static func columns(of agreement: PairedAgreement) -> [AgreementColumn] {
     let s = agreement.statistics
     let l = agreement.limits
     let c = l?.constant
@@ -188,7 +188,7 @@ public struct AgreementColumn: Sendable, Hashable {
   /// The printed record: each column under its key with its unit's suffix
   /// (`unitSuffix` for values, such as `kcal_per_min`).
   /// `only` keeps the named columns, in the declaration's order.
-  public static func record(_ agreement: PairedAgreement, unitSuffix: String?, only: Set<String>? = nil)
+  package static func record(_ agreement: PairedAgreement, unitSuffix: String?, only: Set<String>? = nil)
     -> ResultRecord
   {
     var row = ResultRecord()
@@ -199,7 +199,7 @@ public struct AgreementColumn: Sendable, Hashable {
   }
 
   /// The error statistics a summary table shows.
-  public static let errorNames: Set<String> = [
+  package static let errorNames: Set<String> = [
     "n", "mean_predicted", "mean_reference", "bias", "sd_diff", "mae", "rmse", "mape", "max_abs_error",
     "pearson_r", "ccc", "within_20pct_share",
   ]
@@ -207,7 +207,7 @@ public struct AgreementColumn: Sendable, Hashable {
   /// The limits of agreement a summary table shows: the form and why, the
   /// constant limits with their intervals, the ratio or regression limits,
   /// the coverage by thirds and the tests.
-  public static let limitsNames: Set<String> = [
+  package static let limitsNames: Set<String> = [
     "participants", "nesting", "limits_form", "limits_form_reason", "bias_ci95_lower", "bias_ci95_upper",
     "loa_lower", "loa_upper", "loa_lower_ci95_lower", "loa_lower_ci95_upper", "loa_upper_ci95_lower",
     "loa_upper_ci95_upper", "ratio_bias", "ratio_loa_lower", "ratio_loa_upper", "reg_bias_intercept",
@@ -220,7 +220,7 @@ public struct AgreementColumn: Sendable, Hashable {
   /// Columns that do not apply (no ratio limits where values cross zero)
   /// are not stored; unknown values that always apply (`mape`) are, as
   /// NULL.
-  public static func summaries(_ agreement: PairedAgreement, model: String, reference: String, unit: String)
+  package static func summaries(_ agreement: PairedAgreement, model: String, reference: String, unit: String)
     -> [ErrorSummaryRow]
   {
     let always: Set<String> = errorNames

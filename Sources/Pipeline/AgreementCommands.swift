@@ -11,10 +11,10 @@ import Tracks
 /// Agreement between two measurements or methods on the same cases:
 /// `stats agreement` over two columns of a CSV, and `agreement` between
 /// energy models over the same tracks.
-public enum AgreementCommands {
+package enum AgreementCommands {
   /// The printed statistics of an agreement (`AgreementColumn`); keys of
   /// values in the data's unit end in it (`bias_kcal_per_min`).
-  public static func record(_ agreement: PairedAgreement, unit: String?) -> ResultRecord {
+  package static func record(_ agreement: PairedAgreement, unit: String?) -> ResultRecord {
     AgreementColumn.record(agreement, unitSuffix: unit)
   }
 
@@ -23,7 +23,7 @@ public enum AgreementCommands {
   /// statistic's name without a unit, the unit in its own column. `unit`
   /// is the unit of the compared values (`kcal`, `kcal/min`, `W`);
   /// differences are model minus reference.
-  public static func errorSummaries(
+  package static func errorSummaries(
     _ agreement: PairedAgreement, model: String, reference: String, unit: String
   ) -> [ErrorSummaryRow] {
     AgreementColumn.summaries(agreement, model: model, reference: reference, unit: unit)
@@ -136,26 +136,26 @@ public enum AgreementCommands {
   }
 
   /// The most pairs a Bland-Altman chart labels one by one.
-  public static let labelledPairsLimit = 30
+  package static let labelledPairsLimit = 30
 
   /// The agreement of two columns: the pairs, the rows left out for a
   /// missing value, and the statistics of a against b.
-  public struct ColumnAgreement: Sendable {
-    public var path: String
-    public var a: String
-    public var b: String
+  package struct ColumnAgreement: Sendable {
+    package var path: String
+    package var a: String
+    package var b: String
     /// The participant column, when named.
-    public var id: String?
-    public var pairs: [(Double, Double)]
+    package var id: String?
+    package var pairs: [(Double, Double)]
     /// The participant of each pair, when `id` is named.
-    public var ids: [String]? = nil
-    public var droppedPairs: Int
-    public var agreement: PairedAgreement
+    package var ids: [String]? = nil
+    package var droppedPairs: Int
+    package var agreement: PairedAgreement
   }
 
   /// The agreement of columns `a` and `b` of a CSV; with `id`, the
   /// participant column, pairs of a participant are repeated measures.
-  public static func columnAgreement(
+  package static func columnAgreement(
     path: String, a: String, b: String, id: String? = nil, zone: AgreementIndices.Zone? = nil
   ) throws -> ColumnAgreement {
     let rows = try PairedColumns.pairs(path: path, a: a, b: b, id: id)
@@ -202,15 +202,15 @@ public enum AgreementCommands {
   }
 
   /// The agreement of two columns with how it is printed and stored.
-  public struct ColumnOutcome: CommandOutcome {
-    public var result: ColumnAgreement
+  package struct ColumnOutcome: CommandOutcome {
+    package var result: ColumnAgreement
     /// The unit of both columns (`kcal`, `kcal_per_min`), when given.
-    public var unit: String?
-    public var zone: AgreementIndices.Zone?
-    public var chartsDirectory: String?
-    public var format: OutputFormat?
-    public var inputs: [String] { [result.path] }
-    public var parameters: [NamedParameter] {
+    package var unit: String?
+    package var zone: AgreementIndices.Zone?
+    package var chartsDirectory: String?
+    package var format: OutputFormat?
+    package var inputs: [String] { [result.path] }
+    package var parameters: [NamedParameter] {
       [
         NamedParameter(name: "a", value: result.a, meaning: "column compared (differences are a minus b)"),
         NamedParameter(name: "b", value: result.b, meaning: "column compared with"),
@@ -219,7 +219,7 @@ public enum AgreementCommands {
           name: "id", value: result.id ?? "", meaning: "column of participants (empty: pairs independent)"),
       ] + agreementParameters(zone: zone)
     }
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
       // Rows with NA or an empty cell in a or b are left out and counted.
       var out: [Diagnostic] =
         result.droppedPairs > 0
@@ -234,7 +234,7 @@ public enum AgreementCommands {
         result.agreement, location: result.path, named: "\(result.a) against \(result.b)")
       return out
     }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "stats agreement --a \(result.a) --b \(result.b)", recordedAt: recordedAt, inputs: inputs,
         parameters: parameters,
@@ -244,7 +244,7 @@ public enum AgreementCommands {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       let (a, b, path) = (result.a, result.b, result.path)
       var row = ResultRecord(["a": .string(a), "b": .string(b)])
@@ -283,7 +283,7 @@ public enum AgreementCommands {
     return out
   }
 
-  public static func statsAgreement(
+  package static func statsAgreement(
     path: String, a: String, b: String, id: String? = nil, unit: String? = nil,
     zone: AgreementIndices.Zone? = nil, chartsDirectory: String? = nil,
     databasePath: String? = nil, format: OutputFormat?, driver: Driver
@@ -295,28 +295,28 @@ public enum AgreementCommands {
   }
 
   /// The agreement of one pair of models over the epochs both cover.
-  public struct PairAgreement: Sendable {
-    public var a: String
-    public var b: String
+  package struct PairAgreement: Sendable {
+    package var a: String
+    package var b: String
     /// Energy rates (a, b) of each epoch, kcal/min, in epoch order.
-    public var pairs: [(Double, Double)]
-    public var agreement: PairedAgreement
+    package var pairs: [(Double, Double)]
+    package var agreement: PairedAgreement
   }
 
   /// Energy rates of several models over the same tracks, per full epoch,
   /// and the agreement of every pair.
-  public struct ModelAgreement: Sendable {
-    public var epochs: [EpochRow]
-    public var pairs: [PairAgreement]
+  package struct ModelAgreement: Sendable {
+    package var epochs: [EpochRow]
+    package var pairs: [PairAgreement]
     /// Epochs wholly covered by timed steps, compared; and those left out
     /// because the track covers only part of them (its first and last
     /// epochs, pauses and gaps).
-    public var epochsCompared: Int
-    public var epochsPartial: Int
+    package var epochsCompared: Int
+    package var epochsPartial: Int
     /// The models' diagnostics (a model outside its valid range, ...).
-    public var diagnostics: [Diagnostic]
-    public var files: [String]
-    public var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var files: [String]
+    package var parameters: [NamedParameter]
   }
 
   /// With `againstMeasured`, each model is compared with the measured
@@ -325,7 +325,7 @@ public enum AgreementCommands {
   /// With `againstPower`, each model's predicted mechanical power (a
   /// cycling power model) is compared with the power meter's, as mean watts
   /// per whole epoch of steps that carry both.
-  public static func modelAgreement(
+  package static func modelAgreement(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
     againstPower: Bool = false, zone: AgreementIndices.Zone? = nil,
@@ -541,19 +541,19 @@ public enum AgreementCommands {
   }
 
   /// The agreement of models over tracks with how it is printed and stored.
-  public struct ModelsOutcome: CommandOutcome {
-    public var result: ModelAgreement
-    public var modelIDs: [String]
-    public var epochSeconds: Double
-    public var againstPower: Bool
-    public var sources = OptionSources()
-    public var chartsDirectory: String?
-    public var format: OutputFormat?
-    public var inputs: [String] { result.files + sources.files }
-    public var parameters: [NamedParameter] { result.parameters + sources.parameters }
+  package struct ModelsOutcome: CommandOutcome {
+    package var result: ModelAgreement
+    package var modelIDs: [String]
+    package var epochSeconds: Double
+    package var againstPower: Bool
+    package var sources = OptionSources()
+    package var chartsDirectory: String?
+    package var format: OutputFormat?
+    package var inputs: [String] { result.files + sources.files }
+    package var parameters: [NamedParameter] { result.parameters + sources.parameters }
     // A model outside its valid range (ACSM walking at running speed) is
     // said, as `energy` says it.
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
       result.diagnostics
         + result.pairs.flatMap {
           agreementDiagnostics($0.agreement, location: nil, named: "\($0.a) against \($0.b)")
@@ -563,7 +563,7 @@ public enum AgreementCommands {
     /// reference, of mean power.
     var unit: String { againstPower ? "w" : "kcal_per_min" }
 
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "agreement --models \(modelIDs.joined(separator: ","))", recordedAt: recordedAt,
         inputs: inputs, parameters: parameters)
@@ -575,7 +575,7 @@ public enum AgreementCommands {
       return run
     }
 
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       let rows = result.pairs.map { pair in
         var row = ResultRecord(["a": .string(pair.a), "b": .string(pair.b)])
@@ -607,7 +607,7 @@ public enum AgreementCommands {
   }
 
   /// `agreement`: compute, then store and print through the driver.
-  public static func models(
+  package static func models(
     files: [String], modelIDs: [String], subject: ModelInput, epochSeconds: Double, speedSmoothingFixes: Int,
     track: TrackAnalysisParameters, format: OutputFormat?, databasePath: String? = nil,
     chartsDirectory: String? = nil, measured: MeasuredOptions? = nil, againstMeasured: Bool = false,
@@ -630,18 +630,18 @@ public enum AgreementCommands {
 /// How a step's time falls into fixed epochs: each epoch it overlaps and
 /// the fraction of the step inside it, so a quantity over the step (energy)
 /// is split between epochs in proportion to time.
-public enum EpochSplit {
-  public struct Share: Sendable, Hashable {
+package enum EpochSplit {
+  package struct Share: Sendable, Hashable {
     /// 0-based epoch from the start of the recording.
-    public var epoch: Int
+    package var epoch: Int
     /// Fraction of the step's duration inside the epoch, 0-1.
-    public var fraction: Double
+    package var fraction: Double
   }
 
   /// The shares of a step that starts `startSeconds` after the recording
   /// and lasts `durationSeconds`; a step of no duration falls wholly into
   /// the epoch holding its start.
-  public static func shares(startSeconds: Double, durationSeconds: Double, epochSeconds: Double) -> [Share] {
+  package static func shares(startSeconds: Double, durationSeconds: Double, epochSeconds: Double) -> [Share] {
     let first = Int((startSeconds / epochSeconds).rounded(.down))
     guard durationSeconds > 0 else { return [Share(epoch: first, fraction: 1)] }
     let end = startSeconds + durationSeconds

@@ -5,12 +5,12 @@ import Store
 
 /// `balance`: the StepMyHealth calorie balance, progress colour, points and
 /// leaderboard for one or more users.
-public enum BalanceCommand {
-  public struct User: Sendable, Hashable {
-    public var name: String
-    public var balance: CalorieBalance
+package enum BalanceCommand {
+  package struct User: Sendable, Hashable {
+    package var name: String
+    package var balance: CalorieBalance
 
-    public init(name: String, balance: CalorieBalance) {
+    package init(name: String, balance: CalorieBalance) {
       self.name = name
       self.balance = balance
     }
@@ -18,12 +18,12 @@ public enum BalanceCommand {
 
   /// The users in leaderboard order (most points first; ties keep the
   /// order given), with the rules the ranking follows.
-  public struct Leaderboard: Sendable {
-    public var users: [User]
-    public var parameters: [NamedParameter]
+  package struct Leaderboard: Sendable {
+    package var users: [User]
+    package var parameters: [NamedParameter]
   }
 
-  public static func leaderboard(users: [User], kilocaloriesPerStep: Double) throws -> Leaderboard {
+  package static func leaderboard(users: [User], kilocaloriesPerStep: Double) throws -> Leaderboard {
     guard !users.isEmpty else { throw UsageError(.missing, "balance needs at least one user") }
     let ranked = users.enumerated().sorted { a, b in
       a.element.balance.points != b.element.balance.points
@@ -45,14 +45,14 @@ public enum BalanceCommand {
 
   /// A user in the leaderboard and their 1-based rank: the value the
   /// columns of `balance` read.
-  public struct RankedUser: Sendable {
-    public var rank: Int
-    public var user: User
+  package struct RankedUser: Sendable {
+    package var rank: Int
+    package var user: User
   }
 
   /// The columns of `balance`, declared once: the printed table and the
   /// stored rows are both made from this list.
-  public static let columns: [ResultColumn<RankedUser>] = [
+  package static let columns: [ResultColumn<RankedUser>] = [
     .integer("rank", .rank) { $0.rank },
     .text("user") { .string($0.user.name) },
     .number("intake", .kilocalories, digits: 0) { $0.user.balance.intakeKilocalories },
@@ -72,12 +72,12 @@ public enum BalanceCommand {
   }
 
   /// The leaderboard as the `balance` table.
-  public static func table(_ board: Leaderboard) -> ResultTable {
+  package static func table(_ board: Leaderboard) -> ResultTable {
     ResultTable(name: "balance", rows: ranked(board).map { ResultColumns.record(columns, of: $0) })
   }
 
   /// The leaderboard's numbers as stored rows, one set per user.
-  public static func storedRows(_ board: Leaderboard) -> [ResultRow] {
+  package static func storedRows(_ board: Leaderboard) -> [ResultRow] {
     ranked(board).flatMap { ResultColumns.storedRows(columns, of: $0, subject: $0.user.name) }
   }
 
@@ -106,7 +106,7 @@ public enum BalanceCommand {
 
   /// `balance`: compute, then store and print through the driver. The
   /// users' values are the command's own (its key names them).
-  public static func run(
+  package static func run(
     users: [User], kilocaloriesPerStep: Double, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
   ) throws {

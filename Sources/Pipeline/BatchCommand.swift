@@ -14,36 +14,36 @@ import Tracks
 /// `batch DIR... --db FILE`: a whole study, every track, accelerometer
 /// recording and survey export under the folders, read, summarised, run
 /// through the default models and stored, one run per file.
-public enum BatchCommand {
-  public struct Options: Sendable {
-    public var folders: [String]
-    public var databasePath: String
+package enum BatchCommand {
+  package struct Options: Sendable {
+    package var folders: [String]
+    package var databasePath: String
     /// Files processed at once (default: the number of cores, never more
     /// than files).
-    public var jobs: Int?
-    public var shard: Shard?
-    public var failFast = false
-    public var track = TrackAnalysisParameters()
-    public var accel = AccelOptions()
-    public var energy = AccelEnergyOptions()
-    public var factorSet = ShippedData.defaultFactorSet
-    public var factorFallback: TransportMode?
-    public var timeZone = NamedTimeZone.utc
+    package var jobs: Int?
+    package var shard: Shard?
+    package var failFast = false
+    package var track = TrackAnalysisParameters()
+    package var accel = AccelOptions()
+    package var energy = AccelEnergyOptions()
+    package var factorSet = ShippedData.defaultFactorSet
+    package var factorFallback: TransportMode?
+    package var timeZone = NamedTimeZone.utc
     /// The study's participants (`--subjects`), the file they came from,
     /// and how files are matched to them.
-    public var subjects: [Subject] = []
-    public var subjectsPath: String?
-    public var subjectMatch = SubjectMatch.folder
+    package var subjects: [Subject] = []
+    package var subjectsPath: String?
+    package var subjectMatch = SubjectMatch.folder
     /// Model per transport mode for tracks; modes not named use
     /// `ModeDefaults.modelForMode`.
-    public var modelForMode: [TransportMode: String] = [:]
+    package var modelForMode: [TransportMode: String] = [:]
     /// Follow symbolic links that lead out of the study folders.
-    public var followLinks = false
+    package var followLinks = false
     /// Process every file again, even one whose run (or failure) is
     /// already stored from the same content under the same options.
-    public var rerun = false
+    package var rerun = false
 
-    public init(folders: [String], databasePath: String) {
+    package init(folders: [String], databasePath: String) {
       self.folders = folders
       self.databasePath = databasePath
     }
@@ -53,16 +53,16 @@ public enum BatchCommand {
   /// 1 + (h mod N), h the first 8 bytes of the SHA-256 of its path relative
   /// to the folder given, so the split does not depend on which other files
   /// exist or in what order they are listed.
-  public struct Shard: Sendable, Hashable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+  package struct Shard: Sendable, Hashable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
       self.index = index
       self.count = count
     }
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
       let parts = text.split(separator: "/")
       guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
         throw ValueError(.unreadable, "a shard", value: text, expected: "K/N with 1 <= K <= N, as 2/8")
@@ -70,15 +70,15 @@ public enum BatchCommand {
       self.init(index: k, count: n)
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
-    public static func of(relativePath: String, count: Int) -> Int {
+    package static func of(relativePath: String, count: Int) -> Int {
       let digest = SHA256.hex(Array(relativePath.utf8))
       let h = UInt64(digest.prefix(16), radix: 16)!
       return Int(h % UInt64(count)) + 1
     }
 
-    public func contains(relativePath: String) -> Bool {
+    package func contains(relativePath: String) -> Bool {
       Self.of(relativePath: relativePath, count: count) == index
     }
   }
@@ -89,13 +89,13 @@ public enum BatchCommand {
   /// `batch /abs/study`, from any working folder or as shards, store the
   /// same runs, and two study folders of the same name in different places
   /// (two sites) store two sets of runs.
-  public struct StudyFile: Sendable, Hashable {
-    public var path: String
-    public var relativePath: String
-    public var storedPath: String
+  package struct StudyFile: Sendable, Hashable {
+    package var path: String
+    package var relativePath: String
+    package var storedPath: String
   }
 
-  public enum Kind: String, Sendable {
+  package enum Kind: String, Sendable {
     case track
     case accelerometer
     case survey
@@ -108,9 +108,9 @@ public enum BatchCommand {
   /// What `discover` found: the study's files, and what it passed over
   /// and why (FIFOs, devices and sockets, never opened; links leading out
   /// of the study folder; broken links).
-  public struct Discovery: Sendable {
-    public var files: [StudyFile] = []
-    public var skipped: [Diagnostic] = []
+  package struct Discovery: Sendable {
+    package var files: [StudyFile] = []
+    package var skipped: [Diagnostic] = []
   }
 
   /// Candidate files under the folders, in path order; hidden files and
@@ -119,7 +119,7 @@ public enum BatchCommand {
   /// would block for ever, /dev/zero never ends). A symbolic link is
   /// followed when it leads to a place inside the study folder; one leading
   /// out of it only with `followLinks`.
-  public static func discover(_ folders: [String], followLinks: Bool = false) throws -> Discovery {
+  package static func discover(_ folders: [String], followLinks: Bool = false) throws -> Discovery {
     var discovery = Discovery()
     let fm = FileManager.default
     for folder in folders {
@@ -565,36 +565,36 @@ public enum BatchCommand {
   /// What a batch did: the files it took, what each became, which could
   /// not be read (each with its reason) and which activities took the
   /// fallback factor.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// Every file under the folders, and those of the shard processed.
-    public var discovered: Int
-    public var processed: Int
-    public var counts: [Kind: Int] = [:]
+    package var discovered: Int
+    package var processed: Int
+    package var counts: [Kind: Int] = [:]
     /// Files that could not be read: `file:line: problem; expected ...`.
-    public var failures: [String] = []
+    package var failures: [String] = []
     /// Activities that took the fallback's factor.
-    public var fallbacks: [Diagnostic] = []
+    package var fallbacks: [Diagnostic] = []
     /// What the readers noticed in the stored files (stored with each run).
-    public var diagnostics: [Diagnostic] = []
+    package var diagnostics: [Diagnostic] = []
     /// The error that stopped the batch (a store failure, or the first
     /// unreadable file with fail-fast), when one did.
-    public var stop: (any Error)?
+    package var stop: (any Error)?
 
     /// What the walk of the folders passed over, and why.
-    public var skipped: [Diagnostic] = []
+    package var skipped: [Diagnostic] = []
 
     /// Files left as they were because the store holds their run (or
     /// their failure) from the same content under the same options.
-    public var alreadyStored = 0
-    public var failedBefore = 0
+    package var alreadyStored = 0
+    package var failedBefore = 0
 
-    public var stored: Int { counts.values.reduce(0, +) }
+    package var stored: Int { counts.values.reduce(0, +) }
   }
 
   /// Reads, summarises and models every file of the study in parallel and
   /// hands each file's run to `record` (the results store) as it is done,
   /// so a study of any size is never held whole.
-  public static func batch(
+  package static func batch(
     _ options: Options, progress: ProgressBar.Display? = nil,
     done: [String: [ResultsStore.FileRun]] = [:],
     record: @escaping @Sendable (RunRecord) throws -> Void
@@ -670,7 +670,7 @@ public enum BatchCommand {
     return result
   }
 
-  public static func run(_ options: Options, driver: Driver) throws {
+  package static func run(_ options: Options, driver: Driver) throws {
     let store = try ResultsStore(path: options.databasePath)
     let done =
       options.rerun

@@ -5,30 +5,30 @@ import Foundation
 /// (or a report) as a sink, standard error for notes, progress, and, in a
 /// notebook, the write policy. What is printed there is decided by a
 /// `Printer`; what a run used is kept by a `ProvenanceRecorder`.
-public final class CommandContext {
+package final class CommandContext {
   /// Where printed output goes.
-  public let sink: (String) -> Void
+  package let sink: (String) -> Void
   /// Where notes and diagnostics go: standard error on a terminal; nil in
   /// a notebook, whose report lists them.
-  public var warningSink: ((String) -> Void)?
+  package var warningSink: ((String) -> Void)?
   /// Where progress bars are drawn: standard error when it is a terminal
   /// (set by the command line), nowhere otherwise or with `--quiet`.
-  public var progressSink: (@Sendable (String) -> Void)?
+  package var progressSink: (@Sendable (String) -> Void)?
   /// Where long work (`batch`) logs a progress line at intervals when
   /// standard error is not a terminal (a Slurm task's log); nowhere with
   /// `--quiet`.
-  public var progressLog: (@Sendable (String) -> Void)?
+  package var progressLog: (@Sendable (String) -> Void)?
   /// Where commands may write and read (a notebook's project, report
   /// folder and allowed paths); nil on the command line.
-  public var writePolicy: WritePolicy?
+  package var writePolicy: WritePolicy?
 
-  public init(sink: @escaping (String) -> Void, warningSink: ((String) -> Void)? = nil) {
+  package init(sink: @escaping (String) -> Void, warningSink: ((String) -> Void)? = nil) {
     self.sink = sink
     self.warningSink = warningSink
   }
 }
 
 /// Text collected in memory (`Driver.buffered`).
-public final class OutputBuffer {
-  public var text = ""
+package final class OutputBuffer {
+  package var text = ""
 }

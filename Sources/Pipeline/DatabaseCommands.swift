@@ -4,22 +4,22 @@ import Reporting
 import Store
 
 /// `db info`, `check`, `export`, `compare` and `merge` as library calls.
-public enum DatabaseCommands {
+package enum DatabaseCommands {
   /// The database used when no `--db` is given: `$ENERGYLAB_DB`, else
   /// `energylab.sqlite` in the current folder.
-  public static var defaultPath: String {
+  package static var defaultPath: String {
     ProcessInfo.processInfo.environment["ENERGYLAB_DB"] ?? "energylab.sqlite"
   }
 
   /// SQLite's integrity check of a store: "ok" when sound.
-  public static func integrity(path: String) throws -> String { try open(path).integrityCheck() }
+  package static func integrity(path: String) throws -> String { try open(path).integrityCheck() }
 
   /// The tables and columns a store lacks of its schema; empty when whole.
-  public static func schemaProblems(path: String) throws -> [String] { try open(path).schemaCheck() }
+  package static func schemaProblems(path: String) throws -> [String] { try open(path).schemaCheck() }
 
   /// `PRAGMA integrity_check` of a store, then its schema: every table and
   /// column its migrations make must be there. "ok" when both hold.
-  public static func check(path: String, driver: Driver) throws {
+  package static func check(path: String, driver: Driver) throws {
     let result = try integrity(path: path)
     guard result == "ok" else {
       try driver.print(Rendering(blocks: [.prose("\(path): \(result)\n")]))
@@ -42,9 +42,9 @@ public enum DatabaseCommands {
   }
 
   /// The applied migrations and the rows of each table.
-  public static func information(path: String) throws -> StoreInfo { try open(path).info() }
+  package static func information(path: String) throws -> StoreInfo { try open(path).info() }
 
-  public static func info(path: String, format: OutputFormat?, driver: Driver) throws {
+  package static func info(path: String, format: OutputFormat?, driver: Driver) throws {
     let info = try information(path: path)
     let rows = info.rowCounts.map { ResultRecord(["table": .string($0.table), "rows": .integer($0.rows)]) }
     var out = driver.rendering()
@@ -55,7 +55,7 @@ public enum DatabaseCommands {
     try driver.print(out)
   }
 
-  public static func export(path: String, table: String, format: OutputFormat?, driver: Driver)
+  package static func export(path: String, table: String, format: OutputFormat?, driver: Driver)
     throws
   {
     try driver.print(Rendering(blocks: [.table(try exported(path: path, table: table), format: format)]))
@@ -64,7 +64,7 @@ public enum DatabaseCommands {
   /// A table of the store as it is printed: numbers as numbers, except
   /// digests and keys; whole numbers (row ids, counts, sizes) as integers
   /// in every format, as CSV and JSON always printed them.
-  public static func exported(path: String, table: String) throws -> ResultTable {
+  package static func exported(path: String, table: String) throws -> ResultTable {
     let (columns, rows) = try open(path).rows(of: table)
     let records = rows.map { values in
       var record = ResultRecord()
@@ -86,7 +86,7 @@ public enum DatabaseCommands {
   /// `db merge OUT SHARD...`: every run of the shards copied into OUT in
   /// one transaction, replacing runs of the same key, so merging again (or
   /// merging overlapping shards) changes nothing.
-  public static func merge(output: String, shards: [String], driver: Driver) throws {
+  package static func merge(output: String, shards: [String], driver: Driver) throws {
     let result = try merged(output: output, shards: shards)
     try driver.print(
       Rendering(blocks: [
@@ -97,7 +97,7 @@ public enum DatabaseCommands {
   }
 
   /// Merges the shards into `output`: the runs copied, and the runs it then holds.
-  public static func merged(output: String, shards: [String]) throws -> (copied: Int, total: Int) {
+  package static func merged(output: String, shards: [String]) throws -> (copied: Int, total: Int) {
     guard !shards.isEmpty else { throw UsageError(.missing, "db merge needs at least one shard database") }
     let sources = try shards.map(open)
     let copied = try ResultsStore(path: output).merge(sources)
@@ -107,20 +107,20 @@ public enum DatabaseCommands {
 
   /// Whether two stores hold the same results, and where they first
   /// differ in their canonical dumps.
-  public struct Comparison: Sendable, Hashable {
+  package struct Comparison: Sendable, Hashable {
     /// Runs in the first store.
-    public var runs: Int
+    package var runs: Int
     /// 1-based line of the first difference, with each side's line (nil
     /// past its end); nil when the stores agree.
-    public var firstDifference: (line: Int, left: String?, right: String?)?
-    public var same: Bool { firstDifference == nil }
+    package var firstDifference: (line: Int, left: String?, right: String?)?
+    package var same: Bool { firstDifference == nil }
 
-    public static func == (a: Comparison, b: Comparison) -> Bool {
+    package static func == (a: Comparison, b: Comparison) -> Bool {
       a.runs == b.runs && a.firstDifference?.line == b.firstDifference?.line
         && a.firstDifference?.left == b.firstDifference?.left
         && a.firstDifference?.right == b.firstDifference?.right
     }
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
       hasher.combine(runs)
       hasher.combine(firstDifference?.line)
     }
@@ -128,7 +128,7 @@ public enum DatabaseCommands {
 
   /// Compares two stores run by run (by key, with every row, ignoring row
   /// ids and recording times).
-  public static func comparison(_ a: String, _ b: String) throws -> Comparison {
+  package static func comparison(_ a: String, _ b: String) throws -> Comparison {
     let left = try open(a).canonicalLines()
     let right = try open(b).canonicalLines()
     let runs = left.filter { $0.hasPrefix("run ") }.count
@@ -141,7 +141,7 @@ public enum DatabaseCommands {
 
   /// `db compare A B`: whether two stores hold the same results; exit 1
   /// and the first difference when not.
-  public static func compare(_ a: String, _ b: String, driver: Driver) throws {
+  package static func compare(_ a: String, _ b: String, driver: Driver) throws {
     let result = try comparison(a, b)
     guard let difference = result.firstDifference else {
       try driver.print(

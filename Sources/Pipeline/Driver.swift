@@ -9,7 +9,7 @@ import Store
 /// command builds it without a driver; `Driver.finish` takes it through
 /// fingerprint, store and render, the same on the command line, in a
 /// notebook and in `batch`.
-public protocol CommandOutcome {
+package protocol CommandOutcome {
   /// The files read, as given (the driver fingerprints them).
   var inputs: [String] { get }
   var parameters: [NamedParameter] { get }
@@ -26,58 +26,58 @@ public protocol CommandOutcome {
 }
 
 extension CommandOutcome {
-  public var diagnosticsListedInOutput: Bool { false }
-  public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? { nil }
+  package var diagnosticsListedInOutput: Bool { false }
+  package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? { nil }
 }
 
 /// Fingerprint, store, render: the one path from a command's value to the
 /// database and the screen. A driver serves one command line or one
 /// notebook: it fingerprints inputs (checked against the context's write
 /// policy), records what the commands used, and prints their renderings.
-public final class Driver {
+package final class Driver {
   /// The printer of every command run here (its context is the sink).
-  public let printer: Printer
+  package let printer: Printer
   /// Results database for commands that store their runs.
-  public var databasePath: String?
+  package var databasePath: String?
   /// No wall-clock times, stable ordering, fixed number formatting.
-  public var reproducible: Bool
+  package var reproducible: Bool
   /// Whether inputs are hashed as they are read. Reports and notebooks need
   /// it; a terminal command hashes only what it stores (see `hashed`).
-  public var fingerprintsInputs = true
+  package var fingerprintsInputs = true
 
-  public init(printer: Printer, databasePath: String? = nil, reproducible: Bool = false) {
+  package init(printer: Printer, databasePath: String? = nil, reproducible: Bool = false) {
     self.printer = printer
     self.databasePath = databasePath
     self.reproducible = reproducible
   }
 
   /// Where the output lands.
-  public var context: CommandContext { printer.context }
+  package var context: CommandContext { printer.context }
   /// What the commands run here used, for the report (a notebook's lists
   /// every command's).
-  public var recorder: ProvenanceRecorder { printer.recorder }
+  package var recorder: ProvenanceRecorder { printer.recorder }
 
   /// A driver that collects its output in memory (tests).
-  public static func buffered(defaultFormat: OutputFormat = .table) -> (Driver, OutputBuffer) {
+  package static func buffered(defaultFormat: OutputFormat = .table) -> (Driver, OutputBuffer) {
     let buffer = OutputBuffer()
     let context = CommandContext(sink: { buffer.text += $0 })
     return (Driver(printer: Printer(context: context, defaultFormat: defaultFormat)), buffer)
   }
 
   /// Prints a rendering built outside an outcome.
-  public func print(_ rendering: Rendering) throws { try printer.print(rendering) }
+  package func print(_ rendering: Rendering) throws { try printer.print(rendering) }
 
   /// A note for the user (see `Printer.warn`).
-  public func warn(_ text: String) { printer.warn(text) }
+  package func warn(_ text: String) { printer.warn(text) }
 
   /// An empty rendering for this driver's printer.
-  public func rendering() -> Rendering { Rendering(printer.request) }
+  package func rendering() -> Rendering { Rendering(printer.request) }
 
   /// Records an input (with its sha256 when `fingerprintsInputs`). In a
   /// notebook, an input its policy does not let it read (one reached
   /// through a link, say) fails the command before anything of it is
   /// stored or printed.
-  public func recordInput(_ path: String) throws -> InputFingerprint {
+  package func recordInput(_ path: String) throws -> InputFingerprint {
     if let writePolicy = context.writePolicy, FileManager.default.fileExists(atPath: path) {
       try writePolicy.checkReading(path)
     }
@@ -94,7 +94,7 @@ public final class Driver {
   /// The inputs as a run stores them: every sha256 computed and each path
   /// canonical (resolved, relative to the working directory when inside
   /// it), so `walk.gpx`, `./walk.gpx` and its absolute path are one input.
-  public static func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
+  package static func hashed(_ inputs: [InputFingerprint]) throws -> [InputFingerprint] {
     try inputs.map { input in
       var out = input.sha256.isEmpty ? try InputFingerprint.of(path: input.path) : input
       out.path = input.path == StandardInput.name ? input.path : CanonicalPath.of(input.path)
@@ -103,7 +103,7 @@ public final class Driver {
   }
 
   /// The current time as ISO-8601 UTC, or nil in reproducible mode.
-  public var timestamp: String? {
+  package var timestamp: String? {
     reproducible ? nil : ISO8601.formatUTC(Date().timeIntervalSince1970)
   }
 
@@ -116,7 +116,7 @@ public final class Driver {
   /// same run key typed alone, in a notebook after other commands, or
   /// run by `batch`. Returns the run stored, if any.
   @discardableResult
-  public func finish(_ outcome: some CommandOutcome, database: String?) throws -> RunRecord? {
+  package func finish(_ outcome: some CommandOutcome, database: String?) throws -> RunRecord? {
     let fingerprints = try outcome.inputs.map { try recordInput($0) }
     var stored: RunRecord?
     if let path = database ?? databasePath {
@@ -137,7 +137,7 @@ public final class Driver {
   /// Needs no driver and holds no state, so `batch`'s workers call it at
   /// once, each with its own file's outcome, into one shared store.
   @discardableResult
-  public static func store(
+  package static func store(
     _ outcome: some CommandOutcome, recordedAt: String?, record: (RunRecord) throws -> Void
   ) throws -> RunRecord? {
     try store(
@@ -159,15 +159,15 @@ public final class Driver {
 /// command's own files: a subjects file (and the subject chosen from it),
 /// a MET table (and the activity code looked up). Each file is an input of
 /// the run, each choice a parameter.
-public struct OptionSources: Sendable, Hashable {
-  public var files: [String] = []
-  public var parameters: [NamedParameter] = []
-  public init(files: [String] = [], parameters: [NamedParameter] = []) {
+package struct OptionSources: Sendable, Hashable {
+  package var files: [String] = []
+  package var parameters: [NamedParameter] = []
+  package init(files: [String] = [], parameters: [NamedParameter] = []) {
     self.files = files
     self.parameters = parameters
   }
 
-  public static func + (a: OptionSources, b: OptionSources) -> OptionSources {
+  package static func + (a: OptionSources, b: OptionSources) -> OptionSources {
     OptionSources(
       files: a.files + b.files.filter { !a.files.contains($0) },
       parameters: a.parameters + b.parameters.filter { !a.parameters.contains($0) })

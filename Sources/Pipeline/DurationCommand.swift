@@ -3,20 +3,20 @@ import Evaluation
 import Reporting
 
 /// `duration`: travel times from text, and predicted against actual.
-public enum DurationCommand {
+package enum DurationCommand {
   /// A duration read from text, with the actual one when given.
-  public struct Reading: Sendable, Hashable {
-    public var text: String
-    public var minutes: Double
-    public var actualMinutes: Double?
-    public var differenceMinutes: Double? { actualMinutes.map { minutes - $0 } }
-    public var relativeDifferencePercent: Double? {
+  package struct Reading: Sendable, Hashable {
+    package var text: String
+    package var minutes: Double
+    package var actualMinutes: Double?
+    package var differenceMinutes: Double? { actualMinutes.map { minutes - $0 } }
+    package var relativeDifferencePercent: Double? {
       actualMinutes.flatMap { $0 > 0 ? 100 * (minutes - $0) / $0 : nil }
     }
   }
 
   /// Reads every text; `actual` is empty or one per text.
-  public static func read(texts: [String], actual: [String]) throws -> [Reading] {
+  package static func read(texts: [String], actual: [String]) throws -> [Reading] {
     guard actual.isEmpty || actual.count == texts.count else {
       throw UsageError(.conflict, "give one actual duration per duration (\(texts.count)), or none")
     }
@@ -27,7 +27,7 @@ public enum DurationCommand {
     }
   }
 
-  public static func table(_ readings: [Reading]) -> ResultTable {
+  package static func table(_ readings: [Reading]) -> ResultTable {
     ResultTable(
       name: "durations",
       rows: readings.map { r in
@@ -41,7 +41,7 @@ public enum DurationCommand {
       })
   }
 
-  public static func run(texts: [String], actual: [String], format: OutputFormat?, driver: Driver)
+  package static func run(texts: [String], actual: [String], format: OutputFormat?, driver: Driver)
     throws
   {
     var out = driver.rendering()

@@ -4,11 +4,11 @@ import Estimation
 /// One part of `energy` (a file, or an activity of it) and whether the
 /// run compares with a measurement: the value the columns of `energy`
 /// read.
-public struct EnergyPartValue: Sendable {
-  public var part: EnergyCommand.Part
-  public var hasMeasurement: Bool
+package struct EnergyPartValue: Sendable {
+  package var part: EnergyCommand.Part
+  package var hasMeasurement: Bool
 
-  public init(_ part: EnergyCommand.Part, hasMeasurement: Bool) {
+  package init(_ part: EnergyCommand.Part, hasMeasurement: Bool) {
     self.part = part
     self.hasMeasurement = hasMeasurement
   }
@@ -21,7 +21,7 @@ extension EnergyCommand {
   /// the stored rows are both made from this list. With a measurement,
   /// the model and the measurement over the same steps (`compared_s`);
   /// `energy_kcal` is the model's over every step it costs.
-  public static let partColumns: [ResultColumn<EnergyPartValue>] = [
+  package static let partColumns: [ResultColumn<EnergyPartValue>] = [
     .text("file") { .string($0.part.file) },
     // The activity's place in its file: an identifier, printed, and part
     // of the stored subject, not a stored figure.

@@ -10,38 +10,38 @@ import Tracks
 /// `energy FILE... --model ID --mass M`: a model over tracks, per file (or
 /// per activity with `--by-mode`, or per fix with `--per-fix`) and in total,
 /// stored as a run when a database is given.
-public enum EnergyCommand {
-  public struct Options: Sendable {
-    public var files: [String]
-    public var modelID: String
-    public var subject: ModelInput
-    public var track = TrackAnalysisParameters()
+package enum EnergyCommand {
+  package struct Options: Sendable {
+    package var files: [String]
+    package var modelID: String
+    package var subject: ModelInput
+    package var track = TrackAnalysisParameters()
     /// Split tracks into activities by speed band and apply each mode's model.
-    public var byMode = false
-    public var modes = ModeInference.standard
+    package var byMode = false
+    package var modes = ModeInference.standard
     /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
-    public var modelForMode: [TransportMode: String] = [:]
+    package var modelForMode: [TransportMode: String] = [:]
     /// The mode of every step, over what files declare and the epoch model.
-    public var givenMode: TransportMode?
+    package var givenMode: TransportMode?
     /// Measured expenditure to report beside the model's (`--measured`);
     /// a COSMED K5 export given as a track is its own measurement.
-    public var measured: MeasuredOptions?
+    package var measured: MeasuredOptions?
     /// How the breaths of a measured export are cleaned (nil: read as it
     /// is), for an export given as a track.
-    public var breathFilter: BreathFilter? = BreathFilter()
+    package var breathFilter: BreathFilter? = BreathFilter()
     /// MET used for cycling when its model is `met` and no MET is given.
-    public var cyclingMET = ModeDefaults.cyclingMET
-    public var perFix = false
+    package var cyclingMET = ModeDefaults.cyclingMET
+    package var perFix = false
     /// Centred moving average of step speeds over this many fixes before a
     /// model sees them; 1 means none. Kinetic models need it on noisy tracks.
-    public var speedSmoothingFixes = 1
+    package var speedSmoothingFixes = 1
     /// Files the command line read for these options (a subjects file, a
     /// MET table), and what it took from them.
-    public var sources = OptionSources()
-    public var databasePath: String?
-    public var format: OutputFormat?
+    package var sources = OptionSources()
+    package var databasePath: String?
+    package var format: OutputFormat?
 
-    public init(files: [String], modelID: String, subject: ModelInput) {
+    package init(files: [String], modelID: String, subject: ModelInput) {
       self.files = files
       self.modelID = modelID
       self.subject = subject
@@ -49,72 +49,72 @@ public enum EnergyCommand {
   }
 
   /// A model's energy over one fix-to-fix step (`--per-fix`).
-  public struct FixEnergy: Sendable, Hashable {
-    public var file: String
-    public var step: TrackStep
-    public var mode: TransportMode?
-    public var modelID: String
-    public var output: ModelOutput
-    public var energyKilocalories: Double
+  package struct FixEnergy: Sendable, Hashable {
+    package var file: String
+    package var step: TrackStep
+    package var mode: TransportMode?
+    package var modelID: String
+    package var output: ModelOutput
+    package var energyKilocalories: Double
     /// Energy of the file's steps so far, this one included.
-    public var cumulativeKilocalories: Double
+    package var cumulativeKilocalories: Double
   }
 
   /// Energy of one file, or of one activity of it with `byMode`.
-  public struct Part: Sendable, Hashable {
-    public var file: String
+  package struct Part: Sendable, Hashable {
+    package var file: String
     /// The activity and its 1-based index in the file, with `byMode`.
-    public var activity: Activity?
+    package var activity: Activity?
     /// Where the activity's mode came from (declared, inferred from speed, given).
-    public var modeSource: ModeSource?
-    public var index: Int
-    public var energy: TrackEnergy
+    package var modeSource: ModeSource?
+    package var index: Int
+    package var energy: TrackEnergy
     /// Whether the energy is known: some step gave energy.
-    public var energyKnown: Bool { energy.energyKnown }
+    package var energyKnown: Bool { energy.energyKnown }
     /// Measured energy over the part's compared steps, kcal (the steps' own
     /// spans, so pauses are left out as they are from the model's energy);
     /// nil without a measurement or where no step is compared.
-    public var measuredKilocalories: Double?
+    package var measuredKilocalories: Double?
     /// The model's energy over the same steps, kcal: the steps where both
     /// the model and the measurement give energy.
-    public var comparedModelKilocalories: Double?
+    package var comparedModelKilocalories: Double?
     /// Seconds of timed steps compared, and left out of both because the
     /// model (a heart-rate dropout) or the measurement (an excluded breath,
     /// a gap, outside the test) has no energy there.
-    public var comparedSeconds = 0.0
-    public var leftOutSeconds = 0.0
+    package var comparedSeconds = 0.0
+    package var leftOutSeconds = 0.0
   }
 
   /// Energy of every file (or activity), the tracks read and the rules used.
-  public struct Energy: Sendable {
-    public var parts: [Part]
-    public var fixes: [FixEnergy]
-    public var tracks: [TrackRow]
-    public var files: [String]
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
-    public var totalDurationSeconds: Double { parts.reduce(0) { $0 + $1.energy.durationSeconds } }
-    public var totalDistanceMeters: Double { parts.reduce(0) { $0 + $1.energy.distanceMeters } }
+  package struct Energy: Sendable {
+    package var parts: [Part]
+    package var fixes: [FixEnergy]
+    package var tracks: [TrackRow]
+    package var files: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var totalDurationSeconds: Double { parts.reduce(0) { $0 + $1.energy.durationSeconds } }
+    package var totalDistanceMeters: Double { parts.reduce(0) { $0 + $1.energy.distanceMeters } }
     /// Energy of the parts whose energy is known; `partsWithUnknownEnergy`
     /// says how many it leaves out, and nil means none is known.
-    public var totalEnergyKilocalories: Double? {
+    package var totalEnergyKilocalories: Double? {
       let known = parts.filter(\.energyKnown)
       return known.isEmpty ? nil : known.reduce(0) { $0 + $1.energy.energyKilocalories }
     }
-    public var partsWithUnknownEnergy: Int { parts.filter { !$0.energyKnown }.count }
+    package var partsWithUnknownEnergy: Int { parts.filter { !$0.energyKnown }.count }
     /// Whether some part was measured (a measurement was given, or a file
     /// was a measured export).
-    public var hasMeasurement: Bool { measuredFiles > 0 }
+    package var hasMeasurement: Bool { measuredFiles > 0 }
     /// Files whose energy was compared with a measurement.
-    public var measuredFiles = 0
+    package var measuredFiles = 0
     /// Duration of the parts whose energy is known, s: what the total
     /// rate is taken over.
-    public var knownDurationSeconds: Double {
+    package var knownDurationSeconds: Double {
       parts.filter(\.energyKnown).reduce(0) { $0 + $1.energy.durationSeconds }
     }
   }
 
-  public static func energy(_ options: Options) throws -> Energy {
+  package static func energy(_ options: Options) throws -> Energy {
     let mainModel = try ModelRegistry.model(id: options.modelID)
     let estimator =
       options.byMode
@@ -354,7 +354,7 @@ public enum EnergyCommand {
 
   /// The run `energy` stores: the tracks, each part's results and, by
   /// mode, its activities.
-  public static func runRecord(
+  package static func runRecord(
     _ energy: Energy, options: Options, inputs: [InputFingerprint], parameters: [NamedParameter]? = nil,
     recordedAt: String?
   ) -> RunRecord {
@@ -386,7 +386,7 @@ public enum EnergyCommand {
   }
 
   /// The energy table (per file, per activity or per fix).
-  public static func table(_ energy: Energy, options: Options) -> ResultTable {
+  package static func table(_ energy: Energy, options: Options) -> ResultTable {
     if options.perFix {
       return ResultTable(
         name: "energy-per-fix",
@@ -452,30 +452,30 @@ public enum EnergyCommand {
   }
 
   /// Energy with the options it was computed with.
-  public struct Outcome: CommandOutcome {
-    public var energy: Energy
-    public var options: Options
-    public var inputs: [String] { energy.files + options.sources.files }
-    public var parameters: [NamedParameter] { energy.parameters + options.sources.parameters }
-    public var diagnostics: [Diagnostic] { energy.diagnostics }
-    public var diagnosticsListedInOutput: Bool { true }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+  package struct Outcome: CommandOutcome {
+    package var energy: Energy
+    package var options: Options
+    package var inputs: [String] { energy.files + options.sources.files }
+    package var parameters: [NamedParameter] { energy.parameters + options.sources.parameters }
+    package var diagnostics: [Diagnostic] { energy.diagnostics }
+    package var diagnosticsListedInOutput: Bool { true }
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       EnergyCommand.runRecord(
         energy, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       out.emit(table(energy, options: options), format: options.format)
       return out
     }
   }
 
-  public static func outcome(_ options: Options) throws -> Outcome {
+  package static func outcome(_ options: Options) throws -> Outcome {
     Outcome(energy: try energy(options), options: options)
   }
 
   /// `energy`: compute, then store and print through the driver.
-  public static func run(_ options: Options, driver: Driver) throws {
+  package static func run(_ options: Options, driver: Driver) throws {
     try driver.finish(outcome(options), database: options.databasePath)
   }
 }

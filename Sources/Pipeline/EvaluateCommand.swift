@@ -9,20 +9,20 @@ import Store
 
 /// An input a reference table does not state, given explicitly as
 /// `speed=3mph` or `grade=0`.
-public struct Assumption: Sendable, Hashable {
-  public var name: String
+package struct Assumption: Sendable, Hashable {
+  package var name: String
   /// The value as given (`3mph`), as reports and the store show it.
-  public var text: String
+  package var text: String
   /// The value in the model input's unit (m/s, fraction, kg, bpm, years,
   /// mL/kg/min, MET), read once; nil for `sex`.
-  public var value: Double?
-  public var sex: Sex?
+  package var value: Double?
+  package var sex: Sex?
 
-  public static let names = [
+  package static let names = [
     "speed", "grade", "mass", "heart-rate", "age", "sex", "vo2max", "load", "terrain", "met",
   ]
 
-  public init(parsing text: String) throws {
+  package init(parsing text: String) throws {
     let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
     guard parts.count == 2, !parts[1].isEmpty else {
       throw ValueError(.unreadable, "an assumption", value: text, expected: "NAME=VALUE, as speed=3mph")
@@ -56,7 +56,7 @@ public struct Assumption: Sendable, Hashable {
 
   /// An assumption of a value already in the model input's unit; `text`
   /// is how it is shown.
-  public init(name: String, value: Double, text: String) {
+  package init(name: String, value: Double, text: String) {
     self.name = name
     self.value = value
     self.text = text
@@ -81,8 +81,8 @@ public struct Assumption: Sendable, Hashable {
 
 /// Finds reference tables by name in the shipped `Datasets/reference/` or
 /// by path.
-public enum ReferenceLocator {
-  public static func path(for nameOrPath: String) throws -> String {
+package enum ReferenceLocator {
+  package static func path(for nameOrPath: String) throws -> String {
     try ShippedData.named(nameOrPath, in: "Datasets/reference", what: "reference table")
   }
 }
@@ -90,17 +90,17 @@ public enum ReferenceLocator {
 /// `evaluate --models A,B --reference NAME --assume ...`: every cell of a
 /// reference table predicted by each model, with error statistics, charts
 /// and a stored run.
-public enum EvaluateCommand {
-  public struct Options: Sendable {
-    public var modelIDs: [String]
-    public var reference: String
-    public var assumptions: [Assumption]
-    public var printCells: Bool
-    public var chartsDirectory: String?
-    public var databasePath: String?
-    public var format: OutputFormat?
+package enum EvaluateCommand {
+  package struct Options: Sendable {
+    package var modelIDs: [String]
+    package var reference: String
+    package var assumptions: [Assumption]
+    package var printCells: Bool
+    package var chartsDirectory: String?
+    package var databasePath: String?
+    package var format: OutputFormat?
 
-    public init(
+    package init(
       modelIDs: [String], reference: String, assumptions: [Assumption], printCells: Bool = false,
       chartsDirectory: String? = nil, databasePath: String? = nil, format: OutputFormat? = nil
     ) {
@@ -126,7 +126,7 @@ public enum EvaluateCommand {
     }
   }
 
-  public static func comparisons(table: ReferenceTable, modelIDs: [String], assumptions: [Assumption]) throws
+  package static func comparisons(table: ReferenceTable, modelIDs: [String], assumptions: [Assumption]) throws
     -> [ReferenceComparison]
   {
     var base = ModelInput()
@@ -162,7 +162,7 @@ public enum EvaluateCommand {
   }
 
   /// A model's error statistics against the table (`AgreementColumn`).
-  public static func statisticsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+  package static func statisticsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
     var row = ResultRecord(["model": .string(comparison.modelID), "reference": .string(comparison.tableName)])
     for field in AgreementColumn.record(
       comparison.agreement, unitSuffix: unit, only: AgreementColumn.errorNames
@@ -175,7 +175,7 @@ public enum EvaluateCommand {
 
   /// A model's limits of agreement with the table in the form the cells
   /// support, with their intervals and tests (`AgreementColumn`).
-  public static func limitsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
+  package static func limitsRecord(_ comparison: ReferenceComparison, unit: String) -> ResultRecord {
     var row = ResultRecord(["model": .string(comparison.modelID)])
     for field in AgreementColumn.record(
       comparison.agreement, unitSuffix: unit, only: AgreementColumn.limitsNames
@@ -188,19 +188,19 @@ public enum EvaluateCommand {
 
   /// Every cell of a reference table predicted by each model, with the
   /// statistics of each model and the parameters of the evaluation.
-  public struct Evaluation: Sendable {
-    public var table: ReferenceTable
+  package struct Evaluation: Sendable {
+    package var table: ReferenceTable
     /// The table's file.
-    public var path: String
-    public var comparisons: [ReferenceComparison]
+    package var path: String
+    package var comparisons: [ReferenceComparison]
     /// The unit of the table's values (`kcal`, `kcal_per_min`, ...).
-    public var unit: String
+    package var unit: String
     /// The assumptions as `name=text`.
-    public var assumed: [String]
-    public var parameters: [NamedParameter]
+    package var assumed: [String]
+    package var parameters: [NamedParameter]
   }
 
-  public static func evaluation(_ options: Options) throws -> Evaluation {
+  package static func evaluation(_ options: Options) throws -> Evaluation {
     guard !options.modelIDs.isEmpty else {
       throw UsageError(.missing, "evaluate needs models (as acsm-walking,cameron-walking)")
     }
@@ -231,7 +231,7 @@ public enum EvaluateCommand {
 
   /// The run an evaluation stores: every prediction, each model's
   /// statistics and the table's cells.
-  public static func runRecord(_ evaluation: Evaluation, inputs: [InputFingerprint], recordedAt: String?)
+  package static func runRecord(_ evaluation: Evaluation, inputs: [InputFingerprint], recordedAt: String?)
     -> RunRecord
   {
     let table = evaluation.table
@@ -267,16 +267,16 @@ public enum EvaluateCommand {
   }
 
   /// An evaluation with the options it was made with.
-  public struct Outcome: CommandOutcome {
-    public var evaluation: Evaluation
-    public var options: Options
-    public var inputs: [String] { [evaluation.path] }
-    public var parameters: [NamedParameter] { evaluation.parameters }
-    public var diagnostics: [Diagnostic] { [] }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+  package struct Outcome: CommandOutcome {
+    package var evaluation: Evaluation
+    package var options: Options
+    package var inputs: [String] { [evaluation.path] }
+    package var parameters: [NamedParameter] { evaluation.parameters }
+    package var diagnostics: [Diagnostic] { [] }
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       EvaluateCommand.runRecord(evaluation, inputs: inputs, recordedAt: recordedAt)
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       try EvaluateCommand.render(evaluation, options: options, into: &out)
       return out
@@ -284,7 +284,7 @@ public enum EvaluateCommand {
   }
 
   /// `evaluate`: compute, then store and print through the driver.
-  public static func run(_ options: Options, driver: Driver) throws {
+  package static func run(_ options: Options, driver: Driver) throws {
     try driver.finish(
       Outcome(evaluation: try evaluation(options), options: options),
       database: options.databasePath)
@@ -292,7 +292,7 @@ public enum EvaluateCommand {
 
   /// The assumptions, statistics, proportional bias and (when asked) the
   /// cells, then the charts.
-  public static func render(_ evaluation: Evaluation, options: Options, into out: inout Rendering) throws {
+  package static func render(_ evaluation: Evaluation, options: Options, into out: inout Rendering) throws {
     let table = evaluation.table
     let comparisons = evaluation.comparisons
     let unit = evaluation.unit

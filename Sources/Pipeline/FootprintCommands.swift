@@ -8,14 +8,14 @@ import Tracks
 /// `footprint flights` and `footprint annual`: the flight emissions and the
 /// annual calculator of the carbon gamification thesis, and the Alter Eco
 /// flight check.
-public enum FootprintCommands {
-  public static var airportsPath: String { ShippedData.path("Datasets/airports/airports.csv") }
-  public static var calculatorTablePath: String {
+package enum FootprintCommands {
+  package static var airportsPath: String { ShippedData.path("Datasets/airports/airports.csv") }
+  package static var calculatorTablePath: String {
     ShippedData.path("Datasets/factors/carbon-gamification-2022.csv")
   }
 
   /// Parses `STN-CAG`, `STN-CAG:return` or `STN-CAG:return:2`.
-  public static func trip(_ text: String, airports: [Airport]) throws -> FlightTrip {
+  package static func trip(_ text: String, airports: [Airport]) throws -> FlightTrip {
     let parts = text.split(separator: ":").map(String.init)
     let ends = parts.first?.split(separator: "-").map { String($0).uppercased() } ?? []
     guard ends.count == 2, parts.count <= 3 else {
@@ -67,18 +67,18 @@ public enum FootprintCommands {
 
   /// Flights and their CO2 under each factor set, with the published
   /// totals they are set beside.
-  public struct Flights: Sendable {
-    public struct Factor: Sendable, Hashable {
-      public var set: String
-      public var kilogramsPerKilometer: Double
-      public var label: String
+  package struct Flights: Sendable {
+    package struct Factor: Sendable, Hashable {
+      package var set: String
+      package var kilogramsPerKilometer: Double
+      package var label: String
     }
-    public var trips: [FlightTrip]
-    public var factors: [Factor]
+    package var trips: [FlightTrip]
+    package var factors: [Factor]
     /// Published totals, t CO2.
-    public var published: [Double]
-    public var inputs: [String]
-    public var parameters: [NamedParameter] {
+    package var published: [Double]
+    package var inputs: [String]
+    package var parameters: [NamedParameter] {
       factors.map {
         NamedParameter(
           name: "flight_factor_\($0.set)", value: Fixed.shortest($0.kilogramsPerKilometer), meaning: $0.label)
@@ -90,14 +90,15 @@ public enum FootprintCommands {
         ]
     }
     /// Kilometres flown in a year, all trips.
-    public var flownKilometers: Double { trips.reduce(0) { $0 + $1.kilometersPerYear } }
+    package var flownKilometers: Double { trips.reduce(0) { $0 + $1.kilometersPerYear } }
     /// kg CO2 of a year's flying under factor `k`.
-    public func totalKilograms(_ k: Int) -> Double { flownKilometers * factors[k].kilogramsPerKilometer }
+    package func totalKilograms(_ k: Int) -> Double { flownKilometers * factors[k].kilogramsPerKilometer }
   }
 
   /// Reads the trips (`STN-CAG:return`) and the flight factor of each set
   /// (default alter-eco-2020).
-  public static func flights(trips tripTexts: [String], factorSets: [String], published: [Double] = []) throws
+  package static func flights(trips tripTexts: [String], factorSets: [String], published: [Double] = [])
+    throws
     -> Flights
   {
     let airports = try FactorReaders.airports(path: airportsPath)
@@ -117,7 +118,7 @@ public enum FootprintCommands {
 
   /// The `flights` table (one row per trip and a total), then the
   /// published comparison.
-  public static func render(
+  package static func render(
     _ flights: Flights, publishedSource: String?, format: OutputFormat?, into out: inout Rendering
   ) {
     var rows: [ResultRecord] = []
@@ -179,7 +180,7 @@ public enum FootprintCommands {
   }
 
   /// `footprint flights`: compute, record inputs and factors, print.
-  public static func flights(
+  package static func flights(
     trips tripTexts: [String], factorSets: [String], published: [Double], publishedSource: String?,
     format: OutputFormat?, driver: Driver
   ) throws {
@@ -192,12 +193,12 @@ public enum FootprintCommands {
 
   /// The annual calculator's result with the Irish average it is set
   /// beside, kg CO2e per person per year.
-  public struct Annual: Sendable {
-    public var footprint: AnnualFootprint
-    public var irishAverageKilograms: Double
-    public var tableName: String
-    public var inputs: [String]
-    public var parameters: [NamedParameter] {
+  package struct Annual: Sendable {
+    package var footprint: AnnualFootprint
+    package var irishAverageKilograms: Double
+    package var tableName: String
+    package var inputs: [String]
+    package var parameters: [NamedParameter] {
       [
         NamedParameter(name: "factor_table", value: tableName, meaning: "carbon gamification thesis Fig 7.5"),
         NamedParameter(
@@ -210,7 +211,7 @@ public enum FootprintCommands {
     }
   }
 
-  public static func annual(_ input: AnnualFootprintInput) throws -> Annual {
+  package static func annual(_ input: AnnualFootprintInput) throws -> Annual {
     let table = try FactorReaders.factorTable(path: calculatorTablePath)
     return Annual(
       footprint: try CarbonFootprintCalculator(table: table).annual(input),
@@ -218,7 +219,7 @@ public enum FootprintCommands {
       inputs: [calculatorTablePath])
   }
 
-  public static func render(_ annual: Annual, format: OutputFormat?, into out: inout Rendering) {
+  package static func render(_ annual: Annual, format: OutputFormat?, into out: inout Rendering) {
     let result = annual.footprint
     let irish = annual.irishAverageKilograms
     let rows: [ResultRecord] = [
@@ -258,7 +259,7 @@ public enum FootprintCommands {
   /// `footprint annual`: compute, then record the table, the files the
   /// options were read from (the airports of `--flight`) and the rules,
   /// and print.
-  public static func annual(
+  package static func annual(
     _ input: AnnualFootprintInput, sources: OptionSources = OptionSources(), format: OutputFormat?,
     driver: Driver
   ) throws {

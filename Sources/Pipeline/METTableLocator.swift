@@ -3,10 +3,10 @@ import Foundation
 import Ingest
 
 /// Finds MET values in the shipped table, `Datasets/met/compendium-2011.csv`.
-public enum METTableLocator {
-  public static let defaultPath = "Datasets/met/compendium-2011.csv"
+package enum METTableLocator {
+  package static let defaultPath = "Datasets/met/compendium-2011.csv"
 
-  public static func met(forActivity code: String, tablePath: String? = nil) throws -> Double {
+  package static func met(forActivity code: String, tablePath: String? = nil) throws -> Double {
     let tablePath = try tablePath ?? ShippedData.locate(defaultPath, what: "MET table")
     let table = try METTableReader.read(path: tablePath)
     guard let row = table.first(where: { $0.code == code }) else {
@@ -22,22 +22,22 @@ public enum METTableLocator {
 /// `share/energylab` beside the installed binary, the checkout it was built
 /// in. Wherever a file was found, the store records it by its stable name
 /// (`shipped:factors/alter-eco-2020.csv`) and its digest.
-public enum ShippedData {
+package enum ShippedData {
   /// The factor set used when none is named: the Alter Eco app's UK 2019
   /// factors (car, train, plane).
-  public static let defaultFactorSet = "alter-eco-2020"
+  package static let defaultFactorSet = "alter-eco-2020"
 
   /// A factor set shipped in Datasets/factors by name, or a CSV path.
-  public static func factorSetPath(_ nameOrPath: String) throws -> String {
+  package static func factorSetPath(_ nameOrPath: String) throws -> String {
     try named(nameOrPath, in: "Datasets/factors", what: "factor set")
   }
 
   /// The folders searched, in order (each holding `Datasets/`).
-  public static var roots: [String] { ShippedDataRoots.all }
+  package static var roots: [String] { ShippedDataRoots.all }
 
   /// The first of the roots holding `relative`; `relative` itself (which
   /// then fails to open, naming it) when none does.
-  public static func path(_ relative: String) -> String {
+  package static func path(_ relative: String) -> String {
     let fm = FileManager.default
     if fm.fileExists(atPath: relative) { return relative }
     for root in roots.dropFirst() {
@@ -49,7 +49,7 @@ public enum ShippedData {
 
   /// Like `path`, but a missing file is an error naming the places
   /// searched and how to point EnergyLab at the data.
-  public static func locate(_ relative: String, what: String) throws -> String {
+  package static func locate(_ relative: String, what: String) throws -> String {
     let found = path(relative)
     guard FileManager.default.fileExists(atPath: found) else {
       throw InputError(
@@ -65,7 +65,7 @@ public enum ShippedData {
 
   /// The names of the files with extension `ext` in shipped folder
   /// `relative` (the first root that has the folder).
-  public static func names(in relative: String, ext: String) -> (folder: String, names: [String]) {
+  package static func names(in relative: String, ext: String) -> (folder: String, names: [String]) {
     let fm = FileManager.default
     for root in roots {
       let folder = (root as NSString).appendingPathComponent(relative)
@@ -79,7 +79,8 @@ public enum ShippedData {
   /// A shipped table by name (`stanford-walking` in `Datasets/reference`),
   /// or a path as given (with a `/` or the extension). An unknown name is
   /// an error listing the names and the closest one.
-  public static func named(_ nameOrPath: String, in folder: String, what: String, ext: String = ".csv") throws
+  package static func named(_ nameOrPath: String, in folder: String, what: String, ext: String = ".csv")
+    throws
     -> String
   {
     if nameOrPath.hasSuffix(ext) || nameOrPath.contains("/") { return nameOrPath }

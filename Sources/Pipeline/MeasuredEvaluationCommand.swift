@@ -9,9 +9,9 @@ import Store
 /// `evaluate measured`: energy models against a measured reference in any
 /// table with one row per participant and condition (a treadmill stage, an
 /// activity), the rows of one participant as repeated measures.
-public enum MeasuredEvaluationCommand {
+package enum MeasuredEvaluationCommand {
   /// The unit of the measured column, and the one the comparison is in.
-  public enum MeasuredUnit: String, Sendable, Hashable, CaseIterable {
+  package enum MeasuredUnit: String, Sendable, Hashable, CaseIterable {
     case millilitersPerKilogramPerMinute = "mL/kg/min"
     case millilitersPerMinute = "mL/min"
     case kilocaloriesPerMinute = "kcal/min"
@@ -43,14 +43,14 @@ public enum MeasuredEvaluationCommand {
   }
 
   /// A table column that gives a model input, read in a stated unit.
-  public struct InputColumn: Sendable, Hashable {
-    public var input: ModelInputName
-    public var column: String
+  package struct InputColumn: Sendable, Hashable {
+    package var input: ModelInputName
+    package var column: String
     /// The unit the cells are in (`kmh`, `mg`, `kg`, `bpm`, `1=male`).
-    public var unit: String
+    package var unit: String
 
     /// The names `--input NAME=COLUMN:UNIT` takes, with their units.
-    public static let units: [ModelInputName: [String: Double]] = [
+    package static let units: [ModelInputName: [String: Double]] = [
       .speed: ["kmh": 1 / 3.6, "mps": 1, "mph": 0.44704, "m/min": 1.0 / 60],
       .mass: ["kg": 1, "lb": 0.45359237],
       .enmo: ["mg": 1, "g": 1000],
@@ -67,7 +67,7 @@ public enum MeasuredEvaluationCommand {
     ]
 
     /// `NAME=COLUMN:UNIT`, as `enmo=ENMO:mg` or `sex=Sex:1=male`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
       let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, let colon = parts[1].lastIndex(of: ":") else {
         throw ValueError(
@@ -137,17 +137,17 @@ public enum MeasuredEvaluationCommand {
     }
   }
 
-  public struct Options: Sendable {
-    public var path: String
-    public var idColumn: String
-    public var measuredColumn: String
-    public var measuredUnit: MeasuredUnit
-    public var inputs: [InputColumn]
-    public var modelIDs: [String]
-    public var byColumn: String?
-    public var format: OutputFormat?
+  package struct Options: Sendable {
+    package var path: String
+    package var idColumn: String
+    package var measuredColumn: String
+    package var measuredUnit: MeasuredUnit
+    package var inputs: [InputColumn]
+    package var modelIDs: [String]
+    package var byColumn: String?
+    package var format: OutputFormat?
 
-    public init(
+    package init(
       path: String, idColumn: String, measuredColumn: String, measuredUnit: MeasuredUnit,
       inputs: [InputColumn],
       modelIDs: [String], byColumn: String? = nil, format: OutputFormat? = nil
@@ -165,22 +165,22 @@ public enum MeasuredEvaluationCommand {
 
   /// One model's agreement with the measurement over a group of rows (all
   /// of them, or those with one value of the `--by` column).
-  public struct Group: Sendable {
-    public var model: String
+  package struct Group: Sendable {
+    package var model: String
     /// `all`, or the `--by` value.
-    public var by: String
-    public var agreement: PairedAgreement
+    package var by: String
+    package var agreement: PairedAgreement
   }
 
-  public struct Evaluation: Sendable {
-    public var groups: [Group]
-    public var rows: Int
+  package struct Evaluation: Sendable {
+    package var groups: [Group]
+    package var rows: Int
     /// Rows without a measured value, per model rows without a prediction
     /// (a missing input), and the models' diagnostics.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
   }
 
-  public static func evaluate(_ options: Options) throws -> Evaluation {
+  package static func evaluate(_ options: Options) throws -> Evaluation {
     let models = try options.modelIDs.map(ModelRegistry.model(id:))
     let data = try FileInput.read(options.path, expected: "a CSV table with a header")
     guard let text = String(data: data, encoding: .utf8) else {
@@ -344,11 +344,11 @@ public enum MeasuredEvaluationCommand {
     "icc_a1_ci95_upper", "percent_errors_unknown",
   ])
 
-  public struct Outcome: CommandOutcome {
-    public var result: Evaluation
-    public var options: Options
-    public var inputs: [String] { [options.path] }
-    public var parameters: [NamedParameter] {
+  package struct Outcome: CommandOutcome {
+    package var result: Evaluation
+    package var options: Options
+    package var inputs: [String] { [options.path] }
+    package var parameters: [NamedParameter] {
       [
         NamedParameter(name: "id_column", value: options.idColumn, meaning: "participant of each row"),
         NamedParameter(
@@ -364,7 +364,7 @@ public enum MeasuredEvaluationCommand {
           meaning: "between a model's VO2 and its kcal/min"),
       ] + AgreementCommands.agreementParameters(zone: nil)
     }
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
       result.diagnostics
         + result.groups.filter { $0.by == "all" }.flatMap {
           AgreementCommands.agreementDiagnostics(
@@ -379,7 +379,7 @@ public enum MeasuredEvaluationCommand {
       case .watts: return "w"
       }
     }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "evaluate measured --models \(options.modelIDs.joined(separator: ","))",
         recordedAt: recordedAt,
@@ -393,7 +393,7 @@ public enum MeasuredEvaluationCommand {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       let rows = result.groups.map { g in
         var row = ResultRecord(["model": .string(g.model), (options.byColumn ?? "group"): .string(g.by)])
@@ -448,7 +448,7 @@ public enum MeasuredEvaluationCommand {
     return chart
   }
 
-  public static func run(_ options: Options, databasePath: String?, driver: Driver) throws {
+  package static func run(_ options: Options, databasePath: String?, driver: Driver) throws {
     try driver.finish(
       Outcome(result: try evaluate(options), options: options), database: databasePath)
   }

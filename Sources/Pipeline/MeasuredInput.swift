@@ -5,27 +5,27 @@ import Ingest
 /// Where measured energy expenditure comes from for `energy` and
 /// `agreement`: a COSMED K5 export, or a generic CSV whose time and energy
 /// columns are named.
-public struct MeasuredOptions: Sendable, Hashable {
-  public var path: String
+package struct MeasuredOptions: Sendable, Hashable {
+  package var path: String
   /// For a generic CSV: the time column (seconds or ISO-8601), the energy
   /// column and its unit. Nil columns mean a COSMED K5 export.
-  public var timeColumn: String?
-  public var energyColumn: String?
-  public var energyUnit: MeasuredEnergyUnit?
+  package var timeColumn: String?
+  package var energyColumn: String?
+  package var energyUnit: MeasuredEnergyUnit?
   /// Longest heart-rate dropout filled by interpolation, s.
-  public var heartRateGapLimitSeconds = MeasuredExpenditureReader.defaultHeartRateGapLimitSeconds
-  public var timeZone: TimeZone?
+  package var heartRateGapLimitSeconds = MeasuredExpenditureReader.defaultHeartRateGapLimitSeconds
+  package var timeZone: TimeZone?
   /// How the breaths are cleaned before they are integrated; nil reads the
   /// export as it is.
-  public var breathFilter: BreathFilter? = BreathFilter()
+  package var breathFilter: BreathFilter? = BreathFilter()
 
-  public init(path: String, breathFilter: BreathFilter? = BreathFilter()) {
+  package init(path: String, breathFilter: BreathFilter? = BreathFilter()) {
     self.path = path
     self.breathFilter = breathFilter
   }
 
   /// The settings as recorded with a run.
-  public var described: [NamedParameter] {
+  package var described: [NamedParameter] {
     var out = [
       NamedParameter(
         name: "measured_format", value: energyColumn == nil ? "cosmed-k5" : "generic",
@@ -52,7 +52,7 @@ public struct MeasuredOptions: Sendable, Hashable {
 
   /// The measurement, cleaned by the breath filter (its counts by reason
   /// among the diagnostics).
-  public func read() throws -> MeasuredExpenditure {
+  package func read() throws -> MeasuredExpenditure {
     let reader = MeasuredExpenditureReader(
       heartRateGapLimitSeconds: heartRateGapLimitSeconds, timeZone: timeZone)
     let raw: MeasuredExpenditure
@@ -70,19 +70,19 @@ public struct MeasuredOptions: Sendable, Hashable {
 }
 
 /// Measured expenditure placed on a track's clock.
-public struct AlignedMeasurement: Sendable {
-  public var measured: MeasuredExpenditure
+package struct AlignedMeasurement: Sendable {
+  package var measured: MeasuredExpenditure
   /// Seconds added to the measurement's times to put them on the track's:
   /// 0 for absolute times; the track's first time for times counted from
   /// the start of the test.
-  public var offsetSeconds: Double
-  public var diagnostics: [Diagnostic]
+  package var offsetSeconds: Double
+  package var diagnostics: [Diagnostic]
 
   /// Aligns `measured` with a track that starts at `trackStart` (seconds
   /// since 1970): absolute times are used as they are; relative times are
   /// taken to start with the track, which a note says. A measurement that
   /// does not overlap the track is a warning.
-  public init(_ measured: MeasuredExpenditure, trackStart: Double?, trackEnd: Double?, track: String) {
+  package init(_ measured: MeasuredExpenditure, trackStart: Double?, trackEnd: Double?, track: String) {
     self.measured = measured
     var diagnostics: [Diagnostic] = []
     if measured.timesAreAbsolute || measured.source == track {
@@ -112,13 +112,13 @@ public struct AlignedMeasurement: Sendable {
 
   /// Measured energy over the known parts of `[start, end]` on the
   /// track's clock, and how much of the span is known.
-  public func knownEnergy(from start: Double, to end: Double) -> MeasuredExpenditure.KnownEnergy {
+  package func knownEnergy(from start: Double, to end: Double) -> MeasuredExpenditure.KnownEnergy {
     measured.knownEnergy(from: start - offsetSeconds, to: end - offsetSeconds)
   }
 
   /// Measured energy over `[start, end]` on the track's clock, kcal; nil
   /// where the measurement does not cover the span.
-  public func energyKilocalories(from start: Double, to end: Double) -> Double? {
+  package func energyKilocalories(from start: Double, to end: Double) -> Double? {
     measured.energyKilocalories(from: start - offsetSeconds, to: end - offsetSeconds)
   }
 }
@@ -128,7 +128,7 @@ extension MeasuredExpenditure {
   /// positions, speed and heart rate with every breath): times as the file
   /// gives them (counted from 1970-01-01 when the file has no date, which a
   /// note says).
-  public func track() -> Track {
+  package func track() -> Track {
     var points: [TrackPoint] = []
     var timeOnly: [TrackPoint] = []
     for s in samples {

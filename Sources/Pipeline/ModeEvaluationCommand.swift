@@ -14,32 +14,32 @@ import Tracks
 /// the most observed seconds when it holds at least 16; epochs whose truth
 /// is mixed or unknown, or in which no track has a fix, are left out and
 /// counted. Every predictor is scored on exactly the same epochs.
-public enum ModeEvaluationCommand {
-  public struct Options: Sendable {
+package enum ModeEvaluationCommand {
+  package struct Options: Sendable {
     /// Folder of truth files (`*.csv`, one per day).
-    public var truthDirectory: String
+    package var truthDirectory: String
     /// The GPS tracks of the same days.
-    public var tracks: [String]
+    package var tracks: [String]
     /// Another tool's epochs (PALMS's own output), scored beside EnergyLab.
-    public var palmsPath: String?
+    package var palmsPath: String?
     /// Time zone of the truth's (and PALMS's) local times.
-    public var timeZone: TimeZone
-    public var trackParameters = TrackAnalysisParameters()
-    public var model = ModeModelParameters()
+    package var timeZone: TimeZone
+    package var trackParameters = TrackAnalysisParameters()
+    package var model = ModeModelParameters()
     /// Also score each day with a model fitted on the other days.
-    public var leaveOneDayOut = true
+    package var leaveOneDayOut = true
     /// Print the counts fitted on every day.
-    public var fit = false
+    package var fit = false
     /// Also score the speed bands (`SpeedBandClassifier`) on the same
     /// epochs: each epoch takes the band of the last step whose middle
     /// falls in it.
-    public var speedBands: SpeedBandParameters?
-    public var chartsDirectory: String?
-    public var databasePath: String?
-    public var format: OutputFormat?
-    public var jobs: Int?
+    package var speedBands: SpeedBandParameters?
+    package var chartsDirectory: String?
+    package var databasePath: String?
+    package var format: OutputFormat?
+    package var jobs: Int?
 
-    public init(truthDirectory: String, tracks: [String], palmsPath: String? = nil, timeZone: TimeZone) {
+    package init(truthDirectory: String, tracks: [String], palmsPath: String? = nil, timeZone: TimeZone) {
       self.truthDirectory = truthDirectory
       self.tracks = tracks
       self.palmsPath = palmsPath
@@ -48,21 +48,21 @@ public enum ModeEvaluationCommand {
   }
 
   /// A predictor's score: overall and per truth file (day).
-  public struct Score: Sendable {
-    public var predictor: String
-    public var confusion: ModeConfusion
-    public var byDay: [ModeConfusion]
+  package struct Score: Sendable {
+    package var predictor: String
+    package var confusion: ModeConfusion
+    package var byDay: [ModeConfusion]
   }
 
-  public struct Evaluation: Sendable {
-    public var days: [String]
-    public var scores: [Score]
+  package struct Evaluation: Sendable {
+    package var days: [String]
+    package var scores: [Score]
     /// Counts fitted on every day (with `fit`).
-    public var fitted: ModeModelCounts?
-    public var inputs: [String]
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
-    public var truthName: String
+    package var fitted: ModeModelCounts?
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var truthName: String
   }
 
   /// A track's epochs as observed (fixes and speeds), read once.
@@ -74,7 +74,7 @@ public enum ModeEvaluationCommand {
     var bands: [Double: ScoredMode] = [:]
   }
 
-  public static func evaluate(_ options: Options) throws -> Evaluation {
+  package static func evaluate(_ options: Options) throws -> Evaluation {
     let dir = options.truthDirectory
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -245,7 +245,7 @@ public enum ModeEvaluationCommand {
   }
 
   /// The scores, one row per predictor, from `ModeScoreColumn`.
-  public static func scoresTable(_ e: Evaluation) -> ResultTable {
+  package static func scoresTable(_ e: Evaluation) -> ResultTable {
     let rows = e.scores.map { s -> ResultRecord in
       var r = ResultRecord()
       r["predictor"] = .string(s.predictor)
@@ -266,7 +266,7 @@ public enum ModeEvaluationCommand {
 
   /// The confusion matrices: a row per predictor and true class, a column
   /// per predicted class.
-  public static func confusionTable(_ e: Evaluation) -> ResultTable {
+  package static func confusionTable(_ e: Evaluation) -> ResultTable {
     var rows: [ResultRecord] = []
     for s in e.scores {
       for truth in ScoredMode.allCases {
@@ -284,7 +284,7 @@ public enum ModeEvaluationCommand {
   }
 
   /// Moving accuracy per day and predictor.
-  public static func byDayTable(_ e: Evaluation) -> ResultTable {
+  package static func byDayTable(_ e: Evaluation) -> ResultTable {
     var rows: [ResultRecord] = []
     for (k, day) in e.days.enumerated() {
       var r = ResultRecord()
@@ -300,7 +300,7 @@ public enum ModeEvaluationCommand {
   }
 
   /// The fitted counts, one row per mode.
-  public static func countsTable(_ counts: ModeModelCounts) -> ResultTable {
+  package static func countsTable(_ counts: ModeModelCounts) -> ResultTable {
     let rows = modeModelStates.enumerated().map { s, mode in
       ResultRecord([
         "mode": .string(mode.rawValue),
@@ -313,7 +313,7 @@ public enum ModeEvaluationCommand {
 
   /// A chart per predictor: the share of each true class's epochs given
   /// each predicted class.
-  public static func charts(_ e: Evaluation) -> [GnuplotChart] {
+  package static func charts(_ e: Evaluation) -> [GnuplotChart] {
     e.scores.map { s in
       var chart = GnuplotChart(
         name: "mode-confusion-\(GnuplotChart.safeFileStem(s.predictor))",
@@ -381,7 +381,7 @@ public enum ModeEvaluationCommand {
     }
   }
 
-  public static func run(_ options: Options, driver: Driver) throws {
+  package static func run(_ options: Options, driver: Driver) throws {
     let e = try evaluate(options)
     try driver.finish(
       ModesOutcome(

@@ -3,9 +3,9 @@ import EnergyModels
 import Reporting
 
 /// `models list`, `models explain` and `models eval` as library calls.
-public enum ModelsCommands {
+package enum ModelsCommands {
   /// One row per model: identifier, equation, inputs, valid range, citation.
-  public static func listTable() -> ResultTable {
+  package static func listTable() -> ResultTable {
     ResultTable(
       name: "models",
       rows: ModelRegistry.all.map { model in
@@ -18,18 +18,18 @@ public enum ModelsCommands {
       })
   }
 
-  public static func list(format: OutputFormat?, driver: Driver) throws {
+  package static func list(format: OutputFormat?, driver: Driver) throws {
     try driver.print(Rendering(blocks: [.table(listTable(), format: format)]))
   }
 
-  public static func explain(id: String, format: OutputFormat? = nil, driver: Driver) throws {
+  package static func explain(id: String, format: OutputFormat? = nil, driver: Driver) throws {
     var out = driver.rendering()
     render(try ModelRegistry.model(id: id).info, format: format, into: &out)
     try driver.print(out)
   }
 
   /// Prints a model's description: a table in a named format, else prose.
-  public static func render(_ info: ModelInfo, format: OutputFormat?, into out: inout Rendering) {
+  package static func render(_ info: ModelInfo, format: OutputFormat?, into out: inout Rendering) {
     if let format {
       out.emit(
         ResultTable(
@@ -52,11 +52,11 @@ public enum ModelsCommands {
   }
 
   /// A published value to print next to EnergyLab's, as `kcal_per_min=4.55`.
-  public struct PublishedValue: Sendable, Hashable {
-    public var key: String
-    public var value: Double
+  package struct PublishedValue: Sendable, Hashable {
+    package var key: String
+    package var value: Double
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
       let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, let value = Double(parts[1]) else {
         throw ValueError(
@@ -73,17 +73,17 @@ public enum ModelsCommands {
 
   /// A model evaluated on one input, with the published values it is set
   /// beside.
-  public struct Evaluation: Sendable {
-    public var model: ModelInfo
-    public var output: ModelOutput
+  package struct Evaluation: Sendable {
+    package var model: ModelInfo
+    package var output: ModelOutput
     /// Absolute oxygen uptake, mL/min (VO2 per kg x body mass).
-    public var absoluteVO2MillilitersPerMinute: Double?
+    package var absoluteVO2MillilitersPerMinute: Double?
     /// Whether the input names a duration or distance (so a total is due).
-    public var hasExtent: Bool
-    public var published: [PublishedComparison]
+    package var hasExtent: Bool
+    package var published: [PublishedComparison]
 
     /// EnergyLab's value of a published quantity.
-    public func value(of key: String) -> Double? {
+    package func value(of key: String) -> Double? {
       switch key {
       case "vo2_ml_kg_min": return output.vo2MillilitersPerKilogramPerMinute
       case "vo2_ml_min": return absoluteVO2MillilitersPerMinute
@@ -95,16 +95,16 @@ public enum ModelsCommands {
   }
 
   /// A published value beside EnergyLab's.
-  public struct PublishedComparison: Sendable, Hashable {
-    public var key: String
-    public var published: Double
-    public var energyLab: Double?
-    public var difference: Double? { energyLab.map { $0 - published } }
-    public var relativeDifferencePercent: Double? { energyLab.map { 100 * ($0 - published) / published } }
+  package struct PublishedComparison: Sendable, Hashable {
+    package var key: String
+    package var published: Double
+    package var energyLab: Double?
+    package var difference: Double? { energyLab.map { $0 - published } }
+    package var relativeDifferencePercent: Double? { energyLab.map { 100 * ($0 - published) / published } }
   }
 
   /// Evaluates model `id` on `input`.
-  public static func evaluate(id: String, input: ModelInput, published: [PublishedValue] = []) throws
+  package static func evaluate(id: String, input: ModelInput, published: [PublishedValue] = []) throws
     -> Evaluation
   {
     let model = try ModelRegistry.model(id: id)
@@ -132,7 +132,7 @@ public enum ModelsCommands {
 
   /// Prints an evaluation: its row, then the published comparison (folded
   /// into the row in JSON).
-  public static func render(
+  package static func render(
     _ evaluation: Evaluation, publishedSource: String? = nil, format: OutputFormat?, into out: inout Rendering
   ) {
     let output = evaluation.output
@@ -174,16 +174,16 @@ public enum ModelsCommands {
 
   /// A model evaluated on given inputs, with the files the inputs came
   /// from (a subjects file, the MET table).
-  public struct EvalOutcome: CommandOutcome {
-    public var evaluation: Evaluation
-    public var sources: OptionSources
-    public var publishedSource: String?
-    public var format: OutputFormat?
-    public var inputs: [String] { sources.files }
-    public var parameters: [NamedParameter] { sources.parameters }
-    public var diagnostics: [Diagnostic] { evaluation.output.diagnostics }
-    public var diagnosticsListedInOutput: Bool { true }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+  package struct EvalOutcome: CommandOutcome {
+    package var evaluation: Evaluation
+    package var sources: OptionSources
+    package var publishedSource: String?
+    package var format: OutputFormat?
+    package var inputs: [String] { sources.files }
+    package var parameters: [NamedParameter] { sources.parameters }
+    package var diagnostics: [Diagnostic] { evaluation.output.diagnostics }
+    package var diagnosticsListedInOutput: Bool { true }
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       ModelsCommands.render(evaluation, publishedSource: publishedSource, format: format, into: &out)
       return out
@@ -191,7 +191,7 @@ public enum ModelsCommands {
   }
 
   /// `models eval`: evaluate, then record and print through the driver.
-  public static func eval(
+  package static func eval(
     id: String, input: ModelInput, published: [PublishedValue] = [], publishedSource: String? = nil,
     sources: OptionSources = OptionSources(), format: OutputFormat?, driver: Driver
   ) throws {

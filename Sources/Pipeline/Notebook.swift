@@ -5,8 +5,8 @@ import Ingest
 /// A literate pipeline: Markdown prose with fenced `energylab` blocks of
 /// commands, and parameters declared once in an `energylab-parameters`
 /// block (`name = value` lines) and used in commands as `${name}`.
-public struct Notebook: Sendable, Hashable {
-  public enum Part: Sendable, Hashable {
+package struct Notebook: Sendable, Hashable {
+  package enum Part: Sendable, Hashable {
     /// Prose and the notebook line it starts on.
     case prose(String, line: Int)
     case commands([Command])
@@ -15,27 +15,27 @@ public struct Notebook: Sendable, Hashable {
 
   /// One command of a block: its arguments (after `energylab`) and the line
   /// it starts on in the notebook.
-  public struct Command: Sendable, Hashable {
-    public var arguments: [String]
-    public var line: Int
+  package struct Command: Sendable, Hashable {
+    package var arguments: [String]
+    package var line: Int
     /// The name its results are reached by in `{{name.column}}`, from a
     /// `# result: name` line right above it (`NotebookValues`).
-    public var resultName: String?
+    package var resultName: String?
     /// The command as written, parameters substituted.
-    public var text: String { (["energylab"] + arguments.map(Notebook.shellQuoted)).joined(separator: " ") }
+    package var text: String { (["energylab"] + arguments.map(Notebook.shellQuoted)).joined(separator: " ") }
   }
 
-  public var path: String
-  public var name: String
-  public var parts: [Part]
+  package var path: String
+  package var name: String
+  package var parts: [Part]
   /// Paths outside the project the notebook may write, from `allow-write =
   /// PATH` lines of the parameters blocks before its first command.
-  public var allowedWrites: [String] = []
+  package var allowedWrites: [String] = []
   /// Paths outside the project the notebook may read, from `allow-read =
   /// PATH` lines there.
-  public var allowedReads: [String] = []
+  package var allowedReads: [String] = []
 
-  public static func read(path: String) throws -> Notebook {
+  package static func read(path: String) throws -> Notebook {
     // Lines of at most 4 MiB and a file of at most 1 GiB, as every text
     // read whole.
     let data = try FileInput.read(path, expected: "a readable Markdown notebook", csvRows: false)
@@ -46,7 +46,7 @@ public struct Notebook: Sendable, Hashable {
     return try parse(text, path: path)
   }
 
-  public static func parse(_ text: String, path: String) throws -> Notebook {
+  package static func parse(_ text: String, path: String) throws -> Notebook {
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     let lines = text.components(separatedBy: "\n")
     var parts: [Part] = []

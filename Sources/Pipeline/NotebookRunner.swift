@@ -5,21 +5,21 @@ import Store
 
 /// Runs one parsed command of a notebook through the notebook's driver;
 /// supplied by the command-line layer, which owns argument parsing.
-public typealias CommandExecutor = (_ arguments: [String], _ driver: Driver) throws -> Void
+package typealias CommandExecutor = (_ arguments: [String], _ driver: Driver) throws -> Void
 
 /// Executes notebooks into `Reports/<name>/`: report.md (prose with each
 /// block's output inline), figures/ (PNG, SVG, .gp, .dat), data/ (a CSV of
 /// every table) and results.sqlite. The report is built in a temporary
 /// folder and swapped in only when every block succeeded, so a failed run
 /// leaves the previous report as it was.
-public struct NotebookRunner {
-  public var reportsDirectory: String
-  public var reproducible: Bool
-  public var executor: CommandExecutor
+package struct NotebookRunner {
+  package var reportsDirectory: String
+  package var reproducible: Bool
+  package var executor: CommandExecutor
   /// Called with a line of progress for each block (stderr in the CLI).
-  public var progress: (String) -> Void
+  package var progress: (String) -> Void
 
-  public init(
+  package init(
     reportsDirectory: String = "Reports", reproducible: Bool, executor: @escaping CommandExecutor,
     progress: @escaping (String) -> Void = { _ in }
   ) {
@@ -30,7 +30,7 @@ public struct NotebookRunner {
   }
 
   /// The notebooks of a folder, by name.
-  public static func notebooks(in folder: String) throws -> [String] {
+  package static func notebooks(in folder: String) throws -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       throw InputError(
         .unreadable,
@@ -41,7 +41,7 @@ public struct NotebookRunner {
 
   /// Runs a notebook; returns the report folder.
   @discardableResult
-  public func run(notebookAt path: String) throws -> String {
+  package func run(notebookAt path: String) throws -> String {
     let notebook = try Notebook.read(path: path)
     let fm = FileManager.default
     // A reports folder this run creates goes again if the run fails before
@@ -92,7 +92,7 @@ public struct NotebookRunner {
   /// folders are removed, and a previous report it had moved aside but not
   /// yet replaced is put back. Returns the names acted on.
   @discardableResult
-  public static func recoverInterruptedRuns(in reportsDirectory: String) -> [String] {
+  package static func recoverInterruptedRuns(in reportsDirectory: String) -> [String] {
     let fm = FileManager.default
     guard let names = try? fm.contentsOfDirectory(atPath: reportsDirectory) else { return [] }
     var done: [String] = []
@@ -236,7 +236,7 @@ public struct NotebookRunner {
   /// SHA-256 over Package.swift and every Swift file under Sources/ (paths
   /// sorted, each path and its bytes), when run from an EnergyLab checkout:
   /// names the exact code a report came from without depending on a commit.
-  public static func sourceDigest(root: String = ".") -> String? {
+  package static func sourceDigest(root: String = ".") -> String? {
     let fm = FileManager.default
     guard let manifest = fm.contents(atPath: root + "/Package.swift"),
       String(decoding: manifest, as: UTF8.self).contains("name: \"EnergyLab\""),

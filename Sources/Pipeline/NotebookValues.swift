@@ -27,17 +27,17 @@ import Reporting
 /// that does not exist is an error naming the notebook and line.
 /// Placeholders work in prose anywhere in the notebook (filled once every
 /// command has run) and in commands (filled from the results above them).
-public struct NotebookValues: Sendable {
-  public private(set) var results: [String: [ResultTable]] = [:]
+package struct NotebookValues: Sendable {
+  package private(set) var results: [String: [ResultTable]] = [:]
 
-  public init() {}
+  package init() {}
 
-  public mutating func add(_ name: String, tables: [ResultTable]) {
+  package mutating func add(_ name: String, tables: [ResultTable]) {
     results[name] = tables
   }
 
   /// `text` with every `{{...}}` replaced by its value.
-  public func interpolate(_ text: String, path: String, line: Int?) throws -> String {
+  package func interpolate(_ text: String, path: String, line: Int?) throws -> String {
     var out = ""
     var rest = Substring(text)
     while let open = rest.range(of: "{{") {

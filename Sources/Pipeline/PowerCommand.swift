@@ -7,48 +7,48 @@ import Tracks
 
 /// `track power`: Normalized Power, IF, TSS, variability index, work, mean
 /// and maximal power and time in zones, for each file and each of its laps.
-public enum PowerCommand {
+package enum PowerCommand {
   /// One row: a whole activity (`lap` nil) or one lap.
-  public struct Row: Sendable, Hashable {
-    public var file: String
+  package struct Row: Sendable, Hashable {
+    package var file: String
     /// 1-based lap; nil for the whole activity.
-    public var lap: Int?
-    public var summary: PowerSummary
+    package var lap: Int?
+    package var summary: PowerSummary
     /// Path distance over the positions of the stretch, m; nil without.
-    public var distanceMeters: Double?
+    package var distanceMeters: Double?
     /// Where the FTP came from: `stated`, `file` or nil (none).
-    public var ftpSource: String?
+    package var ftpSource: String?
     /// The device's own figures for the stretch.
-    public var device: DeviceFigures
+    package var device: DeviceFigures
   }
 
   /// What the device wrote for an activity (its session) or a lap.
-  public struct DeviceFigures: Sendable, Hashable {
-    public var normalizedPowerWatts: Double?
-    public var intensityFactor: Double?
-    public var trainingStressScore: Double?
-    public var thresholdPowerWatts: Double?
-    public var workJoules: Double?
-    public var averagePowerWatts: Double?
-    public var distanceMeters: Double?
-    public var elapsedSeconds: Double?
-    public init() {}
+  package struct DeviceFigures: Sendable, Hashable {
+    package var normalizedPowerWatts: Double?
+    package var intensityFactor: Double?
+    package var trainingStressScore: Double?
+    package var thresholdPowerWatts: Double?
+    package var workJoules: Double?
+    package var averagePowerWatts: Double?
+    package var distanceMeters: Double?
+    package var elapsedSeconds: Double?
+    package init() {}
   }
 
   /// The rides' rows, what the command read and noticed.
-  public struct Result: Sendable {
-    public var rows: [Row]
-    public var inputs: [String]
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
-    public var failures: Int
+  package struct Result: Sendable {
+    package var rows: [Row]
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var failures: Int
   }
 
   /// The columns of `track power` with `zones` power zones, declared
   /// once: the printed table and the stored rows are both made from this
   /// list, so a figure has one name, one unit and one number of digits
   /// wherever it appears.
-  public static func columns(zones: Int) -> [ResultColumn<Row>] {
+  package static func columns(zones: Int) -> [ResultColumn<Row>] {
     var out: [ResultColumn<Row>] = [
       .text("file") { .string($0.file) },
       .text("lap") { .string($0.lap.map { String($0) } ?? "all") },
@@ -96,13 +96,13 @@ public enum PowerCommand {
   }
 
   /// The printed record of a row.
-  public static func record(_ row: Row, zones: Int) -> ResultRecord {
+  package static func record(_ row: Row, zones: Int) -> ResultRecord {
     ResultColumns.record(columns(zones: zones), of: row)
   }
 
   /// The stored rows of a row: each number under its name, its unit in its
   /// own column; the subject is `file` or `file#lap`.
-  public static func storedRows(_ row: Row, zones: Int) -> [ResultRow] {
+  package static func storedRows(_ row: Row, zones: Int) -> [ResultRow] {
     ResultColumns.storedRows(
       columns(zones: zones), of: row, subject: row.lap.map { "\(row.file)#\($0)" } ?? row.file)
   }
@@ -110,7 +110,7 @@ public enum PowerCommand {
   /// The rows of one ride: the whole activity, then each lap the file
   /// declares. `ftpWatts` is the stated FTP; else the file's own
   /// (`threshold_power`); else none, with a diagnostic.
-  public static func ride(
+  package static func ride(
     file: String, parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
     defaultTimeZone: TimeZone? = nil
   ) throws -> (rows: [Row], diagnostics: [Diagnostic]) {
@@ -238,7 +238,7 @@ public enum PowerCommand {
 
   /// The rows of every file; unreadable files are reported and skipped
   /// (`failFast` stops at the first).
-  public static func compute(
+  package static func compute(
     files: [String], parameters: PowerParameters, ftpWatts: Double?,
     trackParameters: TrackAnalysisParameters = TrackAnalysisParameters(), defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false, warn: (String) -> Void = { _ in }
@@ -271,7 +271,7 @@ public enum PowerCommand {
   }
 
   /// The rows as the `track-power` table.
-  public static func table(_ result: Result, zones: Int) -> ResultTable {
+  package static func table(_ result: Result, zones: Int) -> ResultTable {
     ResultTable(
       name: "track-power", rows: result.rows.map { record($0, zones: zones) },
       keyColumns: ["file", "lap", "duration_s", "work_kj", "mean_power_w", "np_w", "if", "tss"])
@@ -302,7 +302,7 @@ public enum PowerCommand {
   }
 
   /// `track power`: compute, then store and print through the driver.
-  public static func run(
+  package static func run(
     files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
     defaultTimeZone: TimeZone?, failFast: Bool, databasePath: String?, format: OutputFormat?,
     driver: Driver

@@ -8,25 +8,25 @@ import Tracks
 /// `power curve`: the mean-maximal power curve of one ride or a folder of
 /// rides, critical power and W' by three models on a stated duration
 /// range, and W' balance of each ride.
-public enum PowerCurveCommand {
-  public struct Options: Sendable {
+package enum PowerCurveCommand {
+  package struct Options: Sendable {
     /// Ride files, or folders of them (FIT, TCX, GPX; read in name order).
-    public var paths: [String]
-    public var power = PowerParameters()
-    public var track = TrackAnalysisParameters()
+    package var paths: [String]
+    package var power = PowerParameters()
+    package var track = TrackAnalysisParameters()
     /// Durations the models are fitted over, s.
-    public var fitFromSeconds = 120
-    public var fitToSeconds = 1200
+    package var fitFromSeconds = 120
+    package var fitToSeconds = 1200
     /// Stated CP and W' for W' balance (default: the 2-parameter fit's).
-    public var criticalPowerWatts: Double?
-    public var wPrimeJoules: Double?
-    public var defaultTimeZone: TimeZone?
+    package var criticalPowerWatts: Double?
+    package var wPrimeJoules: Double?
+    package var defaultTimeZone: TimeZone?
     /// Streams each file and keeps no fix or series: the curve is exact to
     /// 1 h and over whole minutes beyond; no W' balance.
-    public var boundedMemory = false
-    public init(paths: [String]) { self.paths = paths }
+    package var boundedMemory = false
+    package init(paths: [String]) { self.paths = paths }
 
-    public var described: [NamedParameter] {
+    package var described: [NamedParameter] {
       power.described.filter { $0.name == "missing_power" } + [
         NamedParameter(
           name: "fit_range_s", value: "\(fitFromSeconds)-\(fitToSeconds)",
@@ -45,46 +45,46 @@ public enum PowerCurveCommand {
   }
 
   /// One ride's power series, one sample a second.
-  public struct Ride: Sendable {
-    public var file: String
-    public var startSecondsSince1970: Double?
-    public var watts: [Double]
+  package struct Ride: Sendable {
+    package var file: String
+    package var startSecondsSince1970: Double?
+    package var watts: [Double]
   }
 
   /// A point of the curve: the best mean power over `seconds` and the ride
   /// it comes from.
-  public struct Point: Sendable, Hashable {
-    public var seconds: Int
-    public var watts: Double
-    public var file: String
+  package struct Point: Sendable, Hashable {
+    package var seconds: Int
+    package var watts: Double
+    package var file: String
     /// Offset of the window's start in its ride, s.
-    public var startOffsetSeconds: Int
+    package var startOffsetSeconds: Int
   }
 
   /// W' balance of one ride.
-  public struct Balance: Sendable, Hashable {
-    public var file: String
-    public var criticalPowerWatts: Double
-    public var wPrimeJoules: Double
-    public var source: String
-    public var tauSeconds: Double
-    public var integral: [Double]
-    public var differential: [Double]
+  package struct Balance: Sendable, Hashable {
+    package var file: String
+    package var criticalPowerWatts: Double
+    package var wPrimeJoules: Double
+    package var source: String
+    package var tauSeconds: Double
+    package var integral: [Double]
+    package var differential: [Double]
   }
 
-  public struct Result: Sendable {
-    public var rides: [Ride]
-    public var points: [Point]
-    public var fits: [CriticalPowerFit]
-    public var balances: [Balance]
-    public var options: Options
-    public var inputs: [String]
-    public var diagnostics: [Diagnostic]
+  package struct Result: Sendable {
+    package var rides: [Ride]
+    package var points: [Point]
+    package var fits: [CriticalPowerFit]
+    package var balances: [Balance]
+    package var options: Options
+    package var inputs: [String]
+    package var diagnostics: [Diagnostic]
   }
 
   /// The files named by `paths`: each file, and each folder's track files
   /// in name order.
-  public static func files(_ paths: [String]) throws -> [String] {
+  package static func files(_ paths: [String]) throws -> [String] {
     var out: [String] = []
     for path in paths {
       if FileStatus.of(path)?.isDirectory == true {
@@ -101,7 +101,7 @@ public enum PowerCurveCommand {
   }
 
   /// Reads each ride's power series.
-  public static func rides(_ files: [String], options: Options) throws -> (
+  package static func rides(_ files: [String], options: Options) throws -> (
     rides: [Ride], diagnostics: [Diagnostic]
   ) {
     var rides: [Ride] = []
@@ -126,7 +126,7 @@ public enum PowerCurveCommand {
     return (rides, diagnostics)
   }
 
-  public static func compute(_ options: Options) throws -> Result {
+  package static func compute(_ options: Options) throws -> Result {
     let files = try files(options.paths)
     guard !files.isEmpty else {
       throw UsageError(.missing, "no ride files in \(options.paths.joined(separator: ", "))")
@@ -271,7 +271,7 @@ public enum PowerCurveCommand {
   }
 
   /// The curve, the fits and the balances as tables.
-  public static func tables(_ r: Result) -> [ResultTable] {
+  package static func tables(_ r: Result) -> [ResultTable] {
     let curve = ResultTable(
       name: "power-curve",
       rows: r.points.map {
@@ -313,7 +313,7 @@ public enum PowerCurveCommand {
   }
 
   /// The power curve with the fitted models, and each ride's W' balance.
-  public static func charts(_ r: Result) -> [GnuplotChart] {
+  package static func charts(_ r: Result) -> [GnuplotChart] {
     var out: [GnuplotChart] = []
     if !r.points.isEmpty {
       var series = [
@@ -426,7 +426,7 @@ public enum PowerCurveCommand {
   }
 
   /// `power curve`: compute, then store and print through the driver.
-  public static func run(
+  package static func run(
     _ options: Options, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,
     driver: Driver
   ) throws {

@@ -8,29 +8,29 @@ import Reporting
 /// tables kept apart by a blank line, control characters cleaned; draws
 /// the charts (unique file stems per folder, nothing drawn twice) and
 /// keeps every table printed for a notebook's `data/`.
-public final class Printer {
-  public let context: CommandContext
+package final class Printer {
+  package let context: CommandContext
   /// Where notes and diagnostics go when the context has no warning sink
   /// (a notebook's report).
-  public let recorder: ProvenanceRecorder
+  package let recorder: ProvenanceRecorder
   /// The format used when a command is not given `--format`.
-  public var defaultFormat: OutputFormat
+  package var defaultFormat: OutputFormat
   /// Folder for charts; nil means charts are not drawn unless a command is
   /// given a folder of its own.
-  public var figuresDirectory: String?
+  package var figuresDirectory: String?
   /// How Markdown output links to the figures folder (`figures/`).
-  public var figuresLink: String
+  package var figuresLink: String
   /// In a notebook: the report folder being built and the one it will
   /// replace when every command has succeeded.
-  public var reportFolders: ReportFolders?
+  package var reportFolders: ReportFolders?
   /// Columns to print (`--columns`), nil for all.
-  public var columns: [String]?
+  package var columns: [String]?
   /// The terminal's width for `table` output; nil prints every column.
-  public var terminalWidth: Int?
+  package var terminalWidth: Int?
   /// Every table emitted, for `data/` CSV files.
-  public private(set) var emittedTables: [ResultTable] = []
+  package private(set) var emittedTables: [ResultTable] = []
 
-  public init(
+  package init(
     context: CommandContext, recorder: ProvenanceRecorder = ProvenanceRecorder(),
     defaultFormat: OutputFormat = .table, figuresDirectory: String? = nil, figuresLink: String = ""
   ) {
@@ -42,12 +42,12 @@ public final class Printer {
   }
 
   /// What a command's content may depend on.
-  public var request: RenderRequest {
+  package var request: RenderRequest {
     RenderRequest(defaultFormat: defaultFormat, figuresDirectory: figuresDirectory)
   }
 
   /// Prints every block of `rendering`, in order.
-  public func print(_ rendering: Rendering) throws {
+  package func print(_ rendering: Rendering) throws {
     for block in rendering.blocks {
       switch block {
       case .table(let table, let format): emit(table, format: format)
@@ -61,7 +61,7 @@ public final class Printer {
 
   /// Prose; with `--format csv` or `json` it goes to standard error, so
   /// standard output holds only the data.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     if let commandFormat, commandFormat == .csv || commandFormat == .json,
       let warningSink = context.warningSink
     {
@@ -74,7 +74,7 @@ public final class Printer {
 
   /// A diagnostic the user should see: on standard error from the command
   /// line, among the report's diagnostics in a notebook.
-  public func report(_ diagnostic: Diagnostic) {
+  package func report(_ diagnostic: Diagnostic) {
     if let warningSink = context.warningSink {
       warningSink("energylab: \(diagnostic)")
     } else {
@@ -87,7 +87,7 @@ public final class Printer {
   /// standard error, unless the output lists them itself (the summaries'
   /// `diagnostics` column) in full: a table narrowed to a terminal's width
   /// may leave that column out.
-  public func record(_ diagnostics: [Diagnostic], listedInOutput: Bool = false) {
+  package func record(_ diagnostics: [Diagnostic], listedInOutput: Bool = false) {
     recorder.provenance.diagnostics += diagnostics
     // A table narrowed to the terminal, or columns chosen without them,
     // leave the diagnostics out.
@@ -99,7 +99,7 @@ public final class Printer {
 
   /// A note for the user: standard error on the command line, the report's
   /// skipped list in a notebook.
-  public func warn(_ text: String) {
+  package func warn(_ text: String) {
     if let warningSink = context.warningSink {
       warningSink(text)
     } else {
@@ -110,11 +110,11 @@ public final class Printer {
   /// The `--format` of the command running, when it has one: in CSV and
   /// JSON its prose goes to standard error, CSV prints one table, and JSON
   /// one document (see `beginCommand`, `endCommand`).
-  public private(set) var commandFormat: OutputFormat?
+  package private(set) var commandFormat: OutputFormat?
   private var pendingJSON: [ResultTable] = []
   private var csvTablePrinted = false
 
-  public func beginCommand(format: OutputFormat?) {
+  package func beginCommand(format: OutputFormat?) {
     commandFormat = format
     pendingJSON = []
     csvTablePrinted = false
@@ -124,7 +124,7 @@ public final class Printer {
 
   /// Prints the command's JSON as one document: its table, or an object of
   /// its tables by name when it has several.
-  public func endCommand() {
+  package func endCommand() {
     defer {
       pendingJSON = []
       commandFormat = nil
@@ -169,7 +169,7 @@ public final class Printer {
   /// Prints a table in `format` (or the default), with the chosen columns
   /// (a table that has none of them is printed whole, since they name
   /// another table of the command), and keeps it whole for `data/`.
-  public func emit(_ table: ResultTable, format: OutputFormat?) {
+  package func emit(_ table: ResultTable, format: OutputFormat?) {
     emittedTables.append(table)
     var shown = table
     if let columns {
@@ -223,7 +223,7 @@ public final class Printer {
 
   /// Draws a chart into `folder` (or the figures folder); in Markdown
   /// output, links the image and its script and data.
-  public func draw(_ chart: GnuplotChart, folder requested: String?, format: OutputFormat?) throws {
+  package func draw(_ chart: GnuplotChart, folder requested: String?, format: OutputFormat?) throws {
     var folder = requested
     var copyTo: String?
     if let requested, let reportFolders, let figuresDirectory {
@@ -292,20 +292,20 @@ public final class Printer {
   }
 
   /// The report folder a notebook builds, and the one it replaces.
-  public struct ReportFolders: Sendable, Hashable {
+  package struct ReportFolders: Sendable, Hashable {
     /// The temporary folder the report is built in.
-    public var building: String
+    package var building: String
     /// Where the report is moved when complete (`Reports/NAME`).
-    public var final: String
+    package var final: String
 
-    public init(building: String, final: String) {
+    package init(building: String, final: String) {
       self.building = building
       self.final = final
     }
 
     /// `path` with a place inside the final report folder moved to the
     /// same place in the one being built; any other path as it is.
-    public func redirected(_ path: String) -> String {
+    package func redirected(_ path: String) -> String {
       let target = WritePolicy.canonical(path)
       let old = WritePolicy.canonical(final)
       guard target == old || target.hasPrefix(old + "/") else { return path }

@@ -11,21 +11,21 @@ import Tracks
 /// `profile FILE... --by day --tz Europe/London`: trips split into activities
 /// by mode, each with its energy (the mode's model) and CO2 (distance x the
 /// factor set's factor), binned by local calendar time.
-public enum ProfileCommand {
+package enum ProfileCommand {
   /// Body mass used without `--mass`: 70 kg, the Reference Man of ICRP
   /// Publication 23 (1975), as for accelerometer energy.
-  public static let defaultBodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
+  package static let defaultBodyMassKilograms = AccelEnergy.referenceBodyMassKilograms
   /// UK daily average used by Alter Eco for comparison, kg CO2e per person
   /// per day (from the app's public source).
-  public static let ukDailyAverageKilograms = 13.7
+  package static let ukDailyAverageKilograms = 13.7
   /// Irish average, t CO2e per person per year (carbon gamification thesis,
   /// Fig 7.5).
-  public static let irishAnnualAverageTonnes = 12.6
+  package static let irishAnnualAverageTonnes = 12.6
 
   /// The published comparison that belongs to a factor set (the study that
   /// made the set compared with it), or nil: a UK average beside Irish
   /// factors would compare unlike things.
-  public static func comparison(for factorSet: String) -> (text: String, kilogramsPerDay: Double)? {
+  package static func comparison(for factorSet: String) -> (text: String, kilogramsPerDay: Double)? {
     switch factorSet {
     case "alter-eco-2020":
       return (
@@ -41,36 +41,36 @@ public enum ProfileCommand {
     }
   }
 
-  public struct Options: Sendable {
-    public var files: [String]
-    public var binning: ProfileBinning
+  package struct Options: Sendable {
+    package var files: [String]
+    package var binning: ProfileBinning
     /// The zone of the bins and of times written without an offset.
-    public var timeZone: NamedTimeZone
-    public var factorSet: String?
-    public var bodyMassKilograms: Double?
+    package var timeZone: NamedTimeZone
+    package var factorSet: String?
+    package var bodyMassKilograms: Double?
     /// Further subject values for the models (age, sex, heart rate, ...);
     /// `bodyMassKilograms` sets the mass.
-    public var subject = ModelInput()
+    package var subject = ModelInput()
     /// Model per mode; modes not named use `ModeDefaults.modelForMode`.
-    public var modelForMode: [TransportMode: String] = [:]
+    package var modelForMode: [TransportMode: String] = [:]
     /// The mode whose factor is used for an activity of a mode the factor
     /// set lacks (with a warning); nil makes that an error.
-    public var factorFallback: TransportMode?
-    public var track = TrackAnalysisParameters()
-    public var modes = ModeInference.standard
+    package var factorFallback: TransportMode?
+    package var track = TrackAnalysisParameters()
+    package var modes = ModeInference.standard
     /// The factor a vehicle activity (car, bus or train, not told apart)
     /// takes when the set has no `vehicle` factor: car.
-    public var vehicleFactorMode = TransportMode.car
+    package var vehicleFactorMode = TransportMode.car
     /// MET of cycling under the `met` model when no MET is given.
-    public var cyclingMET = ModeDefaults.cyclingMET
+    package var cyclingMET = ModeDefaults.cyclingMET
     /// Files the command line read for these options, and what it took
     /// from them.
-    public var sources = OptionSources()
-    public var chartsDirectory: String?
-    public var databasePath: String?
-    public var format: OutputFormat?
+    package var sources = OptionSources()
+    package var chartsDirectory: String?
+    package var databasePath: String?
+    package var format: OutputFormat?
 
-    public init(files: [String], binning: ProfileBinning, timeZone: NamedTimeZone) {
+    package init(files: [String], binning: ProfileBinning, timeZone: NamedTimeZone) {
       self.files = files
       self.binning = binning
       self.timeZone = timeZone
@@ -79,20 +79,20 @@ public enum ProfileCommand {
 
   /// The activities of some tracks with their energy and CO2, in time
   /// order, with what was found on the way.
-  public struct Activities: Sendable {
-    public var activities: [ProfileActivity]
+  package struct Activities: Sendable {
+    package var activities: [ProfileActivity]
     /// The tracks' and the models' diagnostics, file by file.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// One per file and mode that took another mode's factor.
-    public var fallbacks: [Diagnostic]
-    public var parameters: [NamedParameter]
-    public var files: [String]
+    package var fallbacks: [Diagnostic]
+    package var parameters: [NamedParameter]
+    package var files: [String]
   }
 
   /// The activities of the tracks with energy and CO2. `read` hands over
   /// a track already read (as `TrackCommands.readTrack` reads it), so a
   /// caller that needs it for more than activities reads it once.
-  public static func activities(
+  package static func activities(
     _ options: Options, factors: EmissionFactorSet, read: ((String) throws -> Track)? = nil
   ) throws -> Activities {
     let mass = options.bodyMassKilograms ?? defaultBodyMassKilograms
@@ -236,18 +236,18 @@ public enum ProfileCommand {
 
   /// A profile: the activities binned by local calendar time, with the
   /// factor set and the rules used.
-  public struct Profile: Sendable {
-    public var factors: EmissionFactorSet
-    public var factorPath: String
-    public var found: Activities
-    public var bins: [ProfileBin]
-    public var bodyMassKilograms: Double
-    public var timeZone: TimeZone
-    public var parameters: [NamedParameter]
-    public var activities: [ProfileActivity] { found.activities }
+  package struct Profile: Sendable {
+    package var factors: EmissionFactorSet
+    package var factorPath: String
+    package var found: Activities
+    package var bins: [ProfileBin]
+    package var bodyMassKilograms: Double
+    package var timeZone: TimeZone
+    package var parameters: [NamedParameter]
+    package var activities: [ProfileActivity] { found.activities }
   }
 
-  public static func profile(_ options: Options) throws -> Profile {
+  package static func profile(_ options: Options) throws -> Profile {
     let zone = options.timeZone.zone
     let setName = options.factorSet ?? ShippedData.defaultFactorSet
     let factorPath = try ShippedData.factorSetPath(setName)
@@ -273,7 +273,7 @@ public enum ProfileCommand {
 
   /// The run a profile stores: distance, energy and CO2 per bin and mode,
   /// and every activity.
-  public static func runRecord(
+  package static func runRecord(
     _ profile: Profile, options: Options, inputs: [InputFingerprint], parameters: [NamedParameter],
     recordedAt: String?
   ) -> RunRecord {
@@ -299,36 +299,36 @@ public enum ProfileCommand {
   /// A profile with the options it was made with: its inputs (the factor
   /// set, the tracks, the files the options came from), its parameters
   /// and diagnostics, its run and its output.
-  public struct Outcome: CommandOutcome {
-    public var profile: Profile
-    public var options: Options
-    public var inputs: [String] { [profile.factorPath] + profile.found.files + options.sources.files }
-    public var parameters: [NamedParameter] {
+  package struct Outcome: CommandOutcome {
+    package var profile: Profile
+    package var options: Options
+    package var inputs: [String] { [profile.factorPath] + profile.found.files + options.sources.files }
+    package var parameters: [NamedParameter] {
       profile.found.parameters + profile.parameters + options.sources.parameters
     }
-    public var diagnostics: [Diagnostic] { profile.found.diagnostics + profile.found.fallbacks }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package var diagnostics: [Diagnostic] { profile.found.diagnostics + profile.found.fallbacks }
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       ProfileCommand.runRecord(
         profile, options: options, inputs: inputs, parameters: parameters, recordedAt: recordedAt)
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       try ProfileCommand.render(profile, options: options, into: &out)
       return out
     }
   }
 
-  public static func outcome(_ options: Options) throws -> Outcome {
+  package static func outcome(_ options: Options) throws -> Outcome {
     Outcome(profile: try profile(options), options: options)
   }
 
   /// `profile`: compute, then store and print through the driver.
-  public static func run(_ options: Options, driver: Driver) throws {
+  package static func run(_ options: Options, driver: Driver) throws {
     try driver.finish(outcome(options), database: options.databasePath)
   }
 
   /// The factor set and total (prose formats), the profile table, the charts.
-  public static func render(_ profile: Profile, options: Options, into out: inout Rendering) throws {
+  package static func render(_ profile: Profile, options: Options, into out: inout Rendering) throws {
     let factors = profile.factors
     let mass = profile.bodyMassKilograms
     let activities = profile.activities

@@ -6,10 +6,10 @@ import Synchronization
 /// time left, redrawn in place at most ten times a second on a terminal,
 /// or written as a line at a fixed interval to a log (a Slurm task's
 /// standard error). Silent without a display (`--quiet`).
-public final class ProgressBar: Sendable {
+package final class ProgressBar: Sendable {
   /// Where progress goes: a bar redrawn in place, or a plain line every
   /// `every` seconds.
-  public enum Display: Sendable {
+  package enum Display: Sendable {
     case bar(@Sendable (String) -> Void)
     case log(@Sendable (String) -> Void, every: Double)
   }
@@ -40,7 +40,7 @@ public final class ProgressBar: Sendable {
   private let started = Date()
 
   /// A bar over `files`, their sizes read from the file system.
-  public init(label: String, files: [String], display: Display?) {
+  package init(label: String, files: [String], display: Display?) {
     self.label = label
     sizes = files.map(FileStatus.size)
     totalBytes = sizes.reduce(0, +)
@@ -48,12 +48,12 @@ public final class ProgressBar: Sendable {
   }
 
   /// A bar drawn in place by `sink` (nil: silent).
-  public convenience init(label: String, files: [String], sink: (@Sendable (String) -> Void)?) {
+  package convenience init(label: String, files: [String], sink: (@Sendable (String) -> Void)?) {
     self.init(label: label, files: files, display: sink.map { .bar($0) })
   }
 
   /// Bytes read so far of file `index`, still in progress.
-  public func reading(file index: Int, bytes: Int) {
+  package func reading(file index: Int, bytes: Int) {
     guard sink != nil else { return }
     state.withLock { state in
       state.partialBytes[index] = bytes
@@ -62,7 +62,7 @@ public final class ProgressBar: Sendable {
   }
 
   /// File `index` is done (or failed).
-  public func finished(file index: Int, failed: Bool = false) {
+  package func finished(file index: Int, failed: Bool = false) {
     guard sink != nil else { return }
     state.withLock { state in
       state.partialBytes[index] = nil
@@ -74,7 +74,7 @@ public final class ProgressBar: Sendable {
   }
 
   /// Clears the bar so that the next line starts clean.
-  public func end() {
+  package func end() {
     guard case .bar(let sink) = display else { return }
     state.withLock { state in
       if state.drawn { sink("\r\u{1B}[K") }

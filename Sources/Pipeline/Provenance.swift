@@ -2,17 +2,17 @@ import EnergyLabCore
 
 /// What a run used: inputs with their digests, parameters, commands and
 /// diagnostics. Reports end with it; the store records it.
-public struct Provenance: Sendable, Hashable {
-  public var commands: [String] = []
-  public private(set) var inputs: [InputFingerprint] = []
+package struct Provenance: Sendable, Hashable {
+  package var commands: [String] = []
+  package private(set) var inputs: [InputFingerprint] = []
   /// The inputs as a set, so recording each of many thousand files is not
   /// a search of all before it.
   private var inputSet: Set<InputFingerprint> = []
-  public var parameters: [NamedParameter] = []
-  public var diagnostics: [Diagnostic] = []
-  public var skipped: [String] = []
+  package var parameters: [NamedParameter] = []
+  package var diagnostics: [Diagnostic] = []
+  package var skipped: [String] = []
 
-  public init() {}
+  package init() {}
 
   mutating func addInput(_ input: InputFingerprint) {
     if inputSet.insert(input).inserted { inputs.append(input) }
@@ -28,8 +28,8 @@ public struct Provenance: Sendable, Hashable {
 /// the `Printer` (notes a report lists instead of printing). A command's
 /// stored run never comes from here: `Driver.finish` builds it from the
 /// command's own outcome.
-public final class ProvenanceRecorder {
-  public internal(set) var provenance = Provenance()
+package final class ProvenanceRecorder {
+  package internal(set) var provenance = Provenance()
 
-  public init() {}
+  package init() {}
 }

@@ -4,15 +4,15 @@ import Reporting
 /// What a command's printed content depends on: the format used where the
 /// command is not given `--format` and the folder a notebook's charts go
 /// to. Nothing else of where the output lands reaches a render function.
-public struct RenderRequest: Sendable, Hashable {
+package struct RenderRequest: Sendable, Hashable {
   /// The format used when a command is not given `--format` (`table` on
   /// the command line, `markdown` in a notebook).
-  public var defaultFormat: OutputFormat
+  package var defaultFormat: OutputFormat
   /// A notebook's figures folder; nil means charts are not drawn unless a
   /// command is given a folder of its own.
-  public var figuresDirectory: String?
+  package var figuresDirectory: String?
 
-  public init(defaultFormat: OutputFormat = .table, figuresDirectory: String? = nil) {
+  package init(defaultFormat: OutputFormat = .table, figuresDirectory: String? = nil) {
     self.defaultFormat = defaultFormat
     self.figuresDirectory = figuresDirectory
   }
@@ -21,9 +21,9 @@ public struct RenderRequest: Sendable, Hashable {
 /// A command's output as a value: tables, prose, charts to draw, and notes
 /// for the user, in order. A `Printer` turns it into the chosen format;
 /// building one prints nothing and writes no file.
-public struct Rendering: Sendable {
+package struct Rendering: Sendable {
   /// One piece of output.
-  public enum Block: Sendable, Hashable {
+  package enum Block: Sendable, Hashable {
     /// A table in `format` (nil: the default format).
     case table(ResultTable, format: OutputFormat?)
     /// Text for the reader (standard error when the output is CSV or
@@ -41,38 +41,38 @@ public struct Rendering: Sendable {
   }
 
   /// What the content was built for.
-  public var request: RenderRequest
-  public private(set) var blocks: [Block] = []
+  package var request: RenderRequest
+  package private(set) var blocks: [Block] = []
 
-  public init(_ request: RenderRequest = RenderRequest(), blocks: [Block] = []) {
+  package init(_ request: RenderRequest = RenderRequest(), blocks: [Block] = []) {
     self.request = request
     self.blocks = blocks
   }
 
   /// The format of output not given `--format`.
-  public var defaultFormat: OutputFormat { request.defaultFormat }
+  package var defaultFormat: OutputFormat { request.defaultFormat }
   /// The notebook's figures folder, if any.
-  public var figuresDirectory: String? { request.figuresDirectory }
+  package var figuresDirectory: String? { request.figuresDirectory }
 
   /// Adds a table in `format` (nil: the default).
-  public mutating func emit(_ table: ResultTable, format: OutputFormat?) {
+  package mutating func emit(_ table: ResultTable, format: OutputFormat?) {
     blocks.append(.table(table, format: format))
   }
 
   /// Adds prose.
-  public mutating func write(_ text: String) { blocks.append(.prose(text)) }
+  package mutating func write(_ text: String) { blocks.append(.prose(text)) }
 
   /// Adds a chart to draw into `folder` (or the figures folder).
-  public mutating func draw(_ chart: GnuplotChart, folder: String?, format: OutputFormat?) {
+  package mutating func draw(_ chart: GnuplotChart, folder: String?, format: OutputFormat?) {
     blocks.append(.chart(chart, folder: folder, format: format))
   }
 
   /// Adds a note for the user.
-  public mutating func warn(_ text: String) { blocks.append(.warning(text)) }
+  package mutating func warn(_ text: String) { blocks.append(.warning(text)) }
 
   /// Adds a diagnostic for the user.
-  public mutating func report(_ diagnostic: Diagnostic) { blocks.append(.diagnostic(diagnostic)) }
+  package mutating func report(_ diagnostic: Diagnostic) { blocks.append(.diagnostic(diagnostic)) }
 
   /// Adds the blocks of `other`, after these.
-  public mutating func append(_ other: Rendering) { blocks += other.blocks }
+  package mutating func append(_ other: Rendering) { blocks += other.blocks }
 }

@@ -20,23 +20,23 @@ extension SurveyOutcome {
   var diagnostics: [Diagnostic] { loaded.notes }
 }
 
-public enum SurveyCommands {
-  public struct Input: Sendable {
-    public var path: String
+package enum SurveyCommands {
+  package struct Input: Sendable {
+    package var path: String
     /// `QUESTION=SCALE` assignments (question id, text or part of it).
-    public var scales: [String] = []
+    package var scales: [String] = []
     /// A CSV of custom scales (`scale,label,value,role`).
-    public var scaleFile: String?
-    public var multiSelect: [String] = []
+    package var scaleFile: String?
+    package var multiSelect: [String] = []
     /// Reverse-scored questions.
-    public var reverse: [String] = []
+    package var reverse: [String] = []
     /// The export's dialect (`plain`, `qualtrics`, ...); nil detects it.
-    public var dialect: SurveyDialect?
+    package var dialect: SurveyDialect?
     /// Cells that mean no answer in a plain CSV, besides the empty cell.
-    public var missingCodes = SurveyReader.defaultMissingCodes
+    package var missingCodes = SurveyReader.defaultMissingCodes
     /// The id column of a plain CSV.
-    public var idColumn: String?
-    public init(path: String) { self.path = path }
+    package var idColumn: String?
+    package init(path: String) { self.path = path }
   }
 
   /// Every question summarised; an error names the export as well as the
@@ -82,24 +82,24 @@ public enum SurveyCommands {
   }
 
   /// A survey read with its scales assigned, and what reading it found.
-  public struct Loaded: Sendable {
-    public var survey: Survey
+  package struct Loaded: Sendable {
+    package var survey: Survey
     /// Scales by question id: assigned, inferred from the labels a
     /// question's raw answers use, reversed.
-    public var scales: [String: SurveyScale]
+    package var scales: [String: SurveyScale]
     /// The questions whose scale was inferred from their answers (not
     /// assigned by QUESTION=SCALE).
-    public var inferred: Set<String> = []
+    package var inferred: Set<String> = []
     /// The scales of the scale file, tried before the built-in ones.
-    public var custom: [SurveyScale] = []
+    package var custom: [SurveyScale] = []
     /// The export, then the scale file when given.
-    public var inputs: [String]
+    package var inputs: [String]
     /// What the reader noticed (the dialect it chose, columns passed over).
-    public var notes: [Diagnostic]
-    public var parameters: [NamedParameter]
+    package var notes: [Diagnostic]
+    package var parameters: [NamedParameter]
   }
 
-  public static func loaded(_ input: Input) throws -> Loaded {
+  package static func loaded(_ input: Input) throws -> Loaded {
     let survey = try SurveyReader(
       multiSelect: input.multiSelect, dialect: input.dialect, missingCodes: input.missingCodes,
       idColumn: input.idColumn
@@ -259,12 +259,12 @@ public enum SurveyCommands {
 
   /// A survey summarised: every question's counts, percentages and
   /// statistics, with the open answers' themes when a codebook is given.
-  public struct Summary: Sendable {
-    public var loaded: Loaded
-    public var summaries: [QuestionSummary]
-    public var codebook: Codebook?
-    public var codebookPath: String?
-    public var parameters: [NamedParameter] {
+  package struct Summary: Sendable {
+    package var loaded: Loaded
+    package var summaries: [QuestionSummary]
+    package var codebook: Codebook?
+    package var codebookPath: String?
+    package var parameters: [NamedParameter] {
       [
         NamedParameter(name: "survey_format", value: loaded.survey.format, meaning: "detected export format"),
         NamedParameter(
@@ -277,7 +277,7 @@ public enum SurveyCommands {
     }
   }
 
-  public static func summary(_ input: Input, codebookPath: String? = nil) throws -> Summary {
+  package static func summary(_ input: Input, codebookPath: String? = nil) throws -> Summary {
     let loaded = try loaded(input)
     let summaries = try summaries(of: loaded.survey, scales: loaded.scales)
     var codebook: Codebook?
@@ -298,14 +298,14 @@ public enum SurveyCommands {
   }
 
   /// A survey summary with how it is printed and stored.
-  public struct SummaryOutcome: CommandOutcome {
-    public var result: Summary
-    public var chartsDirectory: String?
-    public var format: OutputFormat?
-    public var inputs: [String] { result.loaded.inputs + (result.codebookPath.map { [$0] } ?? []) }
-    public var parameters: [NamedParameter] { result.loaded.parameters + result.parameters }
-    public var diagnostics: [Diagnostic] { result.loaded.notes }
-    public func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+  package struct SummaryOutcome: CommandOutcome {
+    package var result: Summary
+    package var chartsDirectory: String?
+    package var format: OutputFormat?
+    package var inputs: [String] { result.loaded.inputs + (result.codebookPath.map { [$0] } ?? []) }
+    package var parameters: [NamedParameter] { result.loaded.parameters + result.parameters }
+    package var diagnostics: [Diagnostic] { result.loaded.notes }
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "survey summary \(result.loaded.survey.name)", recordedAt: recordedAt, inputs: inputs,
         parameters: parameters)
@@ -313,7 +313,7 @@ public enum SurveyCommands {
       run.diagnostics = diagnostics.map(DiagnosticRow.init)
       return run
     }
-    public func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       try renderSummary(result, chartsDirectory: chartsDirectory, format: format, into: &out)
       return out
@@ -321,7 +321,7 @@ public enum SurveyCommands {
   }
 
   /// `survey summary`: compute, then store and print through the driver.
-  public static func summary(
+  package static func summary(
     _ input: Input, codebookPath: String?, chartsDirectory: String?, databasePath: String?,
     format: OutputFormat?,
     driver: Driver
@@ -620,20 +620,20 @@ public enum SurveyCommands {
 
   /// SUS scores: each respondent's score (nil without all ten items) and
   /// the summary over those scored.
-  public struct SUSResult: Sendable {
-    public var survey: Survey
-    public var items: [SurveyQuestion]
+  package struct SUSResult: Sendable {
+    package var survey: Survey
+    package var items: [SurveyQuestion]
     /// Each item's scale, by question id: how its answers became 1-5.
-    public var scales: [String: SurveyScale]
+    package var scales: [String: SurveyScale]
     /// (respondent id, score, items answered, items without a score:
     /// unanswered or not applicable), in the export's order.
-    public var respondents: [(id: String, score: Double?, itemsUsed: Int, missing: [String])]
-    public var summary: SUS.Summary
-    public var scores: [Double] { respondents.compactMap(\.score) }
-    public var skipped: Int { respondents.filter { $0.score == nil }.count }
+    package var respondents: [(id: String, score: Double?, itemsUsed: Int, missing: [String])]
+    package var summary: SUS.Summary
+    package var scores: [Double] { respondents.compactMap(\.score) }
+    package var skipped: Int { respondents.filter { $0.score == nil }.count }
     /// "agreement5-somewhat: Strongly disagree = 1, ..." per scale used.
-    public var coding: String { codingText(items, scales) }
-    public var parameters: [NamedParameter] {
+    package var coding: String { codingText(items, scales) }
+    package var parameters: [NamedParameter] {
       [
         NamedParameter(
           name: "sus_items", value: items.map(\.id).joined(separator: ","), meaning: "items 1-10 in order"),
@@ -720,7 +720,7 @@ public enum SurveyCommands {
   /// items, `custom` scales first). A respondent without all ten answers
   /// gets no score and is left out of the summary (prorating would change
   /// the scale's meaning).
-  public static func sus(
+  package static func sus(
     _ survey: Survey, items: [String], scales assigned: [String: SurveyScale] = [:],
     custom: [SurveyScale] = []
   ) throws -> SUSResult {
@@ -780,7 +780,7 @@ public enum SurveyCommands {
   }
 
   /// SUS of a loaded survey: its assigned scales and scale file apply.
-  public static func sus(_ loaded: Loaded, items: [String]) throws -> SUSResult {
+  package static func sus(_ loaded: Loaded, items: [String]) throws -> SUSResult {
     try sus(
       loaded.survey, items: items, scales: loaded.scales.filter { !loaded.inferred.contains($0.key) },
       custom: loaded.custom)
@@ -823,7 +823,7 @@ public enum SurveyCommands {
     }
   }
 
-  public static func sus(
+  package static func sus(
     _ input: Input, items: [String], chartsDirectory: String?, databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
   ) throws {
@@ -912,20 +912,20 @@ public enum SurveyCommands {
 
   /// One ASQ task scored: the summary over respondents with all three
   /// items, how many were left out, and how the answers were coded.
-  public struct ASQTask: Sendable {
-    public var task: String
-    public var summary: SUS.Summary
+  package struct ASQTask: Sendable {
+    package var task: String
+    package var summary: SUS.Summary
     /// Respondents without all three items (unanswered or not applicable).
-    public var skipped: Int
+    package var skipped: Int
     /// "points7: 1 = 1, ..." or "agreement7: Strongly disagree = 1, ...".
-    public var coding: String
+    package var coding: String
   }
 
   /// After-Scenario Questionnaire: per task, each respondent's mean of the
   /// three items (coded 1-7 through their scale: numbers as given, labels
   /// through an assigned, file or inferred 7-point scale), then the mean,
   /// SD and 95 % t interval over respondents with all three items.
-  public static func asq(
+  package static func asq(
     _ survey: Survey, tasks: [(name: String, items: [String])], scales assigned: [String: SurveyScale] = [:],
     custom: [SurveyScale] = []
   ) throws -> [ASQTask] {
@@ -1002,7 +1002,7 @@ public enum SurveyCommands {
     }
   }
 
-  public static func asq(
+  package static func asq(
     _ input: Input, tasks: [(name: String, items: [String])], databasePath: String? = nil,
     format: OutputFormat?, driver: Driver
   )
@@ -1028,7 +1028,7 @@ public enum SurveyCommands {
 
   /// A contingency table of two single-choice questions, answers in their
   /// scales' order, with its chi-square test.
-  public static func crosstab(_ loaded: Loaded, rows: String, columns: String) throws -> (
+  package static func crosstab(_ loaded: Loaded, rows: String, columns: String) throws -> (
     rows: SurveyQuestion, columns: SurveyQuestion, table: SurveyStatistics.Crosstab
   ) {
     let survey = loaded.survey
@@ -1097,7 +1097,7 @@ public enum SurveyCommands {
     }
   }
 
-  public static func crosstab(
+  package static func crosstab(
     _ input: Input, rows: String, columns: String, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
   ) throws {
@@ -1142,21 +1142,21 @@ public enum SurveyCommands {
 
   /// An ordinal question's scale values split by another question's
   /// answers, in order of first appearance.
-  public struct GroupComparison: Sendable {
-    public enum Test: Sendable {
+  package struct GroupComparison: Sendable {
+    package enum Test: Sendable {
       case mannWhitney(SurveyStatistics.MannWhitney)
       case kruskalWallis(SurveyStatistics.KruskalWallis)
     }
-    public var question: SurveyQuestion
-    public var by: SurveyQuestion
-    public var groups: [(name: String, values: [Double])]
+    package var question: SurveyQuestion
+    package var by: SurveyQuestion
+    package var groups: [(name: String, values: [Double])]
     /// Mann-Whitney U for two groups, Kruskal-Wallis H for more.
-    public var test: Test
+    package var test: Test
     /// The scale whose codes are compared.
-    public var scale: SurveyScale
+    package var scale: SurveyScale
   }
 
-  public static func comparison(_ loaded: Loaded, question: String, by group: String) throws
+  package static func comparison(_ loaded: Loaded, question: String, by group: String) throws
     -> GroupComparison
   {
     let survey = loaded.survey
@@ -1244,7 +1244,7 @@ public enum SurveyCommands {
     }
   }
 
-  public static func compare(
+  package static func compare(
     _ input: Input, question: String, by group: String, databasePath: String? = nil, format: OutputFormat?,
     driver: Driver
   ) throws {

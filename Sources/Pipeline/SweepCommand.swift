@@ -10,13 +10,13 @@ import Store
 /// input the table does not state (speed, grade, body mass), and the value
 /// at which the model matches the table on average (bias = 0), with whether
 /// that value lies inside the model's valid range.
-public enum SweepCommand {
+package enum SweepCommand {
   /// The input a sweep varies.
-  public enum Input: String, Sendable, Hashable, CaseIterable {
+  package enum Input: String, Sendable, Hashable, CaseIterable {
     case speed, grade, mass
 
     /// The unit the sweep is shown in: mph, % or kg.
-    public var unit: String {
+    package var unit: String {
       switch self {
       case .speed: "mph"
       case .grade: "%"
@@ -26,7 +26,7 @@ public enum SweepCommand {
 
     /// A value in the model input's unit (m/s, fraction, kg) in the
     /// sweep's unit.
-    public func display(_ value: Double) -> Double {
+    package func display(_ value: Double) -> Double {
       switch self {
       case .speed: Units.milesPerHour(fromMetersPerSecond: value)
       case .grade: value * 100
@@ -47,28 +47,28 @@ public enum SweepCommand {
 
     /// A value in the model input's unit as text in the sweep's unit, to
     /// nine decimals (`0.1mph`, not the binary neighbour of 0.1).
-    public func text(_ value: Double) -> String { text(displayed: display(value)) }
+    package func text(_ value: Double) -> String { text(displayed: display(value)) }
 
     /// A value in the sweep's unit as text, to nine decimals.
-    public func text(displayed value: Double) -> String {
+    package func text(displayed value: Double) -> String {
       "\(Fixed.shortest((value * 1e9).rounded() / 1e9))\(unit)"
     }
   }
 
-  public struct Options: Sendable {
-    public var modelIDs: [String]
-    public var reference: String
-    public var parameter: Input
+  package struct Options: Sendable {
+    package var modelIDs: [String]
+    package var reference: String
+    package var parameter: Input
     /// First and last value and step, in the model input's unit (m/s,
     /// fraction, kg).
-    public var from: Double
-    public var to: Double
-    public var step: Double
-    public var assumptions: [Assumption]
-    public var chartsDirectory: String?
-    public var format: OutputFormat?
+    package var from: Double
+    package var to: Double
+    package var step: Double
+    package var assumptions: [Assumption]
+    package var chartsDirectory: String?
+    package var format: OutputFormat?
 
-    public init(
+    package init(
       modelIDs: [String], reference: String, parameter: Input, from: Double, to: Double, step: Double,
       assumptions: [Assumption] = [], chartsDirectory: String? = nil, format: OutputFormat? = nil
     ) {
@@ -85,25 +85,25 @@ public enum SweepCommand {
   }
 
   /// A swept value and the statistics of one model there.
-  public struct Point: Sendable, Hashable {
-    public var modelID: String
+  package struct Point: Sendable, Hashable {
+    package var modelID: String
     /// The swept value in its display unit (mph, %, kg).
-    public var value: Double
-    public var statistics: ErrorStatistics
+    package var value: Double
+    package var statistics: ErrorStatistics
     /// Mean of (predicted - reference) / reference, %.
-    public var meanRelativeDifferencePercent: Double
+    package var meanRelativeDifferencePercent: Double
   }
 
   /// Where a model's bias crosses zero.
-  public struct BreakEven: Sendable, Hashable {
-    public var modelID: String
+  package struct BreakEven: Sendable, Hashable {
+    package var modelID: String
     /// nil when the bias keeps one sign over the whole sweep.
-    public var value: Double?
-    public var insideValidRange: Bool?
-    public var diagnostics: [Diagnostic]
+    package var value: Double?
+    package var insideValidRange: Bool?
+    package var diagnostics: [Diagnostic]
   }
 
-  public static func points(table: ReferenceTable, options: Options) throws -> (
+  package static func points(table: ReferenceTable, options: Options) throws -> (
     points: [Point], breakEvens: [BreakEven]
   ) {
     let parameter = options.parameter
@@ -199,16 +199,16 @@ public enum SweepCommand {
 
   /// A sweep: every model's statistics at each swept value, where each
   /// breaks even, and the swept values inside each model's valid range.
-  public struct Sweep: Sendable {
-    public var table: ReferenceTable
-    public var points: [Point]
-    public var breakEvens: [BreakEven]
-    public var validRanges: [GnuplotChart.ShadedRange]
-    public var inputs: [String]
-    public var parameters: [NamedParameter]
+  package struct Sweep: Sendable {
+    package var table: ReferenceTable
+    package var points: [Point]
+    package var breakEvens: [BreakEven]
+    package var validRanges: [GnuplotChart.ShadedRange]
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
   }
 
-  public static func sweep(_ options: Options) throws -> Sweep {
+  package static func sweep(_ options: Options) throws -> Sweep {
     let path = try ReferenceLocator.path(for: options.reference)
     let table = try ReferenceTableReader.read(path: path)
     let (points, breakEvens) = try points(table: table, options: options)
@@ -254,7 +254,7 @@ public enum SweepCommand {
   }
 
   /// `sweep`: compute, then record and print through the driver.
-  public static func run(_ options: Options, driver: Driver, databasePath: String? = nil) throws {
+  package static func run(_ options: Options, driver: Driver, databasePath: String? = nil) throws {
     let result = try sweep(options)
     try driver.finish(
       SweepOutcome(inputs: result.inputs, parameters: result.parameters, result: result, options: options),
@@ -283,7 +283,7 @@ public enum SweepCommand {
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.
-  public static func render(_ result: Sweep, options: Options, into out: inout Rendering) throws {
+  package static func render(_ result: Sweep, options: Options, into out: inout Rendering) throws {
     let table = result.table
     let points = result.points
     let breakEvens = result.breakEvens

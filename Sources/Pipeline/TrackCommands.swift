@@ -7,7 +7,7 @@ import Store
 import Tracks
 
 /// `track synth` and `track summary` as library calls.
-public enum TrackCommands {
+package enum TrackCommands {
   /// The track `track synth` wrote, for its one line of report.
   struct TrackSynthOutcome: CommandOutcome {
     var inputs: [String]
@@ -38,7 +38,7 @@ public enum TrackCommands {
   /// Writes a synthetic track as GPX to `outputPath` (atomically) and prints
   /// what it holds by construction. `inputs` are the files the spec was
   /// read from (a route).
-  public static func synth(
+  package static func synth(
     _ spec: SyntheticTrackSpec, outputPath: String, inputs: [String] = [], driver: Driver
   ) throws {
     let track = TrackSynthesizer.track(spec)
@@ -49,7 +49,7 @@ public enum TrackCommands {
   }
 
   /// Reads a GPX, TCX or FIT file whole, cleaned as the parameters say.
-  public static func readTrack(
+  package static func readTrack(
     _ path: String, parameters: TrackAnalysisParameters = TrackAnalysisParameters(),
     defaultTimeZone: TimeZone? = nil
   ) throws -> Track {
@@ -86,7 +86,7 @@ public enum TrackCommands {
   /// content), GPX and TCX, or a COSMED K5 export (a position, speed and
   /// heart rate per breath). `readTruncated` reads a FIT file that ends
   /// early up to its last whole message.
-  public static func streamTrackFile(
+  package static func streamTrackFile(
     _ path: String, defaultTimeZone: TimeZone?, readTruncated: Bool = false, ignoreCRC: Bool = false,
     onPoint: @escaping (TrackPoint) throws -> Void
   ) throws -> TrackHeader {
@@ -107,13 +107,14 @@ public enum TrackCommands {
 
   /// Whether a track file is a measured-expenditure export (CSV) rather
   /// than GPX or TCX: by its name's ending.
-  public static func isMeasuredExport(_ path: String) -> Bool {
+  package static func isMeasuredExport(_ path: String) -> Bool {
     let lower = path.lowercased()
     return [".csv", ".csv.gz", ".txt", ".txt.gz"].contains { lower.hasSuffix($0) }
   }
 
   /// A summary's printed row, from `summaryColumns`.
-  public static func summaryRecord(_ s: TrackSummary, format: String?, fit: FITSummary? = nil) -> ResultRecord
+  package static func summaryRecord(_ s: TrackSummary, format: String?, fit: FITSummary? = nil)
+    -> ResultRecord
   {
     ResultColumns.record(summaryColumns, of: TrackSummaryValue(s, format: format, fit: fit))
   }
@@ -129,23 +130,23 @@ public enum TrackCommands {
   /// A summary's numbers as stored rows under `subject`, from
   /// `summaryColumns`: each under its name without a unit, the unit in its
   /// own column; a value the summary does not have is no row, never 0.
-  public static func storedRows(_ s: TrackSummary, fit: FITSummary? = nil, subject: String) -> [ResultRow] {
+  package static func storedRows(_ s: TrackSummary, fit: FITSummary? = nil, subject: String) -> [ResultRow] {
     ResultColumns.storedRows(
       summaryColumns, of: TrackSummaryValue(s, format: nil, fit: fit), subject: subject)
   }
 
   /// Each file's summary and what the file says of itself, or why it could
   /// not be read, in the order the files were given.
-  public struct Summaries: Sendable {
-    public var files: [String]
-    public var results: [Result<(TrackSummary, TrackHeader), Error>]
-    public var parameters: [NamedParameter]
+  package struct Summaries: Sendable {
+    package var files: [String]
+    package var results: [Result<(TrackSummary, TrackHeader), Error>]
+    package var parameters: [NamedParameter]
   }
 
   /// Summaries of many files in constant memory per file, on `jobs`
   /// threads (default: the number of cores, never more than files); one
   /// file reads and computes on two threads. `progress` draws a bar.
-  public static func summaries(
+  package static func summaries(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil, jobs: Int? = nil,
     progress: (@Sendable (String) -> Void)? = nil
   ) -> Summaries {
@@ -205,7 +206,7 @@ public enum TrackCommands {
 
   /// `track summary`: summarise, report and skip unreadable files, print;
   /// fails when any file was skipped (`failFast` stops at the first).
-  public static func summary(
+  package static func summary(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false,
     jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
@@ -233,25 +234,25 @@ public enum TrackCommands {
   /// classifier (the epoch model by default, or speed bands); or the Alter
   /// Eco thesis's classifier. With epochs, every epoch from the first fix to
   /// the last with its mode.
-  public struct Segmentation: Sendable {
-    public enum Activities: Sendable {
+  package struct Segmentation: Sendable {
+    package enum Activities: Sendable {
       case modes([ModeActivity])
       case alterEco([AlterEcoActivity])
     }
-    public var file: String
-    public var activities: Activities
+    package var file: String
+    package var activities: Activities
     /// Every epoch of the track with its mode (when asked for).
-    public var epochs: [ModeEpoch]?
+    package var epochs: [ModeEpoch]?
     /// The files read: the track, and the regions of the Alter Eco rules.
-    public var inputs: [String]
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
   }
 
   /// The activities of a track: declared sports first, then `inference`;
   /// or the Alter Eco thesis's classifier when `alterEco` is given.
   /// `epochs` also gives every epoch with its mode (not with Alter Eco).
-  public static func segmentation(
+  package static func segmentation(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
     regionsPath: String? = nil, epochs: Bool = false
@@ -321,7 +322,7 @@ public enum TrackCommands {
   /// above by its own cut-points) in each epoch of `epochSeconds`, keyed
   /// by the epoch's start (s since 1970): its worn, classified epochs
   /// vote by the seconds they overlap each epoch, and a tie is moving.
-  public static func accelerometerStates(
+  package static func accelerometerStates(
     _ path: String, epochSeconds: Double, timeZone: TimeZone?
   ) throws -> (states: [Double: Bool], diagnostics: [Diagnostic]) {
     var options = AccelOptions()
@@ -353,7 +354,7 @@ public enum TrackCommands {
   }
 
   /// The activities as rows of the `track-segments` table.
-  public static func rows(_ segmentation: Segmentation) -> [ResultRecord] {
+  package static func rows(_ segmentation: Segmentation) -> [ResultRecord] {
     let file = segmentation.file
     switch segmentation.activities {
     case .alterEco(let activities):
@@ -382,7 +383,7 @@ public enum TrackCommands {
   }
 
   /// The activities as the `track-segments` table.
-  public static func table(_ segmentation: Segmentation) -> ResultTable {
+  package static func table(_ segmentation: Segmentation) -> ResultTable {
     table(rows(segmentation))
   }
 
@@ -394,7 +395,7 @@ public enum TrackCommands {
 
   /// The epochs as rows of the `track-epochs` table: file, epoch start
   /// with the offset of `timeZone` at that instant, mode, speed, fixes.
-  public static func epochRows(_ segmentation: Segmentation, timeZone: TimeZone) -> [ResultRecord] {
+  package static func epochRows(_ segmentation: Segmentation, timeZone: TimeZone) -> [ResultRecord] {
     (segmentation.epochs ?? []).map { e in
       let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: e.startSecondsSince1970))
       return ResultRecord([
@@ -407,7 +408,7 @@ public enum TrackCommands {
   }
 
   /// The activities as stored rows (no model, so no energy or CO2).
-  public static func activityRows(_ segmentation: Segmentation) -> [ActivityRow] {
+  package static func activityRows(_ segmentation: Segmentation) -> [ActivityRow] {
     let file = segmentation.file
     switch segmentation.activities {
     case .alterEco(let activities):
@@ -495,7 +496,7 @@ public enum TrackCommands {
   /// `track segments`: each file segmented (on every core), unreadable
   /// files reported and skipped; then stored and printed through the
   /// driver, one run for all files. With `epochs`, the epoch table too.
-  public static func segments(
+  package static func segments(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
     regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
@@ -562,11 +563,11 @@ public enum TrackCommands {
   }
 
   /// A track's charts and its activities, ready to draw and print.
-  public struct Plot: Sendable {
-    public var charts: [GnuplotChart]
-    public var activities: ResultTable
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
+  package struct Plot: Sendable {
+    package var charts: [GnuplotChart]
+    package var activities: ResultTable
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
   }
 
   /// What `track plot` computed: the charts to draw and the activities.
@@ -588,7 +589,7 @@ public enum TrackCommands {
 
   /// Charts of one track: speed over time coloured by mode, elevation and
   /// grade over distance, and the mode segmentation.
-  public static func plot(
+  package static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, chartsDirectory: String?, format: OutputFormat?,
     driver: Driver
@@ -601,7 +602,7 @@ public enum TrackCommands {
         chartsDirectory: chartsDirectory, format: format), database: nil)
   }
 
-  public static func plot(
+  package static func plot(
     file: String, parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard
   ) throws -> Plot {
@@ -707,18 +708,18 @@ public enum TrackCommands {
 
 extension TrackCommands {
   /// Trips, stays and places of tracks of one person (`track trips`).
-  public struct TripsResult: Sendable {
-    public var files: [String]
-    public var found: TripsAndPlaces
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
+  package struct TripsResult: Sendable {
+    package var files: [String]
+    package var found: TripsAndPlaces
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
   }
 
   /// Each file's epochs and modes (declared sports first, then
   /// `inference`), its trips and stays; then the places of all the stays
   /// together, as one person's. Unreadable files are skipped and counted
   /// in `failures` (or thrown with `failFast`).
-  public static func trips(
+  package static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
     failFast: Bool = false, warn: (String) -> Void = { _ in }
@@ -765,7 +766,7 @@ extension TrackCommands {
 
   /// The trips table: file, trip, start and end with their offset, modes in
   /// order, distance, duration, pauses.
-  public static func tripsTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
+  package static func tripsTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
     var index: [String: Int] = [:]
     let rows = r.found.trips.map { t -> ResultRecord in
       index[t.source, default: 0] += 1
@@ -784,7 +785,7 @@ extension TrackCommands {
   }
 
   /// The places table: centre, visits, time spent.
-  public static func placesTable(_ r: TripsResult) -> ResultTable {
+  package static func placesTable(_ r: TripsResult) -> ResultTable {
     ResultTable(
       name: "places",
       rows: r.found.places.map { p in
@@ -798,7 +799,7 @@ extension TrackCommands {
 
   /// The stays table: file, start, end, duration, place (unknown without
   /// a fix).
-  public static func staysTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
+  package static func staysTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
     ResultTable(
       name: "stays",
       rows: r.found.stays.map { s in
@@ -868,7 +869,7 @@ extension TrackCommands {
 
   /// `track trips`: trips, stays and places of the files, stored (trips and
   /// places in their tables, stays among the results) and printed.
-  public static func trips(
+  package static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
     failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, driver: Driver

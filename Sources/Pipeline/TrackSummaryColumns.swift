@@ -4,14 +4,14 @@ import Tracks
 
 /// A track summary with what its file says of itself: the value the
 /// columns of `track summary` read.
-public struct TrackSummaryValue: Sendable {
-  public var summary: TrackSummary
+package struct TrackSummaryValue: Sendable {
+  package var summary: TrackSummary
   /// The file's format (`gpx`, `fit`), printed only.
-  public var format: String?
+  package var format: String?
   /// A FIT file's sessions and laps, for the device's own totals.
-  public var fit: FITSummary?
+  package var fit: FITSummary?
 
-  public init(_ summary: TrackSummary, format: String?, fit: FITSummary?) {
+  package init(_ summary: TrackSummary, format: String?, fit: FITSummary?) {
     self.summary = summary
     self.format = format
     self.fit = fit
@@ -27,7 +27,7 @@ extension TrackCommands {
   /// and `mean_power`; with a FIT file's sessions, the device's own
   /// `total_work` and `total_calories` beside them (`device_calories` is
   /// the device's estimate, not a measurement).
-  public static let summaryColumns: [ResultColumn<TrackSummaryValue>] = [
+  package static let summaryColumns: [ResultColumn<TrackSummaryValue>] = [
     .text("file") { .string($0.summary.source) },
     .text("format") { $0.format.map { .string($0) } ?? .null },
     .text("path") { .string($0.summary.pathSource.rawValue) },

@@ -5,25 +5,25 @@ import Store
 import Tracks
 
 /// `power load`: CTL, ATL and TSB over a folder of rides by date.
-public enum TrainingLoadCommand {
-  public struct Ride: Sendable, Hashable {
-    public var file: String
-    public var day: Int
-    public var tss: Double?
+package enum TrainingLoadCommand {
+  package struct Ride: Sendable, Hashable {
+    package var file: String
+    package var day: Int
+    package var tss: Double?
   }
 
-  public struct Result: Sendable {
-    public var rides: [Ride]
-    public var days: [TrainingLoad.Day]
-    public var zone: TimeZone
-    public var inputs: [String]
-    public var parameters: [NamedParameter]
-    public var diagnostics: [Diagnostic]
+  package struct Result: Sendable {
+    package var rides: [Ride]
+    package var days: [TrainingLoad.Day]
+    package var zone: TimeZone
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
   }
 
   /// Each ride's TSS (as `track power` computes it for the whole ride) on
   /// its start date in `zone`, then the daily loads.
-  public static func compute(
+  package static func compute(
     paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
     zone: TimeZone, zoneName: String
   ) throws -> Result {
@@ -101,7 +101,7 @@ public enum TrainingLoadCommand {
   }
 
   /// The ride days and the last day (the chart holds every day).
-  public static func table(_ r: Result) -> ResultTable {
+  package static func table(_ r: Result) -> ResultTable {
     let last = r.days.last?.day
     return ResultTable(
       name: "training-load",
@@ -118,7 +118,7 @@ public enum TrainingLoadCommand {
   /// nearly zero before the next and the chart would be a flat line with
   /// isolated spikes: it is not drawn, and the report says so (the table
   /// keeps every ride's loads).
-  public static func chart(_ r: Result) -> GnuplotChart? {
+  package static func chart(_ r: Result) -> GnuplotChart? {
     guard let first = r.days.first?.day else { return nil }
     func series(_ title: String, _ value: (TrainingLoad.Day) -> Double) -> GnuplotChart.Series {
       .init(title: title, style: .lines, points: r.days.map { .init(Double($0.day - first), value($0)) })
@@ -178,7 +178,7 @@ public enum TrainingLoadCommand {
     }
   }
 
-  public static func run(
+  package static func run(
     paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
     zone: TimeZone,
     zoneName: String, chartsDirectory: String?, databasePath: String?, format: OutputFormat?,

@@ -9,17 +9,17 @@ import Foundation
 /// anyone can hand over; running it must not write `../outside.txt`, nor
 /// copy `/etc/passwd` into a report that will be shared, unless it says so
 /// up front.
-public struct WritePolicy: Sendable, Hashable {
+package struct WritePolicy: Sendable, Hashable {
   /// Canonical folders inside which anything may be written and read.
-  public var roots: [String]
+  package var roots: [String]
   /// Canonical files or folders outside them that the header allows
   /// writing (and so reading).
-  public var allowed: [String]
+  package var allowed: [String]
   /// Canonical files or folders outside them that the header allows
   /// reading.
-  public var allowedReads: [String]
+  package var allowedReads: [String]
 
-  public init(projectRoot: String, reportFolder: String, allowed: [String] = [], allowedReads: [String] = [])
+  package init(projectRoot: String, reportFolder: String, allowed: [String] = [], allowedReads: [String] = [])
   {
     roots = [Self.canonical(projectRoot), Self.canonical(reportFolder)]
     self.allowed = allowed.map(Self.canonical)
@@ -27,12 +27,12 @@ public struct WritePolicy: Sendable, Hashable {
   }
 
   /// Whether `path` (relative to the working folder) may be written.
-  public func permits(_ path: String) -> Bool {
+  package func permits(_ path: String) -> Bool {
     Self.canonical(path).isInside(any: roots + allowed)
   }
 
   /// Throws a usage error naming `path` when it may not be written.
-  public func check(_ path: String) throws {
+  package func check(_ path: String) throws {
     guard !permits(path) else { return }
     throw UsageError(
       .unsupported,
@@ -42,14 +42,14 @@ public struct WritePolicy: Sendable, Hashable {
 
   /// Whether `path` may be read: what may be written, what the header
   /// allows reading, and EnergyLab's shipped data (`ShippedDataRoots`).
-  public func permitsReading(_ path: String) -> Bool {
+  package func permitsReading(_ path: String) -> Bool {
     let target = Self.canonical(path)
     return target.isInside(any: roots + allowed + allowedReads)
       || ShippedDataRoots.name(ofResolved: CanonicalPath.resolved(path)) != nil
   }
 
   /// Throws a usage error naming `path` when it may not be read.
-  public func checkReading(_ path: String) throws {
+  package func checkReading(_ path: String) throws {
     guard !permitsReading(path) else { return }
     throw UsageError(
       .unsupported,
@@ -62,7 +62,7 @@ public struct WritePolicy: Sendable, Hashable {
   /// does not exist yet is followed too (SQLite opening `--db LINK`
   /// creates the target, wherever it is), and what does not exist is
   /// appended as named. `..` after a link is the parent of its target.
-  public static func canonical(_ path: String) -> String {
+  package static func canonical(_ path: String) -> String {
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     var pending = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     var resolved: [String] = []

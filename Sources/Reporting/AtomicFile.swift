@@ -5,11 +5,11 @@ import Foundation
 /// then renamed over it, so a reader never sees half a file. The partial
 /// file is removed on failure and on SIGINT or SIGTERM; one left by a killed
 /// process is removed by the next write into the same folder.
-public enum AtomicFile {
+package enum AtomicFile {
   /// Creates `folder` and any missing parents; a failure is an
   /// `OutputError` naming the folder and the system's reason ("Not a
   /// directory" where a parent is a file).
-  public static func createFolder(_ folder: String) throws {
+  package static func createFolder(_ folder: String) throws {
     var current = folder.hasPrefix("/") ? "/" : ""
     for component in folder.split(separator: "/") {
       current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
@@ -23,18 +23,18 @@ public enum AtomicFile {
     }
   }
 
-  public static func write(_ text: String, to path: String) throws {
+  package static func write(_ text: String, to path: String) throws {
     try write(Data(text.utf8), to: path)
   }
 
-  public static func write(_ data: Data, to path: String) throws {
+  package static func write(_ data: Data, to path: String) throws {
     try stream(to: path) { write in try write([UInt8](data)) }
   }
 
   /// Streams a large file into a temporary file beside `path`, renamed over
   /// it only when `body` returns: an interrupted or failed write leaves any
   /// previous file whole.
-  public static func stream(to path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void)
+  package static func stream(to path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void)
     throws
   {
     let temporary = TemporaryFiles.name(for: path, kind: "partial")

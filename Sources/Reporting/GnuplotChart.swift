@@ -8,25 +8,25 @@ import Foundation
 /// Text from data (titles, series names, labels) is written in gnuplot's
 /// single-quoted strings, where backquoted text is not run as a shell
 /// command, and with `noenhanced` so that `^`, `_` and `@` print as they are.
-public struct GnuplotChart: Sendable, Hashable {
-  public enum Style: String, Sendable, Hashable {
+package struct GnuplotChart: Sendable, Hashable {
+  package enum Style: String, Sendable, Hashable {
     case points
     case lines
     case linesPoints = "linespoints"
     case boxes
   }
 
-  public struct Series: Sendable, Hashable {
-    public var title: String
-    public var style: Style
-    public var points: [Point]
+  package struct Series: Sendable, Hashable {
+    package var title: String
+    package var style: Style
+    package var points: [Point]
     /// A label beside each point (a participant, a table cell), drawn
     /// when set: for few points, so each can be found in the table.
-    public var pointLabels: [String]?
+    package var pointLabels: [String]?
     /// The lower and upper end of an interval around each point's y (a
     /// 95 % confidence interval), drawn as error bars when set.
-    public var intervals: [ClosedRange<Double>]?
-    public init(
+    package var intervals: [ClosedRange<Double>]?
+    package init(
       title: String, style: Style, points: [Point], pointLabels: [String]? = nil,
       intervals: [ClosedRange<Double>]? = nil
     ) {
@@ -38,74 +38,74 @@ public struct GnuplotChart: Sendable, Hashable {
     }
   }
 
-  public struct Point: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public init(_ x: Double, _ y: Double) {
+  package struct Point: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+    package init(_ x: Double, _ y: Double) {
       self.x = x
       self.y = y
     }
   }
 
   /// A horizontal reference line (a mean, a limit of agreement).
-  public struct HorizontalLine: Sendable, Hashable {
-    public var y: Double
-    public var title: String
-    public init(y: Double, title: String) {
+  package struct HorizontalLine: Sendable, Hashable {
+    package var y: Double
+    package var title: String
+    package init(y: Double, title: String) {
       self.y = y
       self.title = title
     }
   }
 
   /// File stem, made safe for file names.
-  public var name: String
-  public var title: String
-  public var xLabel: String
-  public var yLabel: String
-  public var series: [Series]
-  public var horizontalLines: [HorizontalLine] = []
+  package var name: String
+  package var title: String
+  package var xLabel: String
+  package var yLabel: String
+  package var series: [Series]
+  package var horizontalLines: [HorizontalLine] = []
   /// Why the chart would mislead, when its writer knows from data the
   /// chart does not hold (a Bland-Altman chart of one constant ratio, a
   /// share chart where one mode holds everything): not drawn, and the
   /// report says why.
-  public var notDrawnReason: String?
+  package var notDrawnReason: String?
   /// Draws y = x, for predicted-against-reference charts.
-  public var identityLine = false
+  package var identityLine = false
   /// When set, the chart is a heat map of these cells instead of series.
-  public var heatMap: HeatMap?
+  package var heatMap: HeatMap?
   /// When set, the chart is a diverging stacked bar chart of ordinal answers.
-  public var divergingBars: DivergingBars?
+  package var divergingBars: DivergingBars?
 
   /// Ordinal answers as horizontal bars centred on the neutral answer:
   /// answers below neutral extend left, above it right, the neutral one is
   /// split across zero, and not-applicable answers stand apart on the right.
-  public struct DivergingBars: Sendable, Hashable {
-    public var questions: [String]
+  package struct DivergingBars: Sendable, Hashable {
+    package var questions: [String]
     /// Scale labels, lowest first.
-    public var labels: [String]
+    package var labels: [String]
     /// `percentages[question][label]`, of answers on the scale.
-    public var percentages: [[Double]]
+    package var percentages: [[Double]]
     /// Index of the neutral label, if any.
-    public var neutralIndex: Int?
+    package var neutralIndex: Int?
     /// Not-applicable share per question, percent of all answers.
-    public var notApplicable: [Double]
+    package var notApplicable: [Double]
     /// Shares of partial counts (several options whose split is unknown):
     /// per question, the lowest and highest label index they cover and the
     /// percent; drawn hatched, never split.
-    public var partial: [[PartialShare]]
+    package var partial: [[PartialShare]]
 
-    public struct PartialShare: Sendable, Hashable {
-      public var low: Int
-      public var high: Int
-      public var percent: Double
-      public init(low: Int, high: Int, percent: Double) {
+    package struct PartialShare: Sendable, Hashable {
+      package var low: Int
+      package var high: Int
+      package var percent: Double
+      package init(low: Int, high: Int, percent: Double) {
         self.low = low
         self.high = high
         self.percent = percent
       }
     }
 
-    public init(
+    package init(
       questions: [String], labels: [String], percentages: [[Double]], neutralIndex: Int?,
       notApplicable: [Double],
       partial: [[PartialShare]]? = nil
@@ -120,7 +120,7 @@ public struct GnuplotChart: Sendable, Hashable {
 
     /// Segments as (question index, label index, left, right), label index
     /// -1 for not applicable and -2 for a partial count.
-    public var segments: [(question: Int, label: Int, left: Double, right: Double)] {
+    package var segments: [(question: Int, label: Int, left: Double, right: Double)] {
       var out: [(Int, Int, Double, Double)] = []
       let centre = neutralIndex.map(Double.init) ?? Double(labels.count - 1) / 2
       for (q, row) in percentages.enumerated() {
@@ -144,23 +144,23 @@ public struct GnuplotChart: Sendable, Hashable {
   }
 
   /// When set, the chart is bars per category instead of series.
-  public var stackedBars: StackedBars?
+  package var stackedBars: StackedBars?
 
   /// When set, the chart is one row per question with a dot at its value
   /// on an ordinal scale (and a bar from its lower to upper quartile when
   /// several answered): for one-way scales (severity 0-4), where bars
   /// diverging around a middle answer would mislead.
-  public var dotPlot: DotPlot?
+  package var dotPlot: DotPlot?
 
-  public struct DotPlot: Sendable, Hashable {
-    public var questions: [String]
+  package struct DotPlot: Sendable, Hashable {
+    package var questions: [String]
     /// Scale labels, lowest first, drawn at 0, 1, 2, ...
-    public var labels: [String]
+    package var labels: [String]
     /// Per question: the median position and the quartile positions.
-    public var medians: [Double]
-    public var lower: [Double]
-    public var upper: [Double]
-    public init(questions: [String], labels: [String], medians: [Double], lower: [Double], upper: [Double]) {
+    package var medians: [Double]
+    package var lower: [Double]
+    package var upper: [Double]
+    package init(questions: [String], labels: [String], medians: [Double], lower: [Double], upper: [Double]) {
       self.questions = questions
       self.labels = labels
       self.medians = medians
@@ -170,13 +170,13 @@ public struct GnuplotChart: Sendable, Hashable {
   }
 
   /// Ranges of x shaded behind the data (a model's valid range).
-  public var shadedRanges: [ShadedRange] = []
+  package var shadedRanges: [ShadedRange] = []
 
-  public struct ShadedRange: Sendable, Hashable {
-    public var from: Double
-    public var to: Double
-    public var title: String
-    public init(from: Double, to: Double, title: String) {
+  package struct ShadedRange: Sendable, Hashable {
+    package var from: Double
+    package var to: Double
+    package var title: String
+    package init(from: Double, to: Double, title: String) {
       self.from = from
       self.to = to
       self.title = title
@@ -185,37 +185,37 @@ public struct GnuplotChart: Sendable, Hashable {
 
   /// The y axis starts at zero: for rates and counts, where an axis cut
   /// above zero makes small differences look large.
-  public var yFromZero = false
+  package var yFromZero = false
 
   /// x values are seconds since 1970 of local clock time (a time zone's
   /// offset already added), drawn as dates and times.
-  public var xIsLocalTime = false
+  package var xIsLocalTime = false
 
   /// A logarithmic x axis, for quantities over several decades (a power
   /// curve from 1 s to an hour); every x must be above zero.
-  public var xLogarithmic = false
+  package var xLogarithmic = false
 
   /// Bars per category, one segment (or, clustered, one bar) per series.
-  public struct StackedBars: Sendable, Hashable {
-    public var categories: [String]
-    public var seriesTitles: [String]
+  package struct StackedBars: Sendable, Hashable {
+    package var categories: [String]
+    package var seriesTitles: [String]
     /// `values[category][series]`.
-    public var values: [[Double]]
+    package var values: [[Double]]
     /// Side by side instead of stacked.
-    public var clustered: Bool
+    package var clustered: Bool
     /// Top of the y axis when the values are shares of a known whole (the
     /// respondents n, 100 %), so the axis covers every possible answer.
-    public var yMaximum: Double?
+    package var yMaximum: Double?
     /// Per category, whether its value is not an exact figure (a partial
     /// count over several options, an approximate share); with one series,
     /// such bars are hatched and named in the key.
-    public var marked: [Bool]
+    package var marked: [Bool]
     /// Key entry of the hatched bars.
-    public var markedTitle: String
+    package var markedTitle: String
     /// A second line under each category's label (the days behind an
     /// hour's mean: `3 d`).
-    public var subLabels: [String]?
-    public init(
+    package var subLabels: [String]?
+    package init(
       categories: [String], seriesTitles: [String], values: [[Double]], clustered: Bool = false,
       yMaximum: Double? = nil, marked: [Bool]? = nil,
       markedTitle: String = "partial or approximate (see table)", subLabels: [String]? = nil
@@ -248,13 +248,13 @@ public struct GnuplotChart: Sendable, Hashable {
 
   /// Values over a grid, drawn as coloured cells with a diverging palette
   /// centred on zero.
-  public struct HeatMap: Sendable, Hashable {
-    public var xKeys: [Double]
-    public var yKeys: [Double]
+  package struct HeatMap: Sendable, Hashable {
+    package var xKeys: [Double]
+    package var yKeys: [Double]
     /// `values[y][x]`.
-    public var values: [[Double]]
-    public var valueLabel: String
-    public init(xKeys: [Double], yKeys: [Double], values: [[Double]], valueLabel: String) {
+    package var values: [[Double]]
+    package var valueLabel: String
+    package init(xKeys: [Double], yKeys: [Double], values: [[Double]], valueLabel: String) {
       self.xKeys = xKeys
       self.yKeys = yKeys
       self.values = values
@@ -262,7 +262,7 @@ public struct GnuplotChart: Sendable, Hashable {
     }
   }
 
-  public init(name: String, title: String, xLabel: String, yLabel: String, series: [Series]) {
+  package init(name: String, title: String, xLabel: String, yLabel: String, series: [Series]) {
     self.name = name
     self.title = title
     self.xLabel = xLabel
@@ -272,7 +272,7 @@ public struct GnuplotChart: Sendable, Hashable {
 
   /// The data file: one block per series, blocks separated by two blank
   /// lines (gnuplot's `index`).
-  public func dataText() -> String {
+  package func dataText() -> String {
     var out = "# \(sanitizedComment(title))\n"
     if let bars = divergingBars {
       out += "# question_index label_index left right (percent; label -1 = not applicable)\n"
@@ -340,7 +340,7 @@ public struct GnuplotChart: Sendable, Hashable {
   /// `NAME.svg` in its own folder.
   /// The script; `stem` names its data and image files (default: the
   /// chart's name as a slug).
-  public func scriptText(stem given: String? = nil) -> String {
+  package func scriptText(stem given: String? = nil) -> String {
     let stem = given ?? GnuplotChart.safeFileStem(name)
     var plots: [String] = []
     // A series without points would be a key entry for nothing drawn.
@@ -557,7 +557,7 @@ public struct GnuplotChart: Sendable, Hashable {
   /// A label wrapped into lines of about `width` characters, as a gnuplot
   /// string expression (single-quoted parts joined by line breaks), so a
   /// long question is shown whole rather than cut.
-  public static func wrapped(_ text: String, width: Int = 45) -> String {
+  package static func wrapped(_ text: String, width: Int = 45) -> String {
     lines(of: text, width: width).map(quote).joined(separator: ".\"\\n\".")
   }
 
@@ -589,7 +589,7 @@ public struct GnuplotChart: Sendable, Hashable {
   /// (`'''Green'' routes'`) as an empty string and a stray token, so a
   /// leading quote is joined on as the double-quoted `"'"`, which holds no
   /// backquote or backslash for gnuplot to act on.
-  public static func quote(_ text: String) -> String {
+  package static func quote(_ text: String) -> String {
     let clean = PrintableText.clean(text)
     if clean.hasPrefix("'") { return "\"'\"." + quote(String(clean.dropFirst())) }
     return "'" + clean.replacingOccurrences(of: "'", with: "''") + "'"
@@ -599,7 +599,7 @@ public struct GnuplotChart: Sendable, Hashable {
   /// anything else one `-`, never starting with `-` (which gnuplot and
   /// other programs would read as an option): `Übung` is `bung`, `-p` is
   /// `p`, and a name with no letter or digit is `chart`.
-  public static func safeFileStem(_ text: String) -> String {
+  package static func safeFileStem(_ text: String) -> String {
     var out = ""
     // Letters keep their base letter (Übung -> ubung): the decomposed form
     // without its combining marks.
@@ -630,21 +630,21 @@ public struct GnuplotChart: Sendable, Hashable {
 }
 
 /// What rendering a chart produced.
-public struct RenderedChart: Sendable, Hashable {
+package struct RenderedChart: Sendable, Hashable {
   /// Paths of the files written, relative to the folder given.
-  public var files: [String]
+  package var files: [String]
   /// Set when the images could not be made (gnuplot missing or failing);
   /// the script and data are written all the same.
-  public var skippedReason: String?
-  public var pngFile: String
+  package var skippedReason: String?
+  package var pngFile: String
   /// Whether gnuplot ran and failed (as opposed to not being installed).
-  public var failed = false
+  package var failed = false
 }
 
 /// Writes charts and drives gnuplot without a shell.
-public enum GnuplotRenderer {
+package enum GnuplotRenderer {
   /// The gnuplot executable on PATH, if any.
-  public static func gnuplotPath() -> String? {
+  package static func gnuplotPath() -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in path.split(separator: ":") {
       let candidate = "\(folder)/gnuplot"
@@ -659,7 +659,7 @@ public enum GnuplotRenderer {
   /// is whole (a PNG ends with its IEND chunk, an SVG with `</svg>`): a full
   /// disk, which gnuplot does not report, is an `OutputError` naming the
   /// image, and no partial image is left behind.
-  public static func render(_ chart: GnuplotChart, into folder: String, stem given: String? = nil) throws
+  package static func render(_ chart: GnuplotChart, into folder: String, stem given: String? = nil) throws
     -> RenderedChart
   {
     let stem = given ?? GnuplotChart.safeFileStem(chart.name)
@@ -723,20 +723,20 @@ public enum GnuplotRenderer {
 
 /// Whether an image gnuplot wrote is whole: gnuplot does not check its
 /// writes, so a full disk leaves a truncated file and exit status 0.
-public enum ImageCheck {
+package enum ImageCheck {
   /// The PNG trailer: the IEND chunk with its CRC.
   static let pngEnd: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
   static let pngStart: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
   /// Why the file at `path` is not a whole PNG or SVG (by extension), or
   /// nil when it is.
-  public static func problem(atPath path: String) -> String? {
+  package static func problem(atPath path: String) -> String? {
     guard let data = FileManager.default.contents(atPath: path) else { return "missing" }
     return problem(Array(data), svg: path.hasSuffix(".svg"))
   }
 
   /// Why `bytes` are not a whole image, or nil.
-  public static func problem(_ bytes: [UInt8], svg: Bool) -> String? {
+  package static func problem(_ bytes: [UInt8], svg: Bool) -> String? {
     if bytes.isEmpty { return "empty" }
     if svg {
       var end = bytes.count
@@ -755,7 +755,7 @@ extension GnuplotChart {
   /// Why drawing the chart would mislead, when it would: bars that draw
   /// one value (or none), or a grid with one value in every cell. The
   /// value stays in the table beside it; nil for a chart worth drawing.
-  public var notWorthDrawing: String? {
+  package var notWorthDrawing: String? {
     if let notDrawnReason { return notDrawnReason }
     if let bars = divergingBars {
       let shares =
@@ -792,7 +792,7 @@ extension GnuplotChart {
 
   /// What the chart draws, without its name and title: two charts with
   /// the same are the same chart.
-  public var drawnContent: GnuplotChart {
+  package var drawnContent: GnuplotChart {
     var content = self
     content.name = ""
     content.title = ""

@@ -3,24 +3,24 @@ import EnergyLabCore
 /// An output that could not be written: a file (disk full, no permission,
 /// a folder in the way) or a chart gnuplot could not draw. It names the
 /// path or chart and the system's reason.
-public struct OutputError: ReportedError, Sendable, Hashable {
-  public enum Kind: String, Sendable, Hashable {
+package struct OutputError: ReportedError, Sendable, Hashable {
+  package enum Kind: String, Sendable, Hashable {
     case file
     case chart
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file's path, or the chart's file stem.
-  public var target: String
-  public var reason: String
+  package var target: String
+  package var reason: String
 
-  public init(_ kind: Kind, _ target: String, reason: String) {
+  package init(_ kind: Kind, _ target: String, reason: String) {
     self.kind = kind
     self.target = target
     self.reason = reason
   }
 
-  public var description: String {
+  package var description: String {
     switch kind {
     case .file: "\(target): cannot write file (\(reason))"
     case .chart: "chart \(target): \(reason)"

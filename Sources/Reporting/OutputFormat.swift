@@ -3,7 +3,7 @@ import EnergyLabCore
 import Foundation
 
 /// The formats every command that prints results accepts.
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+package enum OutputFormat: String, Sendable, Hashable, CaseIterable {
   case table
   case csv
   case json
@@ -11,10 +11,10 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Renders a `ResultTable` in any `OutputFormat`.
-public enum ResultRenderer {
+package enum ResultRenderer {
   /// `width`: the terminal's width in characters; a wider table keeps the
   /// columns that fit (long text cells shortened) and names the others.
-  public static func render(_ table: ResultTable, as format: OutputFormat, width: Int? = nil) -> String {
+  package static func render(_ table: ResultTable, as format: OutputFormat, width: Int? = nil) -> String {
     switch format {
     case .table:
       guard let width else { return plainTable(table) }
@@ -98,7 +98,7 @@ public enum ResultRenderer {
   /// CSV text: formulas neutralised, and control characters other than
   /// line breaks and tabs made spaces (as on a terminal), so a data file
   /// holds no escape sequence or invisible character from the data.
-  public static func csv(_ table: ResultTable) -> String {
+  package static func csv(_ table: ResultTable) -> String {
     let columns = table.columns
     var out =
       columns.map { csvField(neutralised(PrintableText.cleanLines($0))) }.joined(separator: ",") + "\n"
@@ -117,7 +117,7 @@ public enum ResultRenderer {
   /// A text cell a spreadsheet would run as a formula (starting with `=`,
   /// `+`, `-`, `@`, tab or carriage return; OWASP's CSV injection rule) gets
   /// a leading apostrophe; numbers, as values or as text, stay numbers.
-  public static func neutralised(_ cell: String) -> String {
+  package static func neutralised(_ cell: String) -> String {
     // A lone "-" (standard input, a missing mark) is no formula, nor is a
     // signed number written as text ("-2" as a survey answer).
     guard cell != "-", Double(cell) == nil, let first = cell.unicodeScalars.first,
@@ -140,7 +140,7 @@ public enum ResultRenderer {
 
   /// JSON: an array of objects, or one object for single-result commands;
   /// keys in their record order.
-  public static func json(_ table: ResultTable) -> String {
+  package static func json(_ table: ResultTable) -> String {
     if table.isSingleObject, let row = table.rows.first {
       return JSONText.encode(.record(row)) + "\n"
     }
@@ -149,7 +149,7 @@ public enum ResultRenderer {
 
   /// A Markdown pipe table with data-derived text escaped; a table with
   /// no columns (no rows) is no text, since a pipe table needs a header.
-  public static func markdown(_ table: ResultTable) -> String {
+  package static func markdown(_ table: ResultTable) -> String {
     let columns = table.columns
     guard !columns.isEmpty else { return "" }
     var out = "| " + columns.map(Markdown.escapeTableCell).joined(separator: " | ") + " |\n"
@@ -165,7 +165,7 @@ public enum ResultRenderer {
 
   /// The text of a value in a cell: fixed digits for display, shortest
   /// exact form for data.
-  public static func text(_ value: ResultValue, fixed: Bool) -> String {
+  package static func text(_ value: ResultValue, fixed: Bool) -> String {
     switch value {
     case .null: return ""
     case .bool(let b): return b ? "true" : "false"
@@ -180,8 +180,8 @@ public enum ResultRenderer {
 }
 
 /// A small JSON writer that keeps key order (Foundation's does not).
-public enum JSONText {
-  public static func encode(_ value: ResultValue, indent: String = "") -> String {
+package enum JSONText {
+  package static func encode(_ value: ResultValue, indent: String = "") -> String {
     let inner = indent + "  "
     switch value {
     case .null: return "null"
@@ -202,7 +202,7 @@ public enum JSONText {
     }
   }
 
-  public static func quote(_ s: String) -> String {
+  package static func quote(_ s: String) -> String {
     var out = "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -222,10 +222,10 @@ public enum JSONText {
 }
 
 /// Markdown escaping of text that comes from data.
-public enum Markdown {
+package enum Markdown {
   /// Escapes characters with meaning in Markdown or HTML and folds line
   /// breaks, so that a data value stays one inert table cell.
-  public static func escapeTableCell(_ text: String) -> String {
+  package static func escapeTableCell(_ text: String) -> String {
     var out = ""
     let characters = Array(text)
     for (i, c) in characters.enumerated() {
@@ -250,7 +250,7 @@ public enum Markdown {
   }
 
   /// Escapes inline text (outside tables) the same way.
-  public static func escapeInline(_ text: String) -> String { escapeTableCell(text) }
+  package static func escapeInline(_ text: String) -> String { escapeTableCell(text) }
 }
 
 extension String {

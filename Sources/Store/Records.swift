@@ -143,9 +143,9 @@ struct ParameterRecord: RunChildRecord {
 }
 
 extension ResultRow: RunChildRecord {
-  public static let databaseTableName = "results"
+  package static let databaseTableName = "results"
   enum Field: String, ColumnExpression, CaseIterable { case subject, metric, value, unit }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       subject: row[Field.subject], metric: row[Field.metric], value: row[Field.value],
       unit: row[Field.unit])
@@ -161,11 +161,11 @@ extension ResultRow: RunChildRecord {
 }
 
 extension PredictionRow: RunChildRecord {
-  public static let databaseTableName = "predictions"
+  package static let databaseTableName = "predictions"
   enum Field: String, ColumnExpression, CaseIterable {
     case model, reference, caseKey = "case_key", predicted, referenceValue = "reference_value", unit
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       model: row[Field.model], reference: row[Field.reference], caseKey: row[Field.caseKey],
       predicted: row[Field.predicted], referenceValue: row[Field.referenceValue], unit: row[Field.unit])
@@ -183,9 +183,9 @@ extension PredictionRow: RunChildRecord {
 }
 
 extension ErrorSummaryRow: RunChildRecord {
-  public static let databaseTableName = "error_summaries"
+  package static let databaseTableName = "error_summaries"
   enum Field: String, ColumnExpression, CaseIterable { case model, reference, statistic, value, unit, text }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       model: row[Field.model], reference: row[Field.reference], statistic: row[Field.statistic],
       value: row[Field.value],
@@ -207,12 +207,12 @@ extension ErrorSummaryRow: RunChildRecord {
 }
 
 extension TrackRow: RunChildRecord {
-  public static let databaseTableName = "tracks"
+  package static let databaseTableName = "tracks"
   enum Field: String, ColumnExpression, CaseIterable {
     case path, points, startTime = "start_time", endTime = "end_time", durationSeconds = "duration_s"
     case distanceMeters = "distance_m"
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       path: row[Field.path], points: row[Field.points], startTime: row[Field.startTime],
       endTime: row[Field.endTime], durationSeconds: row[Field.durationSeconds],
@@ -231,13 +231,13 @@ extension TrackRow: RunChildRecord {
 }
 
 extension ActivityRow: RunChildRecord {
-  public static let databaseTableName = "activities"
+  package static let databaseTableName = "activities"
   enum Field: String, ColumnExpression, CaseIterable {
     case trackPath = "track_path", index = "activity", mode, startTime = "start_time", endTime = "end_time"
     case distanceMeters = "distance_m", durationSeconds = "duration_s", model
     case energyKilocalories = "energy_kcal", co2Kilograms = "co2_kg"
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       trackPath: row[Field.trackPath], index: row[Field.index], mode: row[Field.mode],
       startTime: row[Field.startTime], endTime: row[Field.endTime],
@@ -262,12 +262,12 @@ extension ActivityRow: RunChildRecord {
 }
 
 extension TripRow: RunChildRecord {
-  public static let databaseTableName = "trips"
+  package static let databaseTableName = "trips"
   enum Field: String, ColumnExpression, CaseIterable {
     case trackPath = "track_path", index = "trip", startTime = "start_time", endTime = "end_time", modes
     case distanceMeters = "distance_m", durationSeconds = "duration_s", pauses
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       trackPath: row[Field.trackPath], index: row[Field.index], startTime: row[Field.startTime],
       endTime: row[Field.endTime], modes: row[Field.modes], distanceMeters: row[Field.distanceMeters],
@@ -288,12 +288,12 @@ extension TripRow: RunChildRecord {
 }
 
 extension PlaceRow: RunChildRecord {
-  public static let databaseTableName = "places"
+  package static let databaseTableName = "places"
   enum Field: String, ColumnExpression, CaseIterable {
     case index = "place", latitudeDegrees = "latitude_deg", longitudeDegrees = "longitude_deg", visits
     case durationSeconds = "duration_s"
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       index: row[Field.index], latitudeDegrees: row[Field.latitudeDegrees],
       longitudeDegrees: row[Field.longitudeDegrees], visits: row[Field.visits],
@@ -311,11 +311,11 @@ extension PlaceRow: RunChildRecord {
 }
 
 extension EpochRow: RunChildRecord {
-  public static let databaseTableName = "epochs"
+  package static let databaseTableName = "epochs"
   enum Field: String, ColumnExpression, CaseIterable {
     case source, epochStart = "epoch_start", epochSeconds = "epoch_s", metric, value, unit
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       source: row[Field.source], epochStart: row[Field.epochStart], epochSeconds: row[Field.epochSeconds],
       metric: row[Field.metric], value: row[Field.value], unit: row[Field.unit])
@@ -333,12 +333,12 @@ extension EpochRow: RunChildRecord {
 }
 
 extension AccelEpochRow: RunChildRecord {
-  public static let databaseTableName = "accel_epochs"
+  package static let databaseTableName = "accel_epochs"
   enum Field: String, ColumnExpression, CaseIterable {
     case epochStart = "epoch_start", epochSeconds = "epoch_s", enmoMilliG = "enmo_mg", madMilliG = "mad_mg"
     case steps, countsAxis1 = "counts_axis1"
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       epochStart: row[Field.epochStart], epochSeconds: row[Field.epochSeconds],
       enmoMilliG: row[Field.enmoMilliG], madMilliG: row[Field.madMilliG], steps: row[Field.steps],
@@ -357,9 +357,9 @@ extension AccelEpochRow: RunChildRecord {
 }
 
 extension ReferenceValueRow: RunChildRecord {
-  public static let databaseTableName = "reference_values"
+  package static let databaseTableName = "reference_values"
   enum Field: String, ColumnExpression, CaseIterable { case reference, caseKey = "case_key", value, unit }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       reference: row[Field.reference], caseKey: row[Field.caseKey], value: row[Field.value],
       unit: row[Field.unit])
@@ -375,11 +375,11 @@ extension ReferenceValueRow: RunChildRecord {
 }
 
 extension SurveyResultRow: RunChildRecord {
-  public static let databaseTableName = "survey_results"
+  package static let databaseTableName = "survey_results"
   enum Field: String, ColumnExpression, CaseIterable {
     case survey, question, answer, count, percentage, note
   }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       survey: row[Field.survey], question: row[Field.question], answer: row[Field.answer],
       count: row[Field.count], percentage: row[Field.percentage], note: row[Field.note])
@@ -397,9 +397,9 @@ extension SurveyResultRow: RunChildRecord {
 }
 
 extension DiagnosticRow: RunChildRecord {
-  public static let databaseTableName = "diagnostics"
+  package static let databaseTableName = "diagnostics"
   enum Field: String, ColumnExpression, CaseIterable { case location, severity, code, message }
-  public init(row: Row) throws {
+  package init(row: Row) throws {
     self.init(
       location: row[Field.location], severity: row[Field.severity], code: row[Field.code],
       message: row[Field.message])

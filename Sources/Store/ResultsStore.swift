@@ -3,35 +3,35 @@ import Foundation
 import GRDB
 
 /// A run as the store records it.
-public struct RunRecord: Sendable, Hashable {
+package struct RunRecord: Sendable, Hashable {
   /// Identifies a run by what determines its results: the command, the
   /// inputs' sha256 and the parameters. Storing a run with a key already
   /// present replaces that run, so re-running adds no duplicate rows.
-  public var runKey: String
-  public var command: String
-  public var energyLabVersion: String
+  package var runKey: String
+  package var command: String
+  package var energyLabVersion: String
   /// ISO-8601 UTC; nil in reproducible mode.
-  public var recordedAt: String?
-  public var inputs: [InputFingerprint]
-  public var parameters: [NamedParameter]
-  public var results: [ResultRow]
-  public var predictions: [PredictionRow]
-  public var errorSummaries: [ErrorSummaryRow]
-  public var tracks: [TrackRow] = []
-  public var activities: [ActivityRow] = []
-  public var epochs: [EpochRow] = []
+  package var recordedAt: String?
+  package var inputs: [InputFingerprint]
+  package var parameters: [NamedParameter]
+  package var results: [ResultRow]
+  package var predictions: [PredictionRow]
+  package var errorSummaries: [ErrorSummaryRow]
+  package var tracks: [TrackRow] = []
+  package var activities: [ActivityRow] = []
+  package var epochs: [EpochRow] = []
   /// A recording's epochs, one row each (`accel_epochs`).
-  public var accelEpochs: [AccelEpochRow] = []
-  public var referenceValues: [ReferenceValueRow] = []
-  public var surveyResults: [SurveyResultRow] = []
+  package var accelEpochs: [AccelEpochRow] = []
+  package var referenceValues: [ReferenceValueRow] = []
+  package var surveyResults: [SurveyResultRow] = []
   /// Trips and the places of stays between them (`track trips`).
-  public var trips: [TripRow] = []
-  public var places: [PlaceRow] = []
+  package var trips: [TripRow] = []
+  package var places: [PlaceRow] = []
   /// What the readers and models noticed about the inputs (not part of
   /// the key: the same inputs and parameters give the same diagnostics).
-  public var diagnostics: [DiagnosticRow] = []
+  package var diagnostics: [DiagnosticRow] = []
 
-  public init(
+  package init(
     command: String, energyLabVersion: String = EnergyLabVersion.current, recordedAt: String?,
     inputs: [InputFingerprint], parameters: [NamedParameter], results: [ResultRow] = [],
     predictions: [PredictionRow] = [], errorSummaries: [ErrorSummaryRow] = []
@@ -49,7 +49,7 @@ public struct RunRecord: Sendable, Hashable {
 
   /// The SHA-256 of the command, each input's name and digest, and each
   /// parameter's name and value.
-  public static func key(command: String, inputs: [InputFingerprint], parameters: [NamedParameter]) -> String
+  package static func key(command: String, inputs: [InputFingerprint], parameters: [NamedParameter]) -> String
   {
     var key = "\(command)\n"
     for input in inputs { key += "input \(input.path) \(input.sha256)\n" }
@@ -65,7 +65,7 @@ public struct RunRecord: Sendable, Hashable {
   /// `walk.gpx#2 walk`, `walk.gpx:118:7`). Text that names no file here
   /// is kept. When an input's name changes, so does the key: the same files
   /// and parameters give the same key from whatever folder they were named.
-  public func withStoredPaths() -> RunRecord {
+  package func withStoredPaths() -> RunRecord {
     var names = StoredNames()
     var out = self
     out.inputs = inputs.map { input in
@@ -157,12 +157,12 @@ extension Character {
 }
 
 /// A number a run produced, for a subject (a file, an activity, a model).
-public struct ResultRow: Sendable, Hashable {
-  public var subject: String
-  public var metric: String
-  public var value: Double?
-  public var unit: String
-  public init(subject: String, metric: String, value: Double?, unit: String) {
+package struct ResultRow: Sendable, Hashable {
+  package var subject: String
+  package var metric: String
+  package var value: Double?
+  package var unit: String
+  package init(subject: String, metric: String, value: Double?, unit: String) {
     self.subject = subject
     self.metric = metric
     self.value = value
@@ -171,14 +171,14 @@ public struct ResultRow: Sendable, Hashable {
 }
 
 /// A model's prediction for one case of a reference table.
-public struct PredictionRow: Sendable, Hashable {
-  public var model: String
-  public var reference: String
-  public var caseKey: String
-  public var predicted: Double
-  public var referenceValue: Double
-  public var unit: String
-  public init(
+package struct PredictionRow: Sendable, Hashable {
+  package var model: String
+  package var reference: String
+  package var caseKey: String
+  package var predicted: Double
+  package var referenceValue: Double
+  package var unit: String
+  package init(
     model: String, reference: String, caseKey: String, predicted: Double, referenceValue: Double, unit: String
   ) {
     self.model = model
@@ -195,16 +195,16 @@ public struct PredictionRow: Sendable, Hashable {
 /// (`kcal`, `kcal/min`, `W`, `%`; empty for a pure number). Runs stored
 /// before units had their column keep the unit in the name
 /// (`bias_kcal_per_min`) and an empty unit.
-public struct ErrorSummaryRow: Sendable, Hashable {
-  public var model: String
-  public var reference: String
-  public var statistic: String
-  public var value: Double?
-  public var unit: String
+package struct ErrorSummaryRow: Sendable, Hashable {
+  package var model: String
+  package var reference: String
+  package var statistic: String
+  package var value: Double?
+  package var unit: String
   /// A statistic in words (the form of the limits, how an interval was
   /// computed, why a value is unknown); `nil` for numbers.
-  public var text: String?
-  public init(
+  package var text: String?
+  package init(
     model: String, reference: String, statistic: String, value: Double?, unit: String = "",
     text: String? = nil
   ) {
@@ -218,14 +218,14 @@ public struct ErrorSummaryRow: Sendable, Hashable {
 }
 
 /// A track a run read, summarised.
-public struct TrackRow: Sendable, Hashable {
-  public var path: String
-  public var points: Int
-  public var startTime: String?
-  public var endTime: String?
-  public var durationSeconds: Double?
-  public var distanceMeters: Double
-  public init(
+package struct TrackRow: Sendable, Hashable {
+  package var path: String
+  package var points: Int
+  package var startTime: String?
+  package var endTime: String?
+  package var durationSeconds: Double?
+  package var distanceMeters: Double
+  package init(
     path: String, points: Int, startTime: String?, endTime: String?, durationSeconds: Double?,
     distanceMeters: Double
   ) {
@@ -239,18 +239,18 @@ public struct TrackRow: Sendable, Hashable {
 }
 
 /// An activity of a track: mode, times, distance, energy and CO2.
-public struct ActivityRow: Sendable, Hashable {
-  public var trackPath: String
-  public var index: Int
-  public var mode: String
-  public var startTime: String?
-  public var endTime: String?
-  public var distanceMeters: Double
-  public var durationSeconds: Double
-  public var model: String
-  public var energyKilocalories: Double?
-  public var co2Kilograms: Double?
-  public init(
+package struct ActivityRow: Sendable, Hashable {
+  package var trackPath: String
+  package var index: Int
+  package var mode: String
+  package var startTime: String?
+  package var endTime: String?
+  package var distanceMeters: Double
+  package var durationSeconds: Double
+  package var model: String
+  package var energyKilocalories: Double?
+  package var co2Kilograms: Double?
+  package init(
     trackPath: String, index: Int, mode: String, startTime: String?, endTime: String?, distanceMeters: Double,
     durationSeconds: Double, model: String, energyKilocalories: Double?, co2Kilograms: Double?
   ) {
@@ -269,14 +269,14 @@ public struct ActivityRow: Sendable, Hashable {
 
 /// A value of a fixed-length epoch (a model's energy rate, an accelerometer
 /// summary).
-public struct EpochRow: Sendable, Hashable {
-  public var source: String
-  public var epochStart: String
-  public var epochSeconds: Double
-  public var metric: String
-  public var value: Double?
-  public var unit: String
-  public init(
+package struct EpochRow: Sendable, Hashable {
+  package var source: String
+  package var epochStart: String
+  package var epochSeconds: Double
+  package var metric: String
+  package var value: Double?
+  package var unit: String
+  package init(
     source: String, epochStart: String, epochSeconds: Double, metric: String, value: Double?, unit: String
   ) {
     self.source = source
@@ -293,14 +293,14 @@ public struct EpochRow: Sendable, Hashable {
 /// ActiGraph axis-1 counts; nil where unknown. The recording is the run's
 /// (its command and first input), so no row repeats the file's name: a
 /// week of minutes is 10,080 rows of a few numbers each.
-public struct AccelEpochRow: Sendable, Hashable {
-  public var epochStart: String
-  public var epochSeconds: Double
-  public var enmoMilliG: Double?
-  public var madMilliG: Double?
-  public var steps: Int?
-  public var countsAxis1: Double?
-  public init(
+package struct AccelEpochRow: Sendable, Hashable {
+  package var epochStart: String
+  package var epochSeconds: Double
+  package var enmoMilliG: Double?
+  package var madMilliG: Double?
+  package var steps: Int?
+  package var countsAxis1: Double?
+  package init(
     epochStart: String, epochSeconds: Double, enmoMilliG: Double?, madMilliG: Double?, steps: Int?,
     countsAxis1: Double?
   ) {
@@ -315,16 +315,16 @@ public struct AccelEpochRow: Sendable, Hashable {
 
 /// A trip of a track: start, end, its modes in order (`walk>vehicle>walk`),
 /// distance, duration and pauses.
-public struct TripRow: Sendable, Hashable {
-  public var trackPath: String
-  public var index: Int
-  public var startTime: String
-  public var endTime: String
-  public var modes: String
-  public var distanceMeters: Double
-  public var durationSeconds: Double
-  public var pauses: Int
-  public init(
+package struct TripRow: Sendable, Hashable {
+  package var trackPath: String
+  package var index: Int
+  package var startTime: String
+  package var endTime: String
+  package var modes: String
+  package var distanceMeters: Double
+  package var durationSeconds: Double
+  package var pauses: Int
+  package init(
     trackPath: String, index: Int, startTime: String, endTime: String, modes: String, distanceMeters: Double,
     durationSeconds: Double, pauses: Int
   ) {
@@ -340,13 +340,13 @@ public struct TripRow: Sendable, Hashable {
 }
 
 /// A place where the person stays: its centre, visits and time there.
-public struct PlaceRow: Sendable, Hashable {
-  public var index: Int
-  public var latitudeDegrees: Double
-  public var longitudeDegrees: Double
-  public var visits: Int
-  public var durationSeconds: Double
-  public init(
+package struct PlaceRow: Sendable, Hashable {
+  package var index: Int
+  package var latitudeDegrees: Double
+  package var longitudeDegrees: Double
+  package var visits: Int
+  package var durationSeconds: Double
+  package init(
     index: Int, latitudeDegrees: Double, longitudeDegrees: Double, visits: Int, durationSeconds: Double
   ) {
     self.index = index
@@ -358,12 +358,12 @@ public struct PlaceRow: Sendable, Hashable {
 }
 
 /// A cell of a reference table as a run used it.
-public struct ReferenceValueRow: Sendable, Hashable {
-  public var reference: String
-  public var caseKey: String
-  public var value: Double
-  public var unit: String
-  public init(reference: String, caseKey: String, value: Double, unit: String) {
+package struct ReferenceValueRow: Sendable, Hashable {
+  package var reference: String
+  package var caseKey: String
+  package var value: Double
+  package var unit: String
+  package init(reference: String, caseKey: String, value: Double, unit: String) {
     self.reference = reference
     self.caseKey = caseKey
     self.value = value
@@ -372,15 +372,15 @@ public struct ReferenceValueRow: Sendable, Hashable {
 }
 
 /// A count (or statistic) of a survey question's answer.
-public struct SurveyResultRow: Sendable, Hashable {
-  public var survey: String
-  public var question: String
-  public var answer: String
-  public var count: Double?
-  public var percentage: Double?
+package struct SurveyResultRow: Sendable, Hashable {
+  package var survey: String
+  package var question: String
+  package var answer: String
+  package var count: Double?
+  package var percentage: Double?
   /// Set for partial data: the options a count is shared by ("somewhat or extremely likely").
-  public var note: String
-  public init(
+  package var note: String
+  package init(
     survey: String, question: String, answer: String, count: Double?, percentage: Double?, note: String = ""
   ) {
     self.survey = survey
@@ -394,21 +394,21 @@ public struct SurveyResultRow: Sendable, Hashable {
 
 /// A note or warning about a run's inputs or models, worded as the command
 /// line says it.
-public struct DiagnosticRow: Sendable, Hashable {
+package struct DiagnosticRow: Sendable, Hashable {
   /// The file, or `file:line`, it concerns; nil for a run as a whole.
-  public var location: String?
+  package var location: String?
   /// `note` or `warning`.
-  public var severity: String
+  package var severity: String
   /// The stable identifier, as `impossible-fix`.
-  public var code: String
-  public var message: String
-  public init(location: String?, severity: String, code: String, message: String) {
+  package var code: String
+  package var message: String
+  package init(location: String?, severity: String, code: String, message: String) {
     self.location = location
     self.severity = severity
     self.code = code
     self.message = message
   }
-  public init(_ diagnostic: Diagnostic) {
+  package init(_ diagnostic: Diagnostic) {
     self.init(
       location: diagnostic.location, severity: diagnostic.severity.rawValue, code: diagnostic.code,
       message: diagnostic.text)
@@ -416,17 +416,17 @@ public struct DiagnosticRow: Sendable, Hashable {
 }
 
 /// Counts of rows per table, for `db info`.
-public struct StoreInfo: Sendable, Hashable {
-  public var path: String
-  public var schemaMigrations: [String]
-  public var rowCounts: [(table: String, rows: Int)]
+package struct StoreInfo: Sendable, Hashable {
+  package var path: String
+  package var schemaMigrations: [String]
+  package var rowCounts: [(table: String, rows: Int)]
 
-  public static func == (lhs: StoreInfo, rhs: StoreInfo) -> Bool {
+  package static func == (lhs: StoreInfo, rhs: StoreInfo) -> Bool {
     lhs.path == rhs.path && lhs.schemaMigrations == rhs.schemaMigrations
       && lhs.rowCounts.map(\.table) == rhs.rowCounts.map(\.table)
       && lhs.rowCounts.map(\.rows) == rhs.rowCounts.map(\.rows)
   }
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(path)
     hasher.combine(schemaMigrations)
   }
@@ -440,20 +440,20 @@ public struct StoreInfo: Sendable, Hashable {
 /// a file that is not EnergyLab's or that a newer EnergyLab has migrated.
 /// Opened for reading, it never migrates, never changes the journal mode
 /// and works on files the user may only read.
-public final class ResultsStore: Sendable {
-  public enum Access: Sendable {
+package final class ResultsStore: Sendable {
+  package enum Access: Sendable {
     case write
     case read
   }
 
-  public let path: String
-  public let access: Access
+  package let path: String
+  package let access: Access
   private let queue: DatabaseQueue
   /// The EnergyLab tables this file holds: all of them once migrated; an
   /// older file opened for reading may lack the later ones.
   private let presentTables: Set<String>
 
-  public static let tables = [
+  package static let tables = [
     "runs", "inputs", "parameters", "results", "predictions", "error_summaries", "tracks", "activities",
     "epochs", "accel_epochs",
     "reference_values", "survey_results", "diagnostics", "trips", "places",
@@ -466,7 +466,7 @@ public final class ResultsStore: Sendable {
   /// concurrent first migration got there first).
   static let attempts = 8
 
-  public convenience init(path: String, access: Access = .write) throws {
+  package convenience init(path: String, access: Access = .write) throws {
     try self.init(path: path, access: access, maximumPages: nil)
   }
 
@@ -488,7 +488,7 @@ public final class ResultsStore: Sendable {
 
   /// Opens a store for reading only: `db info`, `check`, `export`,
   /// `compare` and the shards of `merge`.
-  public static func reading(_ path: String) throws -> ResultsStore {
+  package static func reading(_ path: String) throws -> ResultsStore {
     try ResultsStore(path: path, access: .read)
   }
 
@@ -815,7 +815,7 @@ public final class ResultsStore: Sendable {
   /// transaction. Returns the run's row id. Every file the run names is
   /// stored under its one name (`RunRecord.withStoredPaths`).
   @discardableResult
-  public func record(_ run: RunRecord) throws -> Int64 {
+  package func record(_ run: RunRecord) throws -> Int64 {
     // Named and laid out as rows before the write lock is taken.
     let prepared = try PreparedRun(run.withStoredPaths())
     return try Self.retrying(path: path, doing: "store run") {
@@ -827,7 +827,7 @@ public final class ResultsStore: Sendable {
   /// replacing runs with the same key: merging twice changes nothing, and a
   /// failed merge leaves the store as it was. Returns the runs copied.
   @discardableResult
-  public func merge(_ others: [ResultsStore]) throws -> Int {
+  package func merge(_ others: [ResultsStore]) throws -> Int {
     // One run at a time from each store, so the merge of a study's shards
     // holds one run, never the study.
     try Self.retrying(path: path, doing: "merge") {
@@ -847,16 +847,16 @@ public final class ResultsStore: Sendable {
   /// A stored run of one file: a run whose command ends with the name of
   /// one of its inputs (`batch track /study/a.gpx`), that input's size
   /// and digest, and the value of one named parameter of the run.
-  public struct FileRun: Sendable, Hashable {
-    public var command: String
-    public var input: InputFingerprint
-    public var parameter: String?
+  package struct FileRun: Sendable, Hashable {
+    package var command: String
+    package var input: InputFingerprint
+    package var parameter: String?
   }
 
   /// The runs of one file whose command is one of `commands` followed by
   /// the file's stored name, with the value of `parameter` (nil where the
   /// run has none), by stored name. One query, however many runs.
-  public func fileRuns(commands: [String], parameter: String) throws -> [String: [FileRun]] {
+  package func fileRuns(commands: [String], parameter: String) throws -> [String: [FileRun]] {
     guard !commands.isEmpty else { return [:] }
     let matches = commands.map { _ in "r.command = ? || ' ' || i.path" }.joined(separator: " OR ")
     return try reading { db in
@@ -879,14 +879,14 @@ public final class ResultsStore: Sendable {
   }
 
   /// Every run with all its rows, in the order stored.
-  public func allRuns() throws -> [RunRecord] {
+  package func allRuns() throws -> [RunRecord] {
     var runs: [RunRecord] = []
     try forEachRun { runs.append($0) }
     return runs
   }
 
   /// Each run with all its rows, in the order stored, read one at a time.
-  public func forEachRun(_ body: (RunRecord) throws -> Void) throws {
+  package func forEachRun(_ body: (RunRecord) throws -> Void) throws {
     try reading { db in
       for stored in try StoredRun.order(StoredRun.Field.id).fetchAll(db) {
         let id = stored.id
@@ -919,7 +919,7 @@ public final class ResultsStore: Sendable {
   /// The stored results as text lines, runs in key order and every row of
   /// each in order, without row ids or recording times: two stores with
   /// the same lines hold the same results, however they were filled.
-  public func canonicalLines() throws -> [String] {
+  package func canonicalLines() throws -> [String] {
     let tables = Self.tables.filter { $0 != "runs" && presentTables.contains($0) }
     return try reading { db in
       var lines: [String] = []
@@ -957,7 +957,7 @@ public final class ResultsStore: Sendable {
 
   /// Row counts per table (the tables this file holds) and the applied
   /// migrations.
-  public func info() throws -> StoreInfo {
+  package func info() throws -> StoreInfo {
     try reading { db in
       let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
       var counts: [(String, Int)] = []
@@ -970,7 +970,7 @@ public final class ResultsStore: Sendable {
 
   /// Every row of `table` as column name -> value text (nil for NULL), in
   /// insertion order.
-  public func rows(of table: String) throws -> (columns: [String], rows: [[String?]]) {
+  package func rows(of table: String) throws -> (columns: [String], rows: [[String?]]) {
     guard Self.tables.contains(table) else {
       throw StoreError(.unknownTable, path: path, action: "export a table", tables: [table])
     }
@@ -997,7 +997,7 @@ public final class ResultsStore: Sendable {
   }
 
   /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
-  public func integrityCheck() throws -> String {
+  package func integrityCheck() throws -> String {
     try reading { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
   }
 
@@ -1006,7 +1006,7 @@ public final class ResultsStore: Sendable {
   /// when the store holds them all. The expected schema is made by running
   /// the same migrations on an empty database in memory, so it is stated
   /// once, in the migrations.
-  public func schemaCheck() throws -> [String] {
+  package func schemaCheck() throws -> [String] {
     let (applied, present) = try reading { db -> ([String], [String: [String]]) in
       let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
       var present: [String: [String]] = [:]

@@ -11,8 +11,8 @@ import GRDB
 /// A results database that could not be read or written, with SQLite's
 /// evidence: the result code, its message, and the statement and arguments
 /// that failed (GRDB's, kept rather than flattened into text).
-public struct StoreError: ReportedError, Sendable {
-  public enum Kind: String, Sendable {
+package struct StoreError: ReportedError, Sendable {
+  package enum Kind: String, Sendable {
     /// The file is not an SQLite database.
     case notADatabase = "not-a-database"
     /// Still busy (locked by other writers) after every attempt.
@@ -37,26 +37,26 @@ public struct StoreError: ReportedError, Sendable {
     case tableAbsent = "table-absent"
   }
 
-  public var kind: Kind
-  public var path: String
+  package var kind: Kind
+  package var path: String
   /// What was being done ("store the run", "read results database").
-  public var action: String
+  package var action: String
   /// SQLite's result code and message, when SQLite failed.
-  public var resultCode: Int32?
-  public var message: String?
-  public var sql: String?
-  public var arguments: String?
+  package var resultCode: Int32?
+  package var message: String?
+  package var sql: String?
+  package var arguments: String?
   /// Attempts made when the database stayed busy.
-  public var attempts: Int?
+  package var attempts: Int?
   /// The tables a foreign file holds, or the table asked for.
-  public var tables: [String] = []
+  package var tables: [String] = []
   /// The migrations a newer EnergyLab applied.
-  public var migrations: [String] = []
+  package var migrations: [String] = []
   /// Whether the file was opened for writing and left as it was.
-  public var nothingWritten = false
+  package var nothingWritten = false
   /// What on the file system made SQLite fail, in words, when it can be
   /// told: a read-only file or file system, a full disk, a missing folder.
-  public var cause: String?
+  package var cause: String?
 
   /// A refusal of the store's own, with its evidence.
   init(
@@ -142,7 +142,7 @@ public struct StoreError: ReportedError, Sendable {
     return nil
   }
 
-  public var description: String {
+  package var description: String {
     let written = nothingWritten ? "; nothing was written to it" : ""
     switch kind {
     case .notADatabase:
