@@ -601,10 +601,15 @@ package final class ResultsStore: Sendable {
         return try body()
       } catch let error as DatabaseError {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-        // A table created, or a column added, by a concurrent migration.
+        // A table created, or a column added, by a concurrent migration;
+        // or a migration that changes rows only, which another process
+        // applied and recorded first (its transaction is rolled back, and
+        // the retry finds it applied).
+        let message = error.message ?? ""
         let raced =
-          error.resultCode == .SQLITE_ERROR
-          && ["already exists", "duplicate column name"].contains { (error.message ?? "").contains($0) }
+          (error.resultCode == .SQLITE_ERROR
+            && ["already exists", "duplicate column name"].contains { message.contains($0) })
+          || (error.resultCode == .SQLITE_CONSTRAINT && message.contains("grdb_migrations.identifier"))
         if (busy || raced) && attempt < attempts {
           usleep(UInt32(min(2.0, 0.05 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5) * 1e6))
           continue
