@@ -11,7 +11,7 @@ public enum ScoredMode: String, Sendable, Hashable, CaseIterable {
   case stationary
 
   /// The mode's place in `allCases` (rows and columns of a confusion).
-  var index: Int {
+  public var index: Int {
     switch self {
     case .walk: 0
     case .cycle: 1

@@ -59,7 +59,8 @@ package enum AgreementCommands {
         .init(
           title: "pairs", style: .points, points: pairs.map { .init(($0.0 + $0.1) / 2, $0.0 - $0.1) },
           pointLabels: pairs.count <= labelledPairsLimit
-            ? (labels?.count == pairs.count ? labels! : pairs.indices.map { "#\($0 + 1)" }) : nil)
+            ? (labels.flatMap { $0.count == pairs.count ? $0 : nil } ?? pairs.indices.map { "#\($0 + 1)" })
+            : nil)
       ])
     chart.horizontalLines = [.init(y: 0, title: "zero difference")]
     chart.notDrawnReason = constantRatioReason(pairs, a: a, b: b)

@@ -407,8 +407,8 @@ package enum EvaluateCommand {
         GnuplotChart.Series(
           title: "\(table.name) (\(Fixed.shortest(longest)) min column / \(Fixed.shortest(longest)))",
           style: .linesPoints,
-          points: table.rowKeys.enumerated().map {
-            .init($0.element, table.values[$0.offset].last! / longest)
+          points: table.rowKeys.enumerated().compactMap { row in
+            table.values[row.offset].last.map { .init(row.element, $0 / longest) }
           })
       ]
       for c in comparisons {

@@ -150,7 +150,7 @@ package enum ModeEvaluationCommand {
 
     @Sendable func truthMode(_ e: Double, excludingDay: Int? = nil) -> TransportMode? {
       guard let k = dayOf[e], k != excludingDay, let m = truths[k].0.mode(at: e) else { return nil }
-      return modeModelStates[ScoredMode.allCases.firstIndex(of: m)!]
+      return modeModelStates[m.index]
     }
     @Sendable func decode(_ counts: ModeModelCounts?) -> [Double: ScoredMode] {
       var p = options.model
@@ -323,7 +323,7 @@ package enum ModeEvaluationCommand {
         categories: ScoredMode.allCases.map(\.rawValue),
         seriesTitles: ScoredMode.allCases.map(\.rawValue) + ["unlabelled"],
         values: ScoredMode.allCases.map { truth in
-          let n = Double(s.confusion.counts[ScoredMode.allCases.firstIndex(of: truth)!].reduce(0, +))
+          let n = Double(s.confusion.counts[truth.index].reduce(0, +))
           return (ScoredMode.allCases.map { Optional($0) } + [nil]).map {
             n == 0 ? 0 : 100 * Double(s.confusion.count(truth: truth, predicted: $0)) / n
           }

@@ -196,7 +196,7 @@ package enum PowerCurveCommand {
         }
       }
     }
-    let points = best.keys.sorted().map { best[$0]! }
+    let points = best.values.sorted { $0.seconds < $1.seconds }
     // Fits over the stated range.
     let inRange = points.filter { $0.seconds >= options.fitFromSeconds && $0.seconds <= options.fitToSeconds }
     var fits: [CriticalPowerFit] = []

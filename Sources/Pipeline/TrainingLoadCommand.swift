@@ -93,11 +93,8 @@ package enum TrainingLoadCommand {
   }
 
   static func dateText(_ day: Int) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = .utc
-    let c = calendar.dateComponents(
-      [.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86400))
-    return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    let (year, month, date) = ISO8601.civilFromDays(day)
+    return String(format: "%04d-%02d-%02d", year, month, date)
   }
 
   /// The ride days and the last day (the chart holds every day).
