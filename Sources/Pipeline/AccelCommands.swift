@@ -507,17 +507,19 @@ package enum AccelCommands {
     return results
   }
 
-  /// What `accel summary` computed: a summary per recording read.
-  struct AccelSummaryOutcome: CommandOutcome {
-    var inputs: [String]
-    var parameters: [NamedParameter]
-    var diagnostics: [Diagnostic]
+  /// What `accel summary` computed: a summary per recording read, and a
+  /// note per file skipped.
+  package struct AccelSummaryOutcome: CommandOutcome {
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var skipped: [String]
     var values: [AccelResult]
     var rows: [ResultRecord]
     var format: OutputFormat?
-    var diagnosticsListedInOutput: Bool { true }
+    package var diagnosticsListedInOutput: Bool { true }
 
-    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       // Every file failed: nothing was summarised, so no run is stored.
       guard !values.isEmpty else { return nil }
       var run = RunRecord(
@@ -527,7 +529,7 @@ package enum AccelCommands {
       return run
     }
 
-    func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       out.emit(
         ResultTable(
@@ -541,25 +543,39 @@ package enum AccelCommands {
     }
   }
 
-  /// One summary per file; unreadable files are reported and skipped and
-  /// the command then fails (`failFast` stops at the first).
-  package static func summary(
-    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
-    databasePath: String? = nil, format: OutputFormat?, driver: Driver
-  ) throws {
-    let results = summaries(files: files, options: options, jobs: jobs, progress: driver.context.progressSink)
-    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast, driver: driver) {
+  /// What `accel summary` computes: one summary per file read, a note
+  /// per unreadable file skipped (`failFast` throws at the first); prints
+  /// nothing. `progress` draws a bar.
+  package static func summaryOutcome(
+    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false, format: OutputFormat?,
+    progress: (@Sendable (String) -> Void)? = nil
+  ) throws -> AccelSummaryOutcome {
+    let results = summaries(files: files, options: options, jobs: jobs, progress: progress)
+    let summaries = try SkipAndLog(files: files, results: results, failFast: failFast) {
       (summaryRecord($0), $0.diagnostics)
     }
     let values = summaries.values
     let parameters = options.described(values)
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try driver.finish(
-      AccelSummaryOutcome(
-        inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics, values: values,
-        rows: rows, format: format), database: databasePath)
-    try summaries.finish(of: files.count)
+    return AccelSummaryOutcome(
+      inputs: summaries.inputs, parameters: parameters, diagnostics: diagnostics, skipped: summaries.skipped,
+      values: values, rows: rows, format: format)
+  }
+
+  /// One summary per file, stored and printed; unreadable files are noted
+  /// and skipped and the command then fails (`failFast` stops at the
+  /// first).
+  package static func summary(
+    files: [String], options: AccelOptions, jobs: Int? = nil, failFast: Bool = false,
+    databasePath: String? = nil, format: OutputFormat?, driver: Driver
+  ) throws {
+    let outcome = try summaryOutcome(
+      files: files, options: options, jobs: jobs, failFast: failFast, format: format,
+      progress: driver.context.progressSink)
+    try driver.finish(outcome, database: databasePath)
+    try SkippedFiles.check(
+      skipped: outcome.skipped.count, of: files.count, read: outcome.values.count, done: "summarised")
   }
 
   package static func epochRecord(_ e: AccelEpoch, _ r: AccelResult) -> ResultRecord {
@@ -871,8 +887,8 @@ package enum AccelCommands {
       r, options: options, energy: energy, intakeKilocalories: intakeKilocalories,
       allowanceKilocalories: allowanceKilocalories, hourly: hourly)
     guard !result.totals.isEmpty else {
-      // The error points at the warnings: they are said before it.
-      driver.printer.record(r.diagnostics)
+      // The error points at the warnings: they are printed before it.
+      try driver.finish(NoticedBeforeFailure(diagnostics: r.diagnostics), database: nil)
       throw UsageError(
         .unsupported,
         "\(r.file): no energy model applies: the recording gives neither steps nor intensity classes (see its warnings)"

@@ -4,7 +4,12 @@ import Foundation
 /// Where a command's output lands and what it may touch: standard output
 /// (or a report) as a sink, standard error for notes, progress, and, in a
 /// notebook, the write policy. What is printed there is decided by a
-/// `Printer`; what a run used is kept by a `ProvenanceRecorder`.
+/// `Printer` from the command's returned value (tables, prose, charts,
+/// files skipped, diagnostics); what a run used is kept by a
+/// `ProvenanceRecorder`. Commands write to the sinks only through that
+/// value, with one exception: progress (`progressSink`, `progressLog`),
+/// which reports the work while it runs, is no part of a result and is
+/// not kept, so long work draws it directly.
 package final class CommandContext {
   /// Where printed output goes.
   package let sink: (String) -> Void

@@ -98,18 +98,20 @@ func parallelMap<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Senda
 
 /// Per-file results turned into rows: a readable file's path, diagnostics
 /// and row are kept (the driver records them with the run); an unreadable
-/// one is reported and skipped (`failFast` stops at it). `finish` then
-/// fails the command when any file was skipped.
+/// one is noted in `skipped` (its outcome prints the note) and left out
+/// (`failFast` stops at it). The command then fails when any file was
+/// skipped (`SkippedFiles.check`), after printing its outcome.
 struct SkipAndLog<Value> {
   var rows: [ResultRecord] = []
   var values: [Value] = []
   /// The files read, in order.
   var inputs: [String] = []
   var diagnostics: [Diagnostic] = []
-  var failures = 0
+  /// A note per file skipped, in order (`energylab: FILE: why (skipped)`).
+  var skipped: [String] = []
 
   init(
-    files: [String], results: [Result<Value, Error>], failFast: Bool, driver: Driver,
+    files: [String], results: [Result<Value, Error>], failFast: Bool,
     row: (Value) -> (ResultRecord, [Diagnostic])
   ) throws {
     for (file, result) in zip(files, results) {
@@ -122,17 +124,25 @@ struct SkipAndLog<Value> {
         values.append(value)
       case .failure(let error as InputError):
         if failFast { throw error }
-        failures += 1
-        driver.warn("energylab: \(error) (skipped)")
+        skipped.append(SkippedFiles.note(error))
       case .failure(let error):
         throw error
       }
     }
   }
+}
 
-  func finish(of total: Int) throws {
-    if failures > 0 {
-      throw RuntimeError("\(failures) of \(total) files could not be read; \(rows.count) summarised")
+/// Files a command skipped (unreadable among several): the note its
+/// outcome prints for each, and the error that then fails the command.
+enum SkippedFiles {
+  /// The note that says a file was skipped and why.
+  static func note(_ error: InputError) -> String { "energylab: \(error) (skipped)" }
+
+  /// Fails when any of `total` files was skipped; `read` files were
+  /// `done` ("summarised").
+  static func check(skipped: Int, of total: Int, read: Int, done: String) throws {
+    if skipped > 0 {
+      throw RuntimeError("\(skipped) of \(total) files could not be read; \(read) \(done)")
     }
   }
 }

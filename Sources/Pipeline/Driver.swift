@@ -5,8 +5,9 @@ import Store
 
 /// What a command computed, carrying its own provenance: the files it
 /// read (and only those), the parameters that change it (every subject
-/// value, subject id and option) and what was noticed on the way. A
-/// command builds it without a driver; `Driver.finish` takes it through
+/// value, subject id and option) and what was noticed on the way (files
+/// skipped, diagnostics). A command builds it without a driver and prints
+/// nothing while it computes; `Driver.finish` takes it through
 /// fingerprint, store and render, the same on the command line, in a
 /// notebook and in `batch`.
 package protocol CommandOutcome {
@@ -14,6 +15,9 @@ package protocol CommandOutcome {
   var inputs: [String] { get }
   var parameters: [NamedParameter] { get }
   var diagnostics: [Diagnostic] { get }
+  /// Notes on what the command skipped (an unreadable file among several,
+  /// `energylab: FILE: why (skipped)`), in the order met; printed first.
+  var skipped: [String] { get }
   /// Whether the printed output lists the diagnostics itself (a
   /// `diagnostics` column), so the command line need not repeat them.
   var diagnosticsListedInOutput: Bool { get }
@@ -26,8 +30,40 @@ package protocol CommandOutcome {
 }
 
 extension CommandOutcome {
+  package var skipped: [String] { [] }
   package var diagnosticsListedInOutput: Bool { false }
   package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? { nil }
+
+  /// What was noticed on the way, as printed before the content: a
+  /// warning per file skipped, then the diagnostics (see
+  /// `Rendering.Block.runDiagnostics`).
+  package func noticed(for request: RenderRequest) -> Rendering {
+    var out = Rendering(request, blocks: skipped.map { .warning($0) })
+    out.record(diagnostics, listedInOutput: diagnosticsListedInOutput)
+    return out
+  }
+
+  /// Everything printed for this outcome, in order: what was noticed,
+  /// then what `render(request)` builds.
+  package func rendering(for request: RenderRequest) throws -> Rendering {
+    var out = noticed(for: request)
+    out.append(try render(request))
+    return out
+  }
+}
+
+/// What a command noticed before it failed: the diagnostics its error
+/// points at ("see its warnings"), taken through `Driver.finish` so they
+/// are printed (or kept in a notebook's report) before the error. Stores
+/// nothing and prints no table.
+package struct NoticedBeforeFailure: CommandOutcome {
+  package var inputs: [String] { [] }
+  package var parameters: [NamedParameter] { [] }
+  package var diagnostics: [Diagnostic]
+
+  package init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+  package func render(_ request: RenderRequest) throws -> Rendering { Rendering(request) }
 }
 
 /// Fingerprint, store, render: the one path from a command's value to the
@@ -66,9 +102,6 @@ package final class Driver {
 
   /// Prints a rendering built outside an outcome.
   package func print(_ rendering: Rendering) throws { try printer.print(rendering) }
-
-  /// A note for the user (see `Printer.warn`).
-  package func warn(_ text: String) { printer.warn(text) }
 
   /// An empty rendering for this driver's printer.
   package func rendering() -> Rendering { Rendering(printer.request) }
@@ -109,25 +142,39 @@ package final class Driver {
 
   /// Stores the outcome's run in `database` (or the driver's database)
   /// before anything is printed, so a failed output loses no run; adds the
-  /// outcome's inputs, parameters and diagnostics to the report's
-  /// provenance (a notebook's report lists every command's); then renders
-  /// it and prints the rendering.
+  /// outcome's inputs and parameters to the report's provenance (a
+  /// notebook's report lists every command's); then prints its rendering
+  /// (`rendering(for:)`: files skipped, diagnostics, its own content).
   /// The run is built from the outcome alone: the same command stores the
   /// same run key typed alone, in a notebook after other commands, or
   /// run by `batch`. Returns the run stored, if any.
   @discardableResult
   package func finish(_ outcome: some CommandOutcome, database: String?) throws -> RunRecord? {
-    let fingerprints = try outcome.inputs.map { try recordInput($0) }
     var stored: RunRecord?
-    if let path = database ?? databasePath {
-      // The store is opened only for an outcome that stores a run.
-      stored = try Self.store(
-        outcome, fingerprints: try Self.hashed(fingerprints), recordedAt: timestamp,
-        record: { _ = try ResultsStore(path: path).record($0) })
+    do {
+      let fingerprints = try outcome.inputs.map { try recordInput($0) }
+      if let path = database ?? databasePath {
+        // The store is opened only for an outcome that stores a run.
+        stored = try Self.store(
+          outcome, fingerprints: try Self.hashed(fingerprints), recordedAt: timestamp,
+          record: { _ = try ResultsStore(path: path).record($0) })
+      }
+    } catch {
+      // The files skipped are still said before the error that stops
+      // the command.
+      try? printer.print(Rendering(printer.request, blocks: outcome.skipped.map { .warning($0) }))
+      throw error
     }
-    printer.record(outcome.diagnostics, listedInOutput: outcome.diagnosticsListedInOutput)
     recorder.provenance.addParameters(outcome.parameters)
-    try printer.print(try outcome.render(printer.request))
+    let rendering: Rendering
+    do {
+      rendering = try outcome.rendering(for: printer.request)
+    } catch {
+      // What was noticed is said before the error that stops the command.
+      try? printer.print(outcome.noticed(for: printer.request))
+      throw error
+    }
+    try printer.print(rendering)
     return stored
   }
 

@@ -41,7 +41,8 @@ package enum PowerCommand {
     package var inputs: [String]
     package var parameters: [NamedParameter]
     package var diagnostics: [Diagnostic]
-    package var failures: Int
+    /// A note per file skipped (unreadable), in order.
+    package var skipped: [String]
   }
 
   /// The columns of `track power` with `zones` power zones, declared
@@ -236,15 +237,15 @@ package enum PowerCommand {
     return steps > 0 ? total : nil
   }
 
-  /// The rows of every file; unreadable files are reported and skipped
-  /// (`failFast` stops at the first).
+  /// The rows of every file; unreadable files are skipped, each with a
+  /// note (`failFast` stops at the first).
   package static func compute(
     files: [String], parameters: PowerParameters, ftpWatts: Double?,
     trackParameters: TrackAnalysisParameters = TrackAnalysisParameters(), defaultTimeZone: TimeZone? = nil,
-    failFast: Bool = false, warn: (String) -> Void = { _ in }
+    failFast: Bool = false
   ) throws -> Result {
     var result = Result(
-      rows: [], inputs: [], parameters: [], diagnostics: [], failures: 0)
+      rows: [], inputs: [], parameters: [], diagnostics: [], skipped: [])
     for file in files {
       do {
         let ride = try ride(
@@ -255,8 +256,7 @@ package enum PowerCommand {
         result.inputs.append(file)
       } catch let error as InputError {
         if failFast { throw error }
-        result.failures += 1
-        warn("energylab: \(error) (skipped)")
+        result.skipped.append(SkippedFiles.note(error))
       }
     }
     result.parameters =
@@ -277,16 +277,18 @@ package enum PowerCommand {
       keyColumns: ["file", "lap", "duration_s", "work_kj", "mean_power_w", "np_w", "if", "tss"])
   }
 
-  /// What `track power` computed: a row per file and lap.
-  struct TrackPowerOutcome: CommandOutcome {
-    var inputs: [String]
-    var parameters: [NamedParameter]
-    var diagnostics: [Diagnostic]
+  /// What `track power` computed: a row per file and lap, and a note per
+  /// file skipped.
+  package struct TrackPowerOutcome: CommandOutcome {
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
     var result: Result
     var zones: Int
     var format: OutputFormat?
+    package var skipped: [String] { result.skipped }
 
-    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "track power", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,
         results: result.rows.flatMap { storedRows($0, zones: zones) })
@@ -294,31 +296,40 @@ package enum PowerCommand {
       return run
     }
 
-    func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       out.emit(table(result, zones: zones), format: format)
       return out
     }
   }
 
-  /// `track power`: compute, then store and print through the driver.
+  /// What `track power` computes (see `compute`), as its outcome; prints
+  /// nothing.
+  package static func outcome(
+    files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
+    defaultTimeZone: TimeZone?, failFast: Bool, format: OutputFormat?
+  ) throws -> TrackPowerOutcome {
+    let result = try compute(
+      files: files, parameters: parameters, ftpWatts: ftpWatts, trackParameters: trackParameters,
+      defaultTimeZone: defaultTimeZone, failFast: failFast)
+    return TrackPowerOutcome(
+      inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics, result: result,
+      zones: parameters.zoneUpperFractions.count + 1, format: format)
+  }
+
+  /// `track power`: compute, then store and print through the driver;
+  /// fails when any file was skipped.
   package static func run(
     files: [String], parameters: PowerParameters, ftpWatts: Double?, trackParameters: TrackAnalysisParameters,
     defaultTimeZone: TimeZone?, failFast: Bool, databasePath: String?, format: OutputFormat?,
     driver: Driver
   ) throws {
-    let result = try compute(
+    let outcome = try outcome(
       files: files, parameters: parameters, ftpWatts: ftpWatts, trackParameters: trackParameters,
-      defaultTimeZone: defaultTimeZone, failFast: failFast, warn: { driver.warn($0) })
-    let zones = parameters.zoneUpperFractions.count + 1
-    try driver.finish(
-      TrackPowerOutcome(
-        inputs: result.inputs, parameters: result.parameters, diagnostics: result.diagnostics, result: result,
-        zones: zones, format: format),
-      database: databasePath)
-    if result.failures > 0 {
-      throw RuntimeError(
-        "\(result.failures) of \(files.count) files could not be read; \(result.inputs.count) summarised")
-    }
+      defaultTimeZone: defaultTimeZone, failFast: failFast, format: format)
+    let result = outcome.result
+    try driver.finish(outcome, database: databasePath)
+    try SkippedFiles.check(
+      skipped: result.skipped.count, of: files.count, read: result.inputs.count, done: "summarised")
   }
 }

@@ -55,6 +55,7 @@ package final class Printer {
       case .chart(let chart, let folder, let format): try draw(chart, folder: folder, format: format)
       case .warning(let text): warn(text)
       case .diagnostic(let diagnostic): report(diagnostic)
+      case .runDiagnostics(let diagnostics, let listed): record(diagnostics, listedInOutput: listed)
       }
     }
   }

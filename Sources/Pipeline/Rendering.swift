@@ -38,6 +38,11 @@ package struct Rendering: Sendable {
     /// A diagnostic for the user: standard error on the command line, the
     /// report's diagnostics in a notebook.
     case diagnostic(Diagnostic)
+    /// The diagnostics of what a command read: kept with the run's
+    /// provenance and, on the command line, printed on standard error,
+    /// unless the output lists them in full itself (`listedInOutput`, a
+    /// `diagnostics` column not narrowed away). See `Printer.record`.
+    case runDiagnostics([Diagnostic], listedInOutput: Bool)
   }
 
   /// What the content was built for.
@@ -72,6 +77,11 @@ package struct Rendering: Sendable {
 
   /// Adds a diagnostic for the user.
   package mutating func report(_ diagnostic: Diagnostic) { blocks.append(.diagnostic(diagnostic)) }
+
+  /// Adds the diagnostics of what a command read (see `Block.runDiagnostics`).
+  package mutating func record(_ diagnostics: [Diagnostic], listedInOutput: Bool) {
+    blocks.append(.runDiagnostics(diagnostics, listedInOutput: listedInOutput))
+  }
 
   /// Adds the blocks of `other`, after these.
   package mutating func append(_ other: Rendering) { blocks += other.blocks }

@@ -172,17 +172,19 @@ package enum TrackCommands {
     return Summaries(files: files, results: results, parameters: parameters.described)
   }
 
-  /// What `track summary` computed: a summary per track read.
-  struct TrackSummaryOutcome: CommandOutcome {
-    var inputs: [String]
-    var parameters: [NamedParameter]
-    var diagnostics: [Diagnostic]
+  /// What `track summary` computed: a summary per track read, and a note
+  /// per file skipped.
+  package struct TrackSummaryOutcome: CommandOutcome {
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var skipped: [String]
     var values: [(TrackSummary, TrackHeader)]
     var rows: [ResultRecord]
     var format: OutputFormat?
-    var diagnosticsListedInOutput: Bool { true }
+    package var diagnosticsListedInOutput: Bool { true }
 
-    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       // Every file failed: nothing was summarised, so no run is stored.
       guard !values.isEmpty else { return nil }
       var run = RunRecord(
@@ -193,7 +195,7 @@ package enum TrackCommands {
       return run
     }
 
-    func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       out.emit(
         ResultTable(
@@ -204,30 +206,42 @@ package enum TrackCommands {
     }
   }
 
-  /// `track summary`: summarise, report and skip unreadable files, print;
-  /// fails when any file was skipped (`failFast` stops at the first).
-  package static func summary(
+  /// What `track summary` computes: the summaries of the files read, a
+  /// note per unreadable file skipped (`failFast` throws at the first);
+  /// prints nothing. `progress` draws a bar.
+  package static func summaryOutcome(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
-    failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
-  ) throws {
+    failFast: Bool = false, jobs: Int? = nil, format: OutputFormat?,
+    progress: (@Sendable (String) -> Void)? = nil
+  ) throws -> TrackSummaryOutcome {
     let found = summaries(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, jobs: jobs,
-      progress: driver.context.progressSink)
-    let summaries = try SkipAndLog(
-      files: files, results: found.results, failFast: failFast,
-      driver: driver
-    ) {
+      progress: progress)
+    let summaries = try SkipAndLog(files: files, results: found.results, failFast: failFast) {
       (summaryRecord($0.0, format: $0.1.format, fit: $0.1.fit), $0.0.diagnostics)
     }
     let values = summaries.values
     let diagnostics = summaries.diagnostics
     let rows = summaries.rows
-    try driver.finish(
-      TrackSummaryOutcome(
-        inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics, values: values,
-        rows: rows, format: format), database: databasePath)
-    try summaries.finish(of: files.count)
+    return TrackSummaryOutcome(
+      inputs: summaries.inputs, parameters: found.parameters, diagnostics: diagnostics,
+      skipped: summaries.skipped, values: values, rows: rows, format: format)
+  }
+
+  /// `track summary`: summarise, store and print (unreadable files noted
+  /// and skipped); fails when any file was skipped (`failFast` stops at
+  /// the first).
+  package static func summary(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    failFast: Bool = false,
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
+  ) throws {
+    let outcome = try summaryOutcome(
+      files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, failFast: failFast, jobs: jobs,
+      format: format, progress: driver.context.progressSink)
+    try driver.finish(outcome, database: databasePath)
+    try SkippedFiles.check(
+      skipped: outcome.skipped.count, of: files.count, read: outcome.values.count, done: "summarised")
   }
 
   /// A track cut into activities: what the file declares, else the mode
@@ -457,11 +471,12 @@ package enum TrackCommands {
   }
 
   /// What `track segments` computed: each track's segmentation, with the
-  /// classifier and zone it is printed by.
-  struct TrackSegmentsOutcome: CommandOutcome {
-    var inputs: [String]
-    var parameters: [NamedParameter]
-    var diagnostics: [Diagnostic]
+  /// classifier and zone it is printed by, and a note per file skipped.
+  package struct TrackSegmentsOutcome: CommandOutcome {
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var skipped: [String]
     var found: [Segmentation]
     var classifier: String
     var epochs: Bool
@@ -469,7 +484,7 @@ package enum TrackCommands {
     var zone: TimeZone
     var format: OutputFormat?
 
-    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "track segments --classifier \(classifier)\(epochs ? " --epochs" : "")",
         recordedAt: recordedAt, inputs: inputs, parameters: parameters)
@@ -479,7 +494,7 @@ package enum TrackCommands {
       return run
     }
 
-    func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       if epochs {
         out.emit(
@@ -493,16 +508,15 @@ package enum TrackCommands {
     }
   }
 
-  /// `track segments`: each file segmented (on every core), unreadable
-  /// files reported and skipped; then stored and printed through the
-  /// driver, one run for all files. With `epochs`, the epoch table too.
-  package static func segments(
+  /// What `track segments` computes: each file segmented (on every
+  /// core), a note per unreadable file skipped (`failFast` throws at the
+  /// first); prints nothing. With `epochs`, the epoch table too.
+  package static func segmentsOutcome(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
     regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
-    failFast: Bool = false,
-    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
-  ) throws {
+    failFast: Bool = false, jobs: Int? = nil, format: OutputFormat?
+  ) throws -> TrackSegmentsOutcome {
     var joined = inference
     var accelerometerDiagnostics: [Diagnostic] = []
     if let accelerometerPath {
@@ -525,15 +539,13 @@ package enum TrackCommands {
       }
     }
     var found: [Segmentation] = []
-    var failures = 0
-    for (file, result) in zip(files, results) {
+    var skipped: [String] = []
+    for result in results {
       switch result {
       case .success(let s): found.append(s)
       case .failure(let error as InputError):
         if failFast { throw error }
-        failures += 1
-        driver.warn("energylab: \(error) (skipped)")
-        _ = file
+        skipped.append(SkippedFiles.note(error))
       case .failure(let error): throw error
       }
     }
@@ -551,15 +563,27 @@ package enum TrackCommands {
         ] : [])
     let diagnostics = accelerometerDiagnostics + found.flatMap(\.diagnostics)
     let zone = defaultTimeZone ?? .utc
-    try driver.finish(
-      TrackSegmentsOutcome(
-        inputs: inputs, parameters: parameterList, diagnostics: diagnostics, found: found,
-        classifier: classifier, epochs: epochs, inference: inference, zone: zone, format: format),
-      database: databasePath)
-    if failures > 0 {
-      throw RuntimeError(
-        "\(failures) of \(files.count) files could not be read; \(found.count) segmented")
-    }
+    return TrackSegmentsOutcome(
+      inputs: inputs, parameters: parameterList, diagnostics: diagnostics, skipped: skipped, found: found,
+      classifier: classifier, epochs: epochs, inference: inference, zone: zone, format: format)
+  }
+
+  /// `track segments`: segment, then store and print through the driver,
+  /// one run for all files; fails when any file was skipped.
+  package static func segments(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    inference: ModeInference = .standard, alterEco: AlterEcoParameters? = nil,
+    regionsPath: String? = nil, epochs: Bool = false, accelerometerPath: String? = nil,
+    failFast: Bool = false,
+    jobs: Int? = nil, databasePath: String? = nil, format: OutputFormat?, driver: Driver
+  ) throws {
+    let outcome = try segmentsOutcome(
+      files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
+      alterEco: alterEco, regionsPath: regionsPath, epochs: epochs, accelerometerPath: accelerometerPath,
+      failFast: failFast, jobs: jobs, format: format)
+    try driver.finish(outcome, database: databasePath)
+    try SkippedFiles.check(
+      skipped: outcome.skipped.count, of: files.count, read: outcome.found.count, done: "segmented")
   }
 
   /// A track's charts and its activities, ready to draw and print.
@@ -717,13 +741,13 @@ extension TrackCommands {
 
   /// Each file's epochs and modes (declared sports first, then
   /// `inference`), its trips and stays; then the places of all the stays
-  /// together, as one person's. Unreadable files are skipped and counted
-  /// in `failures` (or thrown with `failFast`).
+  /// together, as one person's. Unreadable files are skipped, each with a
+  /// note in `skipped` (or thrown with `failFast`).
   package static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
-    failFast: Bool = false, warn: (String) -> Void = { _ in }
-  ) throws -> (result: TripsResult, failures: Int) {
+    failFast: Bool = false
+  ) throws -> (result: TripsResult, skipped: [String]) {
     let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
     let detector = TripDetector(parameters: tripParameters)
     let results = parallelMap(count: files.count, workers: workers) { k in
@@ -740,7 +764,7 @@ extension TrackCommands {
     var stays: [Stay] = []
     var diagnostics: [Diagnostic] = []
     var read: [String] = []
-    var failures = 0
+    var skipped: [String] = []
     for (file, result) in zip(files, results) {
       switch result {
       case .success(let r):
@@ -750,8 +774,7 @@ extension TrackCommands {
         read.append(file)
       case .failure(let error as InputError):
         if failFast { throw error }
-        failures += 1
-        warn("energylab: \(error) (skipped)")
+        skipped.append(SkippedFiles.note(error))
       case .failure(let error): throw error
       }
     }
@@ -760,7 +783,7 @@ extension TrackCommands {
       TripsResult(
         files: read, found: TripsAndPlaces(trips: trips, stays: stays, places: places),
         parameters: parameters.described + inference.described + tripParameters.described,
-        diagnostics: diagnostics), failures
+        diagnostics: diagnostics), skipped
     )
   }
 
@@ -816,17 +839,19 @@ extension TrackCommands {
       seconds, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
   }
 
-  /// What `track trips` computed: trips, stays and places.
-  struct TrackTripsOutcome: CommandOutcome {
-    var inputs: [String]
-    var parameters: [NamedParameter]
-    var diagnostics: [Diagnostic]
+  /// What `track trips` computed: trips, stays and places, and a note per
+  /// file skipped.
+  package struct TrackTripsOutcome: CommandOutcome {
+    package var inputs: [String]
+    package var parameters: [NamedParameter]
+    package var diagnostics: [Diagnostic]
+    package var skipped: [String]
     var r: TripsResult
     var inference: ModeInference
     var zone: TimeZone
     var format: OutputFormat?
 
-    func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
+    package func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = RunRecord(
         command: "track trips --classifier \(inference.identifier)", recordedAt: recordedAt,
         inputs: inputs,
@@ -858,7 +883,7 @@ extension TrackCommands {
       return run
     }
 
-    func render(_ request: RenderRequest) throws -> Rendering {
+    package func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
       out.emit(tripsTable(r, timeZone: zone), format: format)
       out.emit(placesTable(r), format: format)
@@ -867,23 +892,34 @@ extension TrackCommands {
     }
   }
 
+  /// What `track trips` computes: trips, stays and places of the files
+  /// read, a note per unreadable file skipped; prints nothing.
+  package static func tripsOutcome(
+    files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
+    inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
+    failFast: Bool = false, format: OutputFormat?
+  ) throws -> TrackTripsOutcome {
+    let (r, skipped) = try trips(
+      files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
+      tripParameters: tripParameters, jobs: jobs, failFast: failFast)
+    return TrackTripsOutcome(
+      inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics, skipped: skipped, r: r,
+      inference: inference, zone: defaultTimeZone ?? .utc, format: format)
+  }
+
   /// `track trips`: trips, stays and places of the files, stored (trips and
-  /// places in their tables, stays among the results) and printed.
+  /// places in their tables, stays among the results) and printed; fails
+  /// when any file was skipped.
   package static func trips(
     files: [String], parameters: TrackAnalysisParameters, defaultTimeZone: TimeZone? = nil,
     inference: ModeInference = .standard, tripParameters: TripParameters = TripParameters(), jobs: Int? = nil,
     failFast: Bool = false, databasePath: String? = nil, format: OutputFormat?, driver: Driver
   ) throws {
-    let (r, failures) = try trips(
+    let outcome = try tripsOutcome(
       files: files, parameters: parameters, defaultTimeZone: defaultTimeZone, inference: inference,
-      tripParameters: tripParameters, jobs: jobs, failFast: failFast, warn: { driver.warn($0) })
-    let zone = defaultTimeZone ?? .utc
-    try driver.finish(
-      TrackTripsOutcome(
-        inputs: r.files, parameters: r.parameters, diagnostics: r.diagnostics, r: r, inference: inference,
-        zone: zone, format: format), database: databasePath)
-    if failures > 0 {
-      throw RuntimeError("\(failures) of \(files.count) files could not be read; \(r.files.count) read")
-    }
+      tripParameters: tripParameters, jobs: jobs, failFast: failFast, format: format)
+    try driver.finish(outcome, database: databasePath)
+    try SkippedFiles.check(
+      skipped: outcome.skipped.count, of: files.count, read: outcome.r.files.count, done: "read")
   }
 }

@@ -280,7 +280,7 @@ struct AccelCLI: ParsableCommand {
       Summary.self, Epochs.self, Days.self, Energy.self, Plot.self, Convert.self, Synth.self,
     ])
 
-  struct Summary: ContextCommand {
+  struct Summary: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Samples, rate, time span, steps, ENMO and intensity minutes of each file.",
       discussion:
@@ -298,7 +298,7 @@ struct AccelCLI: ParsableCommand {
     }
   }
 
-  struct Epochs: ContextCommand {
+  struct Epochs: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "The epoch table: samples, coverage, ENMO, MAD, steps, counts and intensity per epoch.")
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
@@ -317,7 +317,7 @@ struct AccelCLI: ParsableCommand {
     }
   }
 
-  struct Days: ContextCommand {
+  struct Days: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Daily summaries: recorded hours, steps, ENMO, intensity minutes and energy by model.")
     @Argument(help: "Accelerometer file (CSV, .cwa, .bin or .gt3x).") var file: String
@@ -332,7 +332,7 @@ struct AccelCLI: ParsableCommand {
     }
   }
 
-  struct Energy: ContextCommand {
+  struct Energy: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Energy by model (MET by intensity, per-step, stride, kinetic), its hour-of-day profile and the StepMyHealth calorie balance."
@@ -358,7 +358,7 @@ struct AccelCLI: ParsableCommand {
 }
 
 extension AccelCLI {
-  struct Synth: ContextCommand {
+  struct Synth: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write a synthetic recording (time,x,y,z in g) whose steps are known by construction.",
       discussion: "Movements: still, walk (2 steps/s, 0.3 g), run (2.8 steps/s, 0.8 g).")
@@ -393,7 +393,7 @@ extension AccelCLI {
 }
 
 extension AccelCLI {
-  struct Plot: ContextCommand {
+  struct Plot: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Charts of a recording by local time: acceleration per epoch, steps and energy per hour; wear per day with --non-wear."
@@ -414,7 +414,7 @@ extension AccelCLI {
 }
 
 extension AccelCLI {
-  struct Convert: ContextCommand {
+  struct Convert: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write a recording (a device's .cwa, .bin or .gt3x, or any CSV read) as time,x,y,z CSV in g.",
       discussion:

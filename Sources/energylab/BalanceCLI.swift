@@ -8,7 +8,7 @@ import Pipeline
 import Reporting
 import Tracks
 
-struct BalanceCLI: ContextCommand {
+struct BalanceCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "balance",
     abstract:

@@ -26,7 +26,7 @@ struct FileRunOptions: ParsableArguments {
   }
 }
 
-struct BatchCLI: ContextCommand {
+struct BatchCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "batch",
     abstract:

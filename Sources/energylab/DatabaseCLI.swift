@@ -15,7 +15,7 @@ struct DatabaseCLI: ParsableCommand {
     discussion: "Without --db the store is $ENERGYLAB_DB, else energylab.sqlite in the current folder.",
     subcommands: [Info.self, Export.self, Check.self, Merge.self, Compare.self])
 
-  struct Merge: ContextCommand {
+  struct Merge: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Combine shard databases into one, idempotently (runs of the same key are replaced).")
     @Argument(help: "The merged database (created when missing).") var output: String
@@ -25,7 +25,7 @@ struct DatabaseCLI: ParsableCommand {
     }
   }
 
-  struct Compare: ContextCommand {
+  struct Compare: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Whether two databases hold the same results; exit 1 with the first difference if not.")
     @Argument(help: "A database.") var a: String
@@ -33,14 +33,14 @@ struct DatabaseCLI: ParsableCommand {
     func execute(in driver: Driver) throws { try DatabaseCommands.compare(a, b, driver: driver) }
   }
 
-  struct Check: ContextCommand {
+  struct Check: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run SQLite's integrity check; exit 1 unless it says ok.")
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     func execute(in driver: Driver) throws { try DatabaseCommands.check(path: db, driver: driver) }
   }
 
-  struct Info: ContextCommand {
+  struct Info: DriverCommand {
     static let configuration = CommandConfiguration(abstract: "Applied migrations and rows per table.")
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     @OptionGroup var output: FormatOption
@@ -49,7 +49,7 @@ struct DatabaseCLI: ParsableCommand {
     }
   }
 
-  struct Export: ContextCommand {
+  struct Export: DriverCommand {
     static let configuration = CommandConfiguration(abstract: "Print a table of the store.")
     @Option(help: "Database file.") var db: String = DatabaseCommands.defaultPath
     @Option(

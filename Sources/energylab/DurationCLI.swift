@@ -8,7 +8,7 @@ import Pipeline
 import Reporting
 import Tracks
 
-struct DurationCLI: ContextCommand {
+struct DurationCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "duration",
     abstract: "Read travel times written as text (\"1 hour 5 mins\") into minutes; compare with actual ones.")

@@ -10,7 +10,7 @@ import Tracks
 
 extension TransportMode: ExpressibleByArgument {}
 
-struct EnergyCLI: ContextCommand {
+struct EnergyCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "energy",
     abstract: "Energy of tracks under a model, per file, activity or fix, and in total.",

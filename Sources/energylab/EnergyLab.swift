@@ -50,13 +50,14 @@ struct EnergyLab: ParsableCommand {
     ])
 }
 
-/// A command that runs through a `Driver`, so the same code serves the
-/// terminal and notebooks.
-protocol ContextCommand: ParsableCommand {
+/// A command that runs through a `Driver`: `execute` hands the library
+/// command the driver, which stores and prints the value it computes, so
+/// the same code serves the terminal and notebooks.
+protocol DriverCommand: ParsableCommand {
   func execute(in driver: Driver) throws
 }
 
-extension ContextCommand {
+extension DriverCommand {
   func run() throws {
     let driver = Terminal.driver()
     applyOutputOptions(to: driver.printer)
@@ -222,7 +223,7 @@ enum Terminal {
     } catch {
       throw UsageError(.invalid, EnergyLab.message(for: error))
     }
-    guard let command = parsed as? ContextCommand, !(parsed is RunCommand) else {
+    guard let command = parsed as? DriverCommand, !(parsed is RunCommand) else {
       throw UsageError(.conflict, "\"\(arguments.joined(separator: " "))\" cannot run inside a notebook")
     }
     if let policy = driver.context.writePolicy {
@@ -283,7 +284,7 @@ enum CommandLineErrors {
   }
 }
 
-struct RunCommand: ContextCommand {
+struct RunCommand: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract: "Run notebooks into reports (every notebook in Notebooks/ when none is named).",

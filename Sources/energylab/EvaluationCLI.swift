@@ -17,7 +17,7 @@ struct EvaluateCLI: ParsableCommand {
     defaultSubcommand: EvaluateReferenceCLI.self)
 }
 
-struct EvaluateMeasuredCLI: ContextCommand {
+struct EvaluateMeasuredCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "measured",
     abstract: "Evaluate models against measured expenditure in a table of participants and conditions.",
@@ -62,7 +62,7 @@ struct EvaluateMeasuredCLI: ContextCommand {
   }
 }
 
-struct EvaluateModesCLI: ContextCommand {
+struct EvaluateModesCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "modes",
     abstract: "Score transport modes per 30 s epoch against an observer's second-by-second truth.",
@@ -109,7 +109,7 @@ struct EvaluateModesCLI: ContextCommand {
   }
 }
 
-struct EvaluateReferenceCLI: ContextCommand {
+struct EvaluateReferenceCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "reference",
     abstract:
@@ -147,7 +147,7 @@ struct EvaluateReferenceCLI: ContextCommand {
   }
 }
 
-struct SweepCLI: ContextCommand {
+struct SweepCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "sweep",
     abstract: "Error of models against a reference table as an assumed input varies; where each matches it.",
@@ -208,7 +208,7 @@ struct SweepCLI: ContextCommand {
   }
 }
 
-struct AgreementCLI: ContextCommand {
+struct AgreementCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "agreement",
     abstract: "Agreement of energy models on the same tracks, pair by pair, per epoch.",
@@ -285,7 +285,7 @@ struct StatsCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "stats", abstract: "Statistics on any table.", subcommands: [Agreement.self])
 
-  struct Agreement: ContextCommand {
+  struct Agreement: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Agreement of two columns of a CSV (differences are a minus b): bias, limits, MAE, RMSE, MAPE, r, CCC, ICC.",

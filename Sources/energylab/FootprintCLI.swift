@@ -14,7 +14,7 @@ struct FootprintCLI: ParsableCommand {
     abstract: "Flight emissions and the carbon gamification thesis's annual calculator.",
     subcommands: [Flights.self, Annual.self])
 
-  struct Flights: ContextCommand {
+  struct Flights: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "CO2 of flights by great-circle distance between airports (Datasets/airports/airports.csv).",
       discussion:
@@ -33,7 +33,7 @@ struct FootprintCLI: ParsableCommand {
     }
   }
 
-  struct Annual: ContextCommand {
+  struct Annual: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Annual footprint: home, car, flights, diet and goods (carbon gamification thesis, Fig 7.5).")
     @Option(help: "Electricity used per month, kWh.") var electricityKwh: Double?

@@ -13,7 +13,7 @@ struct ModelsCLI: ParsableCommand {
     commandName: "models", abstract: "List, explain and evaluate energy models.",
     subcommands: [List.self, Explain.self, Eval.self])
 
-  struct List: ContextCommand {
+  struct List: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Every model with its equation, inputs, range and citation.")
     @OptionGroup var output: FormatOption
@@ -22,7 +22,7 @@ struct ModelsCLI: ParsableCommand {
     }
   }
 
-  struct Explain: ContextCommand {
+  struct Explain: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "A model's equation, units, valid range and citation.")
     @Argument(help: "Model identifier.", completion: Completions.models) var id: String
@@ -32,7 +32,7 @@ struct ModelsCLI: ParsableCommand {
     }
   }
 
-  struct Eval: ContextCommand {
+  struct Eval: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Evaluate a model on inputs given as options.",
       discussion: "Example: energylab models eval acsm-walking --speed 2.9mph --grade 2% --mass 65kg")

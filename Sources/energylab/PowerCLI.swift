@@ -11,7 +11,7 @@ struct PowerCLI: ParsableCommand {
     abstract: "Power-duration and training load over rides with a power meter.",
     subcommands: [Curve.self, Load.self])
 
-  struct Load: ContextCommand {
+  struct Load: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "CTL, ATL and TSB (42- and 7-day time constants) over a folder of rides by date.",
       discussion:
@@ -42,7 +42,7 @@ struct PowerCLI: ParsableCommand {
     }
   }
 
-  struct Curve: ContextCommand {
+  struct Curve: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Mean-maximal power from 1 s to the whole ride, CP and W' by the 2-parameter, 3-parameter and exponential models, and W' balance.",

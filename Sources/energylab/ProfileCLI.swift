@@ -10,7 +10,7 @@ import Tracks
 
 extension ProfileBinning: ExpressibleByArgument {}
 
-struct ProfileCLI: ContextCommand {
+struct ProfileCLI: DriverCommand {
   static let configuration = CommandConfiguration(
     commandName: "profile",
     abstract: "Energy and CO2 of trips per mode, binned by hour, day, week, month or year in a time zone.",

@@ -57,7 +57,7 @@ struct SurveyCLI: ParsableCommand {
     abstract: "Survey exports and published aggregates: summaries, SUS, crosstabs, group tests.",
     subcommands: [Summary.self, Sus.self, Asq.self, Crosstab.self, Compare.self])
 
-  struct Asq: ContextCommand {
+  struct Asq: DriverCommand {
     static let configuration = CommandConfiguration(
       commandName: "asq",
       abstract: "After-Scenario Questionnaire per task: mean of three 1-7 items, with 95 % interval.")
@@ -77,7 +77,7 @@ struct SurveyCLI: ParsableCommand {
     }
   }
 
-  struct Summary: ContextCommand {
+  struct Summary: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Per question: n, counts, percentages, median and IQR, top-two-box with Wilson interval; partial data kept partial."
@@ -96,7 +96,7 @@ struct SurveyCLI: ParsableCommand {
     }
   }
 
-  struct Sus: ContextCommand {
+  struct Sus: DriverCommand {
     static let configuration = CommandConfiguration(
       commandName: "sus",
       abstract: "System Usability Scale per respondent and overall, with 95 % interval and adjective.")
@@ -113,7 +113,7 @@ struct SurveyCLI: ParsableCommand {
     }
   }
 
-  struct Crosstab: ContextCommand {
+  struct Crosstab: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Contingency table, chi-square test of independence and Cramer's V.")
     @OptionGroup var survey: SurveyInputOptions
@@ -128,7 +128,7 @@ struct SurveyCLI: ParsableCommand {
     }
   }
 
-  struct Compare: ContextCommand {
+  struct Compare: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "An ordinal question across groups: Mann-Whitney U (2 groups) or Kruskal-Wallis H, with effect sizes."

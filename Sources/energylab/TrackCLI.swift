@@ -13,7 +13,7 @@ struct TrackCLI: ParsableCommand {
     commandName: "track", abstract: "Synthesise, summarise and segment tracks.",
     subcommands: [Synth.self, Summary.self, Segments.self, Trips.self, Plot.self, Power.self])
 
-  struct Power: ContextCommand {
+  struct Power: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Normalized Power, IF, TSS, variability index, work, mean and maximal power and time in zones, per ride and per lap.",
@@ -53,7 +53,7 @@ struct TrackCLI: ParsableCommand {
     }
   }
 
-  struct Plot: ContextCommand {
+  struct Plot: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Charts of a track: speed by mode over time, elevation and grade over distance, activities by mode.")
@@ -70,7 +70,7 @@ struct TrackCLI: ParsableCommand {
     }
   }
 
-  struct Synth: ContextCommand {
+  struct Synth: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write a synthetic walk as GPX: a straight geodesic at constant speed and grade.")
     @Option(name: .shortAndLong, help: "Output GPX file.") var output: String
@@ -141,7 +141,7 @@ struct TrackCLI: ParsableCommand {
     }
   }
 
-  struct Summary: ContextCommand {
+  struct Summary: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Distance, duration, speeds, elevation and grade of GPX, TCX, FIT or COSMED K5 files, in constant memory per file.",
@@ -161,7 +161,7 @@ struct TrackCLI: ParsableCommand {
     }
   }
 
-  struct Segments: ContextCommand {
+  struct Segments: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Activities of tracks by transport mode: mode, where it came from, start, end, distance, duration; or one row per epoch.",
@@ -238,7 +238,7 @@ struct TrackCLI: ParsableCommand {
     }
   }
 
-  struct Trips: ContextCommand {
+  struct Trips: DriverCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Trips (start, end, modes, distance, duration, pauses), stays and places of one person's tracks.",
