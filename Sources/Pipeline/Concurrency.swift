@@ -93,7 +93,8 @@ func parallelMap<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Senda
       shared.withLock { $0.results[index] = result }
     }
   }
-  return shared.withLock { $0.results.map { $0! } }
+  // Every index below `count` was taken and its result put.
+  return shared.withLock { $0.results.compactMap { $0 } }
 }
 
 /// Per-file results turned into rows: a readable file's path, diagnostics
@@ -185,7 +186,11 @@ enum TrackPipelines {
       for p in batch { summary.add(p) }
     }
     done.wait()
-    let h = try header.withLock { $0! }.get()
+    // The reader puts its header or its error before it signals `done`.
+    guard let read = header.withLock({ $0 }) else {
+      throw RuntimeError("\(file): the reader ended without a result")
+    }
+    let h = try read.get()
     return (summary.finish(header: h), h)
   }
 

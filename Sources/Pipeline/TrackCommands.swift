@@ -792,9 +792,10 @@ extension TrackCommands {
   package static func tripsTable(_ r: TripsResult, timeZone: TimeZone) -> ResultTable {
     var index: [String: Int] = [:]
     let rows = r.found.trips.map { t -> ResultRecord in
-      index[t.source, default: 0] += 1
+      let trip = index[t.source, default: 0] + 1
+      index[t.source] = trip
       return ResultRecord([
-        "file": .string(t.source), "trip": .integer(index[t.source]!),
+        "file": .string(t.source), "trip": .integer(trip),
         "start_time": .string(local(t.startSecondsSince1970, timeZone)),
         "end_time": .string(local(t.endSecondsSince1970, timeZone)),
         "modes": .string(t.modes.map(\.rawValue).joined(separator: ">")),
@@ -858,9 +859,10 @@ extension TrackCommands {
         parameters: r.parameters)
       var index: [String: Int] = [:]
       run.trips = r.found.trips.map { t in
-        index[t.source, default: 0] += 1
+        let trip = index[t.source, default: 0] + 1
+        index[t.source] = trip
         return TripRow(
-          trackPath: t.source, index: index[t.source]!,
+          trackPath: t.source, index: trip,
           startTime: ISO8601.formatUTC(t.startSecondsSince1970),
           endTime: ISO8601.formatUTC(t.endSecondsSince1970),
           modes: t.modes.map(\.rawValue).joined(separator: ">"),
