@@ -185,8 +185,11 @@ public struct AccelResult: Sendable {
 /// Reading and analysis of accelerometer recordings as library calls.
 public enum AccelPipeline {
   /// Reads and analyses one file in constant memory; `progress` gets the
-  /// bytes read so far.
-  public static func analyse(_ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil) throws
+  /// bytes read so far; the tables of `slimEpochSeconds` are kept as what
+  /// energy reads (`AccelAnalyzer.slimEpochSeconds`).
+  public static func analyse(
+    _ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil, slimEpochSeconds: [Double] = []
+  ) throws
     -> AccelResult
   {
     var parameters = options.analysis
@@ -242,7 +245,8 @@ public enum AccelPipeline {
           parameters.wearLocationStated = true
         }
         analyzer = AccelAnalyzer(
-          kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
+          kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file,
+          slimEpochSeconds: slimEpochSeconds)
       },
       onBlock: { block in
         if let calibration, calibration.applied {
