@@ -442,7 +442,7 @@ public enum BatchCommand {
     case .survey:
       let loaded: SurveyCommands.Loaded
       do {
-        loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path))
+        loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path), tallied: true)
       } catch let error as InputError {
         throw InputError(
           .malformed,
