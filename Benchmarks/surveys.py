@@ -8,6 +8,9 @@ release binary when missing, installs pandas into Benchmarks/.venv or
 $BENCH_VENV, writes Benchmarks/results/surveys.md)
   REPEATS=7  rounds; each round runs both tools once on each export, so a
              busy spell on a shared machine falls on both; medians reported
+Then memory against file size: `survey summary` once on exports of
+50,000, 100,000 and 200,000 respondents x 200 questions (1x, 2x, 4x the
+rows), its peak resident set each (flat when the export is streamed).
 """
 import os, random, statistics, subprocess, sys, time
 
@@ -16,6 +19,7 @@ WORK = os.path.join(ROOT, "Benchmarks", "work", "surveys")
 VENV = os.environ.get("BENCH_VENV", os.path.join(ROOT, "Benchmarks", ".venv"))
 BIN = os.path.join(ROOT, ".build", "release", "energylab")
 SIZES = [(20000, 120), (100000, 200)]
+MEMORY_SIZES = [(50000, 200), (100000, 200), (200000, 200)]
 REPEATS = int(os.environ.get("REPEATS", "7"))
 LABELS = ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree", "Strongly agree"]
 PANDAS = "import sys, pandas as pd\nf = pd.read_csv(sys.argv[1], dtype=str)\nc = {k: f[k].value_counts() for k in f.columns}\n"
@@ -74,7 +78,12 @@ def main():
         lines.append(f"| {n:,} x {q} ({mb:.0f} MB) | {name} | {seconds:.2f} | {rss:.0f} | {pandas / seconds:.2f}x |")
     versions = subprocess.run([py, "-c", "import sys, pandas; print(f'Python {sys.version.split()[0]}, pandas {pandas.__version__}')"],
                               capture_output=True, text=True).stdout.strip()
-    lines += ["", f"{versions}."]
+    lines += ["", f"{versions}.", "", "Memory against file size: `energylab survey summary --format csv` once on each export.", "",
+              "| export | file (MB) | time (s) | peak RSS (MB) |", "| --- | ---: | ---: | ---: |"]
+    for n, q in MEMORY_SIZES:
+        path = export(n, q)
+        seconds, rss = measure([BIN, "survey", "summary", path, "--format", "csv"])
+        lines.append(f"| {n:,} x {q} | {os.path.getsize(path) / 1e6:.0f} | {seconds:.2f} | {rss:.0f} |")
     text = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "Benchmarks", "results", "surveys.md"), "w") as f:

@@ -97,12 +97,16 @@ public struct SurveyQuestion: Sendable, Hashable {
 
 /// The answers of one question in a raw export: the distinct answer sets
 /// (options chosen) in order of first appearance, and per respondent the
-/// index of its set, -1 when unanswered.
+/// index of its set, -1 when unanswered; or, for an export read for its
+/// counts only (`isTallied`), how many respondents gave each set.
 public struct ResponseColumn: Sendable, Hashable {
   /// Distinct sets of options chosen; none is empty.
   public private(set) var choices: [[String]]
-  /// Per respondent, an index into `choices`, or -1.
+  /// Per respondent, an index into `choices`, or -1 (empty when tallied).
   public private(set) var codes: [Int32]
+  /// Respondents per choice, when tallied.
+  private var tally: [Int]?
+  private var respondents = 0
 
   /// From codes into a table of option sets that may repeat or be empty
   /// (distinct cells of an export, after trimming and splitting): equal
@@ -127,17 +131,46 @@ public struct ResponseColumn: Sendable, Hashable {
     self.init(options: responses, codes: responses.indices.map { Int32($0) })
   }
 
-  /// Respondents (rows).
-  public var count: Int { codes.count }
+  /// Counts only: a table of option sets that may repeat or be empty (as
+  /// for `init(options:codes:)`) with the respondents who gave each, of
+  /// `respondents` in all; equal sets share one choice, their counts
+  /// summed; the same choices, in the same order, as the codes would give.
+  public init(options: [[String]], counts: [Int], respondents: Int) {
+    var index: [[String]: Int] = [:]
+    var choices: [[String]] = []
+    var tally: [Int] = []
+    for (set, n) in zip(options, counts) where !set.isEmpty {
+      if let c = index[set] {
+        tally[c] += n
+      } else {
+        index[set] = choices.count
+        choices.append(set)
+        tally.append(n)
+      }
+    }
+    self.choices = choices
+    codes = []
+    self.tally = tally
+    self.respondents = respondents
+  }
 
-  /// The options respondent `r` chose (empty when unanswered).
+  /// Whether only the counts are held (no respondent's own answer).
+  public var isTallied: Bool { tally != nil }
+
+  /// Respondents (rows).
+  public var count: Int { tally == nil ? codes.count : respondents }
+
+  /// The options respondent `r` chose (empty when unanswered); a tallied
+  /// column holds no respondent's answers.
   public subscript(r: Int) -> [String] {
+    precondition(tally == nil, "a tallied column holds counts, not each respondent's answers")
     let code = codes[r]
     return code < 0 ? [] : choices[Int(code)]
   }
 
   /// How many respondents gave each distinct set, in `choices` order.
   public func choiceCounts() -> [Int] {
+    if let tally { return tally }
     var counts = [Int](repeating: 0, count: choices.count)
     for code in codes where code >= 0 { counts[Int(code)] += 1 }
     return counts

@@ -96,9 +96,9 @@ package enum AccelEnergy {
   }
 
   /// Energy of each epoch by model, over the table `seconds` long.
-  static func perEpoch(
-    _ epochs: some Sequence<AccelEpoch>, options: AccelEnergyOptions, models: [String]
-  ) throws -> [[Double]] {
+  static func perEpoch<S: Sequence>(
+    _ epochs: S, options: AccelEnergyOptions, models: [String]
+  ) throws -> [[Double]] where S.Element: EpochEnergyFields {
     var out: [[Double]] = []
     var previousSpeed = 0.0
     var previousEnd = -Double.infinity
@@ -155,7 +155,10 @@ package enum AccelEnergy {
   /// when a stride (or height) is known.
   static func models(_ analysis: AccelAnalysis, options: AccelEnergyOptions) -> [String] {
     var models: [String] = []
-    if analysis.intensityEpochs?.contains(where: { $0.intensity != nil }) == true {
+    let classified =
+      analysis.intensityEpochSeconds.flatMap(analysis.slimEpochs(seconds:))?.contains { $0.intensity != nil }
+      ?? analysis.intensityEpochs?.contains { $0.intensity != nil }
+    if classified == true {
       models.append("met-intensity")
     }
     if analysis.steps != nil {
@@ -175,13 +178,11 @@ package enum AccelEnergy {
     "kinetic-hay": "kinetic energy of speed changes between epochs (Rassia et al. 2009)",
   ]
 
-  /// The epoch table a model is computed on: the one the cut-points
-  /// classify for `met-intensity` (as the daily intensity minutes), the
-  /// shortest for the step models; epochs not worn add nothing to any
-  /// model. A view, never a copy: a week of 5 s epochs is 20 MB.
-  static func epochs(_ analysis: AccelAnalysis, model: String) -> LazyFilterSequence<[AccelEpoch]> {
-    (model == "met-intensity" ? analysis.intensityEpochs ?? [] : analysis.epochs.first?.epochs ?? []).lazy
-      .filter(\.worn)
+  /// The length of the epoch table a model is computed on: the one the
+  /// cut-points classify for `met-intensity` (as the daily intensity
+  /// minutes), the shortest for the step models.
+  static func tableSeconds(_ analysis: AccelAnalysis, model: String) -> Double? {
+    model == "met-intensity" ? analysis.intensityEpochSeconds : analysis.epochSeconds.first
   }
 
   /// Each model's energy per epoch of its table, with each epoch's start
@@ -192,12 +193,24 @@ package enum AccelEnergy {
     var kilocalories: [Double]
   }
 
+  /// Epochs not worn add nothing to any model; the table is read in
+  /// place, slim or whole, never copied.
   static func perModel(_ analysis: AccelAnalysis, options: AccelEnergyOptions) throws -> [ModelEpochs] {
     try models(analysis, options: options).map { model in
-      let epochs = epochs(analysis, model: model)
-      let rows = try perEpoch(epochs, options: options, models: [model])
-      return ModelEpochs(model: model, starts: epochs.map(\.start), kilocalories: rows.map { $0[0] })
+      let seconds = tableSeconds(analysis, model: model)
+      if let seconds, let slim = analysis.slimEpochs(seconds: seconds) {
+        return try modelEpochs(model, slim.lazy.filter(\.worn), options: options)
+      }
+      let whole = seconds.flatMap(analysis.epochs(seconds:)) ?? []
+      return try modelEpochs(model, whole.lazy.filter(\.worn), options: options)
     }
+  }
+
+  static func modelEpochs<S: Sequence>(_ model: String, _ epochs: S, options: AccelEnergyOptions) throws
+    -> ModelEpochs where S.Element: EpochEnergyFields
+  {
+    let rows = try perEpoch(epochs, options: options, models: [model])
+    return ModelEpochs(model: model, starts: epochs.map(\.start), kilocalories: rows.map { $0[0] })
   }
 
   /// What a model's total rests on; for `met-intensity`, the cut-points and
@@ -256,12 +269,19 @@ package enum AccelEnergy {
     var hours = (0..<24).map { Hour(hour: $0, steps: 0, kilocalories: perModel.map { ($0.model, 0.0) }) }
     func hour(_ t: Double) -> Int { Int(local(t, timeZone).dropFirst(11).prefix(2)) ?? 0 }
     var dates = hours.map { _ in Set<Substring>() }
-    for e in analysis.epochs.first?.epochs ?? [] {
-      let h = hour(e.start)
-      hours[h].steps += e.steps ?? 0
-      guard e.worn, e.coverage > 0 else { continue }
-      hours[h].wornHours += e.seconds * min(1, e.coverage) / 3600
-      dates[h].insert(local(e.start, timeZone).prefix(10))
+    func add<S: Sequence>(_ epochs: S) where S.Element: EpochEnergyFields {
+      for e in epochs {
+        let h = hour(e.start)
+        hours[h].steps += e.steps ?? 0
+        guard e.worn, e.coverage > 0 else { continue }
+        hours[h].wornHours += e.seconds * min(1, e.coverage) / 3600
+        dates[h].insert(local(e.start, timeZone).prefix(10))
+      }
+    }
+    if let shortest = analysis.epochSeconds.first, let slim = analysis.slimEpochs(seconds: shortest) {
+      add(slim)
+    } else {
+      add(analysis.epochs.first?.epochs ?? [])
     }
     for h in hours.indices { hours[h].days = dates[h].count }
     for (k, m) in perModel.enumerated() {

@@ -127,6 +127,7 @@ extension CSVTokenizer {
   /// libcsv as in `forEachRow(bytes:)`, with the same rows and errors.
   static func forEachRawRow(
     bytes buffer: UnsafeBufferPointer<UInt8>, source: String, firstLine: Int = 1, delimiter: UInt8 = 0x2C,
+    skipByteOrderMark: Bool = true,
     _ body: (Int, [UnsafeBufferPointer<UInt8>]) throws -> Void
   ) throws {
     var parser = csv_parser()
@@ -171,7 +172,7 @@ extension CSVTokenizer {
     }
     func blankOrTab(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
     guard let base = buffer.baseAddress else { return }
-    var start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var start = skipByteOrderMark && buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while start < buffer.count {
       var end = start
       var plain = true

@@ -96,14 +96,15 @@ public struct SurveyReader: Sendable {
   }
 
   func parse(
-    bytes: UnsafeBufferPointer<UInt8>, source: String, name: String, rowsChecked: Bool = false
+    bytes: UnsafeBufferPointer<UInt8>, source: String, name: String, rowsChecked: Bool = false,
+    rest: ExportWindows? = nil
   ) throws -> Survey {
     if !rowsChecked {
       var rows = RowLengthCheck(limit: maximumRowBytes, source: source)
       try rows.feed(bytes)
     }
     let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
-    let survey = try detect(text, source: source, name: name)
+    let survey = try detect(text, source: source, name: name, rest: rest)
     // A named dialect must be what the file is.
     if let dialect = dialect?.rawValue, dialect != "plain", survey.format != dialect,
       survey.format != "\(dialect)-legacy"
@@ -116,7 +117,12 @@ public struct SurveyReader: Sendable {
     return survey
   }
 
-  func detect(_ text: UnsafeBufferPointer<UInt8>, source: String, name: String) throws -> Survey {
+  /// `rest`: the windows of the file after `text` (which then holds its
+  /// first rows), for a single-column dialect read for its counts only;
+  /// any other dialect throws `NeedsWholeFile`.
+  func detect(
+    _ text: UnsafeBufferPointer<UInt8>, source: String, name: String, rest: ExportWindows? = nil
+  ) throws -> Survey {
     let split = ProvenanceHeader.split(bytes: text)
     let provenance = split.fields
     let skipped = split.lines
@@ -131,9 +137,10 @@ public struct SurveyReader: Sendable {
         expected: "a survey export with a header row")
     }
     let h = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-    let body = Body(bytes: split.body, firstLine: skipped + 1, fields: h.count, delimiter: 0x2C)
+    let body = Body(bytes: split.body, firstLine: skipped + 1, fields: h.count, delimiter: 0x2C, rest: rest)
     // Every row of the whole file, for the dialects read from rows.
     func allRows() throws -> [CSVRow] {
+      if rest != nil { throw NeedsWholeFile() }
       var rows: [CSVRow] = []
       try CSVTokenizer.forEachRow(bytes: split.body, source: source, firstLine: skipped + 1) {
         if !Self.isBlank($0) { rows.append($0) }
@@ -146,7 +153,9 @@ public struct SurveyReader: Sendable {
       }
       return rows
     }
-    if dialect == .plain { return try plain(text, header: h, source: source, name: name, fallback: false) }
+    if dialect == .plain {
+      return try plain(text, header: h, source: source, name: name, fallback: false, rest: rest)
+    }
     if h == Self.aggregateHeader {
       return try aggregate(
         rows: Array(allRows().dropFirst()), provenance: provenance, source: source, name: name)
@@ -203,7 +212,9 @@ public struct SurveyReader: Sendable {
         body: body, headerRows: 1, columns: columns, idColumn: nil, separator: ", ", source: source,
         name: name)
     }
-    if dialect == nil { return try plain(text, header: h, source: source, name: name, fallback: true) }
+    if dialect == nil {
+      return try plain(text, header: h, source: source, name: name, fallback: true, rest: rest)
+    }
     throw InputError(
       .malformed,
       SourceLocation(file: source, line: header.line),
@@ -260,7 +271,8 @@ public struct SurveyReader: Sendable {
   /// header of question names, comma, semicolon or tab separated, an
   /// optional id column; missing-value codes are no answer.
   func plain(
-    _ text: UnsafeBufferPointer<UInt8>, header: [String], source: String, name: String, fallback: Bool
+    _ text: UnsafeBufferPointer<UInt8>, header: [String], source: String, name: String, fallback: Bool,
+    rest: ExportWindows? = nil
   ) throws -> Survey {
     let split = ProvenanceHeader.split(bytes: text)
     let first = split.body.prefix { $0 != 0x0A }
@@ -294,7 +306,8 @@ public struct SurveyReader: Sendable {
     let ids = Self.unique(columns.map { titles[$0] })
     var survey = try single(
       format: "plain", ids: ids, texts: columns.map { titles[$0] },
-      body: Body(bytes: split.body, firstLine: split.lines + 1, fields: titles.count, delimiter: delimiter),
+      body: Body(
+        bytes: split.body, firstLine: split.lines + 1, fields: titles.count, delimiter: delimiter, rest: rest),
       headerRows: 1, columns: columns, idColumn: idIndex, separator: ";",
       missing: Set(missingCodes.map { $0.lowercased() }), source: source, name: name)
     if fallback {
@@ -320,7 +333,14 @@ public struct SurveyReader: Sendable {
     var firstLine: Int
     var fields: Int
     var delimiter: UInt8
+    /// The rest of the file, when `bytes` holds only its first rows: the
+    /// export is then read for its counts only (see `tally`).
+    var rest: ExportWindows? = nil
   }
+
+  /// Thrown by `detect` for a dialect read from all its rows at once, when
+  /// only the first window of the file is at hand.
+  struct NeedsWholeFile: Error {}
 
   /// A row whose fields are all blank (skipped, as spreadsheet exports end
   /// with them).
@@ -357,27 +377,33 @@ public struct SurveyReader: Sendable {
     idColumn: Int?, separator: String, missing: Set<String> = [], source: String, name: String
   ) throws -> Survey {
     var tables = [DistinctCells](repeating: DistinctCells(), count: columns.count)
+    // Read for counts only (`tally`), a question keeps a count per distinct
+    // cell; otherwise each respondent's code.
+    let tallied = body.rest != nil
     var codes = [[Int32]](repeating: [], count: columns.count)
+    var cellCounts = [[Int]](repeating: [], count: tallied ? columns.count : 0)
     var respondentIDs: [String] = []
     var seen = 0
-    // Room for one code per line (rows seldom span lines), so the code
-    // arrays are never copied while growing.
-    var lines = 1
-    if let base = body.bytes.baseAddress {
-      var p = base
-      let end = base + body.bytes.count
-      while p < end, let hit = memchr(p, 0x0A, end - p) {
-        lines += 1
-        p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) + 1
+    if !tallied {
+      // Room for one code per line (rows seldom span lines), so the code
+      // arrays are never copied while growing.
+      var lines = 1
+      if let base = body.bytes.baseAddress {
+        var p = base
+        let end = base + body.bytes.count
+        while p < end, let hit = memchr(p, 0x0A, end - p) {
+          lines += 1
+          p = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) + 1
+        }
       }
+      for k in codes.indices { codes[k].reserveCapacity(lines) }
     }
-    for k in codes.indices { codes[k].reserveCapacity(lines) }
     func blank(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
       field.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
     }
-    try CSVTokenizer.forEachRawRow(
-      bytes: body.bytes, source: source, firstLine: body.firstLine, delimiter: body.delimiter
-    ) { line, fields in
+    /// The columns whose codes a tallied read keeps, in its second pass.
+    var coded: [Int] = []
+    func take(_ line: Int, _ fields: [UnsafeBufferPointer<UInt8>], pass: Int) throws {
       guard !fields.allSatisfy(blank) else { return }
       seen += 1
       guard seen > headerRows else { return }
@@ -387,15 +413,50 @@ public struct SurveyReader: Sendable {
           SourceLocation(file: source, line: line), "row has \(fields.count) fields",
           expected: "\(body.fields) fields like the header")
       }
-      for (k, c) in columns.enumerated() {
-        let cell = fields[c]
-        codes[k].append(cell.isEmpty ? -1 : tables[k].code(of: cell))
+      if !tallied {
+        for (k, c) in columns.enumerated() {
+          let cell = fields[c]
+          codes[k].append(cell.isEmpty ? -1 : tables[k].code(of: cell))
+        }
+        if let idColumn { respondentIDs.append(String(decoding: fields[idColumn], as: UTF8.self)) }
+      } else if pass == 1 {
+        for (k, c) in columns.enumerated() {
+          let cell = fields[c]
+          guard !cell.isEmpty else { continue }
+          let code = Int(tables[k].code(of: cell))
+          if code == cellCounts[k].count {
+            cellCounts[k].append(1)
+          } else {
+            cellCounts[k][code] += 1
+          }
+        }
+      } else {
+        for k in coded {
+          let cell = fields[columns[k]]
+          codes[k].append(cell.isEmpty ? -1 : tables[k].code(of: cell))
+        }
       }
-      if let idColumn { respondentIDs.append(String(decoding: fields[idColumn], as: UTF8.self)) }
     }
+    /// Every row of the body: the first window, then the rest of the file.
+    func readRows(pass: Int) throws {
+      seen = 0
+      try CSVTokenizer.forEachRawRow(
+        bytes: body.bytes, source: source, firstLine: body.firstLine, delimiter: body.delimiter
+      ) { try take($0, $1, pass: pass) }
+      guard let rest = body.rest else { return }
+      var line = body.firstLine + Self.lineFeeds(body.bytes)
+      try rest.forEachWindow { window in
+        try CSVTokenizer.forEachRawRow(
+          bytes: window, source: source, firstLine: line, delimiter: body.delimiter, skipByteOrderMark: false
+        ) { try take($0, $1, pass: pass) }
+        line += Self.lineFeeds(window)
+      }
+    }
+    try readRows(pass: 1)
     // Cells were told apart by their bytes; as text, two that differ
     // only in Unicode normalisation are one cell (the first seen).
     var cells = [[String]](repeating: [], count: columns.count)
+    var remaps: [[Int32]] = []
     for k in columns.indices {
       var index: [String: Int32] = [:]
       var remap: [Int32] = []
@@ -413,9 +474,17 @@ public struct SurveyReader: Sendable {
       if cells[k].count < tables[k].count {
         for r in codes[k].indices where codes[k][r] >= 0 { codes[k][r] = remap[Int(codes[k][r])] }
       }
+      if tallied {
+        var merged = [Int](repeating: 0, count: cells[k].count)
+        for (i, n) in cellCounts[k].enumerated() { merged[Int(remap[i])] += n }
+        cellCounts[k] = merged
+      }
+      remaps.append(remap)
     }
     var questions: [SurveyQuestion] = []
     var notes: [Diagnostic] = []
+    var tallyMulti = [Bool](repeating: false, count: tallied ? ids.count : 0)
+    var tallyOptions = [[[String]]](repeating: [], count: tallied ? ids.count : 0)
     for (k, id) in ids.enumerated() {
       var withControls = 0
       let distinct = cells[k].map { cell -> String in
@@ -444,13 +513,41 @@ public struct SurveyReader: Sendable {
         return [cell]
       }
       // Distinct cells that read the same (after trimming) share a code.
-      let column = ResponseColumn(options: options, codes: codes[k])
-      questions.append(SurveyQuestion(id: id, text: texts[k], answers: column, isMultiSelect: multi))
+      if tallied {
+        let answered = zip(options, cellCounts[k]).reduce(0) { $0 + ($1.0.isEmpty ? 0 : $1.1) }
+        // A question whose answers may be mostly distinct (so listed one
+        // by one, in row order, as open answers) keeps its codes: the
+        // open-answer rule of `SurveyStatistics.summary` counts distinct
+        // answers, never more than the distinct cells here.
+        if !multi && tables[k].count > max(10, answered / 2) { coded.append(k) }
+        tallyMulti[k] = multi
+        tallyOptions[k] = options
+      } else {
+        let column = ResponseColumn(options: options, codes: codes[k])
+        questions.append(SurveyQuestion(id: id, text: texts[k], answers: column, isMultiSelect: multi))
+      }
+    }
+    let respondents = max(0, seen - headerRows)
+    if tallied {
+      if !coded.isEmpty {
+        try readRows(pass: 2)
+        for k in coded where cells[k].count < tables[k].count {
+          for r in codes[k].indices where codes[k][r] >= 0 { codes[k][r] = remaps[k][Int(codes[k][r])] }
+        }
+      }
+      for (k, id) in ids.enumerated() {
+        let column =
+          coded.contains(k)
+          ? ResponseColumn(options: tallyOptions[k], codes: codes[k])
+          : ResponseColumn(options: tallyOptions[k], counts: cellCounts[k], respondents: respondents)
+        codes[k] = []
+        questions.append(
+          SurveyQuestion(id: id, text: texts[k], answers: column, isMultiSelect: tallyMulti[k]))
+      }
     }
     var survey = Survey(
-      name: name, source: source, format: format, questions: questions, respondents: max(0, seen - headerRows)
-    )
-    if idColumn != nil { survey.respondentIDs = respondentIDs }
+      name: name, source: source, format: format, questions: questions, respondents: respondents)
+    if idColumn != nil && !tallied { survey.respondentIDs = respondentIDs }
     survey.notes += notes
     return survey
   }

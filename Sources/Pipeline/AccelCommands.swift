@@ -185,8 +185,11 @@ package struct AccelResult: Sendable {
 /// Reading and analysis of accelerometer recordings as library calls.
 package enum AccelPipeline {
   /// Reads and analyses one file in constant memory; `progress` gets the
-  /// bytes read so far.
-  package static func analyse(_ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil) throws
+  /// bytes read so far; the tables of `slimEpochSeconds` are kept as what
+  /// energy reads (`AccelAnalyzer.slimEpochSeconds`).
+  package static func analyse(
+    _ file: String, options: AccelOptions, progress: ((Int) -> Void)? = nil, slimEpochSeconds: [Double] = []
+  ) throws
     -> AccelResult
   {
     var parameters = options.analysis
@@ -242,7 +245,8 @@ package enum AccelPipeline {
           parameters.wearLocationStated = true
         }
         analyzer = AccelAnalyzer(
-          kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file)
+          kind: layout.kind, declaredRateHz: layout.declaredRateHz, parameters: parameters, source: file,
+          slimEpochSeconds: slimEpochSeconds)
       },
       onBlock: { block in
         if let calibration, calibration.applied {

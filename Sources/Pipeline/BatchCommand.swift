@@ -432,7 +432,17 @@ package enum BatchCommand {
       if let height = subject?.heightMeters { energy.heightMeters = height }
       if let sex = subjectInput.sex { energy.sex = sex }
       accel = try AccelCommands.withEquationEpochs(accel, energy: energy)
-      let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress)
+      var slim: [Double] = []
+      if accel.analysis.epochSeconds.contains(60) {
+        // Only the minutes are stored, and the equations read their own
+        // epochs whole; the others (the 5 s epochs energy reads) are kept
+        // as what energy reads, so a worker does not hold a week of them.
+        let equationSeconds = try energy.equations.map { try AccelEquation.named($0).epochSeconds }
+        slim = accel.analysis.epochSeconds.filter { s in
+          s != 60 && !equationSeconds.contains { abs($0 - s) < 1e-9 }
+        }
+      }
+      let r = try AccelPipeline.analyse(file.path, options: accel, progress: progress, slimEpochSeconds: slim)
       let equations = try AccelCommands.equationTotals(r, options: accel, energy: energy)
       let totals = try AccelEnergy.totals(r.analysis, options: energy) + equations.totals
       var diagnostics = subjectDiagnostics + r.diagnostics + equations.diagnostics
@@ -464,7 +474,7 @@ package enum BatchCommand {
     case .survey:
       let loaded: SurveyCommands.Loaded
       do {
-        loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path))
+        loaded = try SurveyCommands.loaded(SurveyCommands.Input(path: file.path), tallied: true)
       } catch let error as InputError {
         throw InputError(
           .malformed,

@@ -99,11 +99,13 @@ package enum SurveyCommands {
     package var parameters: [NamedParameter]
   }
 
-  package static func loaded(_ input: Input) throws -> Loaded {
-    let survey = try SurveyReader(
+  /// `tallied`: read for the counts only (`SurveyReader.tally`), as
+  /// summaries need, in memory that does not grow with the respondents.
+  package static func loaded(_ input: Input, tallied: Bool = false) throws -> Loaded {
+    let reader = SurveyReader(
       multiSelect: input.multiSelect, dialect: input.dialect, missingCodes: input.missingCodes,
-      idColumn: input.idColumn
-    ).read(path: input.path)
+      idColumn: input.idColumn)
+    let survey = try tallied ? reader.tally(path: input.path) : reader.read(path: input.path)
     // A multi-select question that matches none (a slip of the keyboard)
     // is an error with the nearest question, not a silent single choice.
     for item in input.multiSelect
@@ -278,7 +280,7 @@ package enum SurveyCommands {
   }
 
   package static func summary(_ input: Input, codebookPath: String? = nil) throws -> Summary {
-    let loaded = try loaded(input)
+    let loaded = try loaded(input, tallied: true)
     let summaries = try summaries(of: loaded.survey, scales: loaded.scales)
     var codebook: Codebook?
     if let codebookPath {

@@ -33,6 +33,43 @@ public struct AccelEpoch: Sendable, Hashable {
   public var worn = true
 }
 
+/// The fields of an epoch that energy estimation and the hour-of-day
+/// profile read: a table kept as these (`AccelAnalyzer.slimEpochSeconds`)
+/// takes 40 bytes an epoch instead of a whole `AccelEpoch`'s 184, so a week
+/// of 5 s epochs is 4.8 MB instead of 22 MB.
+public protocol EpochEnergyFields {
+  /// Seconds since 1970 UTC.
+  var start: Double { get }
+  var seconds: Double { get }
+  /// Samples over those expected at the nominal rate.
+  var coverage: Double { get }
+  var steps: Int? { get }
+  var intensity: IntensityClass? { get }
+  var worn: Bool { get }
+}
+
+extension AccelEpoch: EpochEnergyFields {}
+
+/// An epoch as energy reads it (see `EpochEnergyFields`), with the same
+/// values as the whole epoch it was taken from.
+public struct EnergyEpoch: EpochEnergyFields, Sendable, Hashable {
+  public var start: Double
+  public var seconds: Double
+  public var coverage: Double
+  public var steps: Int?
+  public var intensity: IntensityClass?
+  public var worn: Bool
+
+  public init(_ e: AccelEpoch) {
+    start = e.start
+    seconds = e.seconds
+    coverage = e.coverage
+    steps = e.steps
+    intensity = e.intensity
+    worn = e.worn
+  }
+}
+
 /// One local calendar day.
 public struct AccelDay: Sendable, Hashable {
   /// `YYYY-MM-DD` in the analysis time zone.
@@ -213,6 +250,14 @@ public struct AccelAnalysis: Sendable {
 
   public func epochs(seconds: Double) -> [AccelEpoch]? { epochs.first { $0.seconds == seconds }?.epochs }
 
+  /// Tables kept as `EnergyEpoch`s (`AccelAnalyzer.slimEpochSeconds`);
+  /// a length here has no table in `epochs`.
+  public var slimEpochs: [(seconds: Double, epochs: [EnergyEpoch])] = []
+
+  public func slimEpochs(seconds: Double) -> [EnergyEpoch]? {
+    slimEpochs.first { $0.seconds == seconds }?.epochs
+  }
+
   /// The epochs that carry intensity classes (nil unless kept).
   public var intensityEpochs: [AccelEpoch]? { intensityEpochSeconds.flatMap { epochs(seconds: $0) } }
 }
@@ -264,6 +309,15 @@ public struct AccelAnalyzer {
   private var recordLimits = RecordLimits(noun: "epochs")
   private var stepsFromColumn = 0.0
   private var kept: [[EpochAccumulator.Closed]] = []
+  /// Epoch lengths whose tables are kept as `EnergyEpoch`s (what energy
+  /// reads) rather than whole epochs, for a caller that needs no more of
+  /// them (batch keeps only the minutes it stores whole); raw data only,
+  /// and not when it is classified by counts, which sums counts into the
+  /// epochs. Not a parameter: it changes what is kept, not any result.
+  public let slimEpochSeconds: [Double]
+  /// The tables kept slim, by accumulator (empty for the others).
+  private var slimKept: [[EnergyEpoch]] = []
+  private var isSlim: [Bool] = []
   private var stepTimes: [Double] = []
   private var stepCount = 0
   private var days: DayBuilder
@@ -273,8 +327,13 @@ public struct AccelAnalyzer {
   private var magnitudeSum = 0.0
   private var magnitudeCount = 0
   private var countStage: SerialStage<CountStream>?
-  /// Whole seconds of counts from raw data: start, x, y, z.
+  /// Whole seconds of counts from raw data: start, x, y, z (kept only
+  /// for an epoch length within 1e-9 of whole seconds but not whole).
   private var countSeconds = CountSeconds()
+  /// Counts summed into the epochs of each whole-second length as they
+  /// come (a week's 60 s epochs are 10,080 sums, its seconds 14.5 MB).
+  private var countEpochs: [CountEpochs] = []
+  private var secondsCounted = 0
 
   /// Raw data classified by count cut-points: intensity waits for the
   /// counts, so the epochs are kept until the end.
@@ -286,8 +345,9 @@ public struct AccelAnalyzer {
   public init(
     kind: AccelDataKind, declaredRateHz: Double?,
     parameters: AccelAnalysisParameters = AccelAnalysisParameters(),
-    source: String = ""
+    source: String = "", slimEpochSeconds: [Double] = []
   ) {
+    self.slimEpochSeconds = slimEpochSeconds
     self.kind = kind
     self.parameters = parameters
     self.declaredRateHz = declaredRateHz
@@ -365,7 +425,13 @@ public struct AccelAnalyzer {
           magnitudeCount += 1
         }
       }
-      if keepsEpochs { kept[a] += closed }
+      if keepsEpochs {
+        if isSlim[a] {
+          slimKept[a] += closed.lazy.map { EnergyEpoch($0.epoch) }
+        } else {
+          kept[a] += closed
+        }
+      }
     }
   }
 
@@ -394,14 +460,24 @@ public struct AccelAnalyzer {
             sampleRateHz: r, parameters: parameters.steps, comparisonThresholdG: waistComparisonThreshold)),
         label: "energylab.accel.steps")
     }
+    isSlim = accumulators.map { a in
+      kind == .raw && !countsIntensity && slimEpochSeconds.contains { abs($0 - a.seconds) < 1e-9 }
+    }
     if kind == .raw && (parameters.keepEpochs || countsIntensity),
       let counter = ActiGraphCounts(sampleRateHz: r)
     {
+      // The whole tables of whole seconds get counts (see `finish`).
+      let lengths = accumulators.indices.filter { !isSlim[$0] }.map { accumulators[$0].seconds }
+        .filter(Self.holdsWholeSeconds)
       countStage = SerialStage(
-        CountStream(counter: counter, rate: r, origin: t[0], keep: keepsEpochs),
+        CountStream(
+          counter: counter, rate: r, origin: t[0], keep: keepsEpochs,
+          epochSeconds: lengths.filter(CountEpochs.fits),
+          keepSeconds: lengths.contains { !CountEpochs.fits($0) }),
         label: "energylab.accel.counts")
     }
     kept = accumulators.map { _ in [] }
+    slimKept = kept.map { _ in [] }
     days.stepsKnown = stepStage != nil
     let values = warmupValues
     warmupTime = []
@@ -573,9 +649,16 @@ public struct AccelAnalyzer {
       for t in stepTimes { days.addStep(t) }
     }
     if gravityMissing { days.forgetSteps() }
-    if let counts = countStage?.finish() { countSeconds = counts.seconds }
-    // The count thread lets go of its seconds: only the copy here is left.
-    countStage?.submit { $0.seconds = CountSeconds() }
+    if let counts = countStage?.finish() {
+      countSeconds = counts.seconds
+      countEpochs = counts.epochs
+      secondsCounted = counts.counted
+    }
+    // The count thread lets go of its counts: only the copy here is left.
+    countStage?.submit {
+      $0.seconds = CountSeconds()
+      $0.epochs = []
+    }
     _ = countStage?.finish()
     // The kept epochs move into the tables (never copied: they are the
     // largest thing a recording's analysis holds).
@@ -583,16 +666,21 @@ public struct AccelAnalyzer {
     kept = []
     if stepStage != nil && keepsEpochs && !gravityMissing {
       for k in tables.indices { Self.assign(stepTimes, to: &tables[k].epochs) }
+      for k in slimKept.indices where isSlim[k] { Self.assign(stepTimes, to: &slimKept[k]) }
     }
-    if countStage != nil, !countSeconds.isEmpty {
+    if countStage != nil, secondsCounted > 0 {
       // Counts come a whole second at a time: an epoch of 0.5 or 1.5 s
       // would hold one second's counts or two, never its own.
-      let whole = { (seconds: Double) in seconds >= 1 && abs(seconds - seconds.rounded()) < 1e-9 }
+      let whole = Self.holdsWholeSeconds
       for k in tables.indices where whole(tables[k].seconds) {
-        Self.assign(countSeconds, to: &tables[k].epochs)
+        if let sums = countEpochs.first(where: { $0.seconds == tables[k].seconds }) {
+          Self.assign(sums, to: &tables[k].epochs)
+        } else {
+          Self.assign(countSeconds, to: &tables[k].epochs)
+        }
       }
-      // Summed into the epochs: a week of seconds is 14 MB.
       countSeconds = CountSeconds()
+      countEpochs = []
       let partial = tables.map(\.seconds).filter { !whole($0) }
       if !partial.isEmpty {
         diagnostics.append(
@@ -709,6 +797,10 @@ public struct AccelAnalyzer {
           if !countsIntensity { tables[k].epochs[e].epoch.intensity = nil }
         }
       }
+      // Slim tables exist only when counts do not classify.
+      for k in slimKept.indices {
+        for e in slimKept[k].indices { slimKept[k][e].intensity = nil }
+      }
       days.forgetMagnitude(keepingIntensity: countsIntensity)
       diagnostics.append(
         Diagnostic(
@@ -736,10 +828,15 @@ public struct AccelAnalyzer {
     // a time, so no more than one table is ever held twice.
     var epochTables: [(seconds: Double, epochs: [AccelEpoch])] = []
     if parameters.keepEpochs {
-      for k in tables.indices {
+      for k in tables.indices where !isSlim[k] {
         epochTables.append((tables[k].seconds, tables[k].epochs.map(\.epoch)))
         tables[k].epochs = []
       }
+    }
+    var slimTables: [(seconds: Double, epochs: [EnergyEpoch])] = []
+    for k in slimKept.indices where isSlim[k] {
+      slimTables.append((accumulators[k].seconds, slimKept[k]))
+      slimKept[k] = []
     }
     return AccelAnalysis(
       kind: kind, samples: samples, start: first, end: last, sampleRateHz: rate,
@@ -750,7 +847,8 @@ public struct AccelAnalyzer {
       epochSeconds: accumulators.map(\.seconds),
       epochs: epochTables,
       days: days.days,
-      diagnostics: diagnostics, nonWearSeconds: nonWearSeconds, stepsLeftOut: stepsLeftOut)
+      diagnostics: diagnostics, nonWearSeconds: nonWearSeconds, stepsLeftOut: stepsLeftOut,
+      slimEpochs: slimTables)
   }
 
   /// What the intensity classes rest on, where it is not what was asked or
@@ -879,20 +977,59 @@ public struct AccelAnalyzer {
     }
   }
 
+  /// Whether epochs of `seconds` hold whole seconds of counts.
+  static func holdsWholeSeconds(_ seconds: Double) -> Bool {
+    seconds >= 1 && abs(seconds - seconds.rounded()) < 1e-9
+  }
+
+  /// Gives each epoch the counts summed for its start (both in time
+  /// order): the same sums as `assign(_ seconds:to:)`, whose seconds fall
+  /// in the same whole-second bounds.
+  private static func assign(_ sums: CountEpochs, to epochs: inout [EpochAccumulator.Closed]) {
+    var i = 0
+    for e in epochs.indices {
+      let start = epochs[e].epoch.start
+      while i < sums.sums.count && sums.sums[i].start < start { i += 1 }
+      guard i < sums.sums.count, sums.sums[i].start == start else {
+        epochs[e].countSeconds = 0
+        continue
+      }
+      let sum = sums.sums[i].axes
+      epochs[e].countSeconds = sums.sums[i].seconds
+      epochs[e].epoch.countsX = sum.x
+      epochs[e].epoch.countsY = sum.y
+      epochs[e].epoch.countsZ = sum.z
+      epochs[e].epoch.countsVectorMagnitude = (sum * sum).sum().squareRoot()
+      i += 1
+    }
+  }
+
   /// Counts step times into epochs (both in time order).
   private static func assign(_ steps: [Double], to epochs: inout [EpochAccumulator.Closed]) {
     var s = 0
     for e in epochs.indices {
-      let start = epochs[e].epoch.start
-      let end = start + epochs[e].epoch.seconds
-      while s < steps.count && steps[s] < start { s += 1 }
-      var count = 0
-      while s < steps.count && steps[s] < end {
-        count += 1
-        s += 1
-      }
-      epochs[e].epoch.steps = count
+      epochs[e].epoch.steps = count(
+        steps, from: &s, start: epochs[e].epoch.start, seconds: epochs[e].epoch.seconds)
     }
+  }
+
+  private static func assign(_ steps: [Double], to epochs: inout [EnergyEpoch]) {
+    var s = 0
+    for e in epochs.indices {
+      epochs[e].steps = count(steps, from: &s, start: epochs[e].start, seconds: epochs[e].seconds)
+    }
+  }
+
+  /// The steps in [start, start + seconds), moving `s` past them.
+  private static func count(_ steps: [Double], from s: inout Int, start: Double, seconds: Double) -> Int {
+    let end = start + seconds
+    while s < steps.count && steps[s] < start { s += 1 }
+    var count = 0
+    while s < steps.count && steps[s] < end {
+      count += 1
+      s += 1
+    }
+    return count
   }
 }
 
@@ -938,15 +1075,27 @@ struct CountStream: Sendable {
   /// gap.
   var origin: Double
   var done = 0
-  /// Whether the seconds are kept (for the epoch tables).
+  /// Whether counts are kept (for the epoch tables).
   let keep: Bool
+  /// Whether each second is kept, for an epoch length `CountEpochs` does
+  /// not sum.
+  let keepSeconds: Bool
   var seconds = CountSeconds()
+  /// Sums per epoch, one list per whole-second epoch length.
+  var epochs: [CountEpochs]
+  /// Seconds of counts completed (kept or not).
+  var counted = 0
 
-  init(counter: ActiGraphCounts, rate: Double, origin: Double, keep: Bool) {
+  init(
+    counter: ActiGraphCounts, rate: Double, origin: Double, keep: Bool, epochSeconds: [Double],
+    keepSeconds: Bool
+  ) {
     self.counter = counter
     self.rate = rate
     self.origin = origin
     self.keep = keep
+    self.keepSeconds = keepSeconds
+    epochs = epochSeconds.map(CountEpochs.init)
   }
 
   mutating func add(_ time: [Double], _ values: [Double], _ runs: [RawRun]) {
@@ -970,9 +1119,51 @@ struct CountStream: Sendable {
     let new = counter.drainSeconds()
     guard keep else { return }
     for s in new {
-      seconds.append(
-        (origin + Double(done), Int32(clamping: s.x), Int32(clamping: s.y), Int32(clamping: s.z)))
+      let second: CountSeconds.Second = (
+        origin + Double(done), Int32(clamping: s.x), Int32(clamping: s.y), Int32(clamping: s.z)
+      )
+      if keepSeconds { seconds.append(second) }
+      for k in epochs.indices { epochs[k].add(second) }
+      counted += 1
       done += 1
+    }
+  }
+}
+
+/// Whole seconds of counts summed per epoch of one whole-second length as
+/// they come (in time order): a second belongs to the epoch k with
+/// k x length <= start < k x length + length, bounds that are exact in
+/// doubles for whole lengths, and is summed in time order, as the seconds
+/// are by `assign`.
+struct CountEpochs: Sendable {
+  struct Sum: Sendable {
+    var start: Double
+    var axes: SIMD3<Double>
+    var seconds: Int
+  }
+
+  let seconds: Double
+  private(set) var sums: [Sum] = []
+
+  /// Lengths whose epoch bounds are exact: whole seconds.
+  static func fits(_ seconds: Double) -> Bool {
+    seconds >= 1 && seconds == seconds.rounded() && seconds < 1e9
+  }
+
+  init(seconds: Double) { self.seconds = seconds }
+
+  mutating func add(_ s: CountSeconds.Second) {
+    guard s.start.isFinite, abs(s.start) < 1e15 else { return }
+    var k = (s.start / seconds).rounded(.down)
+    while k * seconds > s.start { k -= 1 }
+    while k * seconds + seconds <= s.start { k += 1 }
+    let start = k * seconds
+    let axes = SIMD3(Double(s.x), Double(s.y), Double(s.z))
+    if let last = sums.indices.last, sums[last].start == start {
+      sums[last].axes += axes
+      sums[last].seconds += 1
+    } else {
+      sums.append(Sum(start: start, axes: SIMD3<Double>() + axes, seconds: 1))
     }
   }
 }
