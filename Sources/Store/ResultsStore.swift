@@ -808,6 +808,20 @@ package final class ResultsStore: Sendable {
             """, arguments: [suffix.count, unit, suffix.count, suffix.count, suffix])
       }
     }
+    // A model's energy of `accel days` and `accel energy` was stored under
+    // the model's identifier (`energy_met-intensity`) and printed with
+    // underscores (`met_intensity_kcal`); both now come from one
+    // declaration: `energy_met_intensity` stored, `energy_met_intensity_kcal`
+    // printed.
+    migrator.registerMigration("v9-model-energy-names") { db in
+      try db.execute(
+        sql: """
+          UPDATE results SET metric = replace(metric, '-', '_')
+          WHERE unit = 'kcal' AND metric LIKE 'energy!_%' ESCAPE '!' AND instr(metric, '-') > 0
+            AND run_id IN (
+              SELECT id FROM runs WHERE command LIKE 'accel days%' OR command LIKE 'accel energy%')
+          """)
+    }
     return migrator
   }
 
