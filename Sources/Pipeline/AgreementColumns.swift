@@ -223,8 +223,16 @@ package struct AgreementColumn: Sendable, Hashable {
   package static func summaries(_ agreement: PairedAgreement, model: String, reference: String, unit: String)
     -> [ErrorSummaryRow]
   {
+    summaries(columns(of: agreement), model: model, reference: reference, unit: unit)
+  }
+
+  /// The stored rows of `columns` (`columns(of:)` with a command's own
+  /// statistics added), as `summaries(_:model:reference:unit:)` stores them.
+  package static func summaries(_ columns: [AgreementColumn], model: String, reference: String, unit: String)
+    -> [ErrorSummaryRow]
+  {
     let always: Set<String> = errorNames
-    return columns(of: agreement).filter { $0.number != nil || $0.text != nil || always.contains($0.name) }
+    return columns.filter { $0.number != nil || $0.text != nil || always.contains($0.name) }
       .map {
         ErrorSummaryRow(
           model: model, reference: reference, statistic: $0.name, value: $0.number, unit: $0.storedUnit(unit),

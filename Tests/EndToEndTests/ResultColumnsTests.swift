@@ -195,6 +195,108 @@ struct ResultColumnsTests {
     #expect(checked >= c.least, "\(c): \(checked) numbers checked")
   }
 
+  /// `sweep`'s table is the error statistics' declaration: its keys are
+  /// the ones the previous release printed (copied from its Markdown
+  /// output), each statistic prints as `evaluate` prints it for the same
+  /// model and table (same digits; on `fenton-walking-weight` the table's
+  /// rows state their speed, so every swept speed gives `evaluate`'s
+  /// figures), and every printed number is a stored error summary.
+  @Test func sweepPrintsAndStoresTheErrorStatistics() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let sweep = [
+      "sweep", "--models", "acsm-walking", "--reference", "fenton-walking-weight", "--vary", "speed",
+      "--from",
+      "2mph", "--to", "4mph", "--step", "1mph",
+    ]
+    let printed = try energylab(sweep + ["--format", "markdown", "--db", "s.sqlite"], in: folder)
+    #expect(printed.status == 0, "\(printed.stderr)")
+    let tables = Self.markdownTables(printed.stdout)
+    let table = try #require(tables.last)
+    #expect(
+      table.first == [
+        "model", "speed_mph", "bias_kcal", "mean_relative_difference_pct", "mape_pct", "within_20pct_share",
+      ])
+    let evaluate = try energylab(
+      [
+        "evaluate", "--models", "acsm-walking", "--reference", "fenton-walking-weight", "--format",
+        "markdown",
+      ],
+      in: folder)
+    #expect(evaluate.status == 0, "\(evaluate.stderr)")
+    let reference = try #require(
+      Self.markdownTables(evaluate.stdout).first { $0.first?.contains("mape_pct") ?? false })
+    let expected = Dictionary(uniqueKeysWithValues: zip(reference[0], reference[1]))
+    #expect(table.count == 4)
+    for fields in table.dropFirst() {
+      let row = Dictionary(uniqueKeysWithValues: zip(table[0], fields))
+      for key in ["bias_kcal", "mape_pct", "within_20pct_share"] {
+        #expect(
+          row[key] == expected[key], "\(key): sweep \(row[key] ?? "-"), evaluate \(expected[key] ?? "-")")
+      }
+    }
+    // Every printed number of the JSON document is a stored error summary
+    // of its model at its speed, under its name without the unit.
+    // Numbers read from the JSON text itself: JSONSerialization on Linux
+    // can round the last bit of a shortest double (-12.562397736839984
+    // read as ...985).
+    let json = try energylab(sweep + ["--format", "json"], in: folder)
+    var points: [[String: String]] = []
+    let pointsStart = try #require(json.stdout.range(of: "\"points\""))
+    for line in json.stdout[pointsStart.upperBound...].split(separator: "\n") {
+      let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let key = parts[0].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+      let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ,"))
+      if key == "break_even" { break }
+      if key == "model" { points.append([:]) }
+      if !points.isEmpty { points[points.count - 1][key] = value }
+    }
+    let export = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "error_summaries", "--format", "csv"], in: folder)
+    let rows = Self.csv(export.stdout)
+    let columns = try #require(rows.first)
+    let stored = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+    let names = [
+      "bias_kcal": ("bias", "kcal"), "mean_relative_difference_pct": ("mean_relative_difference", "%"),
+      "mape_pct": ("mape", "%"), "within_20pct_share": ("within_20pct_share", "fraction"),
+    ]
+    var checked = 0
+    for point in points {
+      let speed = try #require(point["speed_mph"].flatMap(Double.init))
+      let reference = "fenton-walking-weight at speed=\(Int(speed))mph"
+      for (key, (name, unit)) in names {
+        let number = try #require(point[key].flatMap(Double.init), "\(key)")
+        let found = stored.filter { $0["reference"] == reference && $0["statistic"] == name }
+        #expect(found.count == 1, "\(reference) \(name): \(found)")
+        #expect(found.first?["unit"] == unit)
+        #expect(found.first.flatMap { $0["value"] }.flatMap(Double.init) == number, "\(reference) \(name)")
+        checked += 1
+      }
+    }
+    #expect(points.count == 3 && checked == 12)
+  }
+
+  /// The tables of Markdown output, each as its header then its rows.
+  static func markdownTables(_ text: String) -> [[[String]]] {
+    var tables: [[[String]]] = []
+    var current: [[String]] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      guard line.hasPrefix("|") else {
+        if !current.isEmpty { tables.append(current) }
+        current = []
+        continue
+      }
+      let cells = line.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      if cells.allSatisfy({ $0.hasPrefix("---") }) { continue }
+      current.append(cells)
+    }
+    if !current.isEmpty { tables.append(current) }
+    return tables
+  }
+
   /// Fields of RFC 4180 CSV, quoted fields with commas, quotes and line
   /// breaks included.
   static func csv(_ text: String) -> [[String]] {
