@@ -19,6 +19,7 @@ public struct ResultUnit: Sendable, Hashable {
   public static let hours = ResultUnit("h", suffix: "h")
   public static let kilocalories = ResultUnit("kcal", suffix: "kcal")
   public static let kilojoules = ResultUnit("kJ", suffix: "kj")
+  public static let joules = ResultUnit("J", suffix: "j")
   public static let watts = ResultUnit("W", suffix: "w")
   public static let kilograms = ResultUnit("kg", suffix: "kg")
   public static let metersPerSecond = ResultUnit("m/s", suffix: "mps")
@@ -39,6 +40,9 @@ public struct ResultUnit: Sendable, Hashable {
   public static let rank = ResultUnit("rank", suffix: nil)
   public static let boolean = ResultUnit("boolean", suffix: nil)
   public static let trainingStress = ResultUnit("tss", suffix: nil)
+  /// Training stress per day (CTL, ATL, TSB: exponentially weighted
+  /// daily TSS).
+  public static let trainingStressPerDay = ResultUnit("tss/day", suffix: nil)
   /// A pure number (a scale factor, a correlation).
   public static let none = ResultUnit("", suffix: nil)
 }

@@ -808,12 +808,25 @@ package final class ResultsStore: Sendable {
             """, arguments: [suffix.count, unit, suffix.count, suffix.count, suffix])
       }
     }
-    // A model's energy of `accel days` and `accel energy` was stored under
-    // the model's identifier (`energy_met-intensity`) and printed with
-    // underscores (`met_intensity_kcal`); both now come from one
-    // declaration: `energy_met_intensity` stored, `energy_met_intensity_kcal`
-    // printed.
-    migrator.registerMigration("v9-model-energy-names") { db in
+    // Names that v8's rule could not reach, now that printed and stored
+    // come from one declaration. A model's energy of `accel days` and
+    // `accel energy` was stored under the model's identifier
+    // (`energy_met-intensity`) and printed with underscores
+    // (`met_intensity_kcal`): now `energy_met_intensity` stored,
+    // `energy_met_intensity_kcal` printed. `power curve` stored its curve
+    // and W' balance minima under other names than it printed (`power_w`,
+    // `integral_min_j`).
+    migrator.registerMigration("v9-result-names") { db in
+      for (old, new) in [
+        ("mean_maximal_power", "power"), ("w_prime_balance_integral_min", "integral_min"),
+        ("w_prime_balance_differential_min", "differential_min"),
+      ] {
+        try db.execute(
+          sql: """
+            UPDATE results SET metric = ?
+            WHERE metric = ? AND run_id IN (SELECT id FROM runs WHERE command LIKE 'power curve%')
+            """, arguments: [new, old])
+      }
       try db.execute(
         sql: """
           UPDATE results SET metric = replace(metric, '-', '_')

@@ -20,6 +20,8 @@ struct ResultColumnsTests {
     var qualifier: @Sendable ([String: String]) -> String? = { _ in nil }
     /// The fewest printed numbers the case checks.
     var least = 8
+    /// Printed numbers that name a row (its stored subject), not stored.
+    var identifiers: Set<String> = ["activity", "lap"]
     var description: String { arguments.prefix(2).joined(separator: " ") }
   }
 
@@ -119,6 +121,25 @@ struct ResultColumnsTests {
         row["lap"] == "all" ? fileOwns(row, subject) : subject.hasSuffix(".fit#\(row["lap"] ?? "")")
       }),
     Case(
+      arguments: ["power", "load", "\(data)/power-rides"],
+      keys: ["date", "rides", "tss", "ctl", "atl", "tsb"],
+      owns: { row, subject in subject == row["date"] }),
+    // The curve's table (CSV prints the first of the three).
+    Case(
+      arguments: ["power", "curve", "\(data)/power-rides/edge810-vector-ride.fit", "--fit-from", "2min"],
+      keys: ["duration_s", "power_w", "file", "start_offset_s"],
+      owns: { row, subject in subject == "\(row["duration_s"] ?? "") s" }, identifiers: ["duration_s"]),
+    Case(
+      arguments: [
+        "profile", "\(data)/commute/2020-07-06-morning.gpx", "\(data)/commute/2020-07-06-evening.gpx",
+        "\(data)/commute/2020-07-06-late-drive.gpx", "--by", "day", "--tz", "Europe/London", "--mass", "70kg",
+        "--factors", "alter-eco-2020",
+      ],
+      keys: [
+        "bin_start", "mode", "distance_m", "duration_s", "energy_kcal", "co2_kg", "factor_set",
+        "body_mass_kg",
+      ], owns: { row, subject in subject == "\(row["bin_start"] ?? "") \(row["mode"] ?? "")" }),
+    Case(
       arguments: ["balance", "--user", "ann:2000:8000:2500", "--user", "bob:1800:12000:2200"],
       keys: [
         "rank", "user", "intake_kcal", "steps", "burned_kcal", "balance_kcal", "allowance_kcal", "progress",
@@ -138,8 +159,6 @@ struct ResultColumnsTests {
     "kcal_per_min": "energy_rate", "compared_s": "compared_duration", "left_out_s": "left_out_duration",
     "model_compared_kcal": "model_compared_energy", "measured_kcal": "measured_energy",
   ]
-  /// Identifiers, printed as numbers and stored in the subject.
-  static let identifiers: Set<String> = ["activity", "lap"]
 
   @Test(arguments: cases)
   func printedKeysAreTodaysAndEveryPrintedNumberIsStored(_ c: Case) throws {
@@ -175,7 +194,7 @@ struct ResultColumnsTests {
       guard row["file"] != "total" else { continue }
       let mine = stored.filter { c.owns(row, $0["subject"] as? String ?? "") }
       #expect(!mine.isEmpty, "\(c): no stored rows for \(row)")
-      for (key, text) in row where !Self.identifiers.contains(key) {
+      for (key, text) in row where !c.identifiers.contains(key) {
         let number = text == "true" ? 1 : text == "false" ? 0 : Double(text)
         var names =
           [key, Self.exceptions[key]].compactMap { $0 }
