@@ -815,8 +815,18 @@ package final class ResultsStore: Sendable {
     // (`met_intensity_kcal`): now `energy_met_intensity` stored,
     // `energy_met_intensity_kcal` printed. `power curve` stored its curve
     // and W' balance minima under other names than it printed (`power_w`,
-    // `integral_min_j`).
+    // `integral_min_j`). The questionnaires of `survey` stored their
+    // statistics under a prefix they did not print.
     migrator.registerMigration("v9-result-names") { db in
+      // `survey sus` and `survey asq` printed `mean` and stored `sus_mean`
+      // (`asq_mean`): the command says which questionnaire.
+      for (command, prefix) in [("survey sus", "sus_"), ("survey asq", "asq_")] {
+        try db.execute(
+          sql: """
+            UPDATE results SET metric = substr(metric, ?)
+            WHERE substr(metric, 1, ?) = ? AND run_id IN (SELECT id FROM runs WHERE command LIKE ?)
+            """, arguments: [prefix.count + 1, prefix.count, prefix, command + "%"])
+      }
       for (old, new) in [
         ("mean_maximal_power", "power"), ("w_prime_balance_integral_min", "integral_min"),
         ("w_prime_balance_differential_min", "differential_min"),

@@ -26,6 +26,7 @@ struct ResultColumnsTests {
   }
 
   static let data = "\(packageRoot)/Datasets"
+  static let fixtures = "\(packageRoot)/Tests/SurveysTests/Fixtures"
   static func fileOwns(_ row: [String: String], _ subject: String) -> Bool {
     subject.hasSuffix("/" + ((row["file"] ?? "") as NSString).lastPathComponent)
   }
@@ -139,6 +140,17 @@ struct ResultColumnsTests {
         "bin_start", "mode", "distance_m", "duration_s", "energy_kcal", "co2_kg", "factor_set",
         "body_mass_kg",
       ], owns: { row, subject in subject == "\(row["bin_start"] ?? "") \(row["mode"] ?? "")" }),
+    // The respondents' table (CSV prints it; the summary is JSON's).
+    Case(
+      arguments: [
+        "survey", "sus", "\(fixtures)/sus.csv", "--items", "S1,S2,S3,S4,S5,S6,S7,S8,S9,S10",
+      ], keys: ["respondent", "score", "items_used", "note"],
+      owns: { row, subject in subject.hasSuffix(" respondent \(row["respondent"] ?? "")") },
+      identifiers: ["respondent"]),
+    Case(
+      arguments: ["survey", "asq", "\(fixtures)/asq.csv", "--task", "T1=Ease,Time,Support"],
+      keys: ["task", "n", "mean", "sd", "ci95_lower", "ci95_upper", "skipped", "coding"],
+      owns: { row, subject in subject.hasSuffix(" \(row["task"] ?? "")") }, least: 6),
     Case(
       arguments: ["balance", "--user", "ann:2000:8000:2500", "--user", "bob:1800:12000:2200"],
       keys: [

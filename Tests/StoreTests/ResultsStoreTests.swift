@@ -410,6 +410,8 @@ struct MetricNameMigrationTests {
           INSERT INTO runs VALUES (7, 'k7', 'evaluate', '0.1.0', NULL);
           INSERT INTO runs VALUES (8, 'k8', 'accel energy /d/GENEActiv_testfile.bin', '0.1.0', NULL);
           INSERT INTO runs VALUES (9, 'k9', 'power curve', '0.1.0', NULL);
+          INSERT INTO runs VALUES (10, 'k10', 'survey sus --items Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8,Q9,Q10', '0.1.0', NULL);
+          INSERT INTO runs VALUES (11, 'k11', 'survey asq --task T1=Ease,Time,Support', '0.1.0', NULL);
           INSERT INTO results VALUES
             (1, '/d/edge810-vector-ride.fit', 'points', 4700.0, 'count'),
             (1, '/d/edge810-vector-ride.fit', 'duration_s', 4699.0, 's'),
@@ -446,7 +448,12 @@ struct MetricNameMigrationTests {
             (8, '/d/GENEActiv_testfile.bin', 'energy_steps-birdsley-2005', 1.014, 'kcal'),
             (9, '60 s', 'mean_maximal_power', 416.56666666666666, 'W'),
             (9, '/d/edge810-vector-ride.fit', 'w_prime_balance_integral_min', -8394.781384196844, 'J'),
-            (9, '/d/edge810-vector-ride.fit', 'w_prime_balance_differential_min', -5463.5265072516095, 'J');
+            (9, '/d/edge810-vector-ride.fit', 'w_prime_balance_differential_min', -5463.5265072516095, 'J'),
+            (10, 'sus', 'sus_n', 4.0, 'count'),
+            (10, 'sus', 'sus_mean', 63.75, 'points'),
+            (10, 'sus respondent 1', 'sus_score', 50.0, 'points'),
+            (11, 'asq T1', 'asq_ci95_upper', 6.709305455643362, 'points'),
+            (11, 'asq T1', 'asq_skipped', 0.0, 'count');
           INSERT INTO error_summaries VALUES
             (7, 'acsm-walking', 'pem', 'bias_kcal_per_min', 0.25, '', NULL),
             (7, 'acsm-walking', 'pem', 'mape_pct', 12.5, '', NULL),
@@ -476,6 +483,10 @@ struct MetricNameMigrationTests {
     // `track power`'s row of the same name (run 5) is not its.
     #expect(names(8) == ["power", "integral_min", "differential_min"])
     #expect(runs[8].results.map(\.value) == [416.56666666666666, -8394.781384196844, -5463.5265072516095])
+    // The questionnaires' statistics lose the prefix they did not print.
+    #expect(names(9) == ["n", "mean", "score"])
+    #expect(names(10) == ["ci95_upper", "skipped"])
+    #expect(runs[9].results.map(\.value) == [4, 63.75, 50])
     // Names that had no unit in them stay; a `_min` that is a minimum (in J) too.
     #expect(names(3) == ["duration", "energy_rate", "measured_energy", "measured_energy"])
     #expect(names(4) == ["np", "tss", "w_prime_balance_integral_min"])
