@@ -601,10 +601,14 @@ package final class ResultsStore: Sendable {
         return try body()
       } catch let error as DatabaseError {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-        // A table created, or a column added, by a concurrent migration.
+        // A table created, or a column added, by a concurrent migration;
+        // or a migration that only renames rows (v8, v9) recorded by a
+        // concurrent process first.
         let raced =
-          error.resultCode == .SQLITE_ERROR
-          && ["already exists", "duplicate column name"].contains { (error.message ?? "").contains($0) }
+          (error.resultCode == .SQLITE_ERROR
+            && ["already exists", "duplicate column name"].contains { (error.message ?? "").contains($0) })
+          || (error.resultCode == .SQLITE_CONSTRAINT
+            && (error.message ?? "").contains("grdb_migrations.identifier"))
         if (busy || raced) && attempt < attempts {
           usleep(UInt32(min(2.0, 0.05 * pow(2, Double(attempt - 1))) * Double.random(in: 0.5...1.5) * 1e6))
           continue

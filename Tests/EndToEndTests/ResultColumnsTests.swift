@@ -308,6 +308,56 @@ struct ResultColumnsTests {
     #expect(points.count == 3 && checked == 12)
   }
 
+  /// `evaluate modes` prints and stores its scores from one declaration:
+  /// the printed keys are the previous release's (copied from its CSV
+  /// header on the shipped PALMS validation files), and each predictor's
+  /// printed number is its stored error summary, in `count` or
+  /// `fraction`; an unknown score is empty and not stored.
+  @Test func modeScoresArePrintedAndStoredFromOneDeclaration() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let palms = "\(Self.data)/palms-mode-validation"
+    let out = try energylab(
+      [
+        "evaluate", "modes", "\(palms)/gpx/030711_106.gpx", "\(palms)/gpx/040611_106.gpx", "--truth",
+        "\(palms)/truth", "--truth-tz", "America/Los_Angeles", "--palms", "\(palms)/palms-defaults.csv",
+        "--format", "csv", "--db", "s.sqlite",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = Self.csv(out.stdout)
+    let header = try #require(lines.first)
+    #expect(
+      header == [
+        "predictor", "epochs", "moving_epochs", "moving_accuracy", "accuracy", "walk_as_cycle",
+        "walk_precision",
+        "walk_recall", "walk_f1", "cycle_precision", "cycle_recall", "cycle_f1", "vehicle_precision",
+        "vehicle_recall", "vehicle_f1", "stationary_precision", "stationary_recall", "stationary_f1",
+        "mixed_or_unknown_epochs", "epochs_without_fix",
+      ])
+    let export = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "error_summaries", "--format", "csv"], in: folder)
+    let rows = Self.csv(export.stdout)
+    let columns = try #require(rows.first)
+    let stored = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+    let counts: Set<String> = ["epochs", "moving_epochs", "mixed_or_unknown_epochs", "epochs_without_fix"]
+    var checked = 0
+    for fields in lines.dropFirst() where fields.count == header.count {
+      let row = Dictionary(uniqueKeysWithValues: zip(header, fields))
+      for (key, text) in row where key != "predictor" {
+        let found = stored.filter { $0["model"] == row["predictor"] && $0["statistic"] == key }
+        guard let number = Double(text) else {
+          #expect(found.isEmpty, "\(key) unknown but stored: \(found)")
+          continue
+        }
+        #expect(found.count == 1, "\(row["predictor"] ?? "") \(key): \(found)")
+        #expect(found.first?["unit"] == (counts.contains(key) ? "count" : "fraction"), "\(key)")
+        #expect(found.first.flatMap { $0["value"] }.flatMap(Double.init) == number, "\(key) \(text)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 19, "\(checked) numbers checked")
+  }
+
   /// The tables of Markdown output, each as its header then its rows.
   static func markdownTables(_ text: String) -> [[[String]]] {
     var tables: [[[String]]] = []
