@@ -813,7 +813,7 @@ package final class ResultsStore: Sendable {
       }
     }
     // Names that v8's rule could not reach, now that printed and stored
-    // come from one declaration. A model's energy of `accel days` and
+    // come from one declaration. A model's energy of `accel days`, `batch` and
     // `accel energy` was stored under the model's identifier
     // (`energy_met-intensity`) and printed with underscores
     // (`met_intensity_kcal`): now `energy_met_intensity` stored,
@@ -846,7 +846,9 @@ package final class ResultsStore: Sendable {
           UPDATE results SET metric = replace(metric, '-', '_')
           WHERE unit = 'kcal' AND metric LIKE 'energy!_%' ESCAPE '!' AND instr(metric, '-') > 0
             AND run_id IN (
-              SELECT id FROM runs WHERE command LIKE 'accel days%' OR command LIKE 'accel energy%')
+              SELECT id FROM runs
+              WHERE command LIKE 'accel days%' OR command LIKE 'accel energy%'
+                OR command LIKE 'batch accelerometer%')
           """)
     }
     return migrator

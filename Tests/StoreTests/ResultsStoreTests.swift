@@ -412,6 +412,7 @@ struct MetricNameMigrationTests {
           INSERT INTO runs VALUES (9, 'k9', 'power curve', '0.1.0', NULL);
           INSERT INTO runs VALUES (10, 'k10', 'survey sus --items Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8,Q9,Q10', '0.1.0', NULL);
           INSERT INTO runs VALUES (11, 'k11', 'survey asq --task T1=Ease,Time,Support', '0.1.0', NULL);
+          INSERT INTO runs VALUES (12, 'k12', 'batch accelerometer', '0.1.0', NULL);
           INSERT INTO results VALUES
             (1, '/d/edge810-vector-ride.fit', 'points', 4700.0, 'count'),
             (1, '/d/edge810-vector-ride.fit', 'duration_s', 4699.0, 's'),
@@ -453,7 +454,8 @@ struct MetricNameMigrationTests {
             (10, 'sus', 'sus_mean', 63.75, 'points'),
             (10, 'sus respondent 1', 'sus_score', 50.0, 'points'),
             (11, 'asq T1', 'asq_ci95_upper', 6.709305455643362, 'points'),
-            (11, 'asq T1', 'asq_skipped', 0.0, 'count');
+            (11, 'asq T1', 'asq_skipped', 0.0, 'count'),
+            (12, '/d/day.csv', 'energy_freedson-1998', 3047.4546, 'kcal');
           INSERT INTO error_summaries VALUES
             (7, 'acsm-walking', 'pem', 'bias_kcal_per_min', 0.25, '', NULL),
             (7, 'acsm-walking', 'pem', 'mape_pct', 12.5, '', NULL),
@@ -487,6 +489,7 @@ struct MetricNameMigrationTests {
     #expect(names(9) == ["n", "mean", "score"])
     #expect(names(10) == ["ci95_upper", "skipped"])
     #expect(runs[9].results.map(\.value) == [4, 63.75, 50])
+    #expect(names(11) == ["energy_freedson_1998"])
     // Names that had no unit in them stay; a `_min` that is a minimum (in J) too.
     #expect(names(3) == ["duration", "energy_rate", "measured_energy", "measured_energy"])
     #expect(names(4) == ["np", "tss", "w_prime_balance_integral_min"])
