@@ -19,6 +19,7 @@ public struct ResultUnit: Sendable, Hashable {
   public static let hours = ResultUnit("h", suffix: "h")
   public static let kilocalories = ResultUnit("kcal", suffix: "kcal")
   public static let kilojoules = ResultUnit("kJ", suffix: "kj")
+  public static let joules = ResultUnit("J", suffix: "j")
   public static let watts = ResultUnit("W", suffix: "w")
   public static let kilograms = ResultUnit("kg", suffix: "kg")
   public static let metersPerSecond = ResultUnit("m/s", suffix: "mps")
@@ -39,6 +40,9 @@ public struct ResultUnit: Sendable, Hashable {
   public static let rank = ResultUnit("rank", suffix: nil)
   public static let boolean = ResultUnit("boolean", suffix: nil)
   public static let trainingStress = ResultUnit("tss", suffix: nil)
+  /// Training stress per day (CTL, ATL, TSB: exponentially weighted
+  /// daily TSS).
+  public static let trainingStressPerDay = ResultUnit("tss/day", suffix: nil)
   /// A pure number (a scale factor, a correlation).
   public static let none = ResultUnit("", suffix: nil)
 }
@@ -142,6 +146,32 @@ public struct ResultColumn<Value>: Sendable {
 
   /// Whether the column is there for `value`.
   public func applies(to value: Value) -> Bool { applies(value) }
+
+  /// The same column under `name_qualifier`: a column declared once for
+  /// a row per model, stored and printed under each model's name
+  /// (`energy` of `met-intensity` is `energy_met_intensity`).
+  public func qualified(by qualifier: String) -> ResultColumn {
+    ResultColumn(
+      name: "\(name)_\(qualifier)", unit: unit, shape: shape, isPrinted: isPrinted, read: read, words: words,
+      applies: applies)
+  }
+
+  /// The same column reading a part of another value (`part`).
+  public func reading<Whole>(_ part: @escaping @Sendable (Whole) -> Value) -> ResultColumn<Whole> {
+    let read = self.read
+    let words = self.words
+    let applies = self.applies
+    let shape: ResultColumn<Whole>.Shape
+    switch self.shape {
+    case .number(let digits): shape = .number(digits: digits)
+    case .integer: shape = .integer
+    case .flag: shape = .flag
+    case .text: shape = .text
+    }
+    return ResultColumn<Whole>(
+      name: name, unit: unit, shape: shape, isPrinted: isPrinted, read: { read(part($0)) },
+      words: { words(part($0)) }, applies: { applies(part($0)) })
+  }
 }
 
 /// What a list of columns makes of a value: its printed record and its

@@ -91,10 +91,6 @@ package enum AccelEnergy {
     }
   }
 
-  package static func column(_ model: String) -> String {
-    model.replacingOccurrences(of: "-", with: "_") + "_kcal"
-  }
-
   /// Energy of each epoch by model, over the table `seconds` long.
   static func perEpoch<S: Sequence>(
     _ epochs: S, options: AccelEnergyOptions, models: [String]

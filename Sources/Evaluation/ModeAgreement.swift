@@ -195,38 +195,31 @@ extension ScoredMode {
   }
 }
 
-/// A class's score column: name, kind and value, declared once for the
-/// printed row and the stored statistics.
-public struct ModeScoreColumn: Sendable, Hashable {
-  public enum Kind: Sendable, Hashable {
-    case count
-    case fraction
-  }
-  /// The printed and stored name (no unit: fractions and counts).
-  public var name: String
-  public var kind: Kind
-  public var value: Double?
-
-  /// Every score of `confusion`, in printed order.
-  public static func columns(of confusion: ModeConfusion) -> [ModeScoreColumn] {
-    var out: [ModeScoreColumn] = [
-      .init(name: "epochs", kind: .count, value: Double(confusion.epochs)),
-      .init(name: "moving_epochs", kind: .count, value: Double(confusion.movingEpochs)),
-      .init(name: "moving_accuracy", kind: .fraction, value: confusion.movingAccuracy),
-      .init(name: "accuracy", kind: .fraction, value: confusion.accuracy),
-      .init(name: "walk_as_cycle", kind: .fraction, value: confusion.walkAsCycleShare),
+extension ModeConfusion {
+  /// Every score, in printed order, declared once: `evaluate modes`
+  /// prints each predictor's row, stores its error summaries and each
+  /// day's results from this list. Counts of epochs and fractions from 0
+  /// to 1 (4 decimals); a score that cannot be computed (no epoch of a
+  /// class) is unknown: printed empty, not stored.
+  public static let scoreColumns: [ResultColumn<ModeConfusion>] = {
+    var out: [ResultColumn<ModeConfusion>] = [
+      .integer("epochs") { $0.epochs },
+      .integer("moving_epochs") { $0.movingEpochs },
+      .number("moving_accuracy", .fraction, digits: 4) { $0.movingAccuracy },
+      .number("accuracy", .fraction, digits: 4) { $0.accuracy },
+      .number("walk_as_cycle", .fraction, digits: 4) { $0.walkAsCycleShare },
     ]
     for mode in ScoredMode.allCases {
       out += [
-        .init(name: "\(mode.rawValue)_precision", kind: .fraction, value: confusion.precision(mode)),
-        .init(name: "\(mode.rawValue)_recall", kind: .fraction, value: confusion.recall(mode)),
-        .init(name: "\(mode.rawValue)_f1", kind: .fraction, value: confusion.f1(mode)),
+        .number("\(mode.rawValue)_precision", .fraction, digits: 4) { $0.precision(mode) },
+        .number("\(mode.rawValue)_recall", .fraction, digits: 4) { $0.recall(mode) },
+        .number("\(mode.rawValue)_f1", .fraction, digits: 4) { $0.f1(mode) },
       ]
     }
     out += [
-      .init(name: "mixed_or_unknown_epochs", kind: .count, value: Double(confusion.mixedOrUnknown)),
-      .init(name: "epochs_without_fix", kind: .count, value: Double(confusion.withoutFix)),
+      .integer("mixed_or_unknown_epochs") { $0.mixedOrUnknown },
+      .integer("epochs_without_fix") { $0.withoutFix },
     ]
     return out
-  }
+  }()
 }

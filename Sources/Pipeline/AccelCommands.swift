@@ -448,22 +448,22 @@ package enum AccelCommands {
       var out = Rendering(request)
       out.emit(
         ResultTable(
-          name: "accel-energy",
-          rows: energy.totals.map {
-            ResultRecord([
-              "model": .string($0.model), "energy_kcal": .number($0.kcal, 1), "basis": .string($0.basis),
-            ])
-          }), format: format)
+          name: "accel-energy", rows: energy.totals.map { ResultColumns.record(totalColumns, of: $0) }),
+        format: format)
       if let hours = energy.hourly { out.emit(hourlyTable(hours), format: format) }
       if let board = energy.balance { out.emit(BalanceCommand.table(board), format: format) }
       return out
     }
   }
 
-  /// Each model's energy over a recording as stored rows (`energy_MODEL`,
-  /// kcal).
+  /// Each model's energy over a recording as stored rows, from
+  /// `totalColumns` under each model's name (`energy_met_intensity`, kcal).
   package static func storedEnergy(_ totals: [AccelEnergy.Total], subject: String) -> [ResultRow] {
-    totals.map { ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kcal, unit: "kcal") }
+    totals.flatMap { total in
+      let model = total.model.replacingOccurrences(of: "-", with: "_")
+      return ResultColumns.storedRows(
+        totalColumns.map { $0.qualified(by: model) }, of: total, subject: subject)
+    }
   }
 
   /// A recording's epochs as stored rows, one per epoch (ENMO, MAD,
@@ -657,24 +657,35 @@ package enum AccelCommands {
   }
 
   /// A day as the columns of `accel days` read it.
-  static func dayValue(_ day: AccelDay, _ analysis: AccelAnalysis, rules: DayRules) -> AccelDayValue {
+  static func dayValue(
+    _ day: AccelDay, _ analysis: AccelAnalysis, rules: DayRules,
+    energy: [(model: String, kilocalories: Double)] = []
+  ) -> AccelDayValue {
     AccelDayValue(
       day: day, isValid: rules.isValid(day), cutPoints: analysis.cutPoints.id,
-      intensityEpochSeconds: analysis.intensityEpochSeconds)
+      intensityEpochSeconds: analysis.intensityEpochSeconds, energy: energy)
+  }
+
+  /// The models whose energy the days have, in their order.
+  static func models(_ perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])]) -> [String]
+  {
+    var models: [String] = []
+    for (_, energy) in perDay {
+      for (model, _) in energy where !models.contains(model) { models.append(model) }
+    }
+    return models
   }
 
   /// A recording's days as stored rows, one subject per day (`file date`),
-  /// from `dayColumns`, then each model's energy (`energy_MODEL`, kcal).
+  /// from `dayColumns(models:)`: each model's energy as `energy_MODEL`.
   static func storedDays(
     _ perDay: [(day: AccelDay, energy: [(model: String, kilocalories: Double)])], analysis: AccelAnalysis,
     file: String, rules: DayRules
   ) -> [ResultRow] {
-    perDay.flatMap { d, energy -> [ResultRow] in
-      let subject = "\(file) \(d.date)"
-      return ResultColumns.storedRows(dayColumns, of: dayValue(d, analysis, rules: rules), subject: subject)
-        + energy.map {
-          ResultRow(subject: subject, metric: "energy_\($0.model)", value: $0.kilocalories, unit: "kcal")
-        }
+    let columns = dayColumns(models: models(perDay))
+    return perDay.flatMap { d, energy -> [ResultRow] in
+      ResultColumns.storedRows(
+        columns, of: dayValue(d, analysis, rules: rules, energy: energy), subject: "\(file) \(d.date)")
     }
   }
 
@@ -683,10 +694,9 @@ package enum AccelCommands {
     options: AccelOptions, format: OutputFormat?, into out: inout Rendering
   ) {
     let rules = options.analysis.dayRules
+    let columns = dayColumns(models: models(perDay))
     let rows = perDay.map { d, energy -> ResultRecord in
-      var record = ResultColumns.record(dayColumns, of: dayValue(d, r.analysis, rules: rules))
-      for (model, kcal) in energy { record[AccelEnergy.column(model)] = .number(kcal, 1) }
-      return record
+      ResultColumns.record(columns, of: dayValue(d, r.analysis, rules: rules, energy: energy))
     }
     out.emit(
       ResultTable(
@@ -916,7 +926,7 @@ extension AccelCommands {
           "hour": .integer(h.hour), "worn_h": .number(h.wornHours, 2), "days": .integer(h.days),
           "steps": .integer(h.steps),
         ])
-        for (model, kcal) in h.kilocalories { record[AccelEnergy.column(model)] = .number(kcal, 1) }
+        for (model, kcal) in h.kilocalories { record[modelEnergy(model).key] = modelEnergy.printed(kcal) }
         return record
       })
   }

@@ -1,4 +1,5 @@
 import EnergyLabCore
+import Estimation
 import Signals
 
 /// An accelerometer recording's analysis with its minutes by intensity
@@ -95,12 +96,46 @@ package struct AccelDayValue: Sendable {
   package var isValid: Bool
   package var cutPoints: String
   package var intensityEpochSeconds: Double?
+  /// Each model's energy over the day (kcal), in the models' order.
+  package var energy: [(model: String, kilocalories: Double)] = []
 }
 
 extension AccelCommands {
-  /// The columns of a day of `accel days`, declared once: the printed row
-  /// and the stored rows are both made from this list (each model's
-  /// energy follows them, under `AccelEnergy.column`).
+  /// A model's energy (kcal, one decimal), declared once for the three
+  /// tables that show it: `accel energy` prints it as `energy_kcal` in a
+  /// row per model, `accel days` and the hourly table as a column per
+  /// model (`energy_met_intensity_kcal`); it is stored as `energy_MODEL`
+  /// (`energy_met_intensity`, unit kcal) by `accel energy` and `accel days`.
+  package static let modelEnergy: ResultColumn<Double?> = .number("energy", .kilocalories, digits: 1) { $0 }
+
+  /// `modelEnergy` for one model, under the name with the model in it (a
+  /// model's identifier with underscores: `met-intensity` is
+  /// `energy_met_intensity`, printed `energy_met_intensity_kcal`).
+  package static func modelEnergy(_ model: String) -> ResultColumn<Double?> {
+    modelEnergy.qualified(by: model.replacingOccurrences(of: "-", with: "_"))
+  }
+
+  /// The columns of a model's row of `accel energy`, declared once: the
+  /// printed row, and the stored row under the model's name
+  /// (`modelEnergy(model)`).
+  package static let totalColumns: [ResultColumn<AccelEnergy.Total>] = [
+    .text("model") { .string($0.model) },
+    modelEnergy.reading { $0.kcal },
+    .text("basis") { .string($0.basis) },
+  ]
+
+  /// The columns of a day of `accel days` with `models`' energy: the
+  /// fixed columns, then each model's energy (`modelEnergy(model)`).
+  package static func dayColumns(models: [String]) -> [ResultColumn<AccelDayValue>] {
+    dayColumns
+      + models.map { model in
+        modelEnergy(model).reading { day in day.energy.first { $0.model == model }?.kilocalories }
+      }
+  }
+
+  /// The columns of a day of `accel days` before each model's energy,
+  /// declared once: the printed row and the stored rows are both made
+  /// from this list and `modelEnergy`.
   package static let dayColumns: [ResultColumn<AccelDayValue>] = [
     .text("date") { .string($0.day.date) },
     .number("recorded", .hours, digits: 2) { $0.day.recordedHours },

@@ -6,6 +6,21 @@ import Store
 /// the stored error-summary rows are both made from this list, so a
 /// statistic has one name, one unit and one number of digits wherever it
 /// appears.
+///
+/// Not a `ResultColumn`, for three reasons a `ResultColumn` cannot carry:
+/// - the unit of most statistics (`bias`, `rmse`, the limits) is the
+///   compared values' and is known only at run time (kcal/min, W, L/min,
+///   kcal, or any `--measured-unit`), whose printed suffix (`l_per_min`)
+///   is not one of `ResultUnit`'s; a `ResultColumn`'s unit is fixed where
+///   it is declared;
+/// - words are stored (the limits' form and why, the intervals' methods,
+///   why percentage errors are unknown, in `error_summaries.text`), where a
+///   `ResultColumn` prints words and never stores them;
+/// - the statistics a summary table shows are stored even when unknown
+///   (`mape` as NULL with its reason beside it), where a `ResultColumn`'s
+///   unknown value is no row.
+/// `ModeConfusion.scoreColumns`, whose units are all fixed (counts and
+/// fractions), is a list of `ResultColumn`s.
 package struct AgreementColumn: Sendable, Hashable {
   /// What a statistic is measured in.
   package enum Kind: Sendable, Hashable {
@@ -223,8 +238,16 @@ package struct AgreementColumn: Sendable, Hashable {
   package static func summaries(_ agreement: PairedAgreement, model: String, reference: String, unit: String)
     -> [ErrorSummaryRow]
   {
+    summaries(columns(of: agreement), model: model, reference: reference, unit: unit)
+  }
+
+  /// The stored rows of `columns` (`columns(of:)` with a command's own
+  /// statistics added), as `summaries(_:model:reference:unit:)` stores them.
+  package static func summaries(_ columns: [AgreementColumn], model: String, reference: String, unit: String)
+    -> [ErrorSummaryRow]
+  {
     let always: Set<String> = errorNames
-    return columns(of: agreement).filter { $0.number != nil || $0.text != nil || always.contains($0.name) }
+    return columns.filter { $0.number != nil || $0.text != nil || always.contains($0.name) }
       .map {
         ErrorSummaryRow(
           model: model, reference: reference, statistic: $0.name, value: $0.number, unit: $0.storedUnit(unit),

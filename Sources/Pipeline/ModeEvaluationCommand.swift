@@ -244,24 +244,19 @@ package enum ModeEvaluationCommand {
       diagnostics: diagnostics, truthName: URL(fileURLWithPath: dir).lastPathComponent)
   }
 
-  /// The scores, one row per predictor, from `ModeScoreColumn`.
+  /// The scores, one row per predictor, from `ModeConfusion.scoreColumns`.
   package static func scoresTable(_ e: Evaluation) -> ResultTable {
     let rows = e.scores.map { s -> ResultRecord in
       var r = ResultRecord()
       r["predictor"] = .string(s.predictor)
-      for c in ModeScoreColumn.columns(of: s.confusion) { r[c.name] = value(c) }
+      for (key, value) in ResultColumns.record(ModeConfusion.scoreColumns, of: s.confusion).fields {
+        r[key] = value
+      }
       return r
     }
     return ResultTable(
       name: "mode-scores", rows: rows,
       keyColumns: ["predictor", "epochs", "moving_epochs", "moving_accuracy", "accuracy", "walk_as_cycle"])
-  }
-
-  static func value(_ c: ModeScoreColumn) -> ResultValue {
-    switch c.kind {
-    case .count: return c.value.map { .integer(Int($0)) } ?? .null
-    case .fraction: return .number(c.value, 4)
-    }
   }
 
   /// The confusion matrices: a row per predictor and true class, a column
@@ -335,10 +330,10 @@ package enum ModeEvaluationCommand {
   /// The stored statistics: every score column of every predictor.
   static func summaries(_ e: Evaluation) -> [ErrorSummaryRow] {
     e.scores.flatMap { s in
-      ModeScoreColumn.columns(of: s.confusion).map {
+      ResultColumns.numbers(ModeConfusion.scoreColumns, of: s.confusion).map {
         ErrorSummaryRow(
           model: s.predictor, reference: "truth:\(e.truthName)", statistic: $0.name, value: $0.value,
-          unit: $0.kind == .count ? "count" : "fraction")
+          unit: $0.unit)
       }
     }
   }
@@ -357,11 +352,7 @@ package enum ModeEvaluationCommand {
         errorSummaries: summaries(e))
       run.results = e.scores.flatMap { s in
         zip(e.days, s.byDay).flatMap { day, c in
-          ModeScoreColumn.columns(of: c).map {
-            ResultRow(
-              subject: "\(s.predictor) \(day)", metric: $0.name, value: $0.value,
-              unit: $0.kind == .count ? "count" : "fraction")
-          }
+          ResultColumns.storedRows(ModeConfusion.scoreColumns, of: c, subject: "\(s.predictor) \(day)")
         }
       }
       run.diagnostics = e.diagnostics.map(DiagnosticRow.init)

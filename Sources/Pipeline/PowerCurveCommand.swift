@@ -273,43 +273,14 @@ package enum PowerCurveCommand {
   /// The curve, the fits and the balances as tables.
   package static func tables(_ r: Result) -> [ResultTable] {
     let curve = ResultTable(
-      name: "power-curve",
-      rows: r.points.map {
-        ResultRecord([
-          "duration_s": .integer($0.seconds), "power_w": .number($0.watts, 1), "file": .string($0.file),
-          "start_offset_s": .integer($0.startOffsetSeconds),
-        ])
-      }, keyColumns: ["duration_s", "power_w", "file"])
-    let fits = ResultTable(
-      name: "power-fits",
-      rows: r.fits.map {
-        ResultRecord([
-          "model": .string($0.model.rawValue), "cp_w": .number($0.criticalPowerWatts, 1),
-          "w_prime_j": .number($0.wPrimeJoules, 0), "pmax_w": .number($0.maxPowerWatts, 1),
-          "tau_s": .number($0.tauSeconds, 1), "rmse_w": .number($0.rmseWatts, 2),
-          "points": .integer($0.points),
-          "from_s": .integer(r.options.fitFromSeconds), "to_s": .integer(r.options.fitToSeconds),
-        ])
-      })
+      name: "power-curve", rows: r.points.map { ResultColumns.record(pointColumns, of: $0) },
+      keyColumns: ["duration_s", "power_w", "file"])
+    let fitColumns = fitColumns(from: r.options.fitFromSeconds, to: r.options.fitToSeconds)
+    let fits = ResultTable(name: "power-fits", rows: r.fits.map { ResultColumns.record(fitColumns, of: $0) })
     let balance = ResultTable(
       name: "w-prime-balance",
-      rows: r.balances.map { b in
-        let (minI, atI) = minimum(b.integral)
-        let (minD, atD) = minimum(b.differential)
-        return ResultRecord([
-          "file": .string(b.file), "cp_w": .number(b.criticalPowerWatts, 1),
-          "w_prime_j": .number(b.wPrimeJoules, 0),
-          "source": .string(b.source), "tau_s": .number(b.tauSeconds, 1),
-          "integral_min_j": .number(minI, 0), "integral_min_at_s": .integer(atI),
-          "differential_min_j": .number(minD, 0), "differential_min_at_s": .integer(atD),
-        ])
-      })
+      rows: r.balances.map { ResultColumns.record(balanceColumns, of: PowerBalanceValue($0)) })
     return [curve, fits, balance]
-  }
-
-  static func minimum(_ values: [Double]) -> (Double?, Int) {
-    guard let m = values.indices.min(by: { values[$0] < values[$1] }) else { return (nil, 0) }
-    return (values[m], m)
   }
 
   /// The power curve with the fitted models, and each ride's W' balance.
@@ -384,32 +355,13 @@ package enum PowerCurveCommand {
     var format: OutputFormat?
 
     func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
-      var rows = result.points.map {
-        ResultRow(subject: "\($0.seconds) s", metric: "mean_maximal_power", value: $0.watts, unit: "W")
-      }
-      for f in result.fits {
-        rows.append(
-          ResultRow(subject: f.model.rawValue, metric: "cp", value: f.criticalPowerWatts, unit: "W"))
-        if let w = f.wPrimeJoules {
-          rows.append(ResultRow(subject: f.model.rawValue, metric: "w_prime", value: w, unit: "J"))
+      let fitColumns = fitColumns(from: result.options.fitFromSeconds, to: result.options.fitToSeconds)
+      let rows =
+        result.points.flatMap { ResultColumns.storedRows(pointColumns, of: $0, subject: "\($0.seconds) s") }
+        + result.fits.flatMap { ResultColumns.storedRows(fitColumns, of: $0, subject: $0.model.rawValue) }
+        + result.balances.flatMap {
+          ResultColumns.storedRows(balanceColumns, of: PowerBalanceValue($0), subject: $0.file)
         }
-        if let p = f.maxPowerWatts {
-          rows.append(ResultRow(subject: f.model.rawValue, metric: "pmax", value: p, unit: "W"))
-        }
-        if let t = f.tauSeconds {
-          rows.append(ResultRow(subject: f.model.rawValue, metric: "tau", value: t, unit: "s"))
-        }
-      }
-      for b in result.balances {
-        rows.append(
-          ResultRow(
-            subject: b.file, metric: "w_prime_balance_integral_min", value: minimum(b.integral).0,
-            unit: "J"))
-        rows.append(
-          ResultRow(
-            subject: b.file, metric: "w_prime_balance_differential_min", value: minimum(b.differential).0,
-            unit: "J"))
-      }
       var run = RunRecord(
         command: "power curve", recordedAt: recordedAt, inputs: inputs, parameters: parameters,
         results: rows)

@@ -278,14 +278,7 @@ package enum ProfileCommand {
     recordedAt: String?
   ) -> RunRecord {
     let stored = profile.bins.flatMap { bin in
-      [
-        ResultRow(
-          subject: "\(bin.label) \(bin.mode)", metric: "distance", value: bin.distanceMeters, unit: "m"),
-        ResultRow(
-          subject: "\(bin.label) \(bin.mode)", metric: "energy", value: bin.energyKilocalories, unit: "kcal"
-        ),
-        ResultRow(subject: "\(bin.label) \(bin.mode)", metric: "co2", value: bin.co2Kilograms, unit: "kg"),
-      ]
+      ResultColumns.storedRows(binColumns, of: binValue(bin, profile), subject: "\(bin.label) \(bin.mode)")
     }
     var run = RunRecord(
       command:
@@ -334,15 +327,7 @@ package enum ProfileCommand {
     let activities = profile.activities
     let bins = profile.bins
     let builder = ProfileBuilder(timeZone: profile.timeZone)
-    let rows = bins.map { bin in
-      ResultRecord([
-        "bin_start": .string(bin.label), "mode": .string(bin.mode),
-        "distance_m": .number(bin.distanceMeters, 1),
-        "duration_s": .number(bin.durationSeconds, 1), "energy_kcal": .number(bin.energyKilocalories, 2),
-        "co2_kg": .number(bin.co2Kilograms, 3), "factor_set": .string(factors.name),
-        "body_mass_kg": .number(mass, 1),
-      ])
-    }
+    let rows = bins.map { ResultColumns.record(binColumns, of: binValue($0, profile)) }
     let format = options.format ?? out.defaultFormat
     if format != .json && format != .csv {
       let totalCO2 = activities.reduce(0) { $0 + $1.co2Kilograms }

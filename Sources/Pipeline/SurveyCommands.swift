@@ -800,19 +800,11 @@ package enum SurveyCommands {
     func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
       var run = surveyRun(
         loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
-      let s = result.summary
       let name = loaded.survey.name
       run.results =
-        [
-          ResultRow(subject: name, metric: "sus_n", value: Double(s.n), unit: "count"),
-          ResultRow(subject: name, metric: "sus_mean", value: s.mean, unit: "points"),
-          ResultRow(subject: name, metric: "sus_sd", value: s.sd, unit: "points"),
-          ResultRow(subject: name, metric: "sus_ci95_lower", value: s.lower, unit: "points"),
-          ResultRow(subject: name, metric: "sus_ci95_upper", value: s.upper, unit: "points"),
-        ]
-        + result.respondents.map {
-          ResultRow(
-            subject: "\(name) respondent \($0.id)", metric: "sus_score", value: $0.score, unit: "points")
+        ResultColumns.storedRows(susColumns, of: result, subject: name)
+        + result.respondents.flatMap {
+          ResultColumns.storedRows(susRespondentColumns, of: $0, subject: "\(name) respondent \($0.id)")
         }
       return run
     }
@@ -840,27 +832,10 @@ package enum SurveyCommands {
     _ result: SUSResult, survey: Survey, chartsDirectory: String?, format: OutputFormat?,
     into out: inout Rendering
   ) throws {
-    let questions = result.items
     let scores = result.scores
-    let skipped = result.skipped
     let s = result.summary
-    let perRespondent = result.respondents.map { r in
-      ResultRecord([
-        "respondent": .string(r.id), "score": .number(r.score, 1), "items_used": .integer(r.itemsUsed),
-        "note": .string(
-          r.score == nil
-            ? "\(10 - r.itemsUsed) of 10 items missing (\(r.missing.joined(separator: ","))): no score" : ""),
-      ])
-    }
-    let record = ResultRecord([
-      "n": .integer(s.n), "mean": .number(s.mean, 1), "sd": .number(s.sd, 1),
-      "ci95_lower": .number(s.lower, 1),
-      "ci95_upper": .number(s.upper, 1), "adjective": .string(SUS.adjective(s.mean)),
-      "grade": .string(SUS.grade(s.mean)), "skipped": .integer(skipped),
-      "items": .string(questions.map(\.id).joined(separator: ",")),
-      "coding": .string(result.coding),
-      "missing_rule": .string("a respondent without all ten items gets no score and is left out"),
-    ])
+    let perRespondent = result.respondents.map { ResultColumns.record(susRespondentColumns, of: $0) }
+    let record = ResultColumns.record(susColumns, of: result)
     let fmt = format ?? out.defaultFormat
     if fmt == .json {
       out.emit(
@@ -975,30 +950,14 @@ package enum SurveyCommands {
       var run = surveyRun(
         loaded, command: command, parameters: parameters, inputs: inputs, recordedAt: recordedAt)
       for t in scores {
-        let s = t.summary
-        let subject = "\(loaded.survey.name) \(t.task)"
-        run.results += [
-          ResultRow(subject: subject, metric: "asq_n", value: Double(s.n), unit: "count"),
-          ResultRow(subject: subject, metric: "asq_mean", value: s.mean, unit: "points"),
-          ResultRow(subject: subject, metric: "asq_sd", value: s.sd, unit: "points"),
-          ResultRow(subject: subject, metric: "asq_ci95_lower", value: s.lower, unit: "points"),
-          ResultRow(subject: subject, metric: "asq_ci95_upper", value: s.upper, unit: "points"),
-          ResultRow(subject: subject, metric: "asq_skipped", value: Double(t.skipped), unit: "count"),
-        ]
+        run.results += ResultColumns.storedRows(asqColumns, of: t, subject: "\(loaded.survey.name) \(t.task)")
       }
       return run
     }
 
     func render(_ request: RenderRequest) throws -> Rendering {
       var out = Rendering(request)
-      let rows = scores.map { t in
-        let s = t.summary
-        return ResultRecord([
-          "task": .string(t.task), "n": .integer(s.n), "mean": .number(s.mean, 2), "sd": .number(s.sd, 2),
-          "ci95_lower": .number(s.lower, 2), "ci95_upper": .number(s.upper, 2),
-          "skipped": .integer(t.skipped), "coding": .string(t.coding),
-        ])
-      }
+      let rows = scores.map { ResultColumns.record(asqColumns, of: $0) }
       out.emit(ResultTable(name: "asq", rows: rows), format: format)
       return out
     }
@@ -1082,13 +1041,7 @@ package enum SurveyCommands {
         }
       }
       let subject = "\(loaded.survey.name) \(rq.id) x \(cq.id)"
-      run.results = [
-        ResultRow(subject: subject, metric: "chi2", value: t.chiSquare, unit: ""),
-        ResultRow(subject: subject, metric: "dof", value: Double(t.degreesOfFreedom), unit: "count"),
-        ResultRow(subject: subject, metric: "p_value", value: t.pValue, unit: ""),
-        ResultRow(subject: subject, metric: "cramers_v", value: t.cramersV, unit: ""),
-        ResultRow(subject: subject, metric: "sparse_cells", value: Double(t.sparseCells), unit: "count"),
-      ]
+      run.results = ResultColumns.storedRows(crosstabColumns, of: t, subject: subject)
       return run
     }
 
@@ -1119,13 +1072,8 @@ package enum SurveyCommands {
       for (c, column) in t.columnLabels.enumerated() { row[column] = .number(t.counts[r][c], 0) }
       table.append(.record(row))
     }
-    let record = ResultRecord([
-      "rows": .string(rq.text), "cols": .string(cq.text), "table": .array(table),
-      "chi2": .number(t.chiSquare, 4),
-      "dof": .integer(t.degreesOfFreedom), "p_value": .number(t.pValue, 4),
-      "cramers_v": .number(t.cramersV, 4),
-      "sparse_cells": .integer(t.sparseCells),
-    ])
+    var record = ResultRecord(["rows": .string(rq.text), "cols": .string(cq.text), "table": .array(table)])
+    for (key, value) in ResultColumns.record(crosstabColumns, of: t).fields { record[key] = value }
     if (format ?? out.defaultFormat) == .json {
       out.emit(ResultTable(name: "crosstab", rows: [record], isSingleObject: true), format: format)
     } else {

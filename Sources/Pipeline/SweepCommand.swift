@@ -271,7 +271,7 @@ package enum SweepCommand {
     let parameter = options.parameter
     return result.points.flatMap { p in
       AgreementColumn.summaries(
-        PairedAgreement(predicted: [], reference: [], statistics: p.statistics), model: p.modelID,
+        columns(p), model: p.modelID,
         reference: "\(result.table.name) at \(parameter.rawValue)=\(parameter.text(displayed: p.value))",
         unit: unit)
     }
@@ -280,6 +280,26 @@ package enum SweepCommand {
           model: $0.modelID, reference: result.table.name, statistic: "break_even_\(parameter.rawValue)",
           value: $0.value, unit: parameter.unit)
       }
+  }
+
+  /// The statistics of a model at a swept value, declared once for the
+  /// printed table and the stored error summaries: the error statistics'
+  /// declaration (`AgreementColumn.columns(of:)`) with the sweep's mean
+  /// relative difference (the chart's curve) after the bias.
+  static func columns(_ p: Point) -> [AgreementColumn] {
+    var columns = AgreementColumn.columns(
+      of: PairedAgreement(predicted: [], reference: [], statistics: p.statistics))
+    let relative = AgreementColumn(
+      "mean_relative_difference", .percent, p.meanRelativeDifferencePercent, digits: 2)
+    columns.insert(relative, at: (columns.firstIndex { $0.name == "bias" } ?? columns.count - 1) + 1)
+    return columns
+  }
+
+  /// Whether the sweep's table shows a statistic: the bias, the mean
+  /// relative difference, the MAPE and the share within the tolerance.
+  static func isShown(_ column: AgreementColumn) -> Bool {
+    ["bias", "mean_relative_difference", "mape"].contains(column.name)
+      || (column.name.hasPrefix("within_") && column.name.hasSuffix("pct_share"))
   }
 
   /// The break-even and sweep tables (one document in JSON), then the chart.
@@ -293,13 +313,11 @@ package enum SweepCommand {
     let order = Dictionary(uniqueKeysWithValues: options.modelIDs.enumerated().map { ($1, $0) })
     let sorted = points.sorted { (order[$0.modelID] ?? 0, $0.value) < (order[$1.modelID] ?? 0, $1.value) }
     let rows = sorted.map { p in
-      ResultRecord([
-        "model": .string(p.modelID), key: .number(p.value, 2),
-        "bias_\(valueUnit)": .number(p.statistics.bias, 2),
-        "mean_relative_difference_pct": .number(p.meanRelativeDifferencePercent, 1),
-        "mape_pct": .number(p.statistics.meanAbsolutePercentageError, 1),
-        "within_20pct_share": .number(p.statistics.withinToleranceShare, 3),
-      ])
+      var record = ResultRecord(["model": .string(p.modelID), key: .number(p.value, 2)])
+      for column in columns(p) where isShown(column) {
+        record[column.key(unitSuffix: valueUnit)] = column.value
+      }
+      return record
     }
     let breakEvenRows = breakEvens.map { b in
       ResultRecord([

@@ -99,15 +99,15 @@ package enum TrainingLoadCommand {
 
   /// The ride days and the last day (the chart holds every day).
   package static func table(_ r: Result) -> ResultTable {
-    let last = r.days.last?.day
-    return ResultTable(
+    ResultTable(
       name: "training-load",
-      rows: r.days.filter { $0.rides > 0 || $0.day == last }.map {
-        ResultRecord([
-          "date": .string(dateText($0.day)), "rides": .integer($0.rides), "tss": .number($0.tss, 1),
-          "ctl": .number($0.ctl, 1), "atl": .number($0.atl, 1), "tsb": .number($0.tsb, 1),
-        ])
-      })
+      rows: shownDays(r).map { ResultColumns.record(dayColumns, of: $0) })
+  }
+
+  /// The ride days and the last day: the days printed and stored.
+  static func shownDays(_ r: Result) -> [TrainingLoad.Day] {
+    let last = r.days.last?.day
+    return r.days.filter { $0.rides > 0 || $0.day == last }
   }
 
   /// The chart of every day's loads; when no two ride days are within
@@ -150,15 +150,8 @@ package enum TrainingLoadCommand {
     var format: OutputFormat?
 
     func runRecord(inputs: [InputFingerprint], recordedAt: String?) -> RunRecord? {
-      var rows: [ResultRow] = []
-      for d in result.days where d.rides > 0 || d.day == result.days.last?.day {
-        let subject = dateText(d.day)
-        rows += [
-          ResultRow(subject: subject, metric: "tss", value: d.tss, unit: "tss"),
-          ResultRow(subject: subject, metric: "ctl", value: d.ctl, unit: "tss/day"),
-          ResultRow(subject: subject, metric: "atl", value: d.atl, unit: "tss/day"),
-          ResultRow(subject: subject, metric: "tsb", value: d.tsb, unit: "tss/day"),
-        ]
+      let rows = shownDays(result).flatMap {
+        ResultColumns.storedRows(dayColumns, of: $0, subject: dateText($0.day))
       }
       var run = RunRecord(
         command: "power load", recordedAt: recordedAt, inputs: inputs, parameters: result.parameters,

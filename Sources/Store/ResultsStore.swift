@@ -813,6 +813,45 @@ package final class ResultsStore: Sendable {
             """, arguments: [suffix.count, unit, suffix.count, suffix.count, suffix])
       }
     }
+    // Names that v8's rule could not reach, now that printed and stored
+    // come from one declaration. A model's energy of `accel days`, `batch` and
+    // `accel energy` was stored under the model's identifier
+    // (`energy_met-intensity`) and printed with underscores
+    // (`met_intensity_kcal`): now `energy_met_intensity` stored,
+    // `energy_met_intensity_kcal` printed. `power curve` stored its curve
+    // and W' balance minima under other names than it printed (`power_w`,
+    // `integral_min_j`). The questionnaires of `survey` stored their
+    // statistics under a prefix they did not print.
+    migrator.registerMigration("v9-result-names") { db in
+      // `survey sus` and `survey asq` printed `mean` and stored `sus_mean`
+      // (`asq_mean`): the command says which questionnaire.
+      for (command, prefix) in [("survey sus", "sus_"), ("survey asq", "asq_")] {
+        try db.execute(
+          sql: """
+            UPDATE results SET metric = substr(metric, ?)
+            WHERE substr(metric, 1, ?) = ? AND run_id IN (SELECT id FROM runs WHERE command LIKE ?)
+            """, arguments: [prefix.count + 1, prefix.count, prefix, command + "%"])
+      }
+      for (old, new) in [
+        ("mean_maximal_power", "power"), ("w_prime_balance_integral_min", "integral_min"),
+        ("w_prime_balance_differential_min", "differential_min"),
+      ] {
+        try db.execute(
+          sql: """
+            UPDATE results SET metric = ?
+            WHERE metric = ? AND run_id IN (SELECT id FROM runs WHERE command LIKE 'power curve%')
+            """, arguments: [new, old])
+      }
+      try db.execute(
+        sql: """
+          UPDATE results SET metric = replace(metric, '-', '_')
+          WHERE unit = 'kcal' AND metric LIKE 'energy!_%' ESCAPE '!' AND instr(metric, '-') > 0
+            AND run_id IN (
+              SELECT id FROM runs
+              WHERE command LIKE 'accel days%' OR command LIKE 'accel energy%'
+                OR command LIKE 'batch accelerometer%')
+          """)
+    }
     return migrator
   }
 

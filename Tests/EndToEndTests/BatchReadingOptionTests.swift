@@ -77,7 +77,7 @@ struct BatchReadingOptionTests {
       ["batch", "study", "--db", "b.sqlite", "--quiet", "--model", "freedson-1998"], in: folder)
     #expect(batch.status == 0, "\(batch.stderr)")
     let stored = try BatchCommandTests.rows("results", in: folder).first {
-      $0["metric"] as? String == "energy_freedson-1998"
+      $0["metric"] as? String == "energy_freedson_1998"
     }
     expectClose((stored?["value"] as? NSNumber)?.doubleValue, 3047.4546, tolerance: 1e-3, "stored energy")
     let parameters = try BatchCommandTests.rows("parameters", in: folder)

@@ -132,9 +132,9 @@ struct DriverCommandTests {
     let out = try energylab(["survey", "sus", "sus.csv", "--db", "s.sqlite"], in: folder)
     #expect(out.status == 0, "\(out.stderr)")
     let results = try table("results", db: "s.sqlite", in: folder)
-    let mean = try #require(results.first { $0["metric"] as? String == "sus_mean" })
+    let mean = try #require(results.first { $0["metric"] as? String == "mean" })
     expectClose(mean["value"] as? Double, 75, tolerance: 1e-9, "SUS mean")
-    let scores = results.filter { $0["metric"] as? String == "sus_score" }.compactMap {
+    let scores = results.filter { $0["metric"] as? String == "score" }.compactMap {
       $0["value"] as? Double
     }
     #expect(scores.sorted() == [50, 100])

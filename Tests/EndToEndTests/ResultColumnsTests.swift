@@ -15,10 +15,18 @@ struct ResultColumnsTests {
     var keys: [String]
     /// Whether a stored subject is the printed row's.
     var owns: @Sendable ([String: String], String) -> Bool
+    /// For a table with a row per model, the printed row's model as it
+    /// ends the stored metric's name (`energy_met_intensity`).
+    var qualifier: @Sendable ([String: String]) -> String? = { _ in nil }
+    /// The fewest printed numbers the case checks.
+    var least = 8
+    /// Printed numbers that name a row (its stored subject), not stored.
+    var identifiers: Set<String> = ["activity", "lap"]
     var description: String { arguments.prefix(2).joined(separator: " ") }
   }
 
   static let data = "\(packageRoot)/Datasets"
+  static let fixtures = "\(packageRoot)/Tests/SurveysTests/Fixtures"
   static func fileOwns(_ row: [String: String], _ subject: String) -> Bool {
     subject.hasSuffix("/" + ((row["file"] ?? "") as NSString).lastPathComponent)
   }
@@ -70,8 +78,17 @@ struct ResultColumnsTests {
       keys: [
         "date", "recorded_h", "wear_h", "valid", "steps", "enmo_mean_mg", "cut_points", "intensity_epoch_s",
         "sedentary_min", "light_min", "moderate_min", "vigorous_min", "mvpa_bout_min", "sedentary_bout_min",
-        "sedentary_breaks", "met_intensity_kcal", "steps_stepmyhealth_kcal", "steps_birdsley_2005_kcal",
+        "sedentary_breaks", "energy_met_intensity_kcal", "energy_steps_stepmyhealth_kcal",
+        "energy_steps_birdsley_2005_kcal",
       ], owns: { row, subject in subject.hasSuffix(" " + (row["date"] ?? "")) }),
+    // Before one declaration for a model's energy, `accel energy` printed
+    // these keys and stored `energy_met-intensity`; it now stores
+    // `energy_met_intensity`, the model's row of the printed table.
+    Case(
+      arguments: ["accel", "energy", "\(data)/device-files/GENEActiv_testfile.bin"],
+      keys: ["model", "energy_kcal", "basis"],
+      owns: { _, subject in subject.hasSuffix("/GENEActiv_testfile.bin") },
+      qualifier: { row in row["model"]?.replacingOccurrences(of: "-", with: "_") }, least: 3),
     Case(
       arguments: [
         "energy", "\(data)/measured/k5-hilly-walk-synthetic.csv", "--model", "acsm-walking", "--mass", "70kg",
@@ -105,6 +122,36 @@ struct ResultColumnsTests {
         row["lap"] == "all" ? fileOwns(row, subject) : subject.hasSuffix(".fit#\(row["lap"] ?? "")")
       }),
     Case(
+      arguments: ["power", "load", "\(data)/power-rides"],
+      keys: ["date", "rides", "tss", "ctl", "atl", "tsb"],
+      owns: { row, subject in subject == row["date"] }),
+    // The curve's table (CSV prints the first of the three).
+    Case(
+      arguments: ["power", "curve", "\(data)/power-rides/edge810-vector-ride.fit", "--fit-from", "2min"],
+      keys: ["duration_s", "power_w", "file", "start_offset_s"],
+      owns: { row, subject in subject == "\(row["duration_s"] ?? "") s" }, identifiers: ["duration_s"]),
+    Case(
+      arguments: [
+        "profile", "\(data)/commute/2020-07-06-morning.gpx", "\(data)/commute/2020-07-06-evening.gpx",
+        "\(data)/commute/2020-07-06-late-drive.gpx", "--by", "day", "--tz", "Europe/London", "--mass", "70kg",
+        "--factors", "alter-eco-2020",
+      ],
+      keys: [
+        "bin_start", "mode", "distance_m", "duration_s", "energy_kcal", "co2_kg", "factor_set",
+        "body_mass_kg",
+      ], owns: { row, subject in subject == "\(row["bin_start"] ?? "") \(row["mode"] ?? "")" }),
+    // The respondents' table (CSV prints it; the summary is JSON's).
+    Case(
+      arguments: [
+        "survey", "sus", "\(fixtures)/sus.csv", "--items", "S1,S2,S3,S4,S5,S6,S7,S8,S9,S10",
+      ], keys: ["respondent", "score", "items_used", "note"],
+      owns: { row, subject in subject.hasSuffix(" respondent \(row["respondent"] ?? "")") },
+      identifiers: ["respondent"]),
+    Case(
+      arguments: ["survey", "asq", "\(fixtures)/asq.csv", "--task", "T1=Ease,Time,Support"],
+      keys: ["task", "n", "mean", "sd", "ci95_lower", "ci95_upper", "skipped", "coding"],
+      owns: { row, subject in subject.hasSuffix(" \(row["task"] ?? "")") }, least: 6),
+    Case(
       arguments: ["balance", "--user", "ann:2000:8000:2500", "--user", "bob:1800:12000:2200"],
       keys: [
         "rank", "user", "intake_kcal", "steps", "burned_kcal", "balance_kcal", "allowance_kcal", "progress",
@@ -124,8 +171,6 @@ struct ResultColumnsTests {
     "kcal_per_min": "energy_rate", "compared_s": "compared_duration", "left_out_s": "left_out_duration",
     "model_compared_kcal": "model_compared_energy", "measured_kcal": "measured_energy",
   ]
-  /// Identifiers, printed as numbers and stored in the subject.
-  static let identifiers: Set<String> = ["activity", "lap"]
 
   @Test(arguments: cases)
   func printedKeysAreTodaysAndEveryPrintedNumberIsStored(_ c: Case) throws {
@@ -161,13 +206,12 @@ struct ResultColumnsTests {
       guard row["file"] != "total" else { continue }
       let mine = stored.filter { c.owns(row, $0["subject"] as? String ?? "") }
       #expect(!mine.isEmpty, "\(c): no stored rows for \(row)")
-      for (key, text) in row where !Self.identifiers.contains(key) {
+      for (key, text) in row where !c.identifiers.contains(key) {
         let number = text == "true" ? 1 : text == "false" ? 0 : Double(text)
-        // Each model's energy of `accel days` is stored as `energy_MODEL`.
-        if c.arguments[1] == "days", key.hasSuffix("_kcal") { continue }
-        let names =
+        var names =
           [key, Self.exceptions[key]].compactMap { $0 }
           + Self.suffixes.values.filter { key.hasSuffix($0) }.map { String(key.dropLast($0.count)) }
+        if let model = c.qualifier(row) { names = names.map { "\($0)_\(model)" } }
         let found = mine.filter { names.contains($0["metric"] as? String ?? "") }
         guard let number else {
           // Words are not stored; an unknown number is no row, never 0.
@@ -179,7 +223,159 @@ struct ResultColumnsTests {
         checked += 1
       }
     }
-    #expect(checked >= 8, "\(c): \(checked) numbers checked")
+    #expect(checked >= c.least, "\(c): \(checked) numbers checked")
+  }
+
+  /// `sweep`'s table is the error statistics' declaration: its keys are
+  /// the ones the previous release printed (copied from its Markdown
+  /// output), each statistic prints as `evaluate` prints it for the same
+  /// model and table (same digits; on `fenton-walking-weight` the table's
+  /// rows state their speed, so every swept speed gives `evaluate`'s
+  /// figures), and every printed number is a stored error summary.
+  @Test func sweepPrintsAndStoresTheErrorStatistics() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let sweep = [
+      "sweep", "--models", "acsm-walking", "--reference", "fenton-walking-weight", "--vary", "speed",
+      "--from",
+      "2mph", "--to", "4mph", "--step", "1mph",
+    ]
+    let printed = try energylab(sweep + ["--format", "markdown", "--db", "s.sqlite"], in: folder)
+    #expect(printed.status == 0, "\(printed.stderr)")
+    let tables = Self.markdownTables(printed.stdout)
+    let table = try #require(tables.last)
+    #expect(
+      table.first == [
+        "model", "speed_mph", "bias_kcal", "mean_relative_difference_pct", "mape_pct", "within_20pct_share",
+      ])
+    let evaluate = try energylab(
+      [
+        "evaluate", "--models", "acsm-walking", "--reference", "fenton-walking-weight", "--format",
+        "markdown",
+      ],
+      in: folder)
+    #expect(evaluate.status == 0, "\(evaluate.stderr)")
+    let reference = try #require(
+      Self.markdownTables(evaluate.stdout).first { $0.first?.contains("mape_pct") ?? false })
+    let expected = Dictionary(uniqueKeysWithValues: zip(reference[0], reference[1]))
+    #expect(table.count == 4)
+    for fields in table.dropFirst() {
+      let row = Dictionary(uniqueKeysWithValues: zip(table[0], fields))
+      for key in ["bias_kcal", "mape_pct", "within_20pct_share"] {
+        #expect(
+          row[key] == expected[key], "\(key): sweep \(row[key] ?? "-"), evaluate \(expected[key] ?? "-")")
+      }
+    }
+    // Every printed number of the JSON document is a stored error summary
+    // of its model at its speed, under its name without the unit.
+    // Numbers read from the JSON text itself: JSONSerialization on Linux
+    // can round the last bit of a shortest double (-12.562397736839984
+    // read as ...985).
+    let json = try energylab(sweep + ["--format", "json"], in: folder)
+    var points: [[String: String]] = []
+    let pointsStart = try #require(json.stdout.range(of: "\"points\""))
+    for line in json.stdout[pointsStart.upperBound...].split(separator: "\n") {
+      let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let key = parts[0].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+      let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ,"))
+      if key == "break_even" { break }
+      if key == "model" { points.append([:]) }
+      if !points.isEmpty { points[points.count - 1][key] = value }
+    }
+    let export = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "error_summaries", "--format", "csv"], in: folder)
+    let rows = Self.csv(export.stdout)
+    let columns = try #require(rows.first)
+    let stored = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+    let names = [
+      "bias_kcal": ("bias", "kcal"), "mean_relative_difference_pct": ("mean_relative_difference", "%"),
+      "mape_pct": ("mape", "%"), "within_20pct_share": ("within_20pct_share", "fraction"),
+    ]
+    var checked = 0
+    for point in points {
+      let speed = try #require(point["speed_mph"].flatMap(Double.init))
+      let reference = "fenton-walking-weight at speed=\(Int(speed))mph"
+      for (key, (name, unit)) in names {
+        let number = try #require(point[key].flatMap(Double.init), "\(key)")
+        let found = stored.filter { $0["reference"] == reference && $0["statistic"] == name }
+        #expect(found.count == 1, "\(reference) \(name): \(found)")
+        #expect(found.first?["unit"] == unit)
+        #expect(found.first.flatMap { $0["value"] }.flatMap(Double.init) == number, "\(reference) \(name)")
+        checked += 1
+      }
+    }
+    #expect(points.count == 3 && checked == 12)
+  }
+
+  /// `evaluate modes` prints and stores its scores from one declaration:
+  /// the printed keys are the previous release's (copied from its CSV
+  /// header on the shipped PALMS validation files), and each predictor's
+  /// printed number is its stored error summary, in `count` or
+  /// `fraction`; an unknown score is empty and not stored.
+  @Test func modeScoresArePrintedAndStoredFromOneDeclaration() throws {
+    let folder = try scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let palms = "\(Self.data)/palms-mode-validation"
+    let out = try energylab(
+      [
+        "evaluate", "modes", "\(palms)/gpx/030711_106.gpx", "\(palms)/gpx/040611_106.gpx", "--truth",
+        "\(palms)/truth", "--truth-tz", "America/Los_Angeles", "--palms", "\(palms)/palms-defaults.csv",
+        "--format", "csv", "--db", "s.sqlite",
+      ], in: folder)
+    #expect(out.status == 0, "\(out.stderr)")
+    let lines = Self.csv(out.stdout)
+    let header = try #require(lines.first)
+    #expect(
+      header == [
+        "predictor", "epochs", "moving_epochs", "moving_accuracy", "accuracy", "walk_as_cycle",
+        "walk_precision",
+        "walk_recall", "walk_f1", "cycle_precision", "cycle_recall", "cycle_f1", "vehicle_precision",
+        "vehicle_recall", "vehicle_f1", "stationary_precision", "stationary_recall", "stationary_f1",
+        "mixed_or_unknown_epochs", "epochs_without_fix",
+      ])
+    let export = try energylab(
+      ["db", "export", "--db", "s.sqlite", "--table", "error_summaries", "--format", "csv"], in: folder)
+    let rows = Self.csv(export.stdout)
+    let columns = try #require(rows.first)
+    let stored = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+    let counts: Set<String> = ["epochs", "moving_epochs", "mixed_or_unknown_epochs", "epochs_without_fix"]
+    var checked = 0
+    for fields in lines.dropFirst() where fields.count == header.count {
+      let row = Dictionary(uniqueKeysWithValues: zip(header, fields))
+      for (key, text) in row where key != "predictor" {
+        let found = stored.filter { $0["model"] == row["predictor"] && $0["statistic"] == key }
+        guard let number = Double(text) else {
+          #expect(found.isEmpty, "\(key) unknown but stored: \(found)")
+          continue
+        }
+        #expect(found.count == 1, "\(row["predictor"] ?? "") \(key): \(found)")
+        #expect(found.first?["unit"] == (counts.contains(key) ? "count" : "fraction"), "\(key)")
+        #expect(found.first.flatMap { $0["value"] }.flatMap(Double.init) == number, "\(key) \(text)")
+        checked += 1
+      }
+    }
+    #expect(checked >= 19, "\(checked) numbers checked")
+  }
+
+  /// The tables of Markdown output, each as its header then its rows.
+  static func markdownTables(_ text: String) -> [[[String]]] {
+    var tables: [[[String]]] = []
+    var current: [[String]] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      guard line.hasPrefix("|") else {
+        if !current.isEmpty { tables.append(current) }
+        current = []
+        continue
+      }
+      let cells = line.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      if cells.allSatisfy({ $0.hasPrefix("---") }) { continue }
+      current.append(cells)
+    }
+    if !current.isEmpty { tables.append(current) }
+    return tables
   }
 
   /// Fields of RFC 4180 CSV, quoted fields with commas, quotes and line

@@ -73,7 +73,7 @@ struct ResultsStoreTests {
       info.schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
         "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
-        "v8-metric-names",
+        "v8-metric-names", "v9-result-names",
       ])
     #expect(info.rowCounts.map(\.rows) == Array(repeating: 1, count: 15))
     // Trips and places come back as stored.
@@ -210,7 +210,7 @@ struct StoreAccessTests {
       try store.info().schemaMigrations == [
         "v1-runs-inputs-results", "v2-tracks-activities-epochs-references-surveys", "v3-diagnostics",
         "v4-error-summary-units", "v5-error-summary-text", "v6-trips-places", "v7-accel-epochs",
-        "v8-metric-names",
+        "v8-metric-names", "v9-result-names",
       ])
     try store.record(ResultsStoreTests().run(45.76))
     let runs = try store.allRuns()
@@ -400,7 +400,7 @@ struct MetricNameMigrationTests {
     try queue.write { db in
       try db.execute(
         sql: """
-          DELETE FROM grdb_migrations WHERE identifier = 'v8-metric-names';
+          DELETE FROM grdb_migrations WHERE identifier IN ('v8-metric-names', 'v9-result-names');
           INSERT INTO runs VALUES (1, 'k1', 'track summary', '0.1.0', NULL);
           INSERT INTO runs VALUES (2, 'k2', 'accel summary', '0.1.0', NULL);
           INSERT INTO runs VALUES (3, 'k3', 'accel days /d/GENEActiv_testfile.bin', '0.1.0', NULL);
@@ -408,6 +408,11 @@ struct MetricNameMigrationTests {
           INSERT INTO runs VALUES (5, 'k5', 'track power', '0.1.0', NULL);
           INSERT INTO runs VALUES (6, 'k6', 'balance --user ann:2000:8000:2500', '0.1.0', NULL);
           INSERT INTO runs VALUES (7, 'k7', 'evaluate', '0.1.0', NULL);
+          INSERT INTO runs VALUES (8, 'k8', 'accel energy /d/GENEActiv_testfile.bin', '0.1.0', NULL);
+          INSERT INTO runs VALUES (9, 'k9', 'power curve', '0.1.0', NULL);
+          INSERT INTO runs VALUES (10, 'k10', 'survey sus --items Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8,Q9,Q10', '0.1.0', NULL);
+          INSERT INTO runs VALUES (11, 'k11', 'survey asq --task T1=Ease,Time,Support', '0.1.0', NULL);
+          INSERT INTO runs VALUES (12, 'k12', 'batch accelerometer', '0.1.0', NULL);
           INSERT INTO results VALUES
             (1, '/d/edge810-vector-ride.fit', 'points', 4700.0, 'count'),
             (1, '/d/edge810-vector-ride.fit', 'duration_s', 4699.0, 's'),
@@ -439,7 +444,18 @@ struct MetricNameMigrationTests {
             (5, '/d/edge810-vector-ride.fit', 'tss', 118.51398179067006, 'tss'),
             (5, '/d/edge810-vector-ride.fit', 'w_prime_balance_integral_min', -512.5, 'J'),
             (6, 'ann', 'burned', 3200.0, 'kcal'),
-            (6, 'ann', 'progress', -0.48, 'fraction');
+            (6, 'ann', 'progress', -0.48, 'fraction'),
+            (8, '/d/GENEActiv_testfile.bin', 'energy_met-intensity', 1.7617869181900685, 'kcal'),
+            (8, '/d/GENEActiv_testfile.bin', 'energy_steps-birdsley-2005', 1.014, 'kcal'),
+            (9, '60 s', 'mean_maximal_power', 416.56666666666666, 'W'),
+            (9, '/d/edge810-vector-ride.fit', 'w_prime_balance_integral_min', -8394.781384196844, 'J'),
+            (9, '/d/edge810-vector-ride.fit', 'w_prime_balance_differential_min', -5463.5265072516095, 'J'),
+            (10, 'sus', 'sus_n', 4.0, 'count'),
+            (10, 'sus', 'sus_mean', 63.75, 'points'),
+            (10, 'sus respondent 1', 'sus_score', 50.0, 'points'),
+            (11, 'asq T1', 'asq_ci95_upper', 6.709305455643362, 'points'),
+            (11, 'asq T1', 'asq_skipped', 0.0, 'count'),
+            (12, '/d/day.csv', 'energy_freedson-1998', 3047.4546, 'kcal');
           INSERT INTO error_summaries VALUES
             (7, 'acsm-walking', 'pem', 'bias_kcal_per_min', 0.25, '', NULL),
             (7, 'acsm-walking', 'pem', 'mape_pct', 12.5, '', NULL),
@@ -448,7 +464,7 @@ struct MetricNameMigrationTests {
           """)
     }
     let store = try ResultsStore(path: path)
-    #expect(try store.info().schemaMigrations.last == "v8-metric-names")
+    #expect(try store.info().schemaMigrations.suffix(2) == ["v8-metric-names", "v9-result-names"])
     let runs = try store.allRuns()
     func names(_ run: Int) -> [String] { runs[run].results.map(\.metric) }
     #expect(
@@ -461,7 +477,19 @@ struct MetricNameMigrationTests {
         "sample_rate", "steps", "enmo_mean", "sedentary", "sedentary_breaks", "non_wear",
         "calibration_offset_x", "calibration_scale_x", "calibration_temperature_x",
       ])
-    #expect(names(2) == ["recorded", "energy_steps-stepmyhealth"])
+    // A model's energy takes the printed spelling of its identifier (v9).
+    #expect(names(2) == ["recorded", "energy_steps_stepmyhealth"])
+    #expect(names(7) == ["energy_met_intensity", "energy_steps_birdsley_2005"])
+    #expect(runs[7].results.map(\.value) == [1.7617869181900685, 1.014])
+    // `power curve` stores what it prints (`power_w`, `integral_min_j`);
+    // `track power`'s row of the same name (run 5) is not its.
+    #expect(names(8) == ["power", "integral_min", "differential_min"])
+    #expect(runs[8].results.map(\.value) == [416.56666666666666, -8394.781384196844, -5463.5265072516095])
+    // The questionnaires' statistics lose the prefix they did not print.
+    #expect(names(9) == ["n", "mean", "score"])
+    #expect(names(10) == ["ci95_upper", "skipped"])
+    #expect(runs[9].results.map(\.value) == [4, 63.75, 50])
+    #expect(names(11) == ["energy_freedson_1998"])
     // Names that had no unit in them stay; a `_min` that is a minimum (in J) too.
     #expect(names(3) == ["duration", "energy_rate", "measured_energy", "measured_energy"])
     #expect(names(4) == ["np", "tss", "w_prime_balance_integral_min"])
