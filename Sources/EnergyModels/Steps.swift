@@ -19,7 +19,9 @@ public struct PerStep: EnergyModel {
   public let defaultKilocaloriesPerStep: Double?
 
   /// The StepMyHealth thesis rule: 0.4 kcal per step.
-  public static let stepMyHealth = PerStep(id: "steps-stepmyhealth", defaultKilocaloriesPerStep: 0.4)
+  public static let stepMyHealthKilocaloriesPerStep = 0.4
+  public static let stepMyHealth = PerStep(
+    id: "steps-stepmyhealth", defaultKilocaloriesPerStep: stepMyHealthKilocaloriesPerStep)
   /// Birdsley 2005: 507 kcal per 10,000 steps.
   public static let birdsley2005 = PerStep(id: "steps-birdsley-2005", defaultKilocaloriesPerStep: 0.0507)
   /// A configurable energy per step.

@@ -241,7 +241,7 @@ public struct SurveyReader: Sendable {
     var taken = Set(titles)
     var seen: [String: Int] = [:]
     return titles.map { t in
-      guard counts[t]! > 1 else { return t }
+      guard counts[t, default: 0] > 1 else { return t }
       var k = seen[t, default: 0]
       var id: String
       repeat {
@@ -766,7 +766,10 @@ struct DistinctCells {
         let from = e == 0 ? 0 : ends[e - 1]
         if ends[e] - from == cell.count
           && arena.withUnsafeBufferPointer({ a in
-            cell.count == 0 || memcmp(a.baseAddress! + from, cell.baseAddress!, cell.count) == 0
+            guard cell.count > 0, let stored = a.baseAddress, let given = cell.baseAddress else {
+              return true
+            }
+            return memcmp(stored + from, given, cell.count) == 0
           })
         {
           return entry

@@ -83,7 +83,9 @@ final class ExportWindows {
     let old = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: count))
     while true {
-      let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + old, count, off_t(offset)) }
+      let n = buffer.withUnsafeMutableBytes { raw in
+        raw.baseAddress.map { pread(fd, $0 + old, count, off_t(offset)) } ?? 0
+      }
       if n < 0 && errno == EINTR { continue }
       guard n >= 0 else {
         throw InputError(

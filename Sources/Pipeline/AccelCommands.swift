@@ -252,13 +252,15 @@ package enum AccelPipeline {
         if let calibration, calibration.applied {
           var values = block.values
           calibration.apply(to: &values, temperature: block.temperatureCelsius)
-          analyzer!.add(time: block.time, values: values)
+          analyzer?.add(time: block.time, values: values)
         } else {
-          analyzer!.add(time: block.time, values: block.values)
+          analyzer?.add(time: block.time, values: block.values)
         }
       })
+    // The header, which makes the analyser, comes before every block.
+    guard var analyzer else { throw RuntimeError("\(file): samples before the header") }
     return AccelResult(
-      file: file, info: info, analysis: analyzer!.finish(), calibration: calibration, nonWear: first?.nonWear,
+      file: file, info: info, analysis: analyzer.finish(), calibration: calibration, nonWear: first?.nonWear,
       firstPassDiagnostics: first?.diagnostics ?? [])
   }
 
@@ -875,7 +877,7 @@ package enum AccelCommands {
       guard let steps = r.analysis.steps else {
         throw UsageError(.unsupported, "\(r.file) has no steps; the calorie balance needs them")
       }
-      let perStep = PerStep.stepMyHealth.defaultKilocaloriesPerStep!
+      let perStep = PerStep.stepMyHealthKilocaloriesPerStep
       result.balance = try BalanceCommand.leaderboard(
         users: [
           BalanceCommand.User(
@@ -1178,7 +1180,8 @@ extension AccelCommands {
         })
       try write(buffer)
     }
-    return Conversion(info: info!, outputPath: outputPath)
+    guard let info else { throw RuntimeError("\(file): read without a result") }
+    return Conversion(info: info, outputPath: outputPath)
   }
 
   /// What `accel convert` wrote, for its one line of report.

@@ -74,7 +74,8 @@ package enum BatchCommand {
 
     package static func of(relativePath: String, count: Int) -> Int {
       let digest = SHA256.hex(Array(relativePath.utf8))
-      let h = UInt64(digest.prefix(16), radix: 16)!
+      // The digest's first 16 hex digits as a number.
+      let h = digest.prefix(16).reduce(UInt64(0)) { $0 << 4 | UInt64($1.hexDigitValue ?? 0) }
       return Int(h % UInt64(count)) + 1
     }
 

@@ -186,19 +186,20 @@ package enum SurveyCommands {
   static func scaleRows(_ loaded: Loaded, _ questions: [SurveyQuestion], scales: [String: SurveyScale])
     -> [ResultRecord]
   {
-    var order: [String] = []
-    var byScale: [String: (scale: SurveyScale, ids: [String], inferred: Bool)] = [:]
+    var groups: [(scale: SurveyScale, ids: [String], inferred: Bool)] = []
+    var position: [String: Int] = [:]
     for q in questions {
       guard let scale = scales[q.id] else { continue }
-      if byScale[scale.name] == nil {
-        order.append(scale.name)
-        byScale[scale.name] = (scale, [], true)
+      let k = position[scale.name] ?? groups.count
+      if k == groups.count {
+        position[scale.name] = k
+        groups.append((scale, [], true))
       }
-      byScale[scale.name]!.ids.append(q.id)
-      if !loaded.inferred.contains(q.id) { byScale[scale.name]!.inferred = false }
+      groups[k].ids.append(q.id)
+      if !loaded.inferred.contains(q.id) { groups[k].inferred = false }
     }
-    return order.map { name in
-      let entry = byScale[name]!
+    return groups.map { entry in
+      let name = entry.scale.name
       return ResultRecord([
         "scale": .string(name), "questions": .string(entry.ids.joined(separator: ",")),
         "chosen": .string(entry.inferred ? "inferred from the labels used" : "assigned"),
@@ -487,16 +488,17 @@ package enum SurveyCommands {
     guard folder != nil || out.figuresDirectory != nil else { return }
     // Diverging bars: ordinal questions grouped by scale.
     var scales: [String] = []
-    for s in summaries
-    where s.scale != nil && (s.scale!.labels.count >= 3) && !(s.counts.isEmpty && s.partial.isEmpty) {
-      if !scales.contains(s.scale!.name) { scales.append(s.scale!.name) }
+    for s in summaries where !(s.counts.isEmpty && s.partial.isEmpty) {
+      if let scale = s.scale, scale.labels.count >= 3, !scales.contains(scale.name) {
+        scales.append(scale.name)
+      }
     }
     var dotted: Set<String> = []
     for name in scales {
       let group = summaries.filter { $0.scale?.name == name && !($0.counts.isEmpty && $0.partial.isEmpty) }
-      let scale = group[0].scale!
+      guard let scale = group.first?.scale else { continue }
       let ns = Set(group.compactMap(\.n))
-      let nText = ns.count == 1 ? "n = \(ns.first!)" : "n = \(ns.min() ?? 0)-\(ns.max() ?? 0)"
+      let nText = ns.count == 1 ? "n = \(ns.first ?? 0)" : "n = \(ns.min() ?? 0)-\(ns.max() ?? 0)"
       // A one-way scale (no neutral answer, as severity 0-4) has no centre
       // to diverge from: a dot per question at its median, with quartiles.
       if scale.neutral == nil {
@@ -661,6 +663,18 @@ package enum SurveyCommands {
   /// not to use "Agree" is read on the same wording as the rest. Answers
   /// that are numbers on no scale ("4.0") are read as numbers
   /// (`pointsN`, coded as written).
+  /// The scale `pooledScales` gave question `q`.
+  static func scale(of q: SurveyQuestion, in scales: [String: SurveyScale], what: String) throws
+    -> SurveyScale
+  {
+    guard let scale = scales[q.id] else {
+      throw UsageError(
+        .unsupported, "\(what) item \(q.id) has no scale; give it one with \(Remedy.slot)",
+        remedy: Remedy(.ordinalScale))
+    }
+    return scale
+  }
+
   static func pooledScales(
     _ questions: [SurveyQuestion], assigned: [String: SurveyScale], custom: [SurveyScale], points: Int,
     source: String, what: String
@@ -689,8 +703,9 @@ package enum SurveyCommands {
           remedy: Remedy(.ordinalScale))
       }
     }
-    for q in questions where !(scales[q.id]!.isCodedOneTo(points)) {
-      let scale = scales[q.id]!
+    for q in questions {
+      let scale = try scale(of: q, in: scales, what: what)
+      guard !scale.isCodedOneTo(points) else { continue }
       throw UsageError(
         .unsupported,
         "\(what) items are answered on \(points) points coded 1-\(points); \(q.id) is read on \(scale.name) (\(scale.coding)); give it a \(points)-point scale with \(Remedy.slot)",
@@ -761,7 +776,9 @@ package enum SurveyCommands {
       var codes: [Double] = []
       var missing: [String] = []
       for q in questions {
-        if let c = try code(q, respondent: r, id: id, scale: scales[q.id]!, source: survey.source) {
+        if let c = try code(
+          q, respondent: r, id: id, scale: try scale(of: q, in: scales, what: "SUS"), source: survey.source)
+        {
           codes.append(c)
         } else {
           missing.append(q.id)
@@ -918,7 +935,9 @@ package enum SurveyCommands {
       for r in 0..<respondents {
         let id = survey.respondentIDs?[r] ?? String(r + 1)
         let items = try questions.compactMap {
-          try code($0, respondent: r, id: id, scale: scales[$0.id]!, source: survey.source)
+          try code(
+            $0, respondent: r, id: id, scale: try scale(of: $0, in: scales, what: "ASQ"),
+            source: survey.source)
         }
         guard items.count == 3 else {
           skipped += 1

@@ -102,7 +102,7 @@ public enum SurveyStatistics {
       var na = 0.0
       var codes: [Double] = []
       for answer in firstSeen {
-        let n = distinct[answer]!
+        let n = distinct[answer, default: 0]
         if let scale {
           if scale.isNotApplicable(answer) {
             na += Double(n)
@@ -223,7 +223,11 @@ public enum SurveyStatistics {
       pairs.append((r, c))
     }
     var counts = [[Double]](repeating: [Double](repeating: 0, count: cl.count), count: rl.count)
-    for (r, c) in pairs { counts[rl.firstIndex(of: r)!][cl.firstIndex(of: c)!] += 1 }
+    let rowOf = Dictionary(rl.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    let columnOf = Dictionary(cl.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    for (r, c) in pairs {
+      if let i = rowOf[r], let j = columnOf[c] { counts[i][j] += 1 }
+    }
     // Drop empty rows and columns (declared but unused labels).
     let keepRows = rl.indices.filter { counts[$0].reduce(0, +) > 0 }
     let keepColumns = cl.indices.filter { c in counts.reduce(0) { $0 + $1[c] } > 0 }
