@@ -59,4 +59,11 @@ public struct ValueError: ReportedError, Sendable, Hashable {
       .unknown(known: known), subject, value: value,
       expected: "one of \(source.map { "\($0): " } ?? "")\(known.joined(separator: ", "))", remedy: remedy)
   }
+
+  /// A parameter's check: unless `holds`, an out-of-range error naming the
+  /// parameter as a run reports it (`grade_window_m`), its value and what
+  /// is accepted; where the value came from is the caller's to say.
+  public static func require(_ holds: Bool, _ name: String, _ value: Double, expected: String) throws {
+    guard holds else { throw ValueError(.outOfRange, name, value: Fixed.shortest(value), expected: expected) }
+  }
 }

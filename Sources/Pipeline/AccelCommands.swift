@@ -33,6 +33,19 @@ package struct AccelOptions: Sendable {
 
   package init() {}
 
+  /// The options, checked: a stated sample rate above 0 Hz, and the
+  /// analysis, calibration and non-wear parameters' own checks. An error
+  /// names the parameter as the run reports it (`sample_rate_hz`).
+  package func validated() throws -> AccelOptions {
+    if let rate = map.sampleRateHz {
+      try ValueError.require(rate > 0, "sample_rate_hz", rate, expected: "positive")
+    }
+    _ = try calibration?.validated()
+    _ = try nonWear?.validated()
+    _ = try analysis.validated()
+    return self
+  }
+
   /// Whether the file is read twice: once for the still points and the
   /// non-wear windows, once for the analysis.
   var needsFirstPass: Bool { calibration != nil || nonWear != nil }
@@ -192,6 +205,7 @@ package enum AccelPipeline {
   ) throws
     -> AccelResult
   {
+    _ = try options.validated()
     var parameters = options.analysis
     var reader = AccelReader(map: options.map, timeZone: options.timeZone, workers: options.parseWorkers)
     reader.fillIdleSleep = options.fillIdleSleep

@@ -610,6 +610,8 @@ package enum BatchCommand {
     done: [String: [ResultsStore.FileRun]] = [:],
     record: @escaping @Sendable (RunRecord) throws -> Void
   ) throws -> Outcome {
+    _ = try options.track.validated()
+    _ = try options.accel.validated()
     let discovery = try discover(options.folders, followLinks: options.followLinks)
     let all = discovery.files
     let files =

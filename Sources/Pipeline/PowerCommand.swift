@@ -244,6 +244,8 @@ package enum PowerCommand {
     trackParameters: TrackAnalysisParameters = TrackAnalysisParameters(), defaultTimeZone: TimeZone? = nil,
     failFast: Bool = false
   ) throws -> Result {
+    _ = try PowerParameters.validated(ftpWatts: ftpWatts)
+    _ = try trackParameters.validated()
     var result = Result(
       rows: [], inputs: [], parameters: [], diagnostics: [], skipped: [])
     for file in files {

@@ -26,6 +26,25 @@ package enum PowerCurveCommand {
     package var boundedMemory = false
     package init(paths: [String]) { self.paths = paths }
 
+    /// The options, checked: a fit range from at least 1 s to beyond its
+    /// start, a stated CP and W' above 0. An error names the parameter as
+    /// the run reports it (`fit_from_s`, `cp_w`, `w_prime_j`).
+    package func validated() throws -> Options {
+      try ValueError.require(
+        fitFromSeconds >= 1 && fitToSeconds > fitFromSeconds, "fit_from_s", Double(fitFromSeconds),
+        expected: "at least 1 s and below fit_to_s")
+      if let criticalPowerWatts {
+        try ValueError.require(
+          criticalPowerWatts > 0, "cp_w", criticalPowerWatts, expected: "a positive number of watts")
+      }
+      if let wPrimeJoules {
+        try ValueError.require(
+          wPrimeJoules > 0, "w_prime_j", wPrimeJoules, expected: "a positive number of joules")
+      }
+      _ = try track.validated()
+      return self
+    }
+
     package var described: [NamedParameter] {
       power.described.filter { $0.name == "missing_power" } + [
         NamedParameter(
@@ -127,6 +146,7 @@ package enum PowerCurveCommand {
   }
 
   package static func compute(_ options: Options) throws -> Result {
+    _ = try options.validated()
     let files = try files(options.paths)
     guard !files.isEmpty else {
       throw UsageError(.missing, "no ride files in \(options.paths.joined(separator: ", "))")

@@ -27,6 +27,8 @@ package enum TrainingLoadCommand {
     paths: [String], power: PowerParameters, ftpWatts: Double?, track: TrackAnalysisParameters,
     zone: TimeZone, zoneName: String
   ) throws -> Result {
+    _ = try PowerParameters.validated(ftpWatts: ftpWatts)
+    _ = try track.validated()
     let files = try PowerCurveCommand.files(paths)
     guard !files.isEmpty else {
       throw UsageError(.missing, "no ride files in \(paths.joined(separator: ", "))")

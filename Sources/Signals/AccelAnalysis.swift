@@ -126,6 +126,19 @@ public struct DayRules: Sendable, Hashable {
 
   public init() {}
 
+  /// The rules, checked: wear hours from 0 to 24, a bout longer than 0
+  /// minutes, a bout share above 0 and at most 1. An error names the
+  /// parameter (`valid_day_min_wear_h`, `mvpa_bout_min`, `mvpa_bout_share`).
+  public func validated() throws -> DayRules {
+    try ValueError.require(
+      (0...24).contains(minimumWearHours), "valid_day_min_wear_h", minimumWearHours,
+      expected: "between 0 and 24")
+    try ValueError.require(boutMinutes > 0, "mvpa_bout_min", boutMinutes, expected: "positive")
+    try ValueError.require(
+      boutShare > 0 && boutShare <= 1, "mvpa_bout_share", boutShare, expected: "above 0 and at most 1")
+    return self
+  }
+
   public func isValid(_ day: AccelDay) -> Bool { day.wearHours >= minimumWearHours - 1e-9 }
 
   /// The rules as they are printed and stored with a run.
@@ -195,6 +208,19 @@ public struct AccelAnalysisParameters: Sendable {
   public var dayRules = DayRules()
 
   public init() {}
+
+  /// The parameters, checked: an intensity epoch above 0 s, the day rules
+  /// and the step detector's. An error names the parameter as the run
+  /// reports it (`intensity_epoch_s`, `step_low_pass_hz`).
+  public func validated() throws -> AccelAnalysisParameters {
+    if let intensityEpochSeconds {
+      try ValueError.require(
+        intensityEpochSeconds > 0, "intensity_epoch_s", intensityEpochSeconds, expected: "positive")
+    }
+    _ = try dayRules.validated()
+    _ = try steps.validated()
+    return self
+  }
 
   public func cutPoints(for kind: AccelDataKind) -> CutPoints {
     if let cutPoints { return cutPoints }

@@ -35,6 +35,13 @@ public struct AutoCalibrationParameters: Sendable, Hashable {
 
   public init() {}
 
+  /// The parameters, checked: the still SD above 0 mg. An error names the
+  /// parameter (`calibration_still_sd_mg`).
+  public func validated() throws -> AutoCalibrationParameters {
+    try ValueError.require(stillSDMilliG > 0, "calibration_still_sd_mg", stillSDMilliG, expected: "positive")
+    return self
+  }
+
   /// The parameters as they are printed and stored with a run.
   public var named: [NamedParameter] {
     [

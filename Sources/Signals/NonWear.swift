@@ -23,6 +23,19 @@ public struct NonWearParameters: Sendable, Hashable {
 
   public init() {}
 
+  /// The parameters, checked: SD and range above 0 mg, a window a positive
+  /// whole multiple of 15 minutes. An error names the parameter
+  /// (`non_wear_window_min`).
+  public func validated() throws -> NonWearParameters {
+    try ValueError.require(sdMilliG > 0, "non_wear_sd_mg", sdMilliG, expected: "positive")
+    try ValueError.require(rangeMilliG > 0, "non_wear_range_mg", rangeMilliG, expected: "positive")
+    let quarters = windowMinutes / 15
+    try ValueError.require(
+      windowMinutes > 0 && abs(quarters - quarters.rounded()) < 1e-9, "non_wear_window_min", windowMinutes,
+      expected: "a positive whole multiple of 15 minutes")
+    return self
+  }
+
   var stepSeconds: Double { stepMinutes * 60 }
   var stepsPerWindow: Int { max(1, Int((windowMinutes / stepMinutes).rounded())) }
 

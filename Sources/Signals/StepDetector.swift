@@ -92,6 +92,26 @@ public struct StepDetectionParameters: Sendable, Hashable {
 
   public init() {}
 
+  /// The parameters, each checked against what it can be: a threshold
+  /// above 0 g, a relative peak in [0, 1), a minimum interval above 0 and
+  /// below the maximum that ends a bout, a low-pass corner above the
+  /// high-pass and at most 10 Hz. An error names the parameter as the run
+  /// reports it (`step_low_pass_hz`).
+  public func validated() throws -> StepDetectionParameters {
+    try ValueError.require(peakThresholdG > 0, "step_peak_threshold_g", peakThresholdG, expected: "positive")
+    try ValueError.require(
+      (0..<1).contains(relativePeakFraction), "step_relative_peak", relativePeakFraction,
+      expected: "at least 0 and below 1")
+    try ValueError.require(
+      minimumStepIntervalSeconds > 0 && minimumStepIntervalSeconds < maximumStepIntervalSeconds,
+      "step_min_interval_s", minimumStepIntervalSeconds,
+      expected: "positive and below the \(Fixed.shortest(maximumStepIntervalSeconds)) s that ends a bout")
+    try ValueError.require(
+      lowPassHz > highPassHz && lowPassHz <= 10, "step_low_pass_hz", lowPassHz,
+      expected: "above the \(Fixed.shortest(highPassHz)) Hz high-pass and at most 10 Hz")
+    return self
+  }
+
   public var named: [NamedParameter] {
     [
       NamedParameter(

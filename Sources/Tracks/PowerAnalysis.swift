@@ -89,6 +89,15 @@ public struct PowerParameters: Sendable, Hashable {
 
   public init() {}
 
+  /// A stated functional threshold power, checked: positive watts, or nil
+  /// (each file's own). The error names it `ftp_w`, as a run stores it.
+  public static func validated(ftpWatts: Double?) throws -> Double? {
+    if let ftpWatts {
+      try ValueError.require(ftpWatts > 0, "ftp_w", ftpWatts, expected: "a positive number of watts")
+    }
+    return ftpWatts
+  }
+
   public var described: [NamedParameter] {
     [
       NamedParameter(

@@ -62,9 +62,7 @@ public struct TrackAnalysisParameters: Sendable, Hashable {
   /// came from.
   public func validated() throws -> TrackAnalysisParameters {
     func require(_ holds: Bool, _ name: String, _ value: Double, _ expected: String) throws {
-      guard holds else {
-        throw ValueError(.outOfRange, name, value: Fixed.shortest(value), expected: expected)
-      }
+      try ValueError.require(holds, name, value, expected: expected)
     }
     try require(
       gradeWindowMeters > 0 && gradeWindowMeters.isFinite, "grade_window_m", gradeWindowMeters, "positive")

@@ -54,22 +54,18 @@ struct StepOptions: ParsableArguments {
       "Do not start a new bout where the step rhythm breaks, nor ask a bout's first steps to keep a rhythm.")
   var noStepRhythm = false
 
+  /// The option of each parameter the step detector checks.
+  static let flags = [
+    "step_peak_threshold_g": "--step-threshold", "step_relative_peak": "--step-relative-peak",
+    "step_min_interval_s": "--step-min-interval", "step_low_pass_hz": "--step-low-pass",
+  ]
+
+  /// The step detector's parameters check themselves; the error is worded
+  /// with the option.
   func validate() throws {
-    let steps = StepDetectionParameters()
-    if let stepThreshold, !(stepThreshold > 0) { throw ValidationError("--step-threshold must be positive") }
-    if let stepRelativePeak, !(0..<1).contains(stepRelativePeak) {
-      throw ValidationError("--step-relative-peak must be at least 0 and below 1")
-    }
-    if let stepMinInterval, !(stepMinInterval > 0 && stepMinInterval < steps.maximumStepIntervalSeconds) {
-      throw ValidationError(
-        "--step-min-interval must be positive and below the \(Fixed.shortest(steps.maximumStepIntervalSeconds)) s that ends a bout"
-      )
-    }
-    if let stepLowPass, !(stepLowPass > steps.highPassHz && stepLowPass <= 10) {
-      throw ValidationError(
-        "--step-low-pass must be above the \(Fixed.shortest(steps.highPassHz)) Hz high-pass and at most 10 Hz"
-      )
-    }
+    var steps = StepDetectionParameters()
+    apply(to: &steps)
+    _ = try ParameterCheck.worded(Self.flags, showingValue: false) { try steps.validated() }
   }
 
   func apply(to analysis: inout AccelAnalysisParameters) {
@@ -158,30 +154,20 @@ struct AccelReadOptions: ParsableArguments {
   @Option(help: "Share of a bout's epochs that must be MVPA, 0-1 (default 0.8).") var mvpaBoutShare: Double?
   @OptionGroup var steps: StepOptions
 
+  /// The option of each parameter the accelerometer analysis checks.
+  static let flags = StepOptions.flags.merging([
+    "sample_rate_hz": "--sample-rate", "intensity_epoch_s": "--intensity-epoch",
+    "calibration_still_sd_mg": "--calibration-still-sd", "non_wear_sd_mg": "--non-wear-sd",
+    "non_wear_range_mg": "--non-wear-range", "non_wear_window_min": "--non-wear-window",
+    "valid_day_min_wear_h": "--valid-day-hours", "mvpa_bout_min": "--mvpa-bout",
+    "mvpa_bout_share": "--mvpa-bout-share",
+  ]) { step, _ in step }
+
+  /// The analysis parameters check themselves; the error is worded with
+  /// the option.
   func validate() throws {
-    if let sampleRate, !(sampleRate > 0) { throw ValidationError("--sample-rate must be positive") }
-    if let intensityEpoch, !(intensityEpoch > 0) {
-      throw ValidationError("--intensity-epoch must be positive")
-    }
-    if let calibrationStillSd, !(calibrationStillSd > 0) {
-      throw ValidationError("--calibration-still-sd must be positive")
-    }
-    if let nonWearSd, !(nonWearSd > 0) { throw ValidationError("--non-wear-sd must be positive") }
-    if let nonWearRange, !(nonWearRange > 0) { throw ValidationError("--non-wear-range must be positive") }
-    if let nonWearWindow {
-      let steps = nonWearWindow / 15
-      guard nonWearWindow > 0, abs(steps - steps.rounded()) < 1e-9 else {
-        throw ValidationError("--non-wear-window must be a positive whole multiple of 15 minutes")
-      }
-    }
-    if let validDayHours, !(0...24).contains(validDayHours) {
-      throw ValidationError("--valid-day-hours must be between 0 and 24")
-    }
-    if let mvpaBout, !(mvpaBout > 0) { throw ValidationError("--mvpa-bout must be positive") }
-    if let mvpaBoutShare, !(mvpaBoutShare > 0 && mvpaBoutShare <= 1) {
-      throw ValidationError("--mvpa-bout-share must be above 0 and at most 1")
-    }
     try steps.validate()
+    _ = try ParameterCheck.worded(Self.flags, showingValue: false) { try options().validated() }
     try idleSleep.validate()
   }
 

@@ -5,6 +5,14 @@ import Pipeline
 import Reporting
 import Tracks
 
+/// The option of each power parameter the library checks.
+enum PowerFlags {
+  static let all = [
+    "ftp_w": "--ftp", "fit_from_s": "--fit-from", "fit_to_s": "--fit-to", "cp_w": "--cp",
+    "w_prime_j": "--w-prime",
+  ]
+}
+
 struct PowerCLI: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "power",
@@ -27,7 +35,9 @@ struct PowerCLI: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func validate() throws {
-      if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
+      _ = try ParameterCheck.worded(PowerFlags.all, showingValue: false) {
+        try PowerParameters.validated(ftpWatts: ftp)
+      }
     }
     func execute(in driver: Driver) throws {
       var power = PowerParameters()
@@ -72,14 +82,7 @@ struct PowerCLI: ParsableCommand {
     @OptionGroup var track: TrackOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
-    func validate() throws {
-      guard fitFrom >= 1, fitTo > fitFrom else {
-        throw ValidationError("--fit-from must be at least 1 s and below --fit-to")
-      }
-      if let cp, !(cp > 0) { throw ValidationError("--cp must be a positive number of watts") }
-      if let wPrime, !(wPrime > 0) { throw ValidationError("--w-prime must be a positive number of joules") }
-    }
-    func execute(in driver: Driver) throws {
+    var options: PowerCurveCommand.Options {
       var options = PowerCurveCommand.Options(paths: paths)
       options.power.missingPower = missingPower
       options.track = track.parameters
@@ -89,6 +92,13 @@ struct PowerCLI: ParsableCommand {
       options.wPrimeJoules = wPrime
       options.defaultTimeZone = track.timeZone
       options.boundedMemory = boundedMemory
+      return options
+    }
+    func validate() throws {
+      try track.validate()
+      _ = try ParameterCheck.worded(PowerFlags.all, showingValue: false) { try options.validated() }
+    }
+    func execute(in driver: Driver) throws {
       try PowerCurveCommand.run(
         options, chartsDirectory: charts ?? (driver.printer.figuresDirectory == nil ? "charts" : nil),
         databasePath: store.path, format: output.format, driver: driver)

@@ -245,11 +245,25 @@ struct TrackOptions: ParsableArguments {
 
   /// The parameters check themselves; the error is worded with the option.
   func validate() throws {
+    _ = try ParameterCheck.worded(Self.flags) { try parameters.validated() }
+  }
+}
+
+/// Runs a parameter group's own check (`validated()`) and words its error
+/// with the options: each parameter name the library gives (`step_low_pass_hz`)
+/// becomes the option that sets it (`--step-low-pass`), in the subject and in
+/// what is expected (`below fit_to_s` reads `below --fit-to`).
+enum ParameterCheck {
+  static func worded<T>(_ flags: [String: String], showingValue: Bool = true, _ check: () throws -> T) throws
+    -> T
+  {
     do {
-      _ = try parameters.validated()
-    } catch let error as ValueError {
-      throw ValidationError(
-        "\(Self.flags[error.subject] ?? error.subject) must be \(error.expected); got \(error.value)")
+      return try check()
+    } catch let error as ValueError where error.kind == .outOfRange {
+      let expected = error.expected.split(separator: " ", omittingEmptySubsequences: false)
+        .map { flags[String($0)] ?? String($0) }.joined(separator: " ")
+      let value = showingValue ? "; got \(error.value)" : ""
+      throw ValidationError("\(flags[error.subject] ?? error.subject) must be \(expected)\(value)")
     }
   }
 }

@@ -39,7 +39,9 @@ struct TrackCLI: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: FormatOption
     func validate() throws {
-      if let ftp, !(ftp > 0) { throw ValidationError("--ftp must be a positive number of watts") }
+      _ = try ParameterCheck.worded(PowerFlags.all, showingValue: false) {
+        try PowerParameters.validated(ftpWatts: ftp)
+      }
     }
     func execute(in driver: Driver) throws {
       var p = PowerParameters()

@@ -83,6 +83,24 @@ struct CommandLineValueTests {
     (["accel", "summary", "a.csv", "--start", "2024-03-01T08:00:00"], "expected ISO-8601 with an offset"),
     (["accel", "summary", "a.csv", "--cut-points", "nope"], "'--cut-points <cut-points>': expected one of"),
     (["accel", "summary", "a.csv", "--step-low-pass", "0.2"], "--step-low-pass must be above the 0.5 Hz"),
+    (
+      ["accel", "summary", "a.csv", "--step-min-interval", "1.25"],
+      "--step-min-interval must be positive and below the 1.25 s that ends a bout"
+    ),
+    (
+      ["accel", "summary", "a.csv", "--non-wear-window", "20"],
+      "--non-wear-window must be a positive whole multiple of 15 minutes"
+    ),
+    (
+      ["accel", "days", "a.csv", "--mvpa-bout-share", "1.01"],
+      "--mvpa-bout-share must be above 0 and at most 1"
+    ),
+    (["accel", "summary", "a.csv", "--sample-rate", "0"], "--sample-rate must be positive"),
+    (
+      ["power", "curve", "r.fit", "--fit-from", "20min"], "--fit-from must be at least 1 s and below --fit-to"
+    ),
+    (["power", "load", "r.fit", "--ftp", "0"], "--ftp must be a positive number of watts"),
+    (["power", "curve", "r.fit", "--grade-window", "0"], "--grade-window must be positive; got 0"),
     (["accel", "epochs", "a.csv", "--epoch", "0s"], "--epoch"),
     (
       ["accel", "synth", "-o", "a.csv", "--leg", "swim,1min"],
