@@ -92,11 +92,7 @@ public enum CSVTokenizer {
         let consumed = csv_parse(
           &parser, base + start, length, fieldCallback, rowCallback, context)
         if consumed != length {
-          throw InputError(
-            .malformed,
-            SourceLocation(file: source, line: state.currentLine),
-            "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
-            expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
+          throw malformedLine(&parser, source: source, line: state.currentLine)
         }
         if endsLine { state.currentLine += 1 }
         start = end
@@ -104,10 +100,7 @@ public enum CSVTokenizer {
       }
     }
     if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
-      throw InputError(
-        .malformed,
-        SourceLocation(file: source, line: state.rowLine), "file ends inside a quoted field",
-        expected: "a closing quote")
+      throw unclosedQuote(source: source, line: state.rowLine)
     }
     try deliver()
   }
@@ -229,21 +222,14 @@ extension CSVTokenizer {
       let length = stop - start
       let consumed = csv_parse(&parser, base + start, length, fieldCallback, rowCallback, context)
       if consumed != length {
-        throw InputError(
-          .malformed,
-          SourceLocation(file: source, line: state.currentLine),
-          "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
-          expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
+        throw malformedLine(&parser, source: source, line: state.currentLine)
       }
       if endsLine { state.currentLine += 1 }
       start = stop
       try deliver()
     }
     if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
-      throw InputError(
-        .malformed,
-        SourceLocation(file: source, line: state.rowLine), "file ends inside a quoted field",
-        expected: "a closing quote")
+      throw unclosedQuote(source: source, line: state.rowLine)
     }
     try deliver()
   }
@@ -269,5 +255,23 @@ private final class TokenizerState {
   init(firstLine: Int) {
     currentLine = firstLine
     rowLine = firstLine
+  }
+}
+
+extension CSVTokenizer {
+  /// libcsv's complaint about a line it could not take whole.
+  fileprivate static func malformedLine(_ parser: inout csv_parser, source: String, line: Int) -> InputError {
+    InputError(
+      .malformed,
+      SourceLocation(file: source, line: line),
+      "malformed CSV (\(String(cString: csv_strerror(csv_error(&parser)))))",
+      expected: "RFC 4180 fields; a quote inside a quoted field is doubled")
+  }
+
+  /// A file that ends inside a quoted field opened on `line`.
+  fileprivate static func unclosedQuote(source: String, line: Int) -> InputError {
+    InputError(
+      .malformed, SourceLocation(file: source, line: line), "file ends inside a quoted field",
+      expected: "a closing quote")
   }
 }

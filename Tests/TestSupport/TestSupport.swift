@@ -7,16 +7,21 @@ public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompone
   .deletingLastPathComponent()
   .deletingLastPathComponent().path
 
+/// `actual`, or nil after recording that there is no value.
+private func present(_ actual: Double?, _ expected: Double, _ what: String, _ location: SourceLocation)
+  -> Double?
+{
+  if actual == nil { Issue.record("\(what): no value; expected \(expected)", sourceLocation: location) }
+  return actual
+}
+
 /// Expects `actual` closer than `tolerance` to `expected`, saying both,
 /// the error and the tolerance when it is not.
 public func expectClose(
   _ actual: Double?, _ expected: Double, tolerance: Double, _ what: @autoclosure () -> String = "",
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  guard let actual else {
-    Issue.record("\(what()): no value; expected \(expected)", sourceLocation: sourceLocation)
-    return
-  }
+  guard let actual = present(actual, expected, what(), sourceLocation) else { return }
   let error = abs(actual - expected)
   #expect(
     error < tolerance,
@@ -32,10 +37,7 @@ public func expectClose(
   _ actual: Double?, _ expected: Double, relative: Double, _ what: @autoclosure () -> String = "",
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  guard let actual else {
-    Issue.record("\(what()): no value; expected \(expected)", sourceLocation: sourceLocation)
-    return
-  }
+  guard let actual = present(actual, expected, what(), sourceLocation) else { return }
   let error = abs(actual - expected)
   #expect(
     expected == 0 ? actual == 0 : error <= relative * abs(expected),
